@@ -1,0 +1,274 @@
+public import Foundation
+public import HTTPTypes
+
+/// Sends ``Endpoint``s and returns typed values or throws ``APIError``.
+///
+/// A client is cheap to share: create one per API and base URL and use it from any task.
+///
+/// ```swift
+/// let client = try Client(configuration: ClientConfiguration(baseURL: URL(string: "https://api.example.com/v1")!))
+/// let user = try await client.send(Endpoint<User>(.get, "users/42"))
+/// ```
+///
+/// Each call goes through the middleware chain (retry, auth, cache, your own middlewares,
+/// request hooks) to the transport, then its response is mapped to an error or decoded.
+public final class Client: Sendable {
+    /// The configuration the client was created with.
+    public let configuration: ClientConfiguration
+    /// The validated base URL, without a trailing slash.
+    public let baseURL: URL
+    /// The transport requests go through.
+    public let transport: any HTTPTransport
+
+    private let baseURLString: String
+    private let coding: CodingPair
+    private let chain: MiddlewareNext
+    private let hooks: (any Hooks)?
+    private let redactor: Redactor
+    private let callIDs = Locked<UInt64>(0)
+
+    /// Creates a client.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` when the base URL is not https (loopback hosts may use
+    ///   http), has no host, or carries a query.
+    public init(
+        configuration: ClientConfiguration,
+        transport: any HTTPTransport = URLSessionTransport.shared
+    ) throws {
+        self.configuration = configuration
+        self.baseURL = try URLPolicy.validatedBaseURL(configuration.baseURL)
+        self.baseURLString = baseURL.absoluteString
+        self.transport = transport
+        self.coding = CodingPair(json: configuration.json)
+        self.hooks = configuration.hooks is NoopHooks ? nil : configuration.hooks
+        self.redactor = configuration.redactor
+
+        var redirectPolicy = configuration.redirectPolicy
+        redirectPolicy.credentialHeaders.formUnion(configuration.redactor.secretHeaders)
+        let options = TransportOptions(
+            timeout: configuration.timeout,
+            maxBodySize: configuration.maxResponseBodySize,
+            maxErrorBodySize: configuration.maxErrorBodySize,
+            redirectPolicy: redirectPolicy
+        )
+        var middlewares = configuration.middlewares
+        if let hooks { middlewares.append(RequestHooksStage(hooks: hooks, requestIDHeader: configuration.requestIDHeader)) }
+        var next: MiddlewareNext = { request, body, _ in
+            try await transport.send(request, body: body, options: options)
+        }
+        for middleware in middlewares.reversed() {
+            let inner = next
+            next = { request, body, context in
+                try await middleware.intercept(request, body: body, context: context, next: inner)
+            }
+        }
+        self.chain = next
+    }
+
+    /// Sends `endpoint` and returns its decoded value.
+    ///
+    /// - Throws: ``APIError`` for every failure; `CancellationError` when the task is cancelled.
+    public func send<Value>(_ endpoint: Endpoint<Value>) async throws -> Value {
+        try await response(endpoint).value
+    }
+
+    /// Sends `endpoint` and returns its decoded value with status, headers, request id and
+    /// raw body.
+    ///
+    /// - Throws: ``APIError`` for every failure; `CancellationError` when the task is cancelled.
+    public func response<Value>(_ endpoint: Endpoint<Value>) async throws -> Response<Value> {
+        let (request, body) = try makeRequest(for: endpoint)
+        let context = RequestContext(
+            operation: endpoint.operation,
+            callID: callIDs.withLock { id -> UInt64 in
+                id &+= 1
+                return id
+            },
+            isIdempotent: endpoint.isIdempotent,
+            redactor: redactor
+        )
+        guard let hooks else {
+            return try await perform(endpoint, request: request, body: body, context: context)
+        }
+        let url = request.url.map(redactor.redact) ?? ""
+        let started = configuration.timeSource.monotonicNow()
+        hooks.operationStarted(
+            OperationStartEvent(operation: endpoint.operation, method: request.method, url: url, callID: context.callID)
+        )
+        var end = OperationEndEvent(
+            operation: endpoint.operation,
+            method: request.method,
+            url: url,
+            callID: context.callID,
+            duration: .zero,
+            status: nil,
+            attempts: 1,
+            error: nil,
+            cancelled: false
+        )
+        do {
+            let result = try await perform(endpoint, request: request, body: body, context: context)
+            end.status = result.status.code
+            end.duration = configuration.timeSource.monotonicNow() - started
+            hooks.operationEnded(end)
+            return result
+        } catch {
+            end.duration = configuration.timeSource.monotonicNow() - started
+            if let apiError = error as? APIError {
+                end.error = apiError
+                end.status = apiError.httpStatus
+            } else {
+                end.cancelled = true
+            }
+            hooks.operationEnded(end)
+            throw error
+        }
+    }
+
+    /// The URL `endpoint` is sent to: the base URL joined with its path, plus its query.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` when the path makes no valid URL or an absolute URL
+    ///   breaks the https rule.
+    public func url<Value>(for endpoint: Endpoint<Value>) throws -> URL {
+        var text: String
+        let path = Self.escapingPath(endpoint.path)
+        let lowercased = path.lowercased()
+        if lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://") {
+            text = path
+        } else {
+            let relative = path.drop(while: { $0 == "/" })
+            text = relative.isEmpty ? baseURLString : baseURLString + "/" + relative
+        }
+        let query = endpoint.query.percentEncoded()
+        if !query.isEmpty { text += (text.contains("?") ? "&" : "?") + query }
+        guard let url = URL(string: text) else {
+            throw APIError.usage("\"\(redactor.redact(urlString: text))\" is not a valid URL.")
+        }
+        try URLPolicy.checkedTarget(url)
+        return url
+    }
+
+    /// The HTTP request and encoded body `endpoint` produces, before any middleware runs.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` for an invalid URL or a body that cannot be encoded.
+    public func makeRequest<Value>(for endpoint: Endpoint<Value>) throws -> (HTTPRequest, Data?) {
+        var request = HTTPRequest(method: endpoint.method, url: try url(for: endpoint))
+        request.headerFields = configuration.defaultHeaders
+        if let userAgent = configuration.userAgent, request.headerFields[.userAgent] == nil {
+            request.headerFields[.userAgent] = userAgent
+        }
+        if request.headerFields[.accept] == nil { request.headerFields[.accept] = "application/json" }
+        var bodyData: Data?
+        if let body = endpoint.body {
+            do {
+                let encoded = try body.encoded(with: coding.encoder)
+                bodyData = encoded.data
+                request.headerFields[.contentType] = encoded.contentType
+            } catch {
+                throw APIError.usage(
+                    Details(message: "The request body could not be encoded: \(error)", cause: SendableDescription(error))
+                )
+            }
+        }
+        for field in endpoint.headers {
+            request.headerFields[field.name] = nil
+        }
+        request.headerFields.append(contentsOf: endpoint.headers)
+        return (request, bodyData)
+    }
+
+    private typealias Details = APIError.Details
+
+    private func perform<Value>(
+        _ endpoint: Endpoint<Value>,
+        request: HTTPRequest,
+        body: Data?,
+        context: RequestContext
+    ) async throws -> Response<Value> {
+        let result: TransportResponse
+        do {
+            result = try await chain(request, body, context)
+        } catch {
+            throw ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent)
+        }
+        let requestID = result.response.headerFields[configuration.requestIDHeader]
+        let status = result.response.status
+        guard (200..<300).contains(status.code) else {
+            let errorResponse = ErrorResponse(
+                response: result.response,
+                body: result.body,
+                requestID: requestID,
+                receivedAt: configuration.timeSource.now()
+            )
+            throw configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
+        }
+        let value: Value
+        do {
+            value = try endpoint.decoder.decode(result.body, result.response, coding.decoder)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.apiError(
+                Details(
+                    message: DecodingFailure.describe(error),
+                    httpStatus: status.code,
+                    requestID: requestID,
+                    cause: SendableDescription(error)
+                )
+            )
+        }
+        return Response(
+            value: value,
+            status: status,
+            headers: result.response.headerFields,
+            requestID: requestID,
+            body: result.body,
+            url: result.url,
+            fromCache: result.fromCache
+        )
+    }
+
+    /// Percent-encodes characters that may not appear in a URL, leaving existing escapes,
+    /// separators and any query in the path as they are.
+    private static func escapingPath(_ path: String) -> String {
+        guard path.utf8.contains(where: { !allowedInPath.contains($0) }) else { return path }
+        var result = ""
+        for byte in path.utf8 {
+            if allowedInPath.contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += String(format: "%%%02X", byte)
+            }
+        }
+        return result
+    }
+
+    private static let allowedInPath: Set<UInt8> = Set(
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%#".utf8)
+    )
+}
+
+/// An encoder and decoder built once per client from its ``JSONCoding``.
+///
+/// Foundation's coders are not thread-safe to configure but are safe to use concurrently once
+/// configured; these are configured in `init` and never mutated afterwards.
+private struct CodingPair: Sendable {
+    let encoder: JSONEncoder
+    let decoder: JSONDecoder
+
+    init(json: JSONCoding) {
+        encoder = json.makeEncoder()
+        decoder = json.makeDecoder()
+    }
+}
+
+/// An error's description, kept as a `Sendable` cause when the original error type is not.
+public struct SendableDescription: Error, Sendable, CustomStringConvertible {
+    /// The original error's description.
+    public let description: String
+
+    /// Captures `error`'s description.
+    public init(_ error: any Error) {
+        description = String(describing: error)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+public import HTTPTypes
+
+/// Everything a ``Client`` needs besides its transport.
+public struct ClientConfiguration: Sendable {
+    /// The URL every endpoint path is relative to. Must be https, except for loopback hosts;
+    /// a trailing slash is ignored.
+    public var baseURL: URL
+    /// How long one attempt may wait for the server without receiving anything.
+    public var timeout: Duration
+    /// Headers sent with every request; an endpoint's own headers win.
+    public var defaultHeaders: HTTPFields
+    /// The `User-Agent` header; `nil` leaves the transport's default.
+    public var userAgent: String?
+    /// JSON key and date strategies for bodies.
+    public var json: JSONCoding
+    /// The largest successful response body accepted (default 50 MiB); larger fails with
+    /// `limit_exceeded` before it is buffered.
+    public var maxResponseBodySize: Int
+    /// How much of an error response body is read (default 1 MiB); the rest is dropped.
+    public var maxErrorBodySize: Int
+    /// Which redirects the transport follows.
+    public var redirectPolicy: RedirectPolicy
+    /// Which headers and query parameters are secret.
+    public var redactor: Redactor
+    /// Turns the API's own error bodies into errors; `nil` uses the standard table.
+    public var errorBodyDecoder: ErrorBodyDecoder?
+    /// Extra middlewares, outermost first; they run inside retry and auth, so each attempt
+    /// passes through them.
+    public var middlewares: [any Middleware]
+    /// Observers of every call and attempt.
+    public var hooks: any Hooks
+    /// The clock for durations, backoff and expiry.
+    public var timeSource: any TimeSource
+    /// The response header that carries the server's request id.
+    public var requestIDHeader: HTTPField.Name
+
+    /// Creates a configuration with defaults suitable for most JSON APIs.
+    public init(
+        baseURL: URL,
+        timeout: Duration = .seconds(30),
+        defaultHeaders: HTTPFields = [:],
+        userAgent: String? = "swift-api-sdks HTTPCore",
+        json: JSONCoding = JSONCoding(),
+        maxResponseBodySize: Int = 50 * 1024 * 1024,
+        maxErrorBodySize: Int = 1024 * 1024,
+        redirectPolicy: RedirectPolicy = .default,
+        redactor: Redactor = Redactor(),
+        errorBodyDecoder: ErrorBodyDecoder? = nil,
+        middlewares: [any Middleware] = [],
+        hooks: any Hooks = NoopHooks(),
+        timeSource: any TimeSource = SystemTimeSource(),
+        requestIDHeader: HTTPField.Name = .xRequestID
+    ) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.defaultHeaders = defaultHeaders
+        self.userAgent = userAgent
+        self.json = json
+        self.maxResponseBodySize = maxResponseBodySize
+        self.maxErrorBodySize = maxErrorBodySize
+        self.redirectPolicy = redirectPolicy
+        self.redactor = redactor
+        self.errorBodyDecoder = errorBodyDecoder
+        self.middlewares = middlewares
+        self.hooks = hooks
+        self.timeSource = timeSource
+        self.requestIDHeader = requestIDHeader
+    }
+}

@@ -1,0 +1,19 @@
+/// What an endpoint is, for hooks, metrics and the decisions the layer makes about it.
+///
+/// SDKs fill this from their Spec; a hand-written endpoint can leave it empty.
+public struct OperationMetadata: Sendable, Hashable {
+    /// A stable operation name for hooks and metric labels, e.g. `GetProject`.
+    public var name: String
+    /// The service the operation belongs to, e.g. `projects`.
+    public var service: String
+    /// Whether repeating the request is safe. `nil` means "decide by HTTP method": GET, HEAD,
+    /// PUT, DELETE and OPTIONS are safe to repeat, POST and PATCH are not.
+    public var idempotent: Bool?
+
+    /// Creates metadata; every field is optional so hand-written endpoints stay short.
+    public init(name: String = "", service: String = "", idempotent: Bool? = nil) {
+        self.name = name
+        self.service = service
+        self.idempotent = idempotent
+    }
+}

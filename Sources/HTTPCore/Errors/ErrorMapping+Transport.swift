@@ -1,0 +1,30 @@
+extension ErrorMapping {
+    /// Maps anything the middleware chain threw to an ``APIError`` (or passes cancellation on).
+    ///
+    /// - Parameter isIdempotent: Whether repeating the request is harmless; when it is not and
+    ///   the request may have reached the server, the outcome is `ambiguous`.
+    package static func apiError(from error: any Error, isIdempotent: Bool) -> any Error {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as CancellationError:
+            return error
+        case let error as TransportError:
+            let details = APIError.Details(message: error.message, cause: error)
+            switch error.kind {
+            case .bodyLimitExceeded:
+                return APIError.limitExceeded(details)
+            case .redirectRefused:
+                return APIError.apiError(details)
+            case .cannotConnect, .timedOut, .connectionLost, .invalidResponse, .other:
+                guard error.requestMayHaveBeenSent, !isIdempotent else { return APIError.network(details) }
+                var ambiguous = details
+                ambiguous.message = "The server may or may not have applied this request: \(error.message)"
+                ambiguous.hint = "Check the resource's state before trying again."
+                return APIError.ambiguous(ambiguous)
+            }
+        default:
+            return APIError.network(APIError.Details(message: "The request failed.", cause: SendableDescription(error)))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+
+/// The innermost middleware: reports each attempt to the hooks.
+struct RequestHooksStage: Middleware {
+    let hooks: any Hooks
+    let requestIDHeader: HTTPField.Name
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        let url = request.url.map(context.redactor.redact) ?? ""
+        hooks.requestStarted(
+            RequestStartEvent(
+                operation: context.operation,
+                method: request.method,
+                url: url,
+                headers: context.redactor.redact(request.headerFields),
+                callID: context.callID,
+                attempt: context.attempt
+            )
+        )
+        let clock = ContinuousClock()
+        let started = clock.now
+        var end = RequestEndEvent(
+            operation: context.operation,
+            method: request.method,
+            url: url,
+            callID: context.callID,
+            attempt: context.attempt,
+            status: nil,
+            headers: nil,
+            requestID: nil,
+            duration: .zero,
+            fromCache: false,
+            error: nil
+        )
+        do {
+            let result = try await next(request, body, context)
+            end.duration = clock.now - started
+            end.status = result.response.status.code
+            end.headers = context.redactor.redact(result.response.headerFields)
+            end.requestID = result.response.headerFields[requestIDHeader]
+            end.fromCache = result.fromCache
+            hooks.requestEnded(end)
+            return result
+        } catch {
+            end.duration = clock.now - started
+            end.error = ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent) as? APIError
+            hooks.requestEnded(end)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// Any JSON value, for untyped responses, literal request bodies and error payloads.
+///
+/// Integers and fractional numbers are kept apart so that ids survive a round trip exactly:
+/// `12345678901` decodes as `.integer`, `1.5` as `.number`.
+///
+/// ```swift
+/// let body: JSONValue = ["name": "Launch", "tags": ["a", "b"], "due": nil]
+/// let name = body["name"]?.stringValue
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A whole number that fits in `Int`.
+    case integer(Int)
+    /// Any other number.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An ordered list of values.
+    case array([JSONValue])
+    /// An object; key order is not preserved.
+    case object([String: JSONValue])
+}
+
+extension JSONValue {
+    /// The member named `key` when this is an object, otherwise `nil`.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members[key]
+    }
+
+    /// The element at `index` when this is an array and the index is in range, otherwise `nil`.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
+    /// The string, when this is `.string`.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as an `Int`, when this is `.integer` or a `.number` with no fraction.
+    public var intValue: Int? {
+        switch self {
+        case .integer(let value): return value
+        case .number(let value):
+            guard value.rounded() == value, let exact = Int(exactly: value) else { return nil }
+            return exact
+        default: return nil
+        }
+    }
+
+    /// The number as a `Double`, when this is `.integer` or `.number`.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .number(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The Boolean, when this is `.bool`.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, when this is `.array`.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The members, when this is `.object`.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// Whether this is `.null`.
+    public var isNull: Bool { self == .null }
+}
+
+extension JSONValue: Codable {
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Not a JSON value")
+        }
+    }
+
+    /// Encodes the value as JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Parses JSON text into a value.
+    ///
+    /// - Throws: `DecodingError` when the data is not JSON.
+    public init(parsing data: Data) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// The value as compact JSON text with sorted keys, so equal values give equal bytes.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a JSONValue cannot fail: every case maps to a JSON primitive or container,
+        // except non-finite doubles, which JSON cannot express; those become null.
+        return (try? encoder.encode(self.replacingNonFiniteNumbers())) ?? Data("null".utf8)
+    }
+
+    private func replacingNonFiniteNumbers() -> JSONValue {
+        switch self {
+        case .number(let value) where !value.isFinite: return .null
+        case .array(let values): return .array(values.map { $0.replacingNonFiniteNumbers() })
+        case .object(let members): return .object(members.mapValues { $0.replacingNonFiniteNumbers() })
+        default: return self
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral {
+    /// Creates `.null`.
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue: ExpressibleByBooleanLiteral {
+    /// Creates `.bool`.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension JSONValue: ExpressibleByIntegerLiteral {
+    /// Creates `.integer`.
+    public init(integerLiteral value: Int) { self = .integer(value) }
+}
+
+extension JSONValue: ExpressibleByFloatLiteral {
+    /// Creates `.number`.
+    public init(floatLiteral value: Double) { self = .number(value) }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    /// Creates `.string`.
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension JSONValue: ExpressibleByArrayLiteral {
+    /// Creates `.array`.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}
+
+extension JSONValue: ExpressibleByDictionaryLiteral {
+    /// Creates `.object`; a repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON text.
+    public var description: String { String(decoding: encoded(), as: UTF8.self) }
+}

@@ -1,0 +1,97 @@
+import Foundation
+public import HTTPTypes
+
+/// Hides secrets in everything HTTPCore shows: hook payloads, error descriptions, logs.
+///
+/// Credential headers (`Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`,
+/// `X-CSRF-Token`), any header or query parameter registered as secret, and the password of a
+/// URL's user info are replaced by ``placeholder``. Names are compared case-insensitively.
+public struct Redactor: Sendable, Hashable {
+    /// What a secret is replaced with.
+    public static let placeholder = "[REDACTED]"
+
+    /// Header names whose values are never shown.
+    public private(set) var secretHeaders: Set<HTTPField.Name>
+    /// Query parameter names (lowercased) whose values are never shown.
+    public private(set) var secretQueryParameters: Set<String>
+
+    /// Creates a redactor with the standard credential headers plus the given names.
+    public init(secretHeaders: [HTTPField.Name] = [], secretQueryParameters: [String] = []) {
+        self.secretHeaders = Set(
+            [.authorization, .cookie, .setCookie, .proxyAuthorization, .xCSRFToken]
+                + secretHeaders
+        )
+        self.secretQueryParameters = Set(secretQueryParameters.map { $0.lowercased() })
+    }
+
+    /// Registers another secret header.
+    public mutating func addSecretHeader(_ name: HTTPField.Name) {
+        secretHeaders.insert(name)
+    }
+
+    /// Registers another secret query parameter (or form field) name.
+    public mutating func addSecretQueryParameter(_ name: String) {
+        secretQueryParameters.insert(name.lowercased())
+    }
+
+    /// A copy with the other redactor's secrets added.
+    public func merging(_ other: Redactor) -> Redactor {
+        var merged = self
+        merged.secretHeaders.formUnion(other.secretHeaders)
+        merged.secretQueryParameters.formUnion(other.secretQueryParameters)
+        return merged
+    }
+
+    /// The URL as text with secret query values and any user-info password replaced.
+    public func redact(_ url: URL) -> String {
+        redact(urlString: url.absoluteString)
+    }
+
+    /// The URL text with secret query values and any user-info password replaced.
+    ///
+    /// Works on the text itself, so even a string that is not a valid URL is redacted.
+    public func redact(urlString: String) -> String {
+        var text = urlString
+        if let schemeEnd = text.range(of: "://"), let at = text[schemeEnd.upperBound...].firstIndex(of: "@") {
+            let userInfo = text[schemeEnd.upperBound..<at]
+            if !userInfo.contains("/"), let colon = userInfo.firstIndex(of: ":") {
+                text.replaceSubrange(text.index(after: colon)..<at, with: Self.placeholder)
+            }
+        }
+        guard !secretQueryParameters.isEmpty, let queryStart = text.firstIndex(of: "?") else { return text }
+        let fragmentStart = text[queryStart...].firstIndex(of: "#") ?? text.endIndex
+        let query = text[text.index(after: queryStart)..<fragmentStart]
+        let redactedQuery = redact(formEncoded: String(query))
+        return String(text[...queryStart]) + redactedQuery + String(text[fragmentStart...])
+    }
+
+    /// `name=value&…` text (a query or a form body) with secret values replaced.
+    public func redact(formEncoded text: String) -> String {
+        guard !secretQueryParameters.isEmpty else { return text }
+        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            let decoded = (name.removingPercentEncoding ?? name).lowercased()
+            return secretQueryParameters.contains(decoded) ? "\(name)=\(Self.placeholder)" : String(pair)
+        }
+        .joined(separator: "&")
+    }
+
+    /// The fields with every secret header's value replaced.
+    public func redact(_ fields: HTTPFields) -> HTTPFields {
+        var copy = HTTPFields()
+        for field in fields {
+            if secretHeaders.contains(field.name) {
+                copy.append(HTTPField(name: field.name, value: Self.placeholder))
+            } else {
+                copy.append(field)
+            }
+        }
+        return copy
+    }
+
+    /// A one-line description of a request (`GET https://…`) with secrets replaced.
+    public func describe(_ request: HTTPRequest) -> String {
+        let url = request.url.map(redact) ?? "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "")"
+        return "\(request.method.rawValue) \(url)"
+    }
+}

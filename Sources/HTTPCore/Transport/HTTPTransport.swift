@@ -1,0 +1,63 @@
+import Foundation
+public import HTTPTypes
+
+/// Sends one HTTP request and returns the complete response.
+///
+/// A transport does no retrying, caching or error mapping: those belong to the ``Client``.
+/// It follows redirects according to ``TransportOptions/redirectPolicy``, enforces the body
+/// limits while receiving, and throws ``TransportError`` when no complete response arrives.
+/// HTTP error statuses are not errors here: they come back as responses.
+///
+/// Conforming types must be safe to share between tasks.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` with `body` and returns the final response after redirects.
+    ///
+    /// - Throws: ``TransportError``, or `CancellationError` when the task is cancelled.
+    func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse
+}
+
+/// Per-request settings the client hands its transport.
+public struct TransportOptions: Sendable {
+    /// How long to wait for the server without receiving anything.
+    public var timeout: Duration
+    /// The largest successful (below 400) body accepted; beyond it the transport throws
+    /// ``TransportError/Kind/bodyLimitExceeded(limit:)``.
+    public var maxBodySize: Int
+    /// How much of an error (400 and above) body to keep; the rest is dropped, not an error.
+    public var maxErrorBodySize: Int
+    /// Which redirects to follow.
+    public var redirectPolicy: RedirectPolicy
+
+    /// Creates options.
+    public init(
+        timeout: Duration = .seconds(30),
+        maxBodySize: Int = 50 * 1024 * 1024,
+        maxErrorBodySize: Int = 1024 * 1024,
+        redirectPolicy: RedirectPolicy = .default
+    ) {
+        self.timeout = timeout
+        self.maxBodySize = maxBodySize
+        self.maxErrorBodySize = maxErrorBodySize
+        self.redirectPolicy = redirectPolicy
+    }
+}
+
+/// A complete response.
+public struct TransportResponse: Sendable {
+    /// Status and headers.
+    public var response: HTTPResponse
+    /// The whole body (for error statuses, at most the error-body limit).
+    public var body: Data
+    /// The URL that answered, after any redirects; relative links resolve against it.
+    public var url: URL
+    /// Whether a cache answered instead of the server.
+    public var fromCache: Bool
+
+    /// Creates a response.
+    public init(response: HTTPResponse, body: Data = Data(), url: URL, fromCache: Bool = false) {
+        self.response = response
+        self.body = body
+        self.url = url
+        self.fromCache = fromCache
+    }
+}

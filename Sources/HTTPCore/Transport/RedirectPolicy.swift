@@ -1,0 +1,140 @@
+import Foundation
+public import HTTPTypes
+
+/// Which redirects a transport follows, and what it strips when it does.
+///
+/// The default follows up to 5 redirects. When a redirect leaves the origin (scheme, host and
+/// port), credential headers are removed so a token meant for one server never reaches
+/// another. A redirect from https to http is refused outright.
+///
+/// Every transport applies the policy itself, hop by hop, rather than trusting the platform's
+/// redirect handling (URLSession on Linux ignores per-task redirect delegates).
+public struct RedirectPolicy: Sendable, Hashable {
+    /// The most redirects followed for one request; 0 delivers the 3xx response as it is.
+    public var maxRedirects: Int
+    /// Whether to follow a redirect to another origin (with credentials stripped) or to
+    /// deliver it as a response.
+    public var followsCrossOrigin: Bool
+    /// Headers removed when a redirect leaves the origin.
+    public var credentialHeaders: Set<HTTPField.Name>
+
+    /// Creates a policy.
+    public init(
+        maxRedirects: Int = 5,
+        followsCrossOrigin: Bool = true,
+        credentialHeaders: Set<HTTPField.Name> = [.authorization, .cookie, .proxyAuthorization]
+    ) {
+        self.maxRedirects = maxRedirects
+        self.followsCrossOrigin = followsCrossOrigin
+        self.credentialHeaders = credentialHeaders
+    }
+
+    /// Follow up to 5 redirects, stripping credentials across origins.
+    public static let `default` = RedirectPolicy()
+    /// Never follow: 3xx responses are delivered as they are.
+    public static let none = RedirectPolicy(maxRedirects: 0)
+
+    /// What to do with one response.
+    public enum Decision: Sendable {
+        /// Deliver the response to the caller.
+        case deliver
+        /// Send this request (with this body) next.
+        case follow(HTTPRequest, body: Data?, url: URL)
+        /// Fail with this error.
+        case refuse(TransportError)
+    }
+
+    /// Decides whether `response` to `request` (sent to `url`) is followed.
+    ///
+    /// - Parameter redirectsSoFar: How many redirects this request has already followed.
+    public func decide(
+        request: HTTPRequest,
+        body: Data?,
+        url: URL,
+        response: HTTPResponse,
+        redirectsSoFar: Int
+    ) -> Decision {
+        let status = response.status.code
+        guard [301, 302, 303, 307, 308].contains(status), maxRedirects > 0,
+            let location = response.headerFields[.location]
+        else { return .deliver }
+        guard redirectsSoFar < maxRedirects else {
+            return .refuse(refusal("Stopped after \(maxRedirects) redirects."))
+        }
+        guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
+            let targetScheme = target.scheme?.lowercased(), ["http", "https"].contains(targetScheme),
+            target.host != nil
+        else {
+            return .refuse(refusal("The server redirected to an unusable location."))
+        }
+        let currentScheme = url.scheme?.lowercased()
+        if currentScheme == "https" && targetScheme == "http" {
+            return .refuse(refusal("Refused a redirect from https to http."))
+        }
+        if targetScheme == "http", let host = target.host, !URLPolicy.isLoopback(host: host) {
+            return .refuse(refusal("Refused a redirect to plain http on another machine."))
+        }
+        var next = HTTPRequest(method: request.method, url: target, headerFields: request.headerFields)
+        var nextBody = body
+        if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
+            if request.method != .head { next.method = .get }
+            nextBody = nil
+            next.headerFields[.contentType] = nil
+            next.headerFields[.contentLength] = nil
+        }
+        if !Self.sameOrigin(url, target) {
+            guard followsCrossOrigin else { return .deliver }
+            for name in credentialHeaders { next.headerFields[name] = nil }
+        }
+        return .follow(next, body: nextBody, url: target)
+    }
+
+    /// Whether two URLs share scheme, host and port (default ports filled in).
+    public static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : 80)
+            return (scheme, url.host?.lowercased() ?? "", port)
+        }
+        return origin(lhs) == origin(rhs)
+    }
+
+    private func refusal(_ message: String) -> TransportError {
+        TransportError(.redirectRefused, requestMayHaveBeenSent: true, message: message)
+    }
+}
+
+extension RedirectPolicy {
+    /// Sends `request` with `sendOnce`, following redirects as this policy allows.
+    ///
+    /// Transports call this with their single-hop send, so every transport behaves the same.
+    public func follow(
+        _ request: HTTPRequest,
+        body: Data?,
+        sendOnce: (HTTPRequest, Data?, URL) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        guard let firstURL = request.url else {
+            throw TransportError(.other, requestMayHaveBeenSent: false, message: "The request has no URL.")
+        }
+        var current = (request: request, body: body, url: firstURL)
+        var redirects = 0
+        while true {
+            let result = try await sendOnce(current.request, current.body, current.url)
+            switch decide(
+                request: current.request,
+                body: current.body,
+                url: current.url,
+                response: result.response,
+                redirectsSoFar: redirects
+            ) {
+            case .deliver:
+                return result
+            case .refuse(let error):
+                throw error
+            case .follow(let next, let nextBody, let nextURL):
+                current = (next, nextBody, nextURL)
+                redirects += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+@Suite("Redaction")
+struct RedactionTests {
+    @Test("Credential headers are replaced, others kept")
+    func headers() {
+        let redactor = Redactor(secretHeaders: [header("X-Api-Key")])
+        let fields: HTTPFields = [
+            .authorization: "Bearer s3cret", .cookie: "sid=abc", .setCookie: "sid=abc", .proxyAuthorization: "Basic x",
+            header("X-CSRF-Token"): "csrf", header("X-Api-Key"): "key", .accept: "application/json",
+        ]
+        let redacted = redactor.redact(fields)
+        for name in [HTTPField.Name.authorization, .cookie, .setCookie, .proxyAuthorization] {
+            #expect(redacted[name] == Redactor.placeholder)
+        }
+        #expect(redacted[header("x-csrf-token")] == "[REDACTED]")
+        #expect(redacted[header("x-api-key")] == "[REDACTED]")
+        #expect(redacted[.accept] == "application/json")
+    }
+
+    @Test("Secret query parameters and user-info passwords are replaced, case-insensitively")
+    func urls() throws {
+        let redactor = Redactor(secretQueryParameters: ["apikey", "sessionToken"])
+        let url = try #require(
+            URL(string: "https://user:pa55@h.example/x?APIKEY=k1&page=2&sessiontoken=t%20x&sessiontoken=t2#frag")
+        )
+        let text = redactor.redact(url)
+        #expect(text == "https://user:[REDACTED]@h.example/x?APIKEY=[REDACTED]&page=2&sessiontoken=[REDACTED]&sessiontoken=[REDACTED]#frag")
+        #expect(!text.contains("pa55") && !text.contains("k1") && !text.contains("t2"))
+    }
+
+    @Test("Form bodies redact the same way")
+    func formBodies() {
+        let redactor = Redactor(secretQueryParameters: ["password"])
+        #expect(redactor.redact(formEncoded: "user=ada&password=hunter2") == "user=ada&password=[REDACTED]")
+    }
+
+    @Test("Hook payloads and error descriptions never carry secrets")
+    func hooksAndErrors() async throws {
+        let recorder = EventRecorder()
+        let transport = ScriptedTransport([.json(["error": "nope"], status: 401, headers: [.setCookie: "sid=cookie-secret"])])
+        let client = try makeClient(transport) {
+            $0.hooks = recorder
+            $0.redactor = Redactor(secretQueryParameters: ["token"])
+            $0.defaultHeaders = [.authorization: "Bearer bearer-secret"]
+        }
+        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "me", query: ["token": "query-secret"])) }
+        let events = recorder.events
+        let dumped = [
+            String(describing: events.operationStarts), String(describing: events.operationEnds),
+            String(describing: events.requestStarts), String(describing: events.requestEnds),
+            String(describing: error), error?.message ?? "",
+        ]
+        .joined(separator: "\n")
+        #expect(!events.requestStarts.isEmpty)
+        for secret in ["bearer-secret", "query-secret", "cookie-secret"] {
+            #expect(!dumped.contains(secret), "\(secret) leaked")
+        }
+        #expect(events.requestStarts.first?.headers[.authorization] == "[REDACTED]")
+        #expect(events.requestStarts.first?.url.contains("token=[REDACTED]") == true)
+        // The transport itself still receives the real values.
+        #expect(transport.requests.first?.header("Authorization") == "Bearer bearer-secret")
+    }
+
+    @Test("A request's description is redacted")
+    func describe() throws {
+        let redactor = Redactor(secretQueryParameters: ["key"])
+        let request = HTTPRequest(method: .get, url: try #require(URL(string: "https://h.example/a?key=abc&x=1")))
+        #expect(redactor.describe(request) == "GET https://h.example/a?key=[REDACTED]&x=1")
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+@testable import HTTPCore
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+/// A client on a scripted transport with the test clock, for unit tests.
+func makeClient(
+    _ transport: ScriptedTransport,
+    baseURL: String = "https://api.example.com/v1",
+    configure: (inout ClientConfiguration) -> Void = { _ in }
+) throws -> Client {
+    var configuration = ClientConfiguration(baseURL: try #require(URL(string: baseURL)), timeSource: TestClock())
+    configure(&configuration)
+    return try Client(configuration: configuration, transport: transport)
+}
+
+func header(_ name: String) -> HTTPField.Name {
+    HTTPField.Name(name) ?? .contentType
+}
+
+/// Runs `body` and returns the APIError it throws, or nil.
+func apiError(_ body: () async throws -> Void) async -> APIError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as APIError {
+        return error
+    } catch {
+        return nil
+    }
+}
+
+/// Hooks that record every event name in order, for ordering assertions.
+final class RecordingHooks: Hooks {
+    let name: String
+    let log: EventLog
+
+    init(_ name: String, log: EventLog) {
+        self.name = name
+        self.log = log
+    }
+
+    func operationStarted(_ event: OperationStartEvent) { log.append("\(name).operationStarted") }
+    func operationEnded(_ event: OperationEndEvent) { log.append("\(name).operationEnded") }
+    func requestStarted(_ event: RequestStartEvent) { log.append("\(name).requestStarted") }
+    func requestEnded(_ event: RequestEndEvent) { log.append("\(name).requestEnded") }
+    func retryScheduled(_ event: RetryEvent) { log.append("\(name).retryScheduled") }
+}
+
+/// A thread-safe list of strings.
+final class EventLog: Sendable {
+    private let storage = Locked<[String]>([])
+    var entries: [String] { storage.withLock { $0 } }
+    func append(_ entry: String) { storage.withLock { $0.append(entry) } }
+}
+
+/// Hooks that keep every event, for asserting payloads.
+final class EventRecorder: Hooks {
+    private let storage = Locked<Events>(Events())
+
+    struct Events: Sendable {
+        var operationStarts: [OperationStartEvent] = []
+        var operationEnds: [OperationEndEvent] = []
+        var requestStarts: [RequestStartEvent] = []
+        var requestEnds: [RequestEndEvent] = []
+        var retries: [RetryEvent] = []
+    }
+
+    var events: Events { storage.withLock { $0 } }
+
+    func operationStarted(_ event: OperationStartEvent) { storage.withLock { $0.operationStarts.append(event) } }
+    func operationEnded(_ event: OperationEndEvent) { storage.withLock { $0.operationEnds.append(event) } }
+    func requestStarted(_ event: RequestStartEvent) { storage.withLock { $0.requestStarts.append(event) } }
+    func requestEnded(_ event: RequestEndEvent) { storage.withLock { $0.requestEnds.append(event) } }
+    func retryScheduled(_ event: RetryEvent) { storage.withLock { $0.retries.append(event) } }
+}
