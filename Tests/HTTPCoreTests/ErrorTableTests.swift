@@ -10,7 +10,8 @@ struct ErrorTableTests {
         _ step: ScriptedTransport.Step,
         method: HTTPRequest.Method = .get
     ) async throws -> APIError {
-        let client = try makeClient(ScriptedTransport([step]))
+        // Retry is off so each row tests the mapping alone.
+        let client = try makeClient(ScriptedTransport([step])) { $0.retry = .none }
         let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(method, "thing")) }
         return try #require(error)
     }

@@ -51,10 +51,30 @@ public final class Client: Sendable {
             maxErrorBodySize: configuration.maxErrorBodySize,
             redirectPolicy: redirectPolicy
         )
-        var middlewares = configuration.middlewares
+        // The built-in stages, outermost first: retry, then auth and cache as they are
+        // configured, then the user's middlewares, then the request hooks next to the transport.
+        var middlewares: [any Middleware] = [
+            RetryMiddleware(
+                policy: configuration.retry,
+                budget: configuration.retryBudget.map(RetryBudgetLedger.init(budget:)),
+                timeSource: configuration.timeSource,
+                hooks: hooks,
+                idempotencyKeyHeader: configuration.idempotencyKeyHeader,
+                requestIDHeader: configuration.requestIDHeader
+            )
+        ]
+        middlewares += configuration.middlewares
         if let hooks { middlewares.append(RequestHooksStage(hooks: hooks, requestIDHeader: configuration.requestIDHeader)) }
-        var next: MiddlewareNext = { request, body, _ in
-            try await transport.send(request, body: body, options: options)
+        let timeSource = configuration.timeSource
+        var next: MiddlewareNext = { request, body, context in
+            context.attemptCounter.increment()
+            var options = options
+            if let deadline = context.deadline {
+                // The attempt may not outlive the call: give the transport only what is left.
+                let remaining = deadline - timeSource.monotonicNow()
+                options.timeout = max(min(options.timeout, remaining), .milliseconds(1))
+            }
+            return try await transport.send(request, body: body, options: options)
         }
         for middleware in middlewares.reversed() {
             let inner = next
@@ -85,7 +105,8 @@ public final class Client: Sendable {
                 return id
             },
             isIdempotent: endpoint.isIdempotent,
-            redactor: redactor
+            redactor: redactor,
+            deadline: (endpoint.deadline ?? configuration.deadline).map { configuration.timeSource.monotonicNow() + $0 }
         )
         guard let hooks else {
             return try await perform(endpoint, request: request, body: body, context: context)
@@ -108,12 +129,14 @@ public final class Client: Sendable {
         )
         do {
             let result = try await perform(endpoint, request: request, body: body, context: context)
+            end.attempts = context.attemptCounter.value
             end.status = result.status.code
             end.duration = configuration.timeSource.monotonicNow() - started
             hooks.operationEnded(end)
             return result
         } catch {
             end.duration = configuration.timeSource.monotonicNow() - started
+            end.attempts = context.attemptCounter.value
             if let apiError = error as? APIError {
                 end.error = apiError
                 end.status = apiError.httpStatus

@@ -34,6 +34,16 @@ public struct ClientConfiguration: Sendable {
     public var timeSource: any TimeSource
     /// The response header that carries the server's request id.
     public var requestIDHeader: HTTPField.Name
+    /// When and how failed requests are tried again.
+    public var retry: RetryPolicy
+    /// How much retrying may add to the client's load; `nil` switches the limit off.
+    public var retryBudget: RetryBudget?
+    /// The longest one call may take, every attempt and wait included; `nil` for no limit
+    /// beyond the per-attempt ``timeout``. Endpoints can override it.
+    public var deadline: Duration?
+    /// When set, every POST and PATCH that is not idempotent by itself gets a fresh key in
+    /// this header (the same key on every attempt of one call), which makes it safe to retry.
+    public var idempotencyKeyHeader: HTTPField.Name?
 
     /// Creates a configuration with defaults suitable for most JSON APIs.
     public init(
@@ -50,7 +60,11 @@ public struct ClientConfiguration: Sendable {
         middlewares: [any Middleware] = [],
         hooks: any Hooks = NoopHooks(),
         timeSource: any TimeSource = SystemTimeSource(),
-        requestIDHeader: HTTPField.Name = .xRequestID
+        requestIDHeader: HTTPField.Name = .xRequestID,
+        retry: RetryPolicy = .default,
+        retryBudget: RetryBudget? = RetryBudget(),
+        deadline: Duration? = nil,
+        idempotencyKeyHeader: HTTPField.Name? = nil
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -66,5 +80,9 @@ public struct ClientConfiguration: Sendable {
         self.hooks = hooks
         self.timeSource = timeSource
         self.requestIDHeader = requestIDHeader
+        self.retry = retry
+        self.retryBudget = retryBudget
+        self.deadline = deadline
+        self.idempotencyKeyHeader = idempotencyKeyHeader
     }
 }

@@ -44,6 +44,10 @@ public struct RequestContext: Sendable {
     public var isIdempotent: Bool
     /// The redactor for anything this attempt shows.
     public var redactor: Redactor
+    /// When the whole call must be over, on the client's monotonic clock; `nil` for no deadline.
+    public var deadline: Duration?
+    /// Counts the attempts that reached the transport, for the operation-end hook.
+    package let attemptCounter = AttemptCounter()
 
     /// Creates a context.
     public init(
@@ -51,12 +55,25 @@ public struct RequestContext: Sendable {
         callID: UInt64 = 0,
         attempt: Int = 1,
         isIdempotent: Bool = true,
-        redactor: Redactor = Redactor()
+        redactor: Redactor = Redactor(),
+        deadline: Duration? = nil
     ) {
         self.operation = operation
         self.callID = callID
         self.attempt = attempt
         self.isIdempotent = isIdempotent
         self.redactor = redactor
+        self.deadline = deadline
     }
+}
+
+/// Counts the attempts of one call across middlewares that copy the context.
+package final class AttemptCounter: Sendable {
+    private let count = Locked(0)
+
+    package init() {}
+
+    package var value: Int { count.withLock { $0 } }
+
+    package func increment() { count.withLock { $0 += 1 } }
 }

@@ -28,6 +28,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var operation: OperationMetadata
     /// How a successful response becomes `Response`.
     public var decoder: ResponseDecoder<Response>
+    /// The longest this call may take, attempts, waits and auth refreshes included; replaces
+    /// the client's ``ClientConfiguration/deadline``.
+    public var deadline: Duration?
 
     /// Creates an endpoint with an explicit response decoder.
     public init(

@@ -9,11 +9,14 @@ public struct OperationMetadata: Sendable, Hashable {
     /// Whether repeating the request is safe. `nil` means "decide by HTTP method": GET, HEAD,
     /// PUT, DELETE and OPTIONS are safe to repeat, POST and PATCH are not.
     public var idempotent: Bool?
+    /// This operation's retry policy, replacing the client's; `nil` uses the client's.
+    public var retry: RetryPolicy?
 
     /// Creates metadata; every field is optional so hand-written endpoints stay short.
-    public init(name: String = "", service: String = "", idempotent: Bool? = nil) {
+    public init(name: String = "", service: String = "", idempotent: Bool? = nil, retry: RetryPolicy? = nil) {
         self.name = name
         self.service = service
         self.idempotent = idempotent
+        self.retry = retry
     }
 }

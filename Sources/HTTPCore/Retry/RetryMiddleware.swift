@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+
+/// The outermost stage: repeats attempts that failed for a retryable reason, within the
+/// policy's attempts, the call's deadline and the client's retry budget.
+struct RetryMiddleware: Middleware {
+    let policy: RetryPolicy
+    let budget: RetryBudgetLedger?
+    let timeSource: any TimeSource
+    let hooks: (any Hooks)?
+    let idempotencyKeyHeader: HTTPField.Name?
+    let requestIDHeader: HTTPField.Name
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        let policy = context.operation.retry ?? self.policy
+        var request = request
+        var context = context
+        if let header = idempotencyKeyHeader, !context.isIdempotent, request.headerFields[header] == nil {
+            // One key per logical call, sent unchanged on every attempt, so the server can
+            // recognise a repeat and apply the write once.
+            request.headerFields[header] = UUID().uuidString
+        }
+        let hasKey = request.headerFields[idempotencyKeyHeader ?? .idempotencyKey] != nil
+        let eligible = context.isIdempotent || hasKey
+        budget?.recordFirstAttempt(at: timeSource.monotonicNow())
+
+        var replayed = false
+        while true {
+            if let deadline = context.deadline, timeSource.monotonicNow() >= deadline {
+                throw deadlineError(context: context, lastError: nil)
+            }
+            let outcome: Result<TransportResponse, any Error>
+            do {
+                outcome = .success(try await next(request, body, context))
+            } catch let replay as ReplayRequest {
+                guard !replayed else { return replay.response }
+                replayed = true
+                context.attempt += 1
+                continue
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                outcome = .failure(error)
+            }
+
+            guard let reason = retryReason(for: outcome, policy: policy, eligible: eligible, context: context),
+                context.attempt < policy.maxAttempts
+            else { return try outcome.get() }
+
+            let delay: Duration
+            if let retryAfter = reason.retryAfter {
+                guard retryAfter <= policy.maxRetryAfter else {
+                    throw tooLongRetryAfter(retryAfter, reason: reason.error, policy: policy)
+                }
+                delay = retryAfter
+            } else {
+                delay = policy.delay(forRetry: context.attempt)
+            }
+            let now = timeSource.monotonicNow()
+            if let deadline = context.deadline, now + delay >= deadline {
+                throw deadlineError(context: context, lastError: reason.error)
+            }
+            if let budget, !budget.tryWithdrawRetry(at: now) {
+                return try outcome.get()
+            }
+            hooks?.retryScheduled(
+                RetryEvent(
+                    operation: context.operation,
+                    method: request.method,
+                    url: request.url.map(context.redactor.redact) ?? "",
+                    callID: context.callID,
+                    attempt: context.attempt,
+                    error: reason.error,
+                    delay: delay
+                )
+            )
+            try await timeSource.sleep(for: delay)
+            context.attempt += 1
+        }
+    }
+
+    private struct Reason {
+        var error: APIError
+        var retryAfter: Duration?
+    }
+
+    private func retryReason(
+        for outcome: Result<TransportResponse, any Error>,
+        policy: RetryPolicy,
+        eligible: Bool,
+        context: RequestContext
+    ) -> Reason? {
+        switch outcome {
+        case .success(let result):
+            let status = result.response.status.code
+            guard eligible, policy.retryableStatuses.contains(status) else { return nil }
+            let now = timeSource.now()
+            let error = ErrorResponse(
+                response: result.response,
+                body: result.body,
+                requestID: result.response.headerFields[requestIDHeader],
+                receivedAt: now
+            ).standardError
+            let retryAfter = result.response.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }
+            return Reason(error: error, retryAfter: retryAfter)
+        case .failure(let failure):
+            guard policy.retriesNetworkErrors else { return nil }
+            if let transportError = failure as? TransportError {
+                switch transportError.kind {
+                case .bodyLimitExceeded, .redirectRefused: return nil
+                default: break
+                }
+                // A request that never left is safe to send again, whatever its method.
+                guard eligible || !transportError.requestMayHaveBeenSent else { return nil }
+            } else if let apiError = failure as? APIError {
+                guard apiError.code == .network, eligible else { return nil }
+            } else {
+                return nil
+            }
+            let mapped = ErrorMapping.apiError(from: failure, isIdempotent: true) as? APIError
+            return mapped.map { Reason(error: $0, retryAfter: nil) }
+        }
+    }
+
+    private func tooLongRetryAfter(_ wait: Duration, reason: APIError, policy: RetryPolicy) -> APIError {
+        var details = reason.details
+        details.retryAfter = wait
+        details.message =
+            "The server asked to wait \(Self.format(wait)) before retrying, longer than this client's limit of \(Self.format(policy.maxRetryAfter))."
+        details.hint = "Try again after \(Self.format(wait)), or raise maxRetryAfter."
+        details.cause = reason
+        return .rateLimit(details)
+    }
+
+    private func deadlineError(context: RequestContext, lastError: APIError?) -> APIError {
+        var message = "The call's deadline passed after \(context.attempt) attempt\(context.attempt == 1 ? "" : "s")."
+        if let lastError { message += " Last error: \(lastError.message)" }
+        return .network(
+            APIError.Details(
+                message: message,
+                hint: "Raise the deadline or try again later.",
+                httpStatus: lastError?.httpStatus,
+                requestID: lastError?.requestID,
+                cause: lastError
+            )
+        )
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let seconds = duration.secondsValue
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+}
