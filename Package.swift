@@ -16,6 +16,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
     ],
     targets: [
         // MARK: HTTP layer (Foundation + swift-http-types only)
@@ -29,15 +37,142 @@ let package = Package(
         ),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"], swiftSettings: swiftSettings),
 
+        // MARK: Transports (each heavier HTTP stack in its own target)
+        .target(
+            name: "HTTPCoreAsyncHTTPClient",
+            dependencies: [
+                "HTTPCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Observability (swift-log, swift-metrics, swift-distributed-tracing adapters for the hooks)
+        .target(
+            name: "HTTPCoreObservability",
+            dependencies: [
+                "HTTPCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Sandbox (a real loopback server playing each API)
         .target(
             name: "APISandbox",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "SandboxServer",
             dependencies: [
+                "APISandbox", "BasecampSandbox", "MonashSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Basecamp SDK (generated from Spec/Basecamp by BasecampGenerator)
+        .target(
+            name: "Basecamp",
+            dependencies: ["HTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "BasecampGenerator",
+            dependencies: [.product(name: "OpenAPIKit", package: "OpenAPIKit")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BasecampSandbox",
+            dependencies: [
+                "APISandbox", "Basecamp", "HTTPCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Monash schedule SDK (Spec/MonashSchedule) and its sandbox
+        .target(name: "MonashSchedule", dependencies: ["HTTPCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "MonashSandbox",
+            dependencies: [
+                "APISandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Markbook SDK (Spec/Markbook), its stateful sandbox and the `markbook` command
+        .target(name: "Markbook", dependencies: ["HTTPCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "MarkbookSandbox",
+            dependencies: [
+                "APISandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Command-line tools (CLISupport holds the conventions every CLI follows)
+        .target(
+            name: "CLISupport",
+            dependencies: [
+                "HTTPCore",
+                "HTTPCoreObservability",
+                "APISandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "MonashCLI",
+            dependencies: [
+                "CLISupport",
+                "MonashSchedule",
+                "MonashSandbox",
+                "HTTPCore",
+                "APISandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "BasecampCLI",
+            dependencies: [
+                "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "APISandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "MarkbookCLI",
+            dependencies: [
+                "CLISupport",
+                "Markbook",
+                "MarkbookSandbox",
+                "HTTPCore",
                 "APISandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -47,33 +182,189 @@ let package = Package(
         // MARK: Examples
         .executableTarget(
             name: "HTTPCoreExample",
-            dependencies: ["HTTPCore", "APISandbox"],
+            dependencies: ["HTTPCore", "APISandbox", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Benchmarks (`Scripts/bench.sh`: HTTPCore next to raw transports on the loopback sandbox)
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: [
+                "HTTPCore",
+                "HTTPCoreAsyncHTTPClient",
+                "HTTPCoreObservability",
+                "APISandbox",
+                "Basecamp",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: swiftSettings
         ),
 
         // MARK: Tests
+        .testTarget(
+            name: "MonashScheduleTests",
+            dependencies: [
+                "MonashSchedule",
+                "MonashSandbox",
+                "APISandbox",
+                "HTTPCore",
+                "HTTPCoreTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CLISupportTests",
+            dependencies: [
+                "CLISupport",
+                "HTTPCore",
+                "HTTPCoreTesting",
+                "APISandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MonashCLITests",
+            dependencies: [
+                "MonashCLI",
+                "CLISupport",
+                "MonashSchedule",
+                "HTTPCore",
+                "HTTPCoreTesting",
+                "APISandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MarkbookTests",
+            dependencies: [
+                "Markbook",
+                "MarkbookSandbox",
+                "APISandbox",
+                "HTTPCore",
+                "HTTPCoreTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MarkbookCLITests",
+            dependencies: [
+                "MarkbookCLI",
+                "CLISupport",
+                "Markbook",
+                "MarkbookSandbox",
+                "HTTPCore",
+                "HTTPCoreTesting",
+                "APISandbox",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPCoreTests",
             dependencies: ["HTTPCore", "HTTPCoreTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPCoreObservabilityTests",
+            dependencies: [
+                "HTTPCoreObservability",
+                "HTTPCore",
+                "HTTPCoreTesting",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LoopbackTests",
-            dependencies: ["HTTPCore", "HTTPCoreTesting", "APISandbox"],
+            dependencies: [
+                "HTTPCore",
+                "HTTPCoreTesting",
+                "HTTPCoreAsyncHTTPClient",
+                "APISandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "APISandboxTests",
-            dependencies: ["APISandbox"],
+            dependencies: ["APISandbox", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BasecampSandboxTests",
+            dependencies: [
+                "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BasecampCLITests",
+            dependencies: [
+                "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "APISandbox", "HTTPCore", "HTTPCoreTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BasecampTests",
+            dependencies: [
+                "Basecamp", "HTTPCore", "HTTPCoreTesting", "APISandbox",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Reliability: chaos soak against the loopback sandbox (Scripts/soak.sh runs the full size).
+        .testTarget(
+            name: "SoakTests",
+            dependencies: [
+                "HTTPCore", "HTTPCoreAsyncHTTPClient", "APISandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Reliability: every CLI with --verbose, scanned for the secrets it was given.
+        .testTarget(
+            name: "SecretScanTests",
+            dependencies: [
+                "MonashCLI", "MonashSandbox", "MarkbookCLI", "MarkbookSandbox", "BasecampCLI", "BasecampSandbox",
+                "CLISupport", "HTTPCore", "APISandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]
 )
 
 package.products = [
+    .library(name: "Basecamp", targets: ["Basecamp"]),
     .library(name: "HTTPCore", targets: ["HTTPCore"]),
     .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
+    .library(name: "MonashSchedule", targets: ["MonashSchedule"]),
+    .library(name: "HTTPCoreObservability", targets: ["HTTPCoreObservability"]),
+    .library(name: "HTTPCoreAsyncHTTPClient", targets: ["HTTPCoreAsyncHTTPClient"]),
     .library(name: "APISandbox", targets: ["APISandbox"]),
     .executable(name: "api-sandbox", targets: ["SandboxServer"]),
+    .executable(name: "monash", targets: ["MonashCLI"]),
+    .executable(name: "basecamp", targets: ["BasecampCLI"]),
+    .library(name: "Markbook", targets: ["Markbook"]),
+    .executable(name: "markbook", targets: ["MarkbookCLI"]),
     .executable(name: "httpcore-example", targets: ["HTTPCoreExample"]),
+    .executable(name: "httpcore-bench", targets: ["Benchmarks"]),
 ]

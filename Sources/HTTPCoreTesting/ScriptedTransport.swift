@@ -70,7 +70,10 @@ public final class ScriptedTransport: HTTPTransport {
     }
 
     /// Creates a transport that answers every request with `handler`.
-    public init(clock: (any TimeSource)? = nil, handler: @escaping @Sendable (RecordedRequest) async throws -> TransportResponse) {
+    public init(
+        clock: (any TimeSource)? = nil,
+        handler: @escaping @Sendable (RecordedRequest) async throws -> TransportResponse
+    ) {
         self.state = Locked(State(steps: []))
         self.handler = handler
         self.clock = clock

@@ -35,7 +35,9 @@ struct BaseURLTests {
             let client = try makeClient(ScriptedTransport(), baseURL: base)
             #expect(client.baseURL.absoluteString == "https://h.example/api")
             for path in ["users", "/users", "//users"] {
-                #expect(try client.url(for: Endpoint<JSONValue>(.get, path)).absoluteString == "https://h.example/api/users")
+                #expect(
+                    try client.url(for: Endpoint<JSONValue>(.get, path)).absoluteString == "https://h.example/api/users"
+                )
             }
         }
     }

@@ -9,7 +9,11 @@ struct HooksTests {
     @Test("ChainHooks sends start events in order and end events in reverse")
     func chainOrdering() async throws {
         let log = EventLog()
-        let chain = ChainHooks(RecordingHooks("a", log: log), RecordingHooks("b", log: log), RecordingHooks("c", log: log))
+        let chain = ChainHooks(
+            RecordingHooks("a", log: log),
+            RecordingHooks("b", log: log),
+            RecordingHooks("c", log: log)
+        )
         let client = try makeClient(ScriptedTransport([.json([:])])) { $0.hooks = chain }
         _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
         #expect(

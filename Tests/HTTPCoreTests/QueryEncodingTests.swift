@@ -66,6 +66,8 @@ struct QueryEncodingTests {
     func pathEscaping() throws {
         let client = try makeClient(ScriptedTransport())
         let endpoint = Endpoint<JSONValue>(.get, "files/my report é.txt")
-        #expect(try client.url(for: endpoint).absoluteString == "https://api.example.com/v1/files/my%20report%20%C3%A9.txt")
+        #expect(
+            try client.url(for: endpoint).absoluteString == "https://api.example.com/v1/files/my%20report%20%C3%A9.txt"
+        )
     }
 }

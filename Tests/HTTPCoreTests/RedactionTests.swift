@@ -29,7 +29,10 @@ struct RedactionTests {
             URL(string: "https://user:pa55@h.example/x?APIKEY=k1&page=2&sessiontoken=t%20x&sessiontoken=t2#frag")
         )
         let text = redactor.redact(url)
-        #expect(text == "https://user:[REDACTED]@h.example/x?APIKEY=[REDACTED]&page=2&sessiontoken=[REDACTED]&sessiontoken=[REDACTED]#frag")
+        #expect(
+            text
+                == "https://user:[REDACTED]@h.example/x?APIKEY=[REDACTED]&page=2&sessiontoken=[REDACTED]&sessiontoken=[REDACTED]#frag"
+        )
         #expect(!text.contains("pa55") && !text.contains("k1") && !text.contains("t2"))
     }
 
@@ -42,13 +45,17 @@ struct RedactionTests {
     @Test("Hook payloads and error descriptions never carry secrets")
     func hooksAndErrors() async throws {
         let recorder = EventRecorder()
-        let transport = ScriptedTransport([.json(["error": "nope"], status: 401, headers: [.setCookie: "sid=cookie-secret"])])
+        let transport = ScriptedTransport([
+            .json(["error": "nope"], status: 401, headers: [.setCookie: "sid=cookie-secret"])
+        ])
         let client = try makeClient(transport) {
             $0.hooks = recorder
             $0.redactor = Redactor(secretQueryParameters: ["token"])
             $0.defaultHeaders = [.authorization: "Bearer bearer-secret"]
         }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "me", query: ["token": "query-secret"])) }
+        let error = await apiError {
+            _ = try await client.send(Endpoint<JSONValue>(.get, "me", query: ["token": "query-secret"]))
+        }
         let events = recorder.events
         let dumped = [
             String(describing: events.operationStarts), String(describing: events.operationEnds),

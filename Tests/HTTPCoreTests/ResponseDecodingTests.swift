@@ -30,7 +30,9 @@ struct ResponseDecodingTests {
         let dateOnly = try makeClient(ScriptedTransport([.json(["id": 1, "created_at": "2024-05-01"])])) {
             $0.json.dates = .dateOnly
         }
-        #expect(try await dateOnly.send(Endpoint<Event>(.get, "e")).createdAt == Date(timeIntervalSince1970: 1_714_521_600))
+        #expect(
+            try await dateOnly.send(Endpoint<Event>(.get, "e")).createdAt == Date(timeIntervalSince1970: 1_714_521_600)
+        )
         let unix = try makeClient(ScriptedTransport([.json(["id": 1, "created_at": 1_714_557_600])])) {
             $0.json.dates = .unixSeconds
         }

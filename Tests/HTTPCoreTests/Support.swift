@@ -1,8 +1,9 @@
 import Foundation
-@testable import HTTPCore
 import HTTPCoreTesting
 import HTTPTypes
 import Testing
+
+@testable import HTTPCore
 
 /// A client on a scripted transport with the test clock, for unit tests.
 func makeClient(

@@ -25,7 +25,8 @@ public final class Client: Sendable {
     private let chain: MiddlewareNext
     private let hooks: (any Hooks)?
     private let redactor: Redactor
-    private let callIDs = Locked<UInt64>(0)
+    /// Process-wide, so hooks shared by several clients can key per-call state by `callID`.
+    private static let callIDs = Locked<UInt64>(0)
 
     /// Creates a client.
     ///
@@ -41,10 +42,11 @@ public final class Client: Sendable {
         self.transport = transport
         self.coding = CodingPair(json: configuration.json)
         self.hooks = configuration.hooks is NoopHooks ? nil : configuration.hooks
-        self.redactor = configuration.redactor
+        let redactor = configuration.auth.map { configuration.redactor.merging($0.redactor) } ?? configuration.redactor
+        self.redactor = redactor
 
         var redirectPolicy = configuration.redirectPolicy
-        redirectPolicy.credentialHeaders.formUnion(configuration.redactor.secretHeaders)
+        redirectPolicy.credentialHeaders.formUnion(redactor.secretHeaders)
         let options = TransportOptions(
             timeout: configuration.timeout,
             maxBodySize: configuration.maxResponseBodySize,
@@ -63,12 +65,34 @@ public final class Client: Sendable {
                 requestIDHeader: configuration.requestIDHeader
             )
         ]
+        if let auth = configuration.auth {
+            middlewares.append(
+                AuthMiddleware(
+                    strategy: auth,
+                    baseURL: baseURL,
+                    timeSource: configuration.timeSource,
+                    hooks: hooks,
+                    defaultHeaders: configuration.defaultHeaders,
+                    userAgent: configuration.userAgent,
+                    json: configuration.json,
+                    transport: transport,
+                    options: options
+                )
+            )
+        }
+        if let cache = configuration.cache {
+            // Inside auth, so entries are keyed by the credentials each attempt carries.
+            middlewares.append(CacheMiddleware(cache: cache, hooks: hooks, timeSource: configuration.timeSource))
+        }
         middlewares += configuration.middlewares
-        if let hooks { middlewares.append(RequestHooksStage(hooks: hooks, requestIDHeader: configuration.requestIDHeader)) }
+        if let hooks {
+            middlewares.append(RequestHooksStage(hooks: hooks, requestIDHeader: configuration.requestIDHeader))
+        }
         let timeSource = configuration.timeSource
         var next: MiddlewareNext = { request, body, context in
             context.attemptCounter.increment()
             var options = options
+            options.isIdempotent = context.isIdempotent
             if let deadline = context.deadline {
                 // The attempt may not outlive the call: give the transport only what is left.
                 let remaining = deadline - timeSource.monotonicNow()
@@ -100,7 +124,7 @@ public final class Client: Sendable {
         let (request, body) = try makeRequest(for: endpoint)
         let context = RequestContext(
             operation: endpoint.operation,
-            callID: callIDs.withLock { id -> UInt64 in
+            callID: Self.callIDs.withLock { id -> UInt64 in
                 id &+= 1
                 return id
             },
@@ -156,7 +180,8 @@ public final class Client: Sendable {
         var text: String
         let path = Self.escapingPath(endpoint.path)
         let lowercased = path.lowercased()
-        if lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://") {
+        let isAbsolute = lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://")
+        if isAbsolute {
             text = path
         } else {
             let relative = path.drop(while: { $0 == "/" })
@@ -167,7 +192,9 @@ public final class Client: Sendable {
         guard let url = URL(string: text) else {
             throw APIError.usage("\"\(redactor.redact(urlString: text))\" is not a valid URL.")
         }
-        try URLPolicy.checkedTarget(url)
+        // A relative path keeps the base URL's scheme and host, which `init` already checked;
+        // re-parsing every request's URL for the same answer was measurable per call.
+        if isAbsolute { try URLPolicy.checkedTarget(url) }
         return url
     }
 
@@ -189,7 +216,10 @@ public final class Client: Sendable {
                 request.headerFields[.contentType] = encoded.contentType
             } catch {
                 throw APIError.usage(
-                    Details(message: "The request body could not be encoded: \(error)", cause: SendableDescription(error))
+                    Details(
+                        message: "The request body could not be encoded: \(error)",
+                        cause: SendableDescription(error)
+                    )
                 )
             }
         }

@@ -44,6 +44,12 @@ public struct ClientConfiguration: Sendable {
     /// When set, every POST and PATCH that is not idempotent by itself gets a fresh key in
     /// this header (the same key on every attempt of one call), which makes it safe to retry.
     public var idempotencyKeyHeader: HTTPField.Name?
+    /// How requests are authenticated; `nil` sends them as they are. The strategy's secret
+    /// names are added to the ``redactor``.
+    public var auth: (any AuthStrategy)?
+    /// The HTTP cache (ETag / Last-Modified revalidation) for GET and HEAD; `nil`, the default,
+    /// caches nothing, so private data is never stored unless asked for.
+    public var cache: ResponseCache?
 
     /// Creates a configuration with defaults suitable for most JSON APIs.
     public init(
@@ -64,7 +70,9 @@ public struct ClientConfiguration: Sendable {
         retry: RetryPolicy = .default,
         retryBudget: RetryBudget? = RetryBudget(),
         deadline: Duration? = nil,
-        idempotencyKeyHeader: HTTPField.Name? = nil
+        idempotencyKeyHeader: HTTPField.Name? = nil,
+        auth: (any AuthStrategy)? = nil,
+        cache: ResponseCache? = nil
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -84,5 +92,7 @@ public struct ClientConfiguration: Sendable {
         self.retryBudget = retryBudget
         self.deadline = deadline
         self.idempotencyKeyHeader = idempotencyKeyHeader
+        self.auth = auth
+        self.cache = cache
     }
 }

@@ -11,12 +11,22 @@ public struct OperationMetadata: Sendable, Hashable {
     public var idempotent: Bool?
     /// This operation's retry policy, replacing the client's; `nil` uses the client's.
     public var retry: RetryPolicy?
+    /// How the operation's list responses page, for ``Client/paginate(_:options:)``; `nil` for
+    /// operations that do not return pages.
+    public var pagination: PaginationMetadata?
 
     /// Creates metadata; every field is optional so hand-written endpoints stay short.
-    public init(name: String = "", service: String = "", idempotent: Bool? = nil, retry: RetryPolicy? = nil) {
+    public init(
+        name: String = "",
+        service: String = "",
+        idempotent: Bool? = nil,
+        retry: RetryPolicy? = nil,
+        pagination: PaginationMetadata? = nil
+    ) {
         self.name = name
         self.service = service
         self.idempotent = idempotent
         self.retry = retry
+        self.pagination = pagination
     }
 }

@@ -8,7 +8,7 @@ public struct OperationStartEvent: Sendable {
     public var method: HTTPRequest.Method
     /// The request URL with secrets replaced.
     public var url: String
-    /// An id shared by every event of this call, for correlating attempts.
+    /// An id shared by every event of this call, for correlating attempts; unique within the process.
     public var callID: UInt64
 }
 

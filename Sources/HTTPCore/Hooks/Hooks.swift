@@ -18,6 +18,12 @@ public protocol Hooks: Sendable {
     func requestEnded(_ event: RequestEndEvent)
     /// The client will wait and try again.
     func retryScheduled(_ event: RetryEvent)
+    /// The response cache matched, missed, revalidated, stored or evicted an entry.
+    func cache(_ event: CacheEvent)
+    /// A page of a paginated list arrived (after its call ended).
+    func page(_ event: PageEvent)
+    /// An auth strategy refreshed tokens, opened or renewed a session, or failed to.
+    func auth(_ event: AuthEvent)
 }
 
 extension Hooks {
@@ -31,6 +37,12 @@ extension Hooks {
     public func requestEnded(_ event: RequestEndEvent) {}
     /// Does nothing.
     public func retryScheduled(_ event: RetryEvent) {}
+    /// Does nothing.
+    public func cache(_ event: CacheEvent) {}
+    /// Does nothing.
+    public func page(_ event: PageEvent) {}
+    /// Does nothing.
+    public func auth(_ event: AuthEvent) {}
 }
 
 /// Hooks that do nothing; the client's default. The client skips building events entirely
@@ -79,5 +91,20 @@ public struct ChainHooks: Hooks {
     /// Forwards to each hook in order.
     public func retryScheduled(_ event: RetryEvent) {
         for hook in hooks { hook.retryScheduled(event) }
+    }
+
+    /// Forwards to each hook in order.
+    public func cache(_ event: CacheEvent) {
+        for hook in hooks { hook.cache(event) }
+    }
+
+    /// Forwards to each hook in order.
+    public func page(_ event: PageEvent) {
+        for hook in hooks { hook.page(event) }
+    }
+
+    /// Forwards to each hook in order.
+    public func auth(_ event: AuthEvent) {
+        for hook in hooks { hook.auth(event) }
     }
 }

@@ -44,7 +44,9 @@ struct RequestHooksStage: Middleware {
             end.status = result.response.status.code
             end.headers = context.redactor.redact(result.response.headerFields)
             end.requestID = result.response.headerFields[requestIDHeader]
-            end.fromCache = result.fromCache
+            // The cache stage sits outside this one: a 304 to its conditional request is about to
+            // be answered from the cache, so report it as such.
+            end.fromCache = result.fromCache || (result.response.status.code == 304 && CacheRevalidation.isActive)
             hooks.requestEnded(end)
             return result
         } catch {

@@ -27,6 +27,11 @@ public struct TransportOptions: Sendable {
     public var maxErrorBodySize: Int
     /// Which redirects to follow.
     public var redirectPolicy: RedirectPolicy
+    /// Whether repeating the request cannot apply its effect twice: the endpoint's
+    /// ``OperationMetadata/idempotent`` flag, else its method's meaning. A transport must not
+    /// resend a request that is not (say, after a reused connection died), whatever its method:
+    /// some APIs write with GET.
+    public var isIdempotent = true
 
     /// Creates options.
     public init(

@@ -54,10 +54,50 @@ public final class URLSessionTransport: HTTPTransport {
             throw TransportError(.other, requestMayHaveBeenSent: false, message: "The request has no valid URL.")
         }
         urlRequest.httpBody = body
-        urlRequest.timeoutInterval = max(options.timeout.seconds, 0.001)
+        urlRequest.timeoutInterval = Self.timeoutInterval(options.timeout)
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        let task = session.dataTask(with: urlRequest)
         let limits = SessionDelegate.Limits(body: options.maxBodySize, errorBody: options.maxErrorBodySize)
+        #if canImport(FoundationNetworking)
+        // libcurl silently resends a request whose reused keep-alive connection closes before any
+        // response byte, even a POST the server has already applied (measured: a body-less POST
+        // was applied twice and reported as a success). A request that is not safe to repeat
+        // therefore goes out on a fresh connection, in a session of its own. The operation's own
+        // flag counts too: an API that writes with GET marks those endpoints not idempotent.
+        if !Self.safeToResend.contains(request.method) || !options.isIdempotent {
+            let oneShotDelegate = SessionDelegate()
+            let oneShot = URLSession(
+                configuration: session.configuration,
+                delegate: oneShotDelegate,
+                delegateQueue: nil
+            )
+            defer { oneShot.finishTasksAndInvalidate() }
+            return try await run(urlRequest, url: url, limits: limits, session: oneShot, delegate: oneShotDelegate)
+        }
+        #endif
+        return try await run(urlRequest, url: url, limits: limits, session: session, delegate: delegate)
+    }
+
+    /// Methods a repeat cannot harm (RFC 9110 §9.2.2).
+    private static let safeToResend: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
+
+    /// URLSession's timeout for `timeout`. FoundationNetworking truncates the interval to whole
+    /// seconds, so anything under a second would time out at once; round up instead.
+    private static func timeoutInterval(_ timeout: Duration) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(timeout.seconds.rounded(.up), 1)
+        #else
+        return max(timeout.seconds, 0.001)
+        #endif
+    }
+
+    private func run(
+        _ urlRequest: URLRequest,
+        url: URL,
+        limits: SessionDelegate.Limits,
+        session: URLSession,
+        delegate: SessionDelegate
+    ) async throws -> TransportResponse {
+        let task = session.dataTask(with: urlRequest)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(task: task, url: url, limits: limits, continuation: continuation)
@@ -115,34 +155,42 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let httpResponse = (response as? HTTPURLResponse)?.httpResponse
+        let isError = (httpResponse?.status.code ?? 0) >= 400
+        let expected = response.expectedContentLength
         let tooLarge = tasks.withLock { tasks -> Bool in
-            guard var state = tasks[dataTask.taskIdentifier] else { return false }
-            state.response = httpResponse
-            let isError = (httpResponse?.status.code ?? 0) >= 400
-            if !isError, response.expectedContentLength > Int64(state.limits.body) {
-                state.limitExceeded = true
+            guard let limit = tasks[dataTask.taskIdentifier]?.limits.body else { return false }
+            tasks[dataTask.taskIdentifier]?.response = httpResponse
+            // Refuse up front when the server announces an oversized body.
+            if !isError, expected > Int64(limit) {
+                tasks[dataTask.taskIdentifier]?.limitExceeded = true
+                return true
             }
-            tasks[dataTask.taskIdentifier] = state
-            return state.limitExceeded
+            if expected > 0 {
+                tasks[dataTask.taskIdentifier]?.data.reserveCapacity(Int(min(expected, Int64(limit))))
+            }
+            return false
         }
         completionHandler(tooLarge ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let tooLarge = tasks.withLock { tasks -> Bool in
-            guard var state = tasks[dataTask.taskIdentifier], !state.limitExceeded else { return false }
-            let isError = (state.response?.status.code ?? 0) >= 400
-            if isError {
-                let room = max(state.limits.errorBody - state.data.count, 0)
-                state.data.append(data.prefix(room))
-            } else if state.data.count + data.count > state.limits.body {
-                state.limitExceeded = true
-                state.data = Data()
-            } else {
-                state.data.append(data)
+            // Mutate the stored state in place: copying it out would copy the body on every chunk.
+            let id = dataTask.taskIdentifier
+            guard let limits = tasks[id]?.limits, tasks[id]?.limitExceeded == false else { return false }
+            let received = tasks[id]?.data.count ?? 0
+            if (tasks[id]?.response?.status.code ?? 0) >= 400 {
+                let room = max(limits.errorBody - received, 0)
+                if room > 0 { tasks[dataTask.taskIdentifier]?.data.append(data.prefix(room)) }
+                return false
             }
-            tasks[dataTask.taskIdentifier] = state
-            return state.limitExceeded
+            if received + data.count > limits.body {
+                tasks[dataTask.taskIdentifier]?.limitExceeded = true
+                tasks[dataTask.taskIdentifier]?.data = Data()
+                return true
+            }
+            tasks[dataTask.taskIdentifier]?.data.append(data)
+            return false
         }
         if tooLarge { dataTask.cancel() }
     }
@@ -160,7 +208,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         } else if let error {
             state.continuation.resume(throwing: Self.transportError(from: error))
         } else if let response = state.response {
-            state.continuation.resume(returning: TransportResponse(response: response, body: state.data, url: state.url))
+            state.continuation.resume(
+                returning: TransportResponse(response: response, body: state.data, url: state.url)
+            )
         } else {
             state.continuation.resume(
                 throwing: TransportError(

@@ -1,0 +1,150 @@
+public import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A real HTTP/1.1 server on the loopback interface that plays the APIs our SDKs talk to.
+///
+/// Tests start one per test (or share one and call ``reset()``) and point a client at ``baseURL``;
+/// because traffic crosses a real socket, the client's connection handling, redirects, timeouts
+/// and retries are exercised exactly as in production. Several sandboxes can run in one process,
+/// which gives cross-origin redirect tests a second origin.
+///
+/// ```swift
+/// let sandbox = try await Sandbox.start()
+/// let url = sandbox.baseURL.appending(path: "_test/status/503")
+/// // ... exercise a client against `url` ...
+/// await sandbox.stop()
+/// ```
+///
+/// The built-in test surface lives under `/_test/`; see <doc:APISandbox> for every route.
+@available(macOS 14, iOS 17, tvOS 17, *)
+public final class Sandbox: Sendable {
+    /// Where the server listens, for example `http://127.0.0.1:54321`, with no trailing slash.
+    public let baseURL: URL
+    /// The bound port; the real one when the sandbox was started on port 0.
+    public let port: Int
+    /// State shared with the routes: counters, scripts, writes and the fault plan.
+    public let state: SandboxState
+
+    private let serviceGroup: ServiceGroup
+    private let runTask: Task<Void, Never>
+
+    private init(port: Int, state: SandboxState, serviceGroup: ServiceGroup, runTask: Task<Void, Never>) throws {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = port
+        guard let url = components.url else { throw SandboxError.invalidBaseURL(port: port) }
+        self.baseURL = url
+        self.port = port
+        self.state = state
+        self.serviceGroup = serviceGroup
+        self.runTask = runTask
+    }
+
+    /// Starts a sandbox on 127.0.0.1 and returns once it accepts connections.
+    ///
+    /// - Parameters:
+    ///   - port: The port to bind; 0 (the default) lets the system pick a free one, which keeps
+    ///     parallel tests from colliding.
+    ///   - configuration: Modules, fault plan and other settings.
+    /// - Throws: The bind error if the port is taken, `CancellationError` if the calling task was
+    ///   cancelled first, or ``SandboxError/stoppedBeforeListening``.
+    public static func start(port: Int = 0, configuration: SandboxConfiguration = .init()) async throws -> Sandbox {
+        let state = SandboxState(configuration: configuration)
+        var logger = Logger(label: "api-sandbox")
+        logger.logLevel = configuration.logRequests ? .info : .warning
+
+        let router = Router(context: SandboxRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if configuration.logRequests {
+            router.add(middleware: LogRequestsMiddleware(.info))
+        }
+        // Middleware only wraps routes added after it, so both go first: counting before faults so
+        // faulted attempts are still counted.
+        router.add(middleware: CountingMiddleware(state: state))
+        router.add(middleware: FaultMiddleware(state: state))
+        TestRoutes(state: state).register(on: router)
+        for module in configuration.modules {
+            module.register(on: router, state: state)
+        }
+
+        let (boundPorts, boundPortContinuation) = AsyncThrowingStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            onServerRunning: { channel in
+                boundPortContinuation.yield(channel.localAddress?.port ?? port)
+            },
+            logger: logger
+        )
+        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        // Graceful shutdown waits for in-flight requests; a test that left a long /_test/delay
+        // running should not hold up stop() for minutes, so escalate to cancellation.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
+        let serviceGroup = ServiceGroup(configuration: groupConfiguration)
+        let runTask = Task {
+            do {
+                try await serviceGroup.run()
+                boundPortContinuation.finish()
+            } catch {
+                boundPortContinuation.finish(throwing: error)
+            }
+        }
+
+        do {
+            var ports = boundPorts.makeAsyncIterator()
+            guard let boundPort = try await ports.next() else {
+                try Task.checkCancellation()
+                throw SandboxError.stoppedBeforeListening
+            }
+            return try Sandbox(port: boundPort, state: state, serviceGroup: serviceGroup, runTask: runTask)
+        } catch {
+            await serviceGroup.triggerGracefulShutdown()
+            await runTask.value
+            throw error
+        }
+    }
+
+    /// Stops accepting connections, lets in-flight requests finish (for up to five seconds), and
+    /// returns once the server has shut down. Calling it again, or concurrently, is harmless.
+    public func stop() async {
+        await serviceGroup.triggerGracefulShutdown()
+        await runTask.value
+    }
+
+    /// Installs or replaces the script answered at `/_test/script/{name}`; an empty list removes it.
+    ///
+    /// ```swift
+    /// sandbox.script("flaky", [ScriptStep(status: 503), ScriptStep(status: 200, body: ["ok": true])])
+    /// ```
+    public func script(_ name: String, _ steps: [ScriptStep]) {
+        state.script(name, steps)
+    }
+
+    /// A snapshot of the request and write counters, as served at `/_test/counters`.
+    public func counters() -> SandboxCounters {
+        state.counters()
+    }
+
+    /// Replaces the fault plan while the sandbox runs; ``reset()`` restores the configured one.
+    public func setFaults(_ faults: FaultInjection) {
+        state.setFaults(faults)
+    }
+
+    /// Clears counters, writes, scripts and ETag resources and restores the configured fault plan,
+    /// as `POST /_test/reset` does.
+    public func reset() {
+        state.reset()
+    }
+}
+
+/// Why a sandbox could not start.
+@available(macOS 14, iOS 17, tvOS 17, *)
+public enum SandboxError: Error, Sendable, Hashable {
+    /// The server stopped before it reported a listening socket.
+    case stoppedBeforeListening
+    /// No URL could be formed for the bound port.
+    case invalidBaseURL(port: Int)
+}

@@ -1,0 +1,46 @@
+public import Hummingbird
+import NIOCore
+
+/// A set of routes that an SDK sandbox adds to the shared server.
+///
+/// Each SDK gets the same loopback server, counters and fault injection as the HTTP layer's
+/// tests, and only has to describe its own API. Mount routes under your own base path so modules
+/// never collide:
+///
+/// ```swift
+/// struct WidgetsModule: SandboxModule {
+///     func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+///         let widgets = router.group("/widgets/v1")
+///         widgets.get("items") { _, _ in "[]" }
+///     }
+/// }
+/// ```
+///
+/// Routes registered here pass through the request counters and fault injection like the
+/// built-in ones.
+@available(macOS 14, iOS 17, tvOS 17, *)
+public protocol SandboxModule: Sendable {
+    /// Adds the module's routes; called once, before the server starts listening.
+    ///
+    /// - Parameters:
+    ///   - router: The sandbox router; use `router.group(_:)` to claim a base path.
+    ///   - state: Shared sandbox state, for recording writes or following scripts.
+    func register(on router: Router<SandboxRequestContext>, state: SandboxState)
+}
+
+/// The request context used by every sandbox route.
+///
+/// Hummingbird's `BasicRequestContext` forgets the connection once the request is decoded; the
+/// sandbox keeps it so a fault can close or reset the socket itself, which no response can express.
+@available(macOS 14, iOS 17, tvOS 17, *)
+public struct SandboxRequestContext: RequestContext {
+    /// Storage Hummingbird needs for every context.
+    public var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    /// Called by Hummingbird for every request.
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.channel = source.channel
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import HTTPCore
+import HTTPTypes
+
+/// One operation of the Basecamp API as the Spec describes it, for tools that call operations
+/// by id (the `basecamp api OPERATION_ID` command) and for documentation.
+///
+/// Every operation is listed in ``OperationCatalog/all``; look one up with
+/// ``OperationCatalog/operation(id:)``.
+public struct BasecampOperation: Sendable, Hashable, Identifiable {
+    /// A path or query parameter.
+    public struct Parameter: Sendable, Hashable {
+        /// The value's type on the wire.
+        public enum Kind: String, Sendable, Hashable {
+            /// Text.
+            case string
+            /// A whole number.
+            case integer
+            /// `true` or `false`.
+            case boolean
+            /// A calendar date, `YYYY-MM-DD`.
+            case date
+            /// A repeated whole-number parameter (`ids[]=1&ids[]=2`).
+            case integerList
+        }
+
+        /// The name on the wire, e.g. `todoId` or `assignee_ids[]`.
+        public var name: String
+        /// The argument label of the generated Swift method, e.g. `todoID`.
+        public var swiftName: String
+        /// The value's type.
+        public var kind: Kind
+        /// Whether the operation needs it.
+        public var isRequired: Bool
+
+        /// Creates a parameter description.
+        public init(name: String, swiftName: String, kind: Kind, isRequired: Bool) {
+            self.name = name
+            self.swiftName = swiftName
+            self.kind = kind
+            self.isRequired = isRequired
+        }
+    }
+
+    /// How the request body is sent.
+    public enum BodyKind: String, Sendable, Hashable {
+        /// A JSON object.
+        case json
+        /// Raw bytes (`application/octet-stream`, with the file's own content type).
+        case octetStream
+        /// A `multipart/form-data` form.
+        case multipart
+    }
+
+    /// The Spec's `operationId`, e.g. `GetTodo`.
+    public var id: String
+    /// The service, e.g. `todos` (the ``AccountClient`` property that holds the method).
+    public var service: String
+    /// The generated method's name within its service, e.g. `get`.
+    public var swiftName: String
+    /// The HTTP method.
+    public var method: HTTPRequest.Method
+    /// The path template, e.g. `/{accountId}/todos/{todoId}`.
+    public var pathTemplate: String
+    /// The path parameters in path order, `accountId` first.
+    public var pathParameters: [Parameter]
+    /// The query parameters.
+    public var queryParameters: [Parameter]
+    /// How the body is sent, or `nil` for no body.
+    public var bodyKind: BodyKind?
+    /// The Spec schema of the body (for JSON and raw bodies), e.g. `CreateTodoRequestContent`.
+    public var bodySchema: String?
+    /// The Spec schema of the response, `[Name]` for a list, or `nil` when there is no body.
+    public var responseSchema: String?
+    /// A one-line summary.
+    public var summary: String
+    /// The status a success answers with: 200, 201 or 204.
+    public var successStatus: Int
+    /// Whether the list is paged through `Link` headers.
+    public var isPaginated: Bool
+    /// Whether the operation only reads.
+    public var isReadOnly: Bool
+    /// Whether the operation replaces the whole record, clearing any field left out.
+    public var replacesWholeRecord: Bool
+    /// Name, service, idempotency, retry and pagination, as sent with every call.
+    public var metadata: OperationMetadata
+
+    /// Creates an operation description.
+    public init(
+        id: String,
+        service: String,
+        swiftName: String,
+        method: HTTPRequest.Method,
+        pathTemplate: String,
+        pathParameters: [Parameter],
+        queryParameters: [Parameter],
+        bodyKind: BodyKind?,
+        bodySchema: String?,
+        responseSchema: String?,
+        summary: String,
+        successStatus: Int,
+        isPaginated: Bool,
+        isReadOnly: Bool,
+        replacesWholeRecord: Bool,
+        metadata: OperationMetadata
+    ) {
+        self.id = id
+        self.service = service
+        self.swiftName = swiftName
+        self.method = method
+        self.pathTemplate = pathTemplate
+        self.pathParameters = pathParameters
+        self.queryParameters = queryParameters
+        self.bodyKind = bodyKind
+        self.bodySchema = bodySchema
+        self.responseSchema = responseSchema
+        self.summary = summary
+        self.successStatus = successStatus
+        self.isPaginated = isPaginated
+        self.isReadOnly = isReadOnly
+        self.replacesWholeRecord = replacesWholeRecord
+        self.metadata = metadata
+    }
+
+    /// The path with `values` filled in (`accountId` included), each percent-encoded.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` naming a missing parameter or an account id that is not
+    ///   numeric.
+    public func path(_ values: [String: String]) throws -> String {
+        var path = pathTemplate
+        for parameter in pathParameters {
+            guard let value = values[parameter.name], !value.isEmpty else {
+                throw APIError.usage("\(id) needs the path parameter \(parameter.name).")
+            }
+            if parameter.name == "accountId" || parameter.kind == .integer {
+                guard value.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                    throw APIError.usage("\(id): \(parameter.name) must be a number, not \"\(value.prefix(40))\".")
+                }
+            }
+            path = path.replacingOccurrences(of: "{\(parameter.name)}", with: Self.encodeSegment(value))
+        }
+        return path
+    }
+
+    private static func encodeSegment(_ text: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+extension OperationCatalog {
+    /// The operation with the Spec's `operationId` `id` (case-sensitive), or `nil`.
+    public static func operation(id: String) -> BasecampOperation? {
+        byID[id]
+    }
+
+    /// The operations of one service, in `operationId` order.
+    public static func operations(service: String) -> [BasecampOperation] {
+        all.filter { $0.service == service }
+    }
+
+    private static let byID: [String: BasecampOperation] = Dictionary(
+        all.map { ($0.id, $0) },
+        uniquingKeysWith: { first, _ in first }
+    )
+}
+
+extension AccountClient {
+    /// Calls any operation by its description, with string arguments, and returns the response
+    /// as JSON (`null` for an empty body). This is what `basecamp api OPERATION_ID` uses.
+    ///
+    /// ```swift
+    /// let op = try #require(OperationCatalog.operation(id: "GetTodo"))
+    /// let todo = try await account.perform(op, pathParameters: ["todoId": "42"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - operation: The operation, from ``OperationCatalog``.
+    ///   - pathParameters: Values by wire name; `accountId` is filled in from this client.
+    ///   - query: Name–value pairs, sent in order; repeat a name for a list parameter.
+    ///   - body: The body; for JSON operations usually `.json(JSONValue)`.
+    /// - Throws: ``APIError/usage(_:)`` for a missing path or required query parameter, or any
+    ///   error of the call itself.
+    public func perform(
+        _ operation: BasecampOperation,
+        pathParameters: [String: String] = [:],
+        query: [(name: String, value: String)] = [],
+        body: RequestBody? = nil
+    ) async throws -> Response<JSONValue> {
+        try await context.response(endpoint(operation, pathParameters: pathParameters, query: query, body: body))
+    }
+
+    /// Like ``perform(_:pathParameters:query:body:)`` for a paginated operation, walking its
+    /// pages lazily as an async sequence of JSON items.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` for a missing parameter or an operation that is not
+    ///   paginated.
+    public func performPaginated(
+        _ operation: BasecampOperation,
+        pathParameters: [String: String] = [:],
+        query: [(name: String, value: String)] = [],
+        options: PaginationOptions? = nil
+    ) throws -> Paginated<JSONValue> {
+        guard operation.isPaginated else {
+            throw APIError.usage("\(operation.id) is not a paginated operation.")
+        }
+        let single = try endpoint(operation, pathParameters: pathParameters, query: query, body: nil)
+        var list = Endpoint<[JSONValue]>(
+            single.method,
+            single.path,
+            query: single.query,
+            operation: single.operation
+        )
+        list.headers = single.headers
+        return context.paginate(list, options: options)
+    }
+
+    private func endpoint(
+        _ operation: BasecampOperation,
+        pathParameters: [String: String],
+        query: [(name: String, value: String)],
+        body: RequestBody?
+    ) throws -> Endpoint<JSONValue> {
+        var values = pathParameters
+        values["accountId"] = accountID
+        let path = try operation.path(values)
+        for parameter in operation.queryParameters where parameter.isRequired {
+            guard query.contains(where: { $0.name == parameter.name }) else {
+                throw APIError.usage("\(operation.id) needs the query parameter \(parameter.name).")
+            }
+        }
+        var parameters = QueryParameters()
+        for item in query { parameters.append(item.name, item.value) }
+        if operation.bodyKind != nil, body == nil {
+            throw APIError.usage("\(operation.id) needs a request body.")
+        }
+        return Endpoint<JSONValue>(
+            operation.method,
+            String(path.drop(while: { $0 == "/" })),
+            query: parameters,
+            body: body,
+            operation: operation.metadata,
+            decoder: ResponseDecoder { data, _, _ in
+                data.isEmpty ? .null : try JSONValue(parsing: data)
+            }
+        )
+    }
+}

@@ -1,0 +1,50 @@
+import APISandbox
+import ArgumentParser
+import BasecampSandbox
+import CLISupport
+import Foundation
+
+/// The root command: global options, credentials, and one group per service of the Spec.
+struct BasecampCommand: CommandLineTool {
+    static let configuration = CommandConfiguration(
+        commandName: "basecamp",
+        abstract: "Every Basecamp 3 operation from the command line, generated from Spec/Basecamp.",
+        discussion: GlobalOptions.discussion(
+            environmentPrefix: "BASECAMP",
+            variables: [
+                (name: "BASECAMP_TOKEN", meaning: "an OAuth 2 access token (--token wins)"),
+                (name: "BASECAMP_ACCOUNT_ID", meaning: "the account, the digits after the host (--account wins)"),
+                (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps its data in between runs"),
+            ]
+        ) + """
+
+
+            Try it without an account:
+              basecamp --sandbox projects list
+              basecamp --sandbox todos list --todolist 1069479338
+              basecamp --sandbox api GetProject --param projectId=2085958504
+            Every operation: basecamp operations; any of them raw: basecamp api OPERATION_ID.
+            """,
+        version: "0.1.0",
+        subcommands: [APICommand.self, OperationsCommand.self] + ServiceCommands.all
+    )
+
+    static let environmentPrefix = "BASECAMP"
+    static let sandboxBasePath = BasecampSandboxModule.defaultBasePath
+    static let secretOptionNames = ["--token"]
+    static let secretEnvironmentVariables = ["BASECAMP_TOKEN"]
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static func sandboxModules(environment: CLIEnvironment) -> [any SandboxModule] {
+        let path = environment.variables["BASECAMP_SANDBOX_STATE"].flatMap { $0.isEmpty ? nil : $0 }
+        return [BasecampSandboxModule(stateFile: path.map { URL(fileURLWithPath: $0) })]
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("An OAuth 2 access token (prefer BASECAMP_TOKEN).", valueName: "token"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("The account id (or set BASECAMP_ACCOUNT_ID).", valueName: "id"))
+    var account: String?
+}

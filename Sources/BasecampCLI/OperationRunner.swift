@@ -1,0 +1,239 @@
+import ArgumentParser
+import Basecamp
+import BasecampSandbox
+import CLISupport
+import Foundation
+import HTTPCore
+
+/// Calls operations for the `basecamp` commands: resolves the token, account and connection,
+/// builds the request from an ``OperationInvocation``, walks pages, applies `--project`, and
+/// prints the result as a table or JSON.
+struct OperationRunner {
+    let context: CommandContext
+    let root: BasecampCommand
+
+    // MARK: Session
+
+    /// The SDK's client for the account the options and environment name.
+    func account() async throws -> AccountClient {
+        let token = try context.credential(
+            root.token,
+            option: "--token",
+            variable: "BASECAMP_TOKEN",
+            sandboxValue: "sandbox-token"
+        )
+        let accountID = try resolvedAccountID()
+        let connection = try await context.connection()
+        let config = BasecampConfig(
+            baseURL: connection.configuration.baseURL,
+            enableRetry: !root.global.noRetry,
+            timeoutInterval: root.global.timeout
+        )
+        let client = try BasecampClient(
+            accessToken: token,
+            userAgent: connection.configuration.userAgent ?? "basecamp (swift-api-sdks)",
+            config: config,
+            hooks: connection.configuration.hooks,
+            transport: connection.transport,
+            timeSource: connection.configuration.timeSource
+        )
+        return try client.forAccount(accountID)
+    }
+
+    private func resolvedAccountID() throws -> String {
+        let sandboxAccount = context.usesSandbox ? BasecampSandboxModule.defaultAccountID : nil
+        guard let accountID = root.account ?? context.toolVariable("ACCOUNT_ID") ?? sandboxAccount else {
+            throw ValidationError(
+                "No account: pass --account ID or set BASECAMP_ACCOUNT_ID (the digits after the host in your Basecamp URL)."
+            )
+        }
+        let trimmed = accountID.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 20, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ValidationError("The account id must be digits, e.g. 999999999, not \"\(accountID.prefix(40))\".")
+        }
+        return trimmed
+    }
+
+    // MARK: Generated commands
+
+    /// Runs one generated command: the call, then human or JSON output.
+    func run(_ operation: BasecampOperation, _ call: OperationInvocation) async throws {
+        let query = resolvedQuery(call.queryItems)
+        let body = try requestBody(operation, call)
+        let account = try await account()
+        let output = OutputFormatter(context: context)
+
+        if operation.isPaginated {
+            let result = try await collect(
+                operation,
+                on: account,
+                path: call.pathValues,
+                query: query,
+                limit: call.listing?.limit,
+                page: call.listing?.page
+            )
+            var items = result.items
+            if let project = call.scope?.project {
+                items = items.filter { Self.belongs($0, to: project) }
+                if items.isEmpty, !result.items.isEmpty {
+                    throw Self.notInProject(operation, project: project)
+                }
+            }
+            try output.list(items, operation: operation)
+            if result.meta.truncated, !context.outputsJSON {
+                let total = result.meta.totalCount.map { " of \($0)" } ?? ""
+                context.note("Showing \(items.count)\(total); use --page N or a larger --limit for more.")
+            }
+            return
+        }
+
+        let response = try await account.perform(operation, pathParameters: call.pathValues, query: query, body: body)
+        if let project = call.scope?.project {
+            if case .array(let items) = response.value {
+                try output.list(items.filter { Self.belongs($0, to: project) }, operation: operation)
+                return
+            }
+            guard Self.belongs(response.value, to: project) else {
+                throw Self.notInProject(operation, project: project)
+            }
+        }
+        switch response.value {
+        case .null:
+            try output.done(operation, status: response.status.code)
+        case .array(let items):
+            try output.list(items, operation: operation)
+        default:
+            try output.record(response.value)
+        }
+    }
+
+    /// Every page (or the one `page` asks for), up to `limit` items.
+    func collect(
+        _ operation: BasecampOperation,
+        on account: AccountClient,
+        path: [String: String],
+        query: [(name: String, value: String)],
+        limit: Int?,
+        page: Int?
+    ) async throws -> ListResult<JSONValue> {
+        let options = PaginationOptions(maxItems: limit, page: page)
+        return try await account.performPaginated(operation, pathParameters: path, query: query, options: options)
+            .collect()
+    }
+
+    /// Whether a record lies in `project`; records that do not say are kept.
+    static func belongs(_ record: JSONValue, to project: Int64) -> Bool {
+        guard let bucket = record["bucket"]?["id"]?.intValue else { return true }
+        return Int64(bucket) == project
+    }
+
+    private static func notInProject(_ operation: BasecampOperation, project: Int64) -> APIError {
+        APIError.notFound(
+            APIError.Details(
+                message: "Nothing \(operation.id) returned is in project \(project).",
+                hint: "Leave out --project, or check the project with 'basecamp projects list'."
+            )
+        )
+    }
+
+    // MARK: Request parts
+
+    /// Query items with days written as `YYYY-MM-DD` in the user's time zone.
+    func resolvedQuery(
+        _ items: [(name: String, value: OperationInvocation.QueryValue)]
+    ) -> [(
+        name: String, value: String
+    )] {
+        items.map { item in
+            switch item.value {
+            case .text(let text): return (item.name, text)
+            case .day(let day): return (item.name, dayText(day))
+            }
+        }
+    }
+
+    func dayText(_ day: CalendarDay) -> String {
+        let zone = context.environment.timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: day.noon(in: zone, now: context.now))
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The request body: `--body` merged with the field options, or the bytes of `--file`.
+    private func requestBody(_ operation: BasecampOperation, _ call: OperationInvocation) throws -> RequestBody? {
+        switch operation.bodyKind {
+        case nil:
+            return nil
+        case .json:
+            var members: [String: JSONValue] = [:]
+            if let text = call.bodyInput?.body {
+                guard case .object(let given) = try BodyReader.json(text) else {
+                    throw ValidationError("--body must be a JSON object for \(operation.id).")
+                }
+                members = given
+            }
+            for field in call.bodyFields {
+                switch field.value {
+                case .json(let value): members[field.name] = value
+                case .day(let day): members[field.name] = .string(dayText(day))
+                }
+            }
+            let missing = call.requiredBodyFields.filter { members[$0] == nil }
+            if !missing.isEmpty {
+                let options = missing.map { "--" + $0.replacingOccurrences(of: "_", with: "-") }
+                throw ValidationError(
+                    "\(operation.id) needs \(options.joined(separator: ", ")) (or \(missing.joined(separator: ", ")) in --body)."
+                )
+            }
+            return .json(.object(members))
+        case .octetStream:
+            guard let input = call.fileInput else { throw ValidationError("\(operation.id) needs --file.") }
+            let data = try BodyReader.file(input.file)
+            return .bytes(data, contentType: input.contentType ?? "application/octet-stream")
+        case .multipart:
+            guard let input = call.fileInput else { throw ValidationError("\(operation.id) needs --file.") }
+            let data = try BodyReader.file(input.file)
+            var form = MultipartForm()
+            form.append(
+                file: call.multipartField ?? "file",
+                filename: URL(fileURLWithPath: input.file).lastPathComponent,
+                contentType: input.contentType ?? "application/octet-stream",
+                data: data
+            )
+            return .multipart(form)
+        }
+    }
+}
+
+/// Reads `--body` and `--file` arguments.
+enum BodyReader {
+    /// The JSON of `--body`: inline text, `@path` for a file, or `-` for stdin.
+    static func json(_ argument: String) throws -> JSONValue {
+        let data: Data
+        let source: String
+        if argument == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+            source = "stdin"
+        } else if argument.hasPrefix("@") {
+            data = try file(String(argument.dropFirst()))
+            source = argument
+        } else {
+            data = Data(argument.utf8)
+            source = "--body"
+        }
+        do {
+            return try JSONValue(parsing: data)
+        } catch {
+            throw ValidationError("\(source) is not valid JSON.")
+        }
+    }
+
+    /// The bytes of a file named on the command line.
+    static func file(_ path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("Cannot read \"\(path)\".")
+        }
+        return data
+    }
+}

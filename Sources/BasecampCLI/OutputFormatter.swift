@@ -1,0 +1,254 @@
+import Basecamp
+import CLISupport
+import Foundation
+import HTTPCore
+
+/// Prints API JSON the way every tool in the package prints results: tables for people, and for
+/// `--json` the SDK's field names (camelCase, `ID`/`URL` as Swift spells them) with timestamps in
+/// ISO 8601 with their offset in the user's zone.
+///
+/// It works on any JSON, so one formatter serves all 250 operations; the columns are the
+/// members most records share (id, title or name, status, due date, assignees…).
+struct OutputFormatter {
+    let context: CommandContext
+
+    // MARK: Results
+
+    func list(_ items: [JSONValue], operation: BasecampOperation) throws {
+        if context.outputsJSON {
+            try context.printJSON(JSONValue.array(items.map(swiftKeyed)))
+            return
+        }
+        guard !items.isEmpty else {
+            context.print("No results.")
+            return
+        }
+        context.print(table(for: items))
+    }
+
+    func record(_ value: JSONValue) throws {
+        if context.outputsJSON {
+            try context.printJSON(swiftKeyed(value))
+            return
+        }
+        guard case .object(let members) = value else {
+            context.print(plain(value))
+            return
+        }
+        var table = TextTable(columns: [.init("FIELD"), .init("VALUE")], showsHeader: false)
+        for key in Self.recordOrder(members.keys) {
+            guard let member = members[key], !Self.isPlumbing(key), let text = cell(key, member) else { continue }
+            table.append([key.replacingOccurrences(of: "_", with: " "), text])
+        }
+        if table.rows.isEmpty {
+            // Only links or signed ids (an upload's `attachable_sgid`): those are the result.
+            for key in members.keys.sorted() {
+                guard let member = members[key], let text = cell(key, member) else { continue }
+                table.append([key.replacingOccurrences(of: "_", with: " "), text])
+            }
+        }
+        context.print(table)
+    }
+
+    func done(_ operation: BasecampOperation, status: Int) throws {
+        if context.outputsJSON {
+            try context.printJSON(["operation": JSONValue.string(operation.id), "status": .integer(status)])
+            return
+        }
+        context.print(
+            "\(operation.summary.hasSuffix(".") ? String(operation.summary.dropLast()) : operation.summary): done (HTTP \(status))."
+        )
+    }
+
+    // MARK: Tables
+
+    /// The first of these an item has is its "name" column.
+    static let titleKeys = ["name", "title", "subject", "content", "summary"]
+
+    func table(for items: [JSONValue]) -> TextTable {
+        let objects = items.compactMap(\.objectValue)
+        guard !objects.isEmpty else {
+            var table = TextTable(columns: [.init("VALUE")])
+            for item in items { table.append([plain(item)]) }
+            return table
+        }
+        func present(_ key: String) -> Bool { objects.contains { $0[key] != nil } }
+        func varies(_ key: String) -> Bool { Set(objects.map { $0[key] ?? .null }).count > 1 }
+
+        var columns: [(header: String, alignment: TextTable.Alignment, value: ([String: JSONValue]) -> String)] = []
+        if present("id") {
+            columns.append(("ID", .right, { self.plain($0["id"] ?? .null) }))
+        }
+        if var key = Self.titleKeys.first(where: present) {
+            // Comments are all titled "Re: …"; their content tells them apart.
+            if objects.count > 1, !varies(key), key != "content", present("content") { key = "content" }
+            columns.append((key == "content" ? "CONTENT" : key.uppercased(), .left, { self.short($0[key]) }))
+        }
+        if present("status"), varies("status") {
+            columns.append(("STATUS", .left, { self.plain($0["status"] ?? .null) }))
+        }
+        if objects.contains(where: { $0["completed"]?.boolValue == true }) {
+            columns.append(("DONE", .left, { $0["completed"]?.boolValue == true ? "yes" : "" }))
+        }
+        if present("completed_ratio") {
+            columns.append(("DONE", .right, { self.plain($0["completed_ratio"] ?? .null) }))
+        }
+        if present("due_on") {
+            columns.append(("DUE", .left, { self.plain($0["due_on"] ?? .null) }))
+        }
+        if present("assignees") {
+            columns.append(("ASSIGNEES", .left, { self.names($0["assignees"]) }))
+        }
+        if present("email_address") {
+            columns.append(("EMAIL", .left, { self.plain($0["email_address"] ?? .null) }))
+        }
+        if present("bucket"), varies("bucket") {
+            columns.append(("PROJECT", .left, { self.names($0["bucket"]) }))
+        }
+        if present("updated_at") {
+            columns.append(("UPDATED", .left, { self.timestamp($0["updated_at"]) }))
+        }
+        if columns.isEmpty, let keys = objects.first?.keys.sorted() {
+            // Records with none of the usual members (groups, reports): a column per member.
+            for key in keys.filter({ !Self.isPlumbing($0) }).prefix(5) {
+                let header = key.replacingOccurrences(of: "_", with: " ").uppercased()
+                columns.append((header, .left, { self.cell(key, $0[key] ?? .null) ?? "" }))
+            }
+        }
+        var table = TextTable(columns: columns.map { TextTable.Column($0.header, alignment: $0.alignment) })
+        for object in objects {
+            table.append(columns.map { $0.value(object) })
+        }
+        return table
+    }
+
+    /// `id`, the title-like members, then the rest alphabetically.
+    static func recordOrder(_ keys: Dictionary<String, JSONValue>.Keys) -> [String] {
+        let first = ["id"] + titleKeys + ["status", "completed", "due_on", "starts_on"]
+        let leading = first.filter { keys.contains($0) }
+        return leading + keys.filter { !leading.contains($0) }.sorted()
+    }
+
+    /// Links and signed ids: noise in a human listing (they stay in `--json`).
+    static func isPlumbing(_ key: String) -> Bool {
+        key == "url" || key.hasSuffix("_url") || key.hasSuffix("sgid")
+    }
+
+    // MARK: Cells
+
+    private func cell(_ key: String, _ value: JSONValue) -> String? {
+        switch value {
+        case .null: return nil
+        case .array(let items):
+            if items.isEmpty { return nil }
+            let text = names(value, withIDs: true)
+            return text.isEmpty ? "\(items.count) item(s)" : text
+        case .object: return names(value, withIDs: true)
+        case .string where key.hasSuffix("_at"): return timestamp(value)
+        default: return short(value, limit: 100)
+        }
+    }
+
+    /// The name (or title, or id) of a nested record, or of each record in a list; with
+    /// `withIDs`, followed by the record's id, which is what the next command needs.
+    func names(_ value: JSONValue?, withIDs: Bool = false) -> String {
+        switch value {
+        case .array(let items)?:
+            return items.map { names($0, withIDs: withIDs) }.filter { !$0.isEmpty }.joined(separator: ", ")
+        case .object(let members)?:
+            let id = members["id"].map(plain) ?? ""
+            for key in ["name", "title", "subject"] {
+                guard let member = members[key], member != .null else { continue }
+                let name = short(member)
+                return withIDs && !id.isEmpty ? "\(name) (\(id))" : name
+            }
+            return id
+        case let value?:
+            return plain(value)
+        case nil:
+            return ""
+        }
+    }
+
+    func timestamp(_ value: JSONValue?) -> String {
+        guard let text = value?.stringValue else { return "" }
+        guard let date = Self.parseTimestamp(text) else { return text }
+        let dates = context.dates
+        return dates.dayWithYear(date) + " " + dates.time(date)
+    }
+
+    /// Text for a cell: tags stripped, whitespace collapsed, cut at `limit` characters.
+    func short(_ value: JSONValue?, limit: Int = 60) -> String {
+        let text = plain(value ?? .null)
+        let stripped = Self.stripTags(text)
+        return stripped.count > limit ? String(stripped.prefix(limit - 1)) + "…" : stripped
+    }
+
+    func plain(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .string(let text): return text
+        case .array, .object: return String(decoding: value.encoded(), as: UTF8.self)
+        }
+    }
+
+    static func stripTags(_ html: String) -> String {
+        var text = ""
+        var inTag = false
+        for character in html {
+            if character == "<" {
+                inTag = true
+            } else if character == ">" {
+                inTag = false
+                text.append(" ")
+            } else if !inTag {
+                text.append(character)
+            }
+        }
+        let decoded = text.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&nbsp;", with: " ")
+        return decoded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    // MARK: JSON
+
+    /// The value with the SDK's Swift names as keys and timestamps in the user's zone.
+    func swiftKeyed(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items):
+            return .array(items.map(swiftKeyed))
+        case .object(let members):
+            var converted: [String: JSONValue] = [:]
+            for (key, member) in members {
+                var member = swiftKeyed(member)
+                if key.hasSuffix("_at"), let text = member.stringValue, let date = Self.parseTimestamp(text) {
+                    member = .string(context.dates.iso8601(date))
+                }
+                converted[Self.swiftName(key)] = member
+            }
+            return .object(converted)
+        default:
+            return value
+        }
+    }
+
+    /// `due_on` → `dueOn`, `app_url` → `appURL`, `assignee_ids` → `assigneeIDs`: the SDK's rule.
+    static func swiftName(_ key: String) -> String {
+        let acronyms = ["id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs"]
+        let words = key.split(separator: "_").map { $0.lowercased() }
+        guard let first = words.first, words.count > 1 || key.contains("_") else { return key }
+        return first + words.dropFirst().map { acronyms[$0] ?? ($0.prefix(1).uppercased() + $0.dropFirst()) }.joined()
+    }
+
+    static func parseTimestamp(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,540 @@
+/// Writes one service type per service, the operation catalog, the account accessors and the
+/// test invocation table.
+struct ServiceEmitter {
+    let model: APIModel
+    let types: ModelEmitter
+
+    // MARK: Signatures
+
+    struct Argument {
+        var label: String
+        var type: String
+        var defaultValue: String?
+        var doc: String
+        /// How the endpoint factory receives it (without defaults).
+        var forwarded: String { label == "_" ? internalName : label }
+        var internalName: String
+        var declaration: String {
+            let name = label == internalName ? label : "\(label) \(internalName)"
+            return "\(name): \(type)" + (defaultValue.map { " = \($0)" } ?? "")
+        }
+    }
+
+    func isPaginated(_ operation: OperationModel) -> Bool { operation.pagination != nil }
+
+    /// The element type of a paginated list.
+    func itemType(_ operation: OperationModel) -> TypeRef? {
+        guard let pagination = operation.pagination, case .value(let type) = operation.response else { return nil }
+        if case .array(let element) = type { return element }
+        if let key = pagination.itemsKey, case .ref(let name) = type, let schema = model.schema(named: name),
+            case .object(let properties) = schema.kind,
+            let property = properties.first(where: { $0.jsonName == key }), case .array(let element) = property.type
+        {
+            return element
+        }
+        return nil
+    }
+
+    func queryParameters(_ operation: OperationModel) -> [ParameterModel] {
+        isPaginated(operation) ? operation.queryParameters.filter { $0.name != "page" } : operation.queryParameters
+    }
+
+    func nonAccountPathParameters(_ operation: OperationModel) -> [ParameterModel] {
+        operation.pathParameters.filter { $0.name != "accountId" }
+    }
+
+    /// Arguments shared by the endpoint factory and the public methods: path, body, query.
+    func arguments(_ operation: OperationModel) -> [Argument] {
+        var result: [Argument] = []
+        for parameter in nonAccountPathParameters(operation) {
+            result.append(
+                Argument(
+                    label: parameter.swiftName,
+                    type: types.swiftType(parameter.type),
+                    defaultValue: nil,
+                    doc: "The `\(parameter.name)` path parameter.",
+                    internalName: parameter.swiftName
+                )
+            )
+        }
+        switch operation.body {
+        case .json(let schema):
+            result.append(
+                Argument(
+                    label: "_",
+                    type: types.swiftType(.ref(schema)),
+                    defaultValue: nil,
+                    doc: "The request body.",
+                    internalName: "body"
+                )
+            )
+        case .octetStream:
+            result.append(
+                Argument(label: "_", type: "Data", defaultValue: nil, doc: "The file's bytes.", internalName: "data")
+            )
+        case .multipart(let field):
+            result.append(
+                Argument(
+                    label: "_",
+                    type: "Data",
+                    defaultValue: nil,
+                    doc: "The file's bytes, sent as the `\(field)` form field.",
+                    internalName: Naming.propertyName(field)
+                )
+            )
+            result.append(
+                Argument(
+                    label: "filename",
+                    type: "String",
+                    defaultValue: nil,
+                    doc: "The file's name.",
+                    internalName: "filename"
+                )
+            )
+        case nil:
+            break
+        }
+        for parameter in queryParameters(operation) {
+            let type = types.swiftType(parameter.type)
+            result.append(
+                Argument(
+                    label: parameter.swiftName,
+                    type: parameter.isRequired ? type : type + "?",
+                    defaultValue: parameter.isRequired ? nil : "nil",
+                    doc: "The `\(parameter.name)` query parameter"
+                        + (parameter.isRequired ? "." : "; `nil` leaves it out."),
+                    internalName: parameter.swiftName
+                )
+            )
+        }
+        switch operation.body {
+        case .octetStream, .multipart:
+            result.append(
+                Argument(
+                    label: "contentType",
+                    type: "String",
+                    defaultValue: literal("application/octet-stream"),
+                    doc: "The file's media type, e.g. `image/png`.",
+                    internalName: "contentType"
+                )
+            )
+        default:
+            break
+        }
+        return result
+    }
+
+    func responseType(_ operation: OperationModel) -> String {
+        if let item = itemType(operation) { return "[\(types.swiftType(item))]" }
+        switch operation.response {
+        case .none: return "NoContent"
+        case .value(let type): return types.swiftType(type)
+        }
+    }
+
+    // MARK: Services
+
+    func serviceFile(_ service: String) -> String {
+        let operations = model.operations.filter { $0.service == service }
+        var writer = CodeWriter()
+        writer.line("// Generated by BasecampGenerator from Spec/Basecamp/openapi.json. Do not edit.")
+        writer.line()
+        writer.line("import Foundation")
+        writer.line("import HTTPCore")
+        writer.line()
+        let count = operations.count
+        writer.doc(
+            "The `\(service)` service: \(count) operation\(count == 1 ? "" : "s") of the Basecamp API.\n\nGet it from ``AccountClient/\(service)``."
+        )
+        writer.block("public struct \(Naming.serviceTypeName(service)): Sendable") { w in
+            w.line("let context: AccountContext")
+            for operation in operations {
+                w.line()
+                emitEndpointFactory(operation, into: &w)
+                w.line()
+                emitMethods(operation, into: &w)
+                if let semantics = operation.writeSemantics {
+                    w.line()
+                    emitMergeHelper(operation, semantics: semantics, into: &w)
+                }
+            }
+        }
+        return writer.text
+    }
+
+    private func methodLiteral(_ operation: OperationModel) -> String {
+        "." + operation.method.lowercased()
+    }
+
+    private func pathExpression(_ operation: OperationModel) -> String {
+        var path = operation.path
+        for parameter in operation.pathParameters {
+            let value = parameter.name == "accountId" ? "context.accountID" : parameter.swiftName
+            path = path.replacingOccurrences(of: "{\(parameter.name)}", with: "\\(\(value))")
+        }
+        return literal(String(path.drop { $0 == "/" })).replacingOccurrences(of: "\\\\(", with: "\\(")
+    }
+
+    private func catalogName(_ operation: OperationModel) -> String {
+        "OperationCatalog." + Naming.lowerFirst(operation.id)
+    }
+
+    private func emitEndpointFactory(_ operation: OperationModel, into writer: inout CodeWriter) {
+        let arguments = arguments(operation).map { argument -> String in
+            "\(argument.internalName): \(argument.type)"
+        }
+        let response = responseType(operation)
+        writer.doc("The endpoint of `\(operation.id)`.")
+        writer.block(
+            "func \(operation.swiftName)Endpoint(\(arguments.joined(separator: ", "))) -> Endpoint<\(response)>"
+        ) { w in
+            let query = queryParameters(operation)
+            if !query.isEmpty {
+                w.line("var endpointQuery = QueryParameters()")
+                for parameter in query {
+                    w.line("endpointQuery.append(\(literal(parameter.name)), \(parameter.swiftName))")
+                }
+            }
+            var body: String?
+            switch operation.body {
+            case .json: body = ".json(body)"
+            case .octetStream: body = ".bytes(data, contentType: contentType)"
+            case .multipart(let field):
+                w.line("var form = MultipartForm()")
+                w.line(
+                    "form.append(file: \(literal(field)), filename: filename, contentType: contentType, data: \(Naming.propertyName(field)))"
+                )
+                body = ".multipart(form)"
+            case nil: break
+            }
+            w.line("return Endpoint<\(response)>(")
+            w.indent { w in
+                w.line(methodLiteral(operation) + ",")
+                w.line(pathExpression(operation) + ",")
+                if !query.isEmpty { w.line("query: endpointQuery,") }
+                if let body { w.line("body: \(body),") }
+                w.line("operation: \(catalogName(operation)).metadata")
+            }
+            w.line(")")
+        }
+    }
+
+    private func methodDoc(_ operation: OperationModel, arguments: [Argument], extra: [(String, String)]) -> String {
+        var text = operation.summary + "\n\n`\(operation.method) \(operation.path)` (operation `\(operation.id)`)."
+        if operation.writeSemantics != nil {
+            text +=
+                "\n\nThis replaces the whole record: a field left `nil` is cleared. Use the merge-safe helper to change a few fields."
+        }
+        let documented =
+            arguments.map { ($0.internalName == "body" || $0.label == "_" ? $0.internalName : $0.label, $0.doc) }
+            + extra
+        if !documented.isEmpty {
+            text += "\n\n- Parameters:"
+            for (name, doc) in documented { text += "\n  - \(name): \(doc)" }
+        }
+        return text
+    }
+
+    private func call(_ name: String, _ arguments: [Argument]) -> String {
+        let list = arguments.map { "\($0.internalName): \($0.internalName)" }.joined(separator: ", ")
+        return "\(name)Endpoint(\(list))"
+    }
+
+    private func emitMethods(_ operation: OperationModel, into writer: inout CodeWriter) {
+        let arguments = arguments(operation)
+        let declarations = arguments.map(\.declaration)
+        if let item = itemType(operation) {
+            let element = types.swiftType(item)
+            writer.doc(
+                methodDoc(
+                    operation,
+                    arguments: arguments,
+                    extra: [("maxItems", "Stop after this many items; `nil` fetches every page (up to `maxPages`).")]
+                )
+                    + "\n- Returns: Every item, with `meta.totalCount` and `meta.truncated`.\n- Throws: `APIError`."
+            )
+            let signature = (declarations + ["maxItems: Int? = nil"]).joined(separator: ", ")
+            writer.block(
+                "public func \(operation.swiftName)(\(signature)) async throws -> ListResult<\(element)>"
+            ) { w in
+                w.line("try await context.collect(\(call(operation.swiftName, arguments)), maxItems: maxItems)")
+            }
+            writer.line()
+            writer.doc(
+                methodDoc(
+                    operation,
+                    arguments: arguments,
+                    extra: [("options", "Limits and prefetching; `nil` uses the client's `maxPages`.")]
+                )
+                    + "\n- Returns: The items as an async sequence, fetched page by page as you iterate; `.pages` gives whole pages.\n- Note: Errors surface while iterating, as `APIError`."
+            )
+            let streaming = (declarations + ["options: PaginationOptions? = nil"]).joined(separator: ", ")
+            writer.block("public func \(operation.swiftName)Paginated(\(streaming)) -> Paginated<\(element)>") { w in
+                w.line("context.paginate(\(call(operation.swiftName, arguments)), options: options)")
+            }
+            return
+        }
+        let response = responseType(operation)
+        let signature = declarations.joined(separator: ", ")
+        if response == "NoContent" {
+            writer.doc(methodDoc(operation, arguments: arguments, extra: []) + "\n- Throws: `APIError`.")
+            writer.block("public func \(operation.swiftName)(\(signature)) async throws") { w in
+                w.line("_ = try await context.send(\(call(operation.swiftName, arguments)))")
+            }
+        } else {
+            writer.doc(
+                methodDoc(operation, arguments: arguments, extra: [])
+                    + "\n- Returns: The decoded `\(response)`.\n- Throws: `APIError`."
+            )
+            writer.block("public func \(operation.swiftName)(\(signature)) async throws -> \(response)") { w in
+                w.line("try await context.send(\(call(operation.swiftName, arguments)))")
+            }
+        }
+    }
+
+    private func emitMergeHelper(
+        _ operation: OperationModel,
+        semantics: WriteSemanticsModel,
+        into writer: inout CodeWriter
+    ) {
+        guard let read = model.operations.first(where: { $0.id == semantics.readOperation }),
+            read.service == operation.service, case .json(let schema) = operation.body
+        else { return }
+        let requestType = types.swiftType(.ref(schema))
+        let pathArguments = nonAccountPathParameters(operation)
+        let declarations = pathArguments.map { "\($0.swiftName): \(types.swiftType($0.type))" }
+        let forward = pathArguments.map { "\($0.swiftName): \($0.swiftName)" }.joined(separator: ", ")
+        var doc =
+            "Changes a few fields of a record that `\(operation.id)` replaces as a whole, without clearing the rest."
+        doc +=
+            "\n\nReads the current record with `\(read.swiftName)`, fills a `\(requestType)` from it, lets `change` adjust it, then sends the full state with `\(operation.swiftName)`."
+        if !semantics.preservedOnOmission.isEmpty {
+            let fields = semantics.preservedOnOmission.map { "`\($0)`" }.joined(separator: ", ")
+            doc += " \(fields) are left out unless `change` sets them: Basecamp keeps them when omitted."
+        }
+        doc += "\n\n- Parameters:"
+        for argument in pathArguments { doc += "\n  - \(argument.swiftName): The `\(argument.name)` path parameter." }
+        doc += "\n  - change: Edits the request, which starts as the record's current state."
+        doc +=
+            "\n- Returns: The record as saved.\n- Throws: `APIError` (`usage` when a field the record cannot supply is still unset), or what `change` throws; nothing is sent then."
+        writer.doc(doc)
+        let signature = (declarations + ["_ change: (inout \(requestType)) throws -> Void"]).joined(separator: ", ")
+        let response = responseType(operation)
+        writer.block("public func \(semantics.mergeHelper)(\(signature)) async throws -> \(response)") { w in
+            w.line("let current = try await \(read.swiftName)(\(forward))")
+            w.line("var request = \(requestType)(current: current)")
+            w.line("try change(&request)")
+            w.line("try request.checkComplete()")
+            let prefix = forward.isEmpty ? "" : forward + ", "
+            w.line("return try await \(operation.swiftName)(\(prefix)request)")
+        }
+    }
+
+    // MARK: Account accessors
+
+    func accountFile() -> String {
+        var writer = CodeWriter()
+        writer.line("// Generated by BasecampGenerator from Spec/Basecamp/openapi.json. Do not edit.")
+        writer.line()
+        writer.block("extension AccountClient") { w in
+            for (index, service) in model.services.enumerated() {
+                if index > 0 { w.line() }
+                let count = model.operations.filter { $0.service == service }.count
+                w.doc("The `\(service)` service (\(count) operation\(count == 1 ? "" : "s")).")
+                w.line(
+                    "public var \(service): \(Naming.serviceTypeName(service)) { \(Naming.serviceTypeName(service))(context: context) }"
+                )
+            }
+        }
+        return writer.text
+    }
+
+    // MARK: Catalog
+
+    func catalogIndexFile() -> String {
+        var writer = CodeWriter()
+        writer.line("// Generated by BasecampGenerator from Spec/Basecamp/openapi.json. Do not edit.")
+        writer.line()
+        writer.doc(
+            "Every operation of the Basecamp API, as generated from the Spec: ids, services, methods, paths,\nparameters, bodies and the metadata each call carries."
+        )
+        writer.block("public enum OperationCatalog") { w in
+            w.doc("All \(model.operations.count) operations, by service and then operation id.")
+            w.line("public static let all: [BasecampOperation] = [")
+            w.indent { w in
+                for operation in model.operations { w.line(Naming.lowerFirst(operation.id) + ",") }
+            }
+            w.line("]")
+            w.line()
+            w.doc("The \(model.services.count) service names, as ``AccountClient`` properties spell them.")
+            w.line("public static let services: [String] = [")
+            w.indent { w in
+                for service in model.services { w.line(literal(service) + ",") }
+            }
+            w.line("]")
+        }
+        return writer.text
+    }
+
+    private func kind(_ type: TypeRef) -> String {
+        switch type {
+        case .int32, .int64: return ".integer"
+        case .bool: return ".boolean"
+        case .date: return ".date"
+        case .array: return ".integerList"
+        default: return ".string"
+        }
+    }
+
+    private func retryExpression(_ retry: RetryModel) -> String {
+        let delay =
+            retry.baseDelayMilliseconds % 1000 == 0
+            ? ".seconds(\(retry.baseDelayMilliseconds / 1000))" : ".milliseconds(\(retry.baseDelayMilliseconds))"
+        let statuses = retry.retryOn.map(String.init).joined(separator: ", ")
+        return
+            "RetryPolicy(maxAttempts: \(retry.maxAttempts), baseDelay: \(delay), backoff: .\(retry.backoff), retryableStatuses: [\(statuses)])"
+    }
+
+    func catalogFile(_ service: String) -> String {
+        var writer = CodeWriter()
+        writer.line("// Generated by BasecampGenerator from Spec/Basecamp/openapi.json. Do not edit.")
+        writer.line()
+        writer.line("import HTTPCore")
+        writer.line()
+        writer.block("extension OperationCatalog") { w in
+            for (index, operation) in model.operations.filter({ $0.service == service }).enumerated() {
+                if index > 0 { w.line() }
+                w.doc("`\(operation.id)`: \(operation.summary) `\(operation.method) \(operation.path)`")
+                w.line("public static let \(Naming.lowerFirst(operation.id)) = BasecampOperation(")
+                w.indent { w in emitCatalogArguments(operation, into: &w) }
+                w.line(")")
+            }
+        }
+        return writer.text
+    }
+
+    private func emitParameters(_ label: String, _ parameters: [ParameterModel], into writer: inout CodeWriter) {
+        guard !parameters.isEmpty else {
+            writer.line("\(label): [],")
+            return
+        }
+        writer.line("\(label): [")
+        writer.indent { w in
+            for parameter in parameters {
+                w.line(
+                    "BasecampOperation.Parameter(name: \(literal(parameter.name)), swiftName: \(literal(parameter.swiftName)), kind: \(kind(parameter.type)), isRequired: \(parameter.isRequired)),"
+                )
+            }
+        }
+        writer.line("],")
+    }
+
+    private func emitCatalogArguments(_ operation: OperationModel, into w: inout CodeWriter) {
+        w.line("id: \(literal(operation.id)),")
+        w.line("service: \(literal(operation.service)),")
+        w.line("swiftName: \(literal(operation.swiftName)),")
+        w.line("method: \(methodLiteral(operation)),")
+        w.line("pathTemplate: \(literal(operation.path)),")
+        emitParameters("pathParameters", operation.pathParameters, into: &w)
+        emitParameters("queryParameters", operation.queryParameters, into: &w)
+        switch operation.body {
+        case .json(let schema):
+            w.line("bodyKind: .json,")
+            w.line("bodySchema: \(literal(schema)),")
+        case .octetStream(let schema):
+            w.line("bodyKind: .octetStream,")
+            w.line("bodySchema: \(literal(schema)),")
+        case .multipart:
+            w.line("bodyKind: .multipart,")
+            w.line("bodySchema: nil,")
+        case nil:
+            w.line("bodyKind: nil,")
+            w.line("bodySchema: nil,")
+        }
+        switch operation.response {
+        case .none: w.line("responseSchema: nil,")
+        case .value(.array(.ref(let name))): w.line("responseSchema: \(literal("[\(name)]")),")
+        case .value(.ref(let name)): w.line("responseSchema: \(literal(name)),")
+        case .value: w.line("responseSchema: nil,")
+        }
+        w.line("summary: \(literal(operation.summary)),")
+        w.line("successStatus: \(operation.successStatus),")
+        w.line("isPaginated: \(operation.pagination != nil),")
+        w.line("isReadOnly: \(operation.isReadOnly),")
+        w.line("replacesWholeRecord: \(operation.writeSemantics?.mode == "replace"),")
+        w.line("metadata: OperationMetadata(")
+        w.indent { w in
+            w.line("name: \(literal(operation.id)),")
+            w.line("service: \(literal(operation.service)),")
+            w.line("idempotent: \(operation.isReadOnly || operation.isIdempotent),")
+            w.line("retry: \(retryExpression(operation.retry)),")
+            if let pagination = operation.pagination {
+                var parts: [String] = []
+                parts.append("pageSize: " + (pagination.pageSize.map(String.init) ?? "nil"))
+                parts.append("totalCountHeader: " + (pagination.totalCountHeader.map(literal) ?? "nil"))
+                parts.append("itemsKey: " + (pagination.itemsKey.map(literal) ?? "nil"))
+                w.line("pagination: PaginationMetadata(\(parts.joined(separator: ", ")))")
+            } else {
+                w.line("pagination: nil")
+            }
+        }
+        w.line(")")
+    }
+
+    // MARK: Test invocations
+
+    func invocationsFile() -> String {
+        var writer = CodeWriter()
+        writer.line("// Generated by BasecampGenerator from Spec/Basecamp/openapi.json. Do not edit.")
+        writer.line()
+        writer.line("import Basecamp")
+        writer.line("import Foundation")
+        writer.line("import HTTPCore")
+        writer.line()
+        writer.doc(
+            "Calls the generated method of `operationID` with arguments from `samples`; false for an unknown id."
+        )
+        writer.block(
+            "func invokeOperation(_ operationID: String, on account: AccountClient, samples: OperationSamples) async throws -> Bool"
+        ) { w in
+            w.line("switch operationID {")
+            for operation in model.operations {
+                w.line("case \(literal(operation.id)):")
+                w.indent { w in w.line("_ = try await \(invocation(operation))") }
+            }
+            w.line("default:")
+            w.indent { w in w.line("return false") }
+            w.line("}")
+            w.line("return true")
+        }
+        return writer.text
+    }
+
+    private func invocation(_ operation: OperationModel) -> String {
+        var arguments: [String] = []
+        for (index, parameter) in nonAccountPathParameters(operation).enumerated() {
+            let value = parameter.type == .date ? "samples.day(\(index))" : "samples.id(\(index))"
+            arguments.append("\(parameter.swiftName): \(value)")
+        }
+        switch operation.body {
+        case .json(let schema): arguments.append("samples.body(\(types.swiftType(.ref(schema))).self)")
+        case .octetStream: arguments.append("samples.bytes")
+        case .multipart: arguments.append(contentsOf: ["samples.bytes", "filename: \"logo.png\""])
+        case nil: break
+        }
+        for parameter in queryParameters(operation) {
+            let name = literal(parameter.name)
+            let value: String
+            switch parameter.type {
+            case .int32: value = "samples.integer(\(name))"
+            case .int64: value = "samples.int64(\(name))"
+            case .bool: value = "samples.bool(\(name))"
+            case .date: value = "samples.date(\(name))"
+            case .array: value = "samples.ids(\(name))"
+            default: value = "samples.string(\(name))"
+            }
+            arguments.append("\(parameter.swiftName): \(value)")
+        }
+        return "account.\(operation.service).\(operation.swiftName)(\(arguments.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,142 @@
+/// The records the sandbox keeps for the resources people try first, in plain Codable form so
+/// the whole account can be written to (and read back from) a state file.
+///
+/// Only facts live here; the JSON each record answers with is built from the Spec's example for
+/// its schema (see `Rendering.swift`), so every member the SDK expects is always present.
+struct AccountData: Codable, Sendable, Equatable {
+    /// Bumped when the layout changes, so an old state file is replaced by a fresh seed.
+    static let currentVersion = 1
+
+    var version = AccountData.currentVersion
+    var accountID: Int
+    var accountName: String
+    var meID: Int
+    var nextID: Int
+    var people: [PersonRecord] = []
+    var projects: [ProjectRecord] = []
+    var todosets: [TodosetRecord] = []
+    var todolists: [TodolistRecord] = []
+    var todos: [TodoRecord] = []
+    var messageBoards: [MessageBoardRecord] = []
+    var messages: [MessageRecord] = []
+    var comments: [CommentRecord] = []
+
+    mutating func makeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    func person(_ id: Int) -> PersonRecord? { people.first { $0.id == id } }
+    func project(_ id: Int) -> ProjectRecord? { projects.first { $0.id == id } }
+    func todoset(_ id: Int) -> TodosetRecord? { todosets.first { $0.id == id } }
+    func todolist(_ id: Int) -> TodolistRecord? { todolists.first { $0.id == id } }
+    func todo(_ id: Int) -> TodoRecord? { todos.first { $0.id == id } }
+    func messageBoard(_ id: Int) -> MessageBoardRecord? { messageBoards.first { $0.id == id } }
+    func message(_ id: Int) -> MessageRecord? { messages.first { $0.id == id } }
+    func comment(_ id: Int) -> CommentRecord? { comments.first { $0.id == id } }
+
+    /// What a recording id names, for comments and status changes that take any recording.
+    enum Recording: Equatable {
+        case todo(Int)
+        case todolist(Int)
+        case message(Int)
+        case comment(Int)
+    }
+
+    func recording(_ id: Int) -> Recording? {
+        if todo(id) != nil { return .todo(id) }
+        if todolist(id) != nil { return .todolist(id) }
+        if message(id) != nil { return .message(id) }
+        if comment(id) != nil { return .comment(id) }
+        return nil
+    }
+}
+
+struct PersonRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var name: String
+    var email: String
+    var title: String
+    var isAdmin = false
+    var isOwner = false
+    var isClient = false
+    var companyID: Int
+    var companyName: String
+    var createdAt: String
+}
+
+struct ProjectRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var name: String
+    var description: String
+    var status = "active"
+    var todosetID: Int
+    var messageBoardID: Int
+    var peopleIDs: [Int]
+    var createdAt: String
+    var updatedAt: String
+}
+
+struct TodosetRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var projectID: Int
+    var createdAt: String
+}
+
+struct TodolistRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var projectID: Int
+    var todosetID: Int
+    var name: String
+    var description: String
+    var status = "active"
+    var creatorID: Int
+    var createdAt: String
+    var updatedAt: String
+}
+
+struct TodoRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var projectID: Int
+    var todolistID: Int
+    var content: String
+    var description = ""
+    var status = "active"
+    var completed = false
+    var dueOn: String?
+    var startsOn: String?
+    var assigneeIDs: [Int] = []
+    var completionSubscriberIDs: [Int] = []
+    var creatorID: Int
+    var createdAt: String
+    var updatedAt: String
+}
+
+struct MessageBoardRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var projectID: Int
+    var createdAt: String
+}
+
+struct MessageRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var projectID: Int
+    var boardID: Int
+    var subject: String
+    var content: String
+    var status = "active"
+    var creatorID: Int
+    var createdAt: String
+    var updatedAt: String
+}
+
+struct CommentRecord: Codable, Sendable, Equatable {
+    var id: Int
+    var projectID: Int
+    var recordingID: Int
+    var content: String
+    var status = "active"
+    var creatorID: Int
+    var createdAt: String
+    var updatedAt: String
+}

@@ -1,0 +1,209 @@
+import Foundation
+import HTTPCore
+import HTTPCoreAsyncHTTPClient
+
+/// `httpcore-bench`: HTTPCore next to raw transports on a loopback sandbox, printed as a
+/// Markdown table. See `Scripts/bench.sh`.
+@main
+struct BenchmarkCommand {
+    static let usage = """
+        usage: httpcore-bench [--quick] [--rounds N] [--iterations N] [--workloads a,b,...]
+                              [--server process|inprocess] [--list]
+
+          --quick        tiny sizes: proves every workload runs (CI), numbers mean little
+          --rounds N     alternating variant/baseline rounds per workload (default 11)
+          --iterations N sequential requests per round (default 300)
+          --workloads    comma-separated subset of: \(Workload.allCases.map(\.rawValue).joined(separator: ","))
+          --server       where the sandbox runs: a child process (default) or this process
+          --list         print the workloads and exit
+        """
+
+    static func main() async {
+        do {
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            switch arguments.first {
+            case "serve":
+                try await BenchServer.serveUntilStdinCloses()
+            case "profile-pipeline":
+                // For `valgrind --tool=callgrind`: the client over an in-memory transport, nothing else.
+                try await profilePipeline(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
+            case "walk-child":
+                arguments.removeFirst()
+                try await walkChild(Options(arguments))
+            default:
+                try await benchmark(Options(arguments))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("httpcore-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func benchmark(_ options: Options) async throws {
+        if options.flags.contains("help") || options.flags.contains("h") {
+            print(usage)
+            return
+        }
+        if options.flags.contains("list") {
+            for workload in Workload.allCases { print("\(workload.rawValue): \(workload.summary)") }
+            return
+        }
+        var settings = options.flags.contains("quick") ? Settings.quick : Settings()
+        if let rounds = try options.int("rounds") { settings.rounds = max(rounds, 1) }
+        if let iterations = try options.int("iterations") { settings.iterations = max(iterations, 1) }
+        let workloads =
+            try options.values["workloads"].map { list in
+                try list.split(separator: ",").map { name in
+                    guard let workload = Workload(rawValue: String(name)) else {
+                        throw BenchError("unknown workload \(name)\n\(usage)")
+                    }
+                    return workload
+                }
+            } ?? Workload.allCases
+        let placement =
+            try options.values["server"].map { name in
+                guard let placement = ServerPlacement(rawValue: name) else {
+                    throw BenchError("unknown --server \(name)")
+                }
+                return placement
+            } ?? .process
+
+        let server = try await BenchServer.start(placement)
+        let runner = Runner(settings: settings, baseURL: server.baseURL)
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            for workload in workloads {
+                FileHandle.standardError.write(Data("… \(workload.summary)\n".utf8))
+                try await runner.run(workload)
+            }
+        } catch {
+            try? await runner.shutdown()
+            await server.stop()
+            throw error
+        }
+        try await runner.shutdown()
+        await server.stop()
+
+        let documentSize = (try? JSONEncoder().encode(BenchDocument.make()).count) ?? 0
+        print(
+            """
+            ## httpcore-bench
+
+            \(machineDescription()); build: \(buildConfiguration); server: sandbox in \
+            \(placement == .process ? "a child process" : "this process") on \(server.baseURL.absoluteString)
+            \(settings.rounds) rounds, variant and baseline alternating; \(settings.iterations) sequential requests \
+            per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
+            (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.
+
+            """
+        )
+        print(Format.table(runner.rows))
+        let failures = runner.rows.filter { $0.passes == false }
+        if !failures.isEmpty {
+            print("\n\(failures.count) floor(s) not met: " + failures.map(\.workload).joined(separator: "; "))
+        }
+        if options.flags.contains("strict"), !failures.isEmpty { exit(2) }
+    }
+
+    static func profilePipeline(count: Int) async throws {
+        let body = try JSONEncoder().encode(BenchDocument.make())
+        guard let base = URL(string: "http://127.0.0.1:9") else { return }
+        let client = try Client(configuration: ClientConfiguration(baseURL: base), transport: CannedTransport(body))
+        let seconds = try await timePerCall(count) {
+            Sink.consume(try await client.send(Runner.document).entries.count)
+        }
+        print(Format.value(seconds, .time), "per call")
+    }
+
+    /// One paginated walk in its own process, so its peak RSS is its own: prints
+    /// `<VmHWM before the walk KiB> <VmHWM after KiB> <items>`.
+    static func walkChild(_ options: Options) async throws {
+        guard let base = options.values["base"].flatMap(URL.init(string:)), let mode = options.values["mode"] else {
+            throw BenchError("walk-child needs --base URL --mode stream|collect")
+        }
+        let total = try options.int("total") ?? 10_000
+        let perPage = try options.int("per-page") ?? 50
+        let pad = try options.int("pad") ?? 1000
+        let transport = AsyncHTTPClientTransport()
+        let client = try Client(configuration: ClientConfiguration(baseURL: base), transport: transport)
+        let endpoint = Endpoint<[BenchItem]>(
+            .get,
+            "bench/items",
+            query: ["total": total, "per_page": perPage, "pad": pad]
+        )
+        // Warm the transport and the decoder on one small page so their one-off allocations are
+        // in the "before" figure.
+        var warm = endpoint
+        warm.query = ["total": 1, "per_page": 1, "pad": pad]
+        _ = try await client.paginate(warm).collect()
+        let before = memoryStatusKiB("VmHWM") ?? 0
+        var items = 0
+        if mode == "collect" {
+            let all = try await client.paginate(endpoint).collect()
+            items = all.count
+            let after = memoryStatusKiB("VmHWM") ?? 0
+            withExtendedLifetime(all) { print(before, after, items) }
+        } else {
+            for try await item in client.paginate(endpoint) {
+                items += 1
+                Sink.consume(item.id)
+            }
+            print(before, memoryStatusKiB("VmHWM") ?? 0, items)
+        }
+        try await transport.shutdown()
+    }
+
+    static var buildConfiguration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
+    static func machineDescription() -> String {
+        let info = ProcessInfo.processInfo
+        var cpu = ""
+        if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let name = line.split(separator: ":", maxSplits: 1).last
+        {
+            cpu = name.trimmingCharacters(in: .whitespaces) + ", "
+        }
+        let memory = String(format: "%.0f GiB", Double(info.physicalMemory) / 1_073_741_824)
+        return "\(cpu)\(info.activeProcessorCount) cores, \(memory) RAM, \(info.operatingSystemVersionString)"
+    }
+}
+
+/// `--name value` pairs and bare `--flag`s.
+struct Options {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("-") else { throw BenchError("unexpected argument \(argument)") }
+            let name = String(argument.drop(while: { $0 == "-" }))
+            if let equals = name.firstIndex(of: "=") {
+                values[String(name[..<equals])] = String(name[name.index(after: equals)...])
+            } else if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--"),
+                !["quick", "list", "help", "h", "strict"].contains(name)
+            {
+                values[name] = arguments[index + 1]
+                index += 1
+            } else {
+                flags.insert(name)
+            }
+            index += 1
+        }
+    }
+
+    func int(_ name: String) throws -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text) else { throw BenchError("--\(name) needs a number, not \(text)") }
+        return value
+    }
+}

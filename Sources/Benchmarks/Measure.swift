@@ -1,0 +1,197 @@
+import Foundation
+import HTTPCore
+
+/// What a floor demands of a row's ratio.
+enum Floor: Sendable {
+    case atMost(Double)
+    case atLeast(Double)
+
+    func holds(_ ratio: Double) -> Bool {
+        switch self {
+        case .atMost(let limit): ratio <= limit
+        case .atLeast(let limit): ratio >= limit
+        }
+    }
+
+    var text: String {
+        switch self {
+        case .atMost(let limit): "≤ " + Format.ratio(limit)
+        case .atLeast(let limit): "≥ " + Format.ratio(limit)
+        }
+    }
+}
+
+/// How a row's samples are shown.
+enum Unit: Sendable {
+    /// Seconds per operation, shown as µs or ms.
+    case time
+    /// Operations per second.
+    case throughput
+    /// Kibibytes (peak RSS).
+    case kibibytes
+}
+
+/// One line of the results table: a measured variant, optionally next to a baseline measured in
+/// the same rounds.
+struct Row: Sendable {
+    var workload: String
+    var variant: String
+    var unit: Unit
+    var samples: [Double]
+    var baseline: String?
+    var baselineSamples: [Double] = []
+    /// Per-round ratios (paired, so slow drift between rounds cancels); `nil` for no ratio.
+    var ratios: [Double]?
+    var floor: Floor?
+    var note: String = ""
+
+    var ratio: Double? { ratios.flatMap { $0.isEmpty ? nil : Stats.median($0) } }
+    var passes: Bool? {
+        guard let floor, let ratio else { return nil }
+        return floor.holds(ratio)
+    }
+}
+
+enum Stats {
+    static func median(_ values: [Double]) -> Double {
+        percentile(values, 0.5)
+    }
+
+    /// Linear-interpolated percentile; `fraction` in 0...1.
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard let first = sorted.first else { return .nan }
+        guard sorted.count > 1 else { return first }
+        let position = fraction * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = min(lower + 1, sorted.count - 1)
+        let weight = position - Double(lower)
+        return sorted[lower] * (1 - weight) + sorted[upper] * weight
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+}
+
+enum Format {
+    static func ratio(_ value: Double) -> String {
+        String(format: "%.2f", value)
+    }
+
+    static func value(_ value: Double, _ unit: Unit) -> String {
+        guard value.isFinite else { return "–" }
+        switch unit {
+        case .time:
+            if value >= 1 { return String(format: "%.2f s", value) }
+            if value >= 1e-3 { return String(format: "%.2f ms", value * 1e3) }
+            return String(format: "%.1f µs", value * 1e6)
+        case .throughput:
+            return String(format: "%.0f req/s", value)
+        case .kibibytes:
+            return String(format: "%.1f MiB", value / 1024)
+        }
+    }
+
+    /// Median plus the p10–p90 spread of `samples`.
+    static func summary(_ samples: [Double], _ unit: Unit) -> (median: String, spread: String) {
+        guard !samples.isEmpty else { return ("–", "–") }
+        let median = value(Stats.median(samples), unit)
+        let low = value(Stats.percentile(samples, 0.1), unit)
+        let high = value(Stats.percentile(samples, 0.9), unit)
+        return (median, samples.count > 1 ? "\(low) – \(high)" : "–")
+    }
+
+    /// The rows as a GitHub Markdown table.
+    static func table(_ rows: [Row]) -> String {
+        var lines = [
+            "| Workload | Measured | Median | p10 – p90 | Baseline | Baseline median | Ratio | Floor | |",
+            "| --- | --- | ---: | --- | --- | ---: | ---: | --- | --- |",
+        ]
+        for row in rows {
+            let measured = summary(row.samples, row.unit)
+            let baseline = summary(row.baselineSamples, row.unit)
+            let ratio = row.ratio.map { Format.ratio($0) } ?? "–"
+            let verdict: String
+            switch row.passes {
+            case .some(true): verdict = "ok"
+            case .some(false): verdict = "**FAIL**"
+            case .none: verdict = ""
+            }
+            let note = row.note.isEmpty ? "" : " (\(row.note))"
+            let cells = [
+                row.workload, row.variant + note, measured.median, measured.spread, row.baseline ?? "–",
+                row.baseline == nil ? "–" : baseline.median, ratio, row.floor?.text ?? "–", verdict,
+            ]
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Runs `variant` and `baseline` in alternating order, round after round, so drift in machine
+/// load (other processes, thermal state) hits both about equally; returns their samples and the
+/// per-round ratio `variant / baseline`.
+func paired(
+    rounds: Int,
+    variant: () async throws -> Double,
+    baseline: () async throws -> Double
+) async throws -> (variant: [Double], baseline: [Double], ratios: [Double]) {
+    var variants: [Double] = []
+    var baselines: [Double] = []
+    var ratios: [Double] = []
+    for round in 0..<rounds {
+        let a: Double
+        let b: Double
+        if round.isMultiple(of: 2) {
+            a = try await variant()
+            b = try await baseline()
+        } else {
+            b = try await baseline()
+            a = try await variant()
+        }
+        variants.append(a)
+        baselines.append(b)
+        ratios.append(a / b)
+    }
+    return (variants, baselines, ratios)
+}
+
+/// The mean time per call of `body` over `count` sequential calls.
+func timePerCall(_ count: Int, _ body: () async throws -> Void) async throws -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<count { try await body() }
+    return Stats.seconds(clock.now - start) / Double(max(count, 1))
+}
+
+/// Requests per second when `workers` tasks each call `body` `perWorker` times, all at once.
+func throughput(
+    workers: Int,
+    perWorker: Int,
+    _ body: @escaping @Sendable () async throws -> Void
+) async throws
+    -> Double
+{
+    let clock = ContinuousClock()
+    let start = clock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<workers {
+            group.addTask {
+                for _ in 0..<perWorker { try await body() }
+            }
+        }
+        try await group.waitForAll()
+    }
+    return Double(workers * perWorker) / Stats.seconds(clock.now - start)
+}
+
+/// Keeps results observable so the optimiser cannot drop the work that produced them.
+enum Sink {
+    private static let total = Locked(0)
+
+    static func consume(_ value: Int) {
+        total.withLock { $0 &+= value }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+public import HTTPCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything a command takes from the world outside its arguments.
+///
+/// A command reads environment variables, the clock, the time zone and the streams only through
+/// this value (via ``CommandContext``), so a test can run it in-process with all of them pinned:
+/// see ``CLIRunner/capture(_:arguments:variables:configure:)``.
+public struct CLIEnvironment: Sendable {
+    /// Environment variables, e.g. `MONASH_BASE_URL`.
+    public var variables: [String: String]
+    /// Where results go.
+    public var standardOutput: any OutputSink
+    /// Where errors, `--verbose` lines and progress go.
+    public var standardError: any OutputSink
+    /// Whether standard error is a terminal; progress lines are drawn only then.
+    public var standardErrorIsTerminal: Bool
+    /// The zone dates are shown in ("local time").
+    public var timeZone: TimeZone
+    /// The clock: "now" for commands and the client's retry waits.
+    public var clock: any TimeSource
+    /// The transport the API clients use; `nil` for HTTPCore's default (URLSession).
+    public var transport: (any HTTPTransport)?
+    /// The width help text wraps at; `nil` asks the terminal.
+    public var columns: Int?
+
+    /// Creates an environment; the defaults capture nothing and use UTC, the system clock and the
+    /// default transport.
+    public init(
+        variables: [String: String] = [:],
+        standardOutput: any OutputSink = CapturedOutput(),
+        standardError: any OutputSink = CapturedOutput(),
+        standardErrorIsTerminal: Bool = false,
+        timeZone: TimeZone = .gmt,
+        clock: any TimeSource = SystemTimeSource(),
+        transport: (any HTTPTransport)? = nil,
+        columns: Int? = 80
+    ) {
+        self.variables = variables
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.standardErrorIsTerminal = standardErrorIsTerminal
+        self.timeZone = timeZone
+        self.clock = clock
+        self.transport = transport
+        self.columns = columns
+    }
+
+    /// The real process: its environment, stdout, stderr, local time zone and clock.
+    public static func process() -> CLIEnvironment {
+        CLIEnvironment(
+            variables: ProcessInfo.processInfo.environment,
+            standardOutput: StandardStream.output,
+            standardError: StandardStream.error,
+            standardErrorIsTerminal: isatty(2) == 1,
+            timeZone: .current,
+            clock: SystemTimeSource(),
+            transport: nil,
+            columns: nil
+        )
+    }
+}

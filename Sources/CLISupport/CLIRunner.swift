@@ -1,0 +1,286 @@
+import APISandbox
+import ArgumentParser
+import Foundation
+import HTTPCore
+
+/// Runs a ``CommandLineTool``: parses arguments, runs the command with a ``CommandContext``, and
+/// turns the outcome into output and an exit code.
+///
+/// The executable's entry point is one line:
+///
+/// ```swift
+/// @main
+/// enum MonashMain {
+///     static func main() async { await CLIRunner.main(Monash.self) }
+/// }
+/// ```
+///
+/// Tests run the same code path in-process with ``capture(_:arguments:variables:configure:)``.
+///
+/// Exit codes: 0 on success (and for `--help`, `--version` and completion scripts); a failed
+/// command's ``HTTPCore/APIError/exitCode`` (1–10); 64 for a bad command line, like
+/// ArgumentParser's own validation errors; 1 for an unexpected error; 130 when cancelled.
+public enum CLIRunner {
+    /// The exit code for a bad command line (`EX_USAGE`), as ArgumentParser uses.
+    public static let usageExitCode: Int32 = ExitCode.validationFailure.rawValue
+    /// The exit code for an error that is neither an `APIError` nor a usage error.
+    public static let unexpectedExitCode: Int32 = 1
+    /// The exit code for a cancelled command (128 + SIGINT, as shells report Ctrl-C).
+    public static let cancelledExitCode: Int32 = 130
+
+    /// Runs the tool with the process's arguments, environment and streams, then exits.
+    public static func main<Tool: CommandLineTool>(_ tool: Tool.Type) async -> Never {
+        let code = await run(tool, arguments: Array(CommandLine.arguments.dropFirst()), environment: .process())
+        exit(code)
+    }
+
+    /// Runs the tool in-process with captured output, for tests: the same parsing, context, error
+    /// reporting and exit codes as ``main(_:)``.
+    ///
+    /// ```swift
+    /// let result = await CLIRunner.capture(Monash.self, arguments: ["--sandbox", "parking"])
+    /// #expect(result.exitCode == 0)
+    /// #expect(result.stdout.contains("Clayton live feed"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the tool's name.
+    ///   - variables: The environment variables the command sees (nothing else leaks in).
+    ///   - configure: Adjusts the rest of the environment: time zone (UTC by default), clock,
+    ///     transport, whether stderr is a terminal.
+    public static func capture<Tool: CommandLineTool>(
+        _ tool: Tool.Type,
+        arguments: [String],
+        variables: [String: String] = [:],
+        configure: (inout CLIEnvironment) -> Void = { _ in }
+    ) async -> CommandResult {
+        let stdout = CapturedOutput()
+        let stderr = CapturedOutput()
+        var environment = CLIEnvironment(variables: variables, standardOutput: stdout, standardError: stderr)
+        configure(&environment)
+        environment.standardOutput = stdout
+        environment.standardError = stderr
+        let code = await run(tool, arguments: arguments, environment: environment)
+        return CommandResult(exitCode: code, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    /// Runs the tool with `arguments` in `environment` and returns the exit code; everything is
+    /// written to the environment's sinks.
+    public static func run<Tool: CommandLineTool>(
+        _ tool: Tool.Type,
+        arguments: [String],
+        environment: CLIEnvironment
+    ) async -> Int32 {
+        let scrubber = SecretScrubber()
+        for secret in secretArguments(arguments, names: Tool.secretOptionNames) {
+            scrubber.register(secret)
+        }
+        for name in Tool.secretEnvironmentVariables {
+            if let value = environment.variables[name] { scrubber.register(value) }
+        }
+        let stdout = ScrubbingSink(base: environment.standardOutput, scrubber: scrubber)
+        let stderr = ScrubbingSink(base: environment.standardError, scrubber: scrubber)
+        // Parsing may fail before `--json` is known, so look for it in the raw arguments.
+        let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+
+        let command: any ParsableCommand
+        do {
+            command = try await Tool.asyncParseAsRoot(arguments)
+        } catch {
+            return reportArgumentParserError(
+                error,
+                tool: tool,
+                json: wantsJSON,
+                columns: environment.columns,
+                stdout: stdout,
+                stderr: stderr
+            )
+        }
+
+        guard let toolCommand = command as? any ToolCommand else {
+            // The root without a subcommand, `help`, and other commands ArgumentParser supplies.
+            do {
+                try await runPlain(command)
+                return 0
+            } catch {
+                return reportArgumentParserError(
+                    error,
+                    tool: tool,
+                    json: wantsJSON,
+                    columns: environment.columns,
+                    stdout: stdout,
+                    stderr: stderr
+                )
+            }
+        }
+
+        let context = CommandContext(
+            environment: environment,
+            options: toolCommand.global,
+            toolName: Tool.toolName,
+            environmentPrefix: Tool.environmentPrefix,
+            version: Tool.configuration.version,
+            scrubber: scrubber,
+            startSandbox: { environment in try await startSandbox(for: tool, environment: environment) }
+        )
+        let failure: (any Error)?
+        do {
+            try await toolCommand.run(in: context)
+            failure = nil
+        } catch {
+            failure = error
+        }
+        // Stop the sandbox and clear any progress line before the error is printed.
+        await context.finish()
+        guard let failure else { return 0 }
+        switch failure {
+        case let error as APIError:
+            return report(ErrorReport(error), json: context.outputsJSON, stderr: stderr)
+        case is CancellationError:
+            let report = ErrorReport(code: "cancelled", message: "Cancelled.", exitCode: cancelledExitCode)
+            return self.report(report, json: context.outputsJSON, stderr: stderr)
+        case let error where isArgumentParserError(error):
+            return reportArgumentParserError(
+                error,
+                tool: tool,
+                json: context.outputsJSON,
+                columns: environment.columns,
+                stdout: stdout,
+                stderr: stderr
+            )
+        default:
+            let report = ErrorReport(code: "internal", message: "\(failure)", exitCode: unexpectedExitCode)
+            return self.report(report, json: context.outputsJSON, stderr: stderr)
+        }
+    }
+
+    // MARK: Reporting
+
+    private static func report(_ report: ErrorReport, json: Bool, stderr: any OutputSink) -> Int32 {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let line = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) }
+            stderr.write((line ?? #"{"code":"internal"}"#) + "\n")
+        } else {
+            stderr.write(report.humanText + "\n")
+        }
+        return report.exitCode
+    }
+
+    /// Errors whose message and exit code ArgumentParser knows: parse and validation errors,
+    /// help and version requests, completion scripts, `CleanExit` and `ExitCode`.
+    private static func isArgumentParserError(_ error: any Error) -> Bool {
+        error is ValidationError || error is CleanExit || error is ExitCode
+    }
+
+    private static func reportArgumentParserError<Tool: CommandLineTool>(
+        _ error: any Error,
+        tool: Tool.Type,
+        json: Bool,
+        columns: Int?,
+        stdout: any OutputSink,
+        stderr: any OutputSink
+    ) -> Int32 {
+        let code = Tool.exitCode(for: error).rawValue
+        let text = Tool.fullMessage(for: error, columns: columns)
+        if code == 0 {
+            if !text.isEmpty { stdout.write(text + "\n") }
+            return 0
+        }
+        if json {
+            let message = Tool.message(for: error)
+            let report = ErrorReport(
+                code: code == usageExitCode ? "usage" : "internal",
+                message: message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
+                hint: "Run '\(Tool.toolName) --help' for usage.",
+                exitCode: code
+            )
+            return self.report(report, json: true, stderr: stderr)
+        }
+        if !text.isEmpty { stderr.write(text + "\n") }
+        return code
+    }
+
+    // MARK: Helpers
+
+    private static func runPlain(_ command: any ParsableCommand) async throws {
+        if let asyncCommand = command as? any AsyncParsableCommand {
+            try await runAsync(asyncCommand)
+        } else {
+            var command = command
+            try command.run()
+        }
+    }
+
+    private static func runAsync<Command: AsyncParsableCommand>(_ command: Command) async throws {
+        var command = command
+        try await command.run()
+    }
+
+    /// The values that follow secret options, as `--token VALUE` or `--token=VALUE`.
+    static func secretArguments(_ arguments: [String], names: [String]) -> [String] {
+        var secrets: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            for name in names {
+                if argument == name, index + 1 < arguments.endIndex {
+                    secrets.append(arguments[index + 1])
+                } else if argument.hasPrefix(name + "=") {
+                    secrets.append(String(argument.dropFirst(name.count + 1)))
+                }
+            }
+            index += 1
+        }
+        return secrets
+    }
+
+    private static func startSandbox<Tool: CommandLineTool>(
+        for tool: Tool.Type,
+        environment: CLIEnvironment
+    ) async throws -> StartedSandbox {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else {
+            throw APIError.usage("--sandbox needs macOS 14, iOS 17 or tvOS 17 or later.")
+        }
+        let configuration = SandboxConfiguration(modules: Tool.sandboxModules(environment: environment))
+        let sandbox = try await Sandbox.start(configuration: configuration)
+        return StartedSandbox(
+            baseURL: sandbox.baseURL.appending(path: Tool.sandboxBasePath),
+            stop: { await sandbox.stop() }
+        )
+    }
+}
+
+/// What a command run produced: its exit code and everything it wrote.
+public struct CommandResult: Sendable, Hashable {
+    /// The exit code.
+    public var exitCode: Int32
+    /// Everything written to stdout.
+    public var stdout: String
+    /// Everything written to stderr.
+    public var stderr: String
+
+    /// Creates a result.
+    public init(exitCode: Int32, stdout: String, stderr: String) {
+        self.exitCode = exitCode
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// Decodes stdout as JSON, for `--json` runs.
+    ///
+    /// - Throws: The decoder's error when stdout is not that JSON.
+    public func json<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
+        try JSONDecoder().decode(Value.self, from: Data(stdout.utf8))
+    }
+
+    /// Decodes the last line of stderr as the ``ErrorReport`` a failed `--json` run prints.
+    ///
+    /// - Throws: The decoder's error when there is no such line.
+    public func errorReport() throws -> ErrorReport {
+        let line = stderr.split(separator: "\n").last.map(String.init) ?? ""
+        return try JSONDecoder().decode(ErrorReport.self, from: Data(line.utf8))
+    }
+}

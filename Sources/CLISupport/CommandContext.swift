@@ -1,0 +1,249 @@
+import ArgumentParser
+public import Foundation
+public import HTTPCore
+
+/// What a ``ToolCommand`` works with: resolved options, output helpers, credentials and the API
+/// connection.
+///
+/// Write results with ``print(_:)`` / ``printJSON(_:)`` (stdout) and notes with ``note(_:)``
+/// (stderr). Everything goes through the environment's sinks, with known secrets scrubbed.
+public final class CommandContext: Sendable {
+    /// The environment the command runs in.
+    public let environment: CLIEnvironment
+    /// The tool's name, e.g. `monash`.
+    public let toolName: String
+    /// The tool's environment-variable prefix, e.g. `MONASH`.
+    public let environmentPrefix: String
+    /// Whether `--json` was given: results as JSON on stdout, a failure as one JSON object on stderr.
+    public let outputsJSON: Bool
+    /// Whether `--verbose` was given.
+    public let isVerbose: Bool
+    /// Whether `--sandbox` was given.
+    public let usesSandbox: Bool
+    /// Draws progress on stderr when it is a terminal (and `--verbose` is off); otherwise silent.
+    public let progress: ProgressReporter
+
+    private let baseURLOption: String?
+    private let retries: Bool
+    private let timeout: Duration
+    private let userAgent: String
+    private let scrubber: SecretScrubber
+    private let stdout: any OutputSink
+    private let stderr: any OutputSink
+    private let startSandbox: @Sendable (CLIEnvironment) async throws -> StartedSandbox
+    private let sandbox = Locked<Task<StartedSandbox, any Error>?>(nil)
+
+    init(
+        environment: CLIEnvironment,
+        options: GlobalOptions,
+        toolName: String,
+        environmentPrefix: String,
+        version: String,
+        scrubber: SecretScrubber,
+        startSandbox: @escaping @Sendable (CLIEnvironment) async throws -> StartedSandbox
+    ) {
+        self.environment = environment
+        self.toolName = toolName
+        self.environmentPrefix = environmentPrefix
+        self.outputsJSON = options.json
+        self.isVerbose = options.verbose
+        self.usesSandbox = options.sandbox
+        self.baseURLOption = options.baseURL
+        self.retries = !options.noRetry
+        self.timeout = .milliseconds(Int64((options.timeout * 1000).rounded()))
+        self.userAgent = "\(toolName)/\(version.isEmpty ? "dev" : version) (swift-api-sdks)"
+        self.scrubber = scrubber
+        self.stdout = ScrubbingSink(base: environment.standardOutput, scrubber: scrubber)
+        self.stderr = ScrubbingSink(base: environment.standardError, scrubber: scrubber)
+        self.progress = ProgressReporter(
+            sink: ScrubbingSink(base: environment.standardError, scrubber: scrubber),
+            enabled: environment.standardErrorIsTerminal && !options.verbose
+        )
+        self.startSandbox = startSandbox
+    }
+
+    // MARK: Output
+
+    /// Writes a line of results to stdout.
+    public func print(_ line: String = "") {
+        stdout.write(line + "\n")
+    }
+
+    /// Writes a line to stderr: a note for people that is not part of the results.
+    public func note(_ line: String) {
+        progress.clear()
+        stderr.write(line + "\n")
+    }
+
+    /// Writes `value` as pretty-printed JSON with sorted keys to stdout: the whole of a `--json`
+    /// command's output. Lists are printed as arrays, single things as objects.
+    ///
+    /// - Throws: The encoder's error, which the runner reports as an unexpected failure.
+    public func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        stdout.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// Writes `table` to stdout, one line per row.
+    public func print(_ table: TextTable) {
+        let rendered = table.render()
+        if !rendered.isEmpty { print(rendered) }
+    }
+
+    /// The current time from the environment's clock.
+    public var now: Date { environment.clock.now() }
+
+    /// Formats dates in the user's local time zone.
+    public var dates: DateText { DateText(timeZone: environment.timeZone) }
+
+    // MARK: Environment and credentials
+
+    /// The value of the environment variable `name`, or `nil` when it is unset or empty.
+    public func variable(_ name: String) -> String? {
+        guard let value = environment.variables[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The tool's environment variable for `suffix`: `variable("MONASH_" + suffix)`.
+    public func toolVariable(_ suffix: String) -> String? {
+        variable("\(environmentPrefix)_\(suffix)")
+    }
+
+    /// A credential from its flag, else its environment variable, else (under `--sandbox`) the
+    /// sandbox's stand-in. The value is registered as a secret, so nothing the tool prints can
+    /// show it.
+    ///
+    /// - Parameters:
+    ///   - flagValue: The parsed option, e.g. `token`.
+    ///   - option: Its spelling for messages, e.g. `--token`.
+    ///   - variable: Its environment variable, e.g. `BASECAMP_TOKEN`.
+    ///   - sandboxValue: What to use under `--sandbox` when neither is given.
+    /// - Throws: ``HTTPCore/APIError/authRequired(_:)`` (exit 3) naming the flag and variable, when
+    ///   no value is found.
+    public func credential(
+        _ flagValue: String?,
+        option: String,
+        variable name: String,
+        sandboxValue: String? = nil
+    ) throws -> String {
+        let value = flagValue.flatMap { $0.isEmpty ? nil : $0 } ?? variable(name) ?? (usesSandbox ? sandboxValue : nil)
+        guard let value else {
+            throw APIError.authRequired(
+                APIError.Details(
+                    message: "No value for \(option).",
+                    hint: "Set \(name) (preferred: flags show up in the process list) or pass \(option)."
+                )
+            )
+        }
+        registerSecret(value)
+        return value
+    }
+
+    /// Adds a value to scrub from everything printed from now on, e.g. a session token the tool
+    /// obtained itself.
+    public func registerSecret(_ value: String) {
+        scrubber.register(value)
+    }
+
+    // MARK: Connection
+
+    /// The client configuration and transport for the tool's API, honouring `--base-url`,
+    /// `<PREFIX>_BASE_URL`, `--sandbox`, `--timeout`, `--no-retry` and `--verbose`.
+    ///
+    /// Under `--sandbox` the first call starts the sandbox on a free loopback port; it stops when
+    /// the command ends. Adjust the returned configuration (auth, headers) before building the SDK
+    /// client.
+    ///
+    /// - Throws: `ValidationError` (exit 64) when there is no usable base URL.
+    public func connection() async throws -> APIConnection {
+        let baseURL: URL
+        if usesSandbox {
+            let task = sandbox.withLock { task -> Task<StartedSandbox, any Error> in
+                if let task { return task }
+                let environment = environment
+                let startSandbox = startSandbox
+                let log: (any OutputSink)? = isVerbose ? stderr : nil
+                let started = Task {
+                    let sandbox = try await startSandbox(environment)
+                    log?.write(
+                        "[sandbox] serving \(sandbox.baseURL.absoluteString) on loopback until the command ends\n"
+                    )
+                    return sandbox
+                }
+                task = started
+                return started
+            }
+            let started = try await task.value
+            baseURL = started.baseURL
+        } else {
+            baseURL = try resolvedBaseURL()
+        }
+        var configuration = ClientConfiguration(baseURL: baseURL)
+        configuration.timeout = timeout
+        configuration.retry = retries ? .default : .none
+        configuration.timeSource = environment.clock
+        configuration.userAgent = userAgent
+        var hooks: [any Hooks] = []
+        if isVerbose {
+            hooks.append(VerboseLog.hooks(writingTo: stderr))
+        }
+        if progress.isEnabled {
+            hooks.append(ProgressHooks(reporter: progress))
+        }
+        if !hooks.isEmpty {
+            configuration.hooks = hooks.count == 1 ? hooks[0] : ChainHooks(hooks)
+        }
+        return APIConnection(
+            configuration: configuration,
+            transport: environment.transport ?? URLSessionTransport.shared,
+            isSandbox: usesSandbox
+        )
+    }
+
+    private func resolvedBaseURL() throws -> URL {
+        let variableName = "\(environmentPrefix)_BASE_URL"
+        guard let text = baseURLOption ?? variable(variableName) else {
+            throw ValidationError(
+                "No base URL: pass --base-url URL, set \(variableName), or use --sandbox to try the built-in sandbox."
+            )
+        }
+        let source = baseURLOption == nil ? variableName : "--base-url"
+        let shown = Redactor().redact(urlString: text)
+        guard let url = URL(string: text) else {
+            throw ValidationError("\(source) \"\(shown)\" is not a URL.")
+        }
+        do {
+            return try URLPolicy.validatedBaseURL(url)
+        } catch let error as APIError {
+            throw ValidationError("\(source): \(error.message)")
+        }
+    }
+
+    /// Stops the sandbox, if one was started, and clears any progress line.
+    func finish() async {
+        progress.clear()
+        let task = sandbox.withLock { $0 }
+        if let started = try? await task?.value {
+            await started.stop()
+        }
+    }
+}
+
+/// How a command reaches its API: the configuration to build the SDK client from, and the
+/// transport to send through.
+public struct APIConnection: Sendable {
+    /// Base URL, timeout, retry policy, clock, user agent and hooks, as the global options say.
+    public var configuration: ClientConfiguration
+    /// The transport: HTTPCore's default, or the one a test put in the environment.
+    public var transport: any HTTPTransport
+    /// Whether the base URL is the in-process sandbox.
+    public var isSandbox: Bool
+}
+
+/// A sandbox the runner started for `--sandbox`.
+struct StartedSandbox: Sendable {
+    var baseURL: URL
+    var stop: @Sendable () async -> Void
+}

@@ -1,0 +1,77 @@
+public import ArgumentParser
+
+/// The options every command-line tool in this package accepts, in the same spelling.
+///
+/// The tool's root command declares them once with `@OptionGroup var global: GlobalOptions`;
+/// leaf commands reach them through `@ParentCommand`. They may be given before or after the
+/// subcommand (`monash --json parking` and `monash parking --json` are the same).
+public struct GlobalOptions: ParsableArguments, Sendable {
+    /// The longest `--timeout` accepted, so a typo cannot make a command hang for a day.
+    public static let maximumTimeout: Double = 3600
+
+    /// The API's base URL; overrides the tool's `<PREFIX>_BASE_URL` environment variable.
+    @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp("The API's base URL (or set <TOOL>_BASE_URL).", valueName: "url")
+    )
+    public var baseURL: String?
+
+    /// Whether to start the in-process sandbox and talk to it instead of a real server.
+    @Flag(help: "Start the built-in sandbox on a free loopback port and use it; needs no credentials.")
+    public var sandbox = false
+
+    /// Whether results are printed as JSON (and errors as one JSON object).
+    @Flag(help: "Print results as JSON on stdout, and a failure as one JSON object on stderr.")
+    public var json = false
+
+    /// Whether each HTTP attempt is described on stderr.
+    @Flag(name: [.customShort("v"), .long], help: "Print one redacted line per HTTP attempt on stderr.")
+    public var verbose = false
+
+    /// Whether to make each request only once.
+    @Flag(name: .customLong("no-retry"), help: "Send each request once; do not retry failures.")
+    public var noRetry = false
+
+    /// Seconds each attempt may wait for the server.
+    @Option(help: ArgumentHelp("Seconds each attempt may wait for the server.", valueName: "seconds"))
+    public var timeout: Double = 30
+
+    /// Creates the defaults; ArgumentParser fills in the parsed values.
+    public init() {}
+
+    /// Rejects values no command could use; the tool exits 64 with a usage message.
+    public func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
+            throw ValidationError("--timeout must be more than 0 and at most \(Int(Self.maximumTimeout)) seconds.")
+        }
+        if sandbox, baseURL != nil {
+            throw ValidationError("--sandbox and --base-url cannot be used together.")
+        }
+    }
+
+    /// Text for the root command's `discussion` listing the tool's environment variables and the
+    /// exit codes, so every tool's `--help` says the same thing in the same layout.
+    ///
+    /// - Parameters:
+    ///   - environmentPrefix: The tool's prefix, e.g. `MONASH`; `<PREFIX>_BASE_URL` is listed first.
+    ///   - variables: The tool's other variables (credentials, sandbox settings) and what they mean.
+    public static func discussion(
+        environmentPrefix: String,
+        variables: [(name: String, meaning: String)] = []
+    ) -> String {
+        let all = [(name: "\(environmentPrefix)_BASE_URL", meaning: "the API's base URL (--base-url wins)")] + variables
+        let width = all.map(\.name.count).max() ?? 0
+        var lines = ["Environment:"]
+        lines += all.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.meaning }
+        lines += [
+            "",
+            "Exit codes:",
+            "  0 success          5 rate limited      9 validation failed",
+            "  1 usage/internal   6 network error    10 limit exceeded",
+            "  2 not found        7 API error        64 bad command line",
+            "  3 auth required    8 ambiguous write",
+            "  4 forbidden",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,138 @@
+public import Foundation
+public import HTTPTypes
+
+/// What an ``AuthStrategy`` gets from the client: its clock, base URL, redactor and hooks,
+/// and a way to send its own requests (token refreshes, session logins).
+///
+/// ``send(_:body:)`` hands a request straight to the client's transport, with the client's
+/// timeout, body limits and redirect policy. It is not retried, not authorised again (so a
+/// refresh can never trigger another refresh), does not pass through your middlewares or the
+/// request hooks, and is not an attempt of the call that needed it: a refresh is shared by
+/// every call waiting for it and may outlive the one that started it. Strategies report their
+/// own requests with ``emit(_:)`` instead.
+public struct AuthContext: Sendable {
+    /// The client's clock; expiry and renewal read it so tests can move time.
+    public let timeSource: any TimeSource
+    /// The client's base URL, without a trailing slash.
+    public let baseURL: URL
+    /// The client's redactor, with every strategy secret registered.
+    public let redactor: Redactor
+    /// The call that needed the credentials, for correlating hook events.
+    public let callID: UInt64
+    /// The operation of that call.
+    public let operation: OperationMetadata
+
+    private let hooks: (any Hooks)?
+    private let defaultHeaders: HTTPFields
+    private let userAgent: String?
+    private let json: JSONCoding
+    private let forward: @Sendable (HTTPRequest, Data?) async throws -> TransportResponse
+
+    /// Creates a context; the client makes one per attempt. Public so a strategy can be tested
+    /// on its own with a closure standing in for the network.
+    public init(
+        baseURL: URL,
+        timeSource: any TimeSource = SystemTimeSource(),
+        redactor: Redactor = Redactor(),
+        hooks: (any Hooks)? = nil,
+        callID: UInt64 = 0,
+        operation: OperationMetadata = OperationMetadata(),
+        defaultHeaders: HTTPFields = [:],
+        userAgent: String? = nil,
+        json: JSONCoding = JSONCoding(),
+        send: @escaping @Sendable (HTTPRequest, Data?) async throws -> TransportResponse
+    ) {
+        self.baseURL = baseURL
+        self.timeSource = timeSource
+        self.redactor = redactor
+        self.hooks = hooks
+        self.callID = callID
+        self.operation = operation
+        self.defaultHeaders = defaultHeaders
+        self.userAgent = userAgent
+        self.json = json
+        self.forward = send
+    }
+
+    /// Sends `request` on the client's transport and returns whatever response arrives; HTTP
+    /// error statuses are responses, not errors.
+    ///
+    /// - Throws: ``TransportError`` when no response arrived, or `CancellationError`.
+    public func send(_ request: HTTPRequest, body: Data?) async throws -> TransportResponse {
+        try await forward(request, body)
+    }
+
+    /// Builds and sends a request to `path` (relative to the base URL, or an absolute URL),
+    /// with the client's default headers and `User-Agent`.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` for a URL the client may not send to; otherwise as
+    ///   ``send(_:body:)``.
+    public func send(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        query: QueryParameters = [:],
+        headers: HTTPFields = [:],
+        body: RequestBody? = nil
+    ) async throws -> TransportResponse {
+        let (request, data) = try makeRequest(method, path, query: query, headers: headers, body: body)
+        return try await forward(request, data)
+    }
+
+    /// The request ``send(_:_:query:headers:body:)`` would send.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` for an invalid URL or a body that cannot be encoded.
+    public func makeRequest(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        query: QueryParameters = [:],
+        headers: HTTPFields = [:],
+        body: RequestBody? = nil
+    ) throws -> (HTTPRequest, Data?) {
+        let url = try resolve(path, query: query)
+        var request = HTTPRequest(method: method, url: url)
+        request.headerFields = defaultHeaders
+        if let userAgent, request.headerFields[.userAgent] == nil { request.headerFields[.userAgent] = userAgent }
+        if request.headerFields[.accept] == nil { request.headerFields[.accept] = "application/json" }
+        var data: Data?
+        if let body {
+            do {
+                // Made here, not per context: contexts are made for every attempt, and only
+                // the rare refresh or login needs an encoder.
+                let encoded = try body.encoded(with: json.makeEncoder())
+                data = encoded.data
+                request.headerFields[.contentType] = encoded.contentType
+            } catch {
+                throw APIError.usage("The authentication request body could not be encoded.")
+            }
+        }
+        for field in headers { request.headerFields[field.name] = nil }
+        request.headerFields.append(contentsOf: headers)
+        return (request, data)
+    }
+
+    /// Reports an auth event to the client's hooks, if it has any.
+    public func emit(_ event: AuthEvent) {
+        hooks?.auth(event)
+    }
+
+    /// Whether the client has hooks, so a strategy can skip building events nobody reads.
+    public var hasHooks: Bool { hooks != nil }
+
+    private func resolve(_ path: String, query: QueryParameters) throws -> URL {
+        var text: String
+        let lowercased = path.lowercased()
+        if lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://") {
+            text = path
+        } else {
+            let relative = path.drop { $0 == "/" }
+            text = relative.isEmpty ? baseURL.absoluteString : baseURL.absoluteString + "/" + relative
+        }
+        let encodedQuery = query.percentEncoded()
+        if !encodedQuery.isEmpty { text += (text.contains("?") ? "&" : "?") + encodedQuery }
+        guard let url = URL(string: text) else {
+            throw APIError.usage("\"\(redactor.redact(urlString: text))\" is not a valid authentication URL.")
+        }
+        try URLPolicy.checkedTarget(url)
+        return url
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Credentials of some kind that are renewed at most once at a time.
+///
+/// However many tasks ask for a renewal at once, one runs; the others wait for it and share
+/// its result. Each successful renewal, and each ``replace(with:)``, bumps ``Snapshot/generation``,
+/// so a task holding an older generation knows its credentials were already replaced and does
+/// not renew again. A renewal rejected with `auth_required` blocks the credentials: every
+/// later request fails fast with ``blockedError`` until ``replace(with:)`` supplies new ones.
+///
+/// The renewal runs in its own task: a caller that is cancelled stops waiting at once (with
+/// `CancellationError`), but the renewal continues for the others.
+actor SingleFlightCredential<Value: Sendable> {
+    struct Snapshot: Sendable {
+        var value: Value?
+        var generation: UInt64
+    }
+
+    private var value: Value?
+    private var generation: UInt64 = 0
+    private var blockedError: APIError?
+    /// The renewal running, with everyone waiting for it.
+    private struct Flight {
+        var id: UInt64
+        var waiters: [UInt64: CheckedContinuation<Snapshot, any Error>] = [:]
+    }
+
+    private var inFlight: Flight?
+    private var nextID: UInt64 = 0
+    private var loader: (@Sendable () async -> Value?)?
+    private var loading: Task<Value?, Never>?
+
+    /// Creates the state with `value`, or with what `loader` returns on first use.
+    init(_ value: Value?, loader: (@Sendable () async -> Value?)? = nil) {
+        self.value = value
+        self.loader = value == nil ? loader : nil
+    }
+
+    /// The current credentials without waiting for anything.
+    var snapshot: Snapshot { Snapshot(value: value, generation: generation) }
+
+    /// Whether requests fail fast until new credentials are supplied.
+    var isBlocked: Bool { blockedError != nil }
+
+    /// The current credentials, after any renewal in progress.
+    ///
+    /// - Throws: The blocking error, or the failure of the renewal it waited for.
+    func current() async throws -> Snapshot {
+        await loadIfNeeded()
+        if inFlight != nil { return try await join() }
+        if let blockedError { throw blockedError }
+        return snapshot
+    }
+
+    /// Renews the credentials unless they already changed since `generation`, joining a
+    /// renewal that is already running.
+    ///
+    /// - Parameter operation: Gets the current value and returns its replacement; throwing
+    ///   `auth_required` blocks the credentials, any other error leaves them as they are.
+    /// - Throws: The blocking error or the renewal's failure.
+    func renew(
+        from generation: UInt64,
+        _ operation: @escaping @Sendable (Value?) async throws -> Value
+    ) async throws -> Snapshot {
+        await loadIfNeeded()
+        if inFlight != nil { return try await join() }
+        if let blockedError { throw blockedError }
+        guard generation == self.generation else { return snapshot }
+        nextID += 1
+        let id = nextID
+        let current = value
+        inFlight = Flight(id: id)
+        Task { await self.run(id: id, current: current, operation: operation) }
+        return try await join()
+    }
+
+    /// Replaces the credentials (`nil` signs out), unblocks, and detaches any renewal in
+    /// progress: its result is dropped and its waiters get these credentials instead.
+    func replace(with value: Value?) {
+        loader = nil
+        loading = nil
+        self.value = value
+        generation += 1
+        blockedError = nil
+        let waiters = inFlight?.waiters.values.map { $0 } ?? []
+        inFlight = nil
+        for waiter in waiters { waiter.resume(returning: snapshot) }
+    }
+
+    /// Waits for the renewal in flight; a cancelled caller stops waiting at once.
+    private func join() async throws -> Snapshot {
+        guard let flightID = inFlight?.id else { return snapshot }
+        nextID += 1
+        let waiterID = nextID
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Snapshot, any Error>) in
+                guard !Task.isCancelled, inFlight?.id == flightID else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                inFlight?.waiters[waiterID] = continuation
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(waiterID) }
+        }
+    }
+
+    private func cancelWaiter(_ waiterID: UInt64) {
+        inFlight?.waiters.removeValue(forKey: waiterID)?.resume(throwing: CancellationError())
+    }
+
+    private func run(
+        id: UInt64,
+        current: Value?,
+        operation: @Sendable (Value?) async throws -> Value
+    ) async {
+        let result: Result<Value, any Error>
+        do {
+            result = .success(try await operation(current))
+        } catch {
+            result = .failure(error)
+        }
+        // Detached by replace(with:), which already answered the waiters: drop the result.
+        guard let flight = inFlight, flight.id == id else { return }
+        inFlight = nil
+        let outcome: Result<Snapshot, any Error>
+        switch result {
+        case .success(let renewed):
+            value = renewed
+            generation += 1
+            outcome = .success(snapshot)
+        case .failure(let error):
+            if let apiError = error as? APIError, apiError.code == .authRequired {
+                value = nil
+                generation += 1
+                var blocked = apiError.details
+                blocked.message = "Sign-in required: \(apiError.message)"
+                blocked.hint = blocked.hint ?? "Supply new credentials."
+                blocked.cause = apiError
+                blockedError = .authRequired(blocked)
+            }
+            outcome = .failure(error)
+        }
+        for waiter in flight.waiters.values { waiter.resume(with: outcome) }
+    }
+
+    private func loadIfNeeded() async {
+        guard let loader else { return }
+        let task: Task<Value?, Never>
+        if let loading {
+            task = loading
+        } else {
+            task = Task { await loader() }
+            loading = task
+        }
+        let loaded = await task.value
+        // Another caller, or replace(with:), may have finished first.
+        guard self.loader != nil else { return }
+        self.loader = nil
+        loading = nil
+        if value == nil { value = loaded }
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import HTTPTypes
+
+/// Tells the request-hooks stage, which sits inside the cache, that the attempt it is reporting
+/// was made conditional by the cache: a 304 it sees will be answered from the cache.
+package enum CacheRevalidation {
+    /// True while the cache's conditional request is in flight.
+    @TaskLocal package static var isActive = false
+}
+
+/// The cache stage: inside retry and auth (so each attempt carries its credentials and is keyed
+/// by them), outside the user's middlewares and the request hooks.
+struct CacheMiddleware: Middleware {
+    let cache: ResponseCache
+    let hooks: (any Hooks)?
+    let timeSource: any TimeSource
+
+    /// Request headers that make a request conditional or partial on the caller's behalf; such
+    /// requests bypass the cache, since the caller wants the server's own answer.
+    private static let callerConditionals: [HTTPField.Name] = [
+        .ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range,
+    ]
+
+    /// Response headers that describe the stored body and must not be replaced by a 304's.
+    private static let representationHeaders: Set<HTTPField.Name> = [
+        .contentLength, .contentEncoding, .transferEncoding, .contentRange, .contentType,
+    ]
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        guard let url = request.url else { return try await next(request, body, context) }
+        switch request.method {
+        case .get, .head:
+            break
+        case .options, .trace, .connect:
+            return try await next(request, body, context)
+        default:
+            let result = try await next(request, body, context)
+            if (200..<300).contains(result.response.status.code) {
+                invalidate(after: request, url: url, result: result, context: context)
+            }
+            return result
+        }
+        let requestDirectives = CacheControl(request.headerFields[values: .cacheControl])
+        if requestDirectives.noStore || Self.callerConditionals.contains(where: { request.headerFields[$0] != nil }) {
+            return try await next(request, body, context)
+        }
+
+        let key = ResponseCache.requestKey(for: request, url: url, redactor: context.redactor)
+        let lookup = cache.lookup(key, headers: request.headerFields)
+        for dropped in lookup.dropped {
+            emit(.evicted, reason: .unreadable, url: dropped.displayURL, bytes: dropped.byteCount, request, context)
+        }
+        let displayURL = context.redactor.redact(url)
+        guard let entry = lookup.entry else {
+            emit(.miss, url: displayURL, request, context)
+            let result = try await next(request, body, context)
+            storeIfAllowed(result, request: request, key: key, displayURL: displayURL, context: context)
+            return result
+        }
+
+        emit(.hit, url: displayURL, bytes: entry.byteCount, request, context)
+        var conditional = request
+        if let etag = entry.headers[.eTag] { conditional.headerFields[.ifNoneMatch] = etag }
+        if let lastModified = entry.headers[.lastModified] {
+            conditional.headerFields[.ifModifiedSince] = lastModified
+        }
+        let result = try await CacheRevalidation.$isActive.withValue(true) {
+            try await next(conditional, body, context)
+        }
+        guard result.response.status.code == 304 else {
+            storeIfAllowed(result, request: request, key: key, displayURL: displayURL, context: context)
+            return result
+        }
+        return revalidated(entry, by: result, request: request, displayURL: displayURL, context: context)
+    }
+
+    /// The stored response, its headers updated by the 304 (RFC 9111 §4.3.4).
+    private func revalidated(
+        _ entry: CachedResponse,
+        by result: TransportResponse,
+        request: HTTPRequest,
+        displayURL: String,
+        context: RequestContext
+    ) -> TransportResponse {
+        var headers = entry.headers
+        var validatorsChanged = false
+        for name in Set(result.response.headerFields.map(\.name)) where !Self.representationHeaders.contains(name) {
+            let values = result.response.headerFields[values: name]
+            if name == .eTag || name == .lastModified, headers[values: name] != values { validatorsChanged = true }
+            headers[values: name] = values
+        }
+        let served = TransportResponse(
+            response: HTTPResponse(status: HTTPResponse.Status(code: entry.status), headerFields: headers),
+            body: entry.body,
+            url: result.url,
+            fromCache: true
+        )
+        emit(.revalidated, url: displayURL, bytes: entry.byteCount, request, context)
+        if CacheControl(result.response.headerFields[values: .cacheControl]).noStore {
+            if let dropped = cache.remove(key: entry.key) {
+                emit(
+                    .evicted,
+                    reason: .notCacheable,
+                    url: dropped.displayURL,
+                    bytes: dropped.byteCount,
+                    request,
+                    context
+                )
+            }
+        } else if validatorsChanged {
+            var updated = entry
+            updated.headers = Self.storable(headers, redactor: context.redactor)
+            cache.refresh(updated)
+        }
+        return served
+    }
+
+    private func storeIfAllowed(
+        _ result: TransportResponse,
+        request: HTTPRequest,
+        key: ResponseCache.RequestKey,
+        displayURL: String,
+        context: RequestContext
+    ) {
+        let status = result.response.status.code
+        guard (200..<300).contains(status) else { return }
+        let fields = result.response.headerFields
+        let varyHeaders = Self.varyHeaders(fields[values: .vary])
+        let fullKey = varyHeaders.map {
+            ResponseCache.fullKey(primary: key.primary, varyHeaders: $0, request: request.headerFields)
+        }
+        let storable =
+            [200, 203, 204].contains(status)
+            && (fields[.eTag] != nil || fields[.lastModified] != nil)
+            && !CacheControl(fields[values: .cacheControl]).noStore
+        guard storable, let varyHeaders, let fullKey else {
+            // The resource changed in a way that may not be kept: the old entry is stale now.
+            if let dropped = cache.removeMatching(key, headers: request.headerFields) {
+                emit(
+                    .evicted,
+                    reason: .notCacheable,
+                    url: dropped.displayURL,
+                    bytes: dropped.byteCount,
+                    request,
+                    context
+                )
+            }
+            return
+        }
+        let entry = CachedResponse(
+            key: fullKey,
+            primaryKey: key.primary,
+            urlKey: key.urlKey,
+            varyHeaders: varyHeaders,
+            status: status,
+            headers: Self.storable(fields, redactor: context.redactor),
+            body: result.body,
+            storedAt: timeSource.now(),
+            displayURL: displayURL
+        )
+        let outcome = cache.store(entry)
+        for (summary, reason) in outcome.evicted {
+            emit(.evicted, reason: reason, url: summary.displayURL, bytes: summary.byteCount, request, context)
+        }
+        if outcome.stored { emit(.stored, url: displayURL, bytes: entry.byteCount, request, context) }
+    }
+
+    /// Drops entries for the written URL and for the URLs the response says it changed
+    /// (`Location`, `Content-Location`) when they are on the same origin (RFC 9111 §4.4).
+    private func invalidate(after request: HTTPRequest, url: URL, result: TransportResponse, context: RequestContext) {
+        var targets = [url]
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = result.response.headerFields[name], let target = URL(string: value, relativeTo: url)
+            else { continue }
+            let absolute = target.absoluteURL
+            if absolute.scheme?.lowercased() == url.scheme?.lowercased(),
+                absolute.host?.lowercased() == url.host?.lowercased(), absolute.port == url.port
+            {
+                targets.append(absolute)
+            }
+        }
+        for target in targets {
+            for dropped in cache.invalidate(urlKey: ResponseCache.urlKey(target)) {
+                emit(
+                    .evicted,
+                    reason: .invalidated,
+                    url: dropped.displayURL,
+                    bytes: dropped.byteCount,
+                    request,
+                    context
+                )
+            }
+        }
+    }
+
+    /// The `Vary` names, lowercased and sorted; `nil` for `Vary: *`, which no request matches.
+    private static func varyHeaders(_ values: [String]) -> [String]? {
+        var names: Set<String> = []
+        for value in values {
+            for part in value.split(separator: ",") {
+                let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+                if name == "*" { return nil }
+                if !name.isEmpty { names.insert(name) }
+            }
+        }
+        return names.sorted()
+    }
+
+    /// Response headers without cookies or the client's secret headers, which must not be
+    /// written to a cache (and a disk) nor replayed.
+    private static func storable(_ fields: HTTPFields, redactor: Redactor) -> HTTPFields {
+        var fields = fields
+        fields[.setCookie] = nil
+        for name in redactor.secretHeaders { fields[name] = nil }
+        return fields
+    }
+
+    private func emit(
+        _ kind: CacheEvent.Kind,
+        reason: CacheEvent.EvictionReason? = nil,
+        url: String,
+        bytes: Int? = nil,
+        _ request: HTTPRequest,
+        _ context: RequestContext
+    ) {
+        hooks?.cache(
+            CacheEvent(
+                kind: kind,
+                reason: reason,
+                operation: context.operation,
+                method: request.method,
+                url: url,
+                callID: context.callID,
+                attempt: context.attempt,
+                byteCount: bytes
+            )
+        )
+    }
+}
+
+/// The `Cache-Control` directives the cache acts on.
+struct CacheControl {
+    /// `no-store`: the message may not be kept.
+    var noStore = false
+
+    init(_ values: [String]) {
+        for value in values {
+            for part in value.split(separator: ",") {
+                let directive = part.split(separator: "=", maxSplits: 1).first ?? ""
+                if directive.trimmingCharacters(in: .whitespaces).lowercased() == "no-store" { noStore = true }
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+public import AsyncHTTPClient
+public import Foundation
+public import HTTPCore
+public import HTTPTypes
+public import NIOCore
+import NIOHTTP1
+
+/// An ``HTTPCore/HTTPTransport`` on swift-server's AsyncHTTPClient (SwiftNIO).
+///
+/// It behaves like ``HTTPCore/URLSessionTransport`` in every way the contract suite checks:
+/// redirects go through ``HTTPCore/RedirectPolicy`` hop by hop (AsyncHTTPClient's own redirect
+/// following must be off), the body limits are enforced while the body streams in, and failures
+/// become ``HTTPCore/TransportError`` with an honest
+/// ``HTTPCore/TransportError/requestMayHaveBeenSent``.
+///
+/// A transport either owns its `HTTPClient` or borrows one:
+///
+/// - ``init(configuration:eventLoopGroup:)`` creates and owns a client. Call ``shutdown()``
+///   when you are done, or use ``withAsyncHTTPClientTransport(configuration:eventLoopGroup:isolation:_:)``
+///   to scope it.
+/// - ``init(client:)`` borrows a client you already run; you keep shutting it down yourself.
+/// - ``shared`` is a process-wide transport whose client lives as long as the process.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// A transport for the whole process, for clients that do not bring their own.
+    ///
+    /// Its client is never shut down, like `HTTPClient.shared`; ``shutdown()`` does nothing to it.
+    public static let shared = AsyncHTTPClientTransport(
+        client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: recommendedConfiguration),
+        ownership: .processWide
+    )
+
+    /// The client requests go through.
+    public let client: HTTPClient
+
+    private enum Ownership {
+        case borrowed
+        case owned
+        case processWide
+    }
+
+    private let ownership: Ownership
+    /// Whether an owned client has been shut down, so it is shut down once.
+    private let isShutDown = Locked(false)
+
+    /// The configuration an owned client starts from.
+    ///
+    /// AsyncHTTPClient's defaults with three changes:
+    /// - redirects are not followed (``HTTPCore/RedirectPolicy`` applies them instead);
+    /// - a failed connection attempt fails the request at once instead of being retried until
+    ///   the connect timeout, so a stopped server is reported in milliseconds and HTTPCore's
+    ///   ``HTTPCore/RetryPolicy`` decides what to repeat;
+    /// - gzip and deflate responses are decompressed, as URLSession does. The body limits count
+    ///   decompressed bytes.
+    public static var recommendedConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.decompression = .enabled(limit: .none)
+        return configuration
+    }
+
+    /// Creates a transport that owns a new `HTTPClient`.
+    ///
+    /// Redirect following is switched off on `configuration` whatever it says. Shut the client
+    /// down with ``shutdown()``; a transport released without it shuts its client down in the
+    /// background.
+    public init(
+        configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.recommendedConfiguration,
+        eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup
+    ) {
+        var configuration = configuration
+        configuration.redirectConfiguration = .disallow
+        self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        self.ownership = .owned
+    }
+
+    /// Creates a transport that borrows `client`; its owner shuts it down.
+    ///
+    /// The client must be created with `redirectConfiguration: .disallow`, for example from
+    /// ``recommendedConfiguration``. A client that follows redirects itself would bypass
+    /// ``HTTPCore/RedirectPolicy``; when the transport sees that it happened it fails the request
+    /// with ``HTTPCore/TransportError/Kind/redirectRefused``.
+    public init(client: HTTPClient) {
+        self.client = client
+        self.ownership = .borrowed
+    }
+
+    private init(client: HTTPClient, ownership: Ownership) {
+        self.client = client
+        self.ownership = ownership
+    }
+
+    deinit {
+        // A safety net: AsyncHTTPClient traps in debug builds when a running client is released.
+        if ownership == .owned, isShutDown.withLock({ !$0 }) {
+            client.shutdown { _ in }
+        }
+    }
+
+    /// Shuts down a client this transport owns, failing any request still running.
+    ///
+    /// Does nothing for a borrowed client or for ``shared``, and nothing the second time.
+    public func shutdown() async throws {
+        guard ownership == .owned else { return }
+        let first = isShutDown.withLock { isShutDown -> Bool in
+            defer { isShutDown = true }
+            return !isShutDown
+        }
+        if first { try await client.shutdown() }
+    }
+
+    /// Sends the request, following redirects as `options.redirectPolicy` allows.
+    public func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
+        try await options.redirectPolicy.follow(request, body: body) { hop, hopBody, url in
+            try await sendOnce(hop, body: hopBody, url: url, options: options)
+        }
+    }
+
+    private func sendOnce(
+        _ request: HTTPRequest,
+        body: Data?,
+        url: URL,
+        options: TransportOptions
+    ) async throws -> TransportResponse {
+        let outgoing = Self.clientRequest(request, body: body, url: url)
+        let response: HTTPClientResponse
+        do {
+            // AsyncHTTPClient applies the deadline until the response head arrives; the body has
+            // its own idle timeout below.
+            response = try await client.execute(outgoing, deadline: .now() + TimeAmount(options.timeout))
+        } catch {
+            throw TransportErrorMapping.transportError(from: error, responseStarted: false)
+        }
+        guard response.history.count <= 1 else {
+            throw TransportError(
+                .redirectRefused,
+                requestMayHaveBeenSent: true,
+                message: "The HTTPClient followed a redirect itself; create it with redirectConfiguration: .disallow."
+            )
+        }
+        let head = try Self.httpResponse(from: response)
+        let limits = BodyCollector.Limits(
+            isErrorStatus: head.status.code >= 400,
+            body: options.maxBodySize,
+            errorBody: options.maxErrorBodySize
+        )
+        let declaredLength = response.headers.first(name: "content-length").flatMap { Int($0) }
+        if request.method != .head, !limits.isErrorStatus, let declaredLength, declaredLength > limits.body {
+            // Refuse up front; dropping the body makes AsyncHTTPClient close the connection.
+            throw BodyCollector.limitExceeded(limits.body)
+        }
+        var data = try await BodyCollector.collect(
+            response.body,
+            limits: limits,
+            declaredLength: declaredLength,
+            idleTimeout: options.timeout,
+            eventLoop: client.eventLoopGroup.any()
+        )
+        if request.method == .head { data = Data() }
+        return TransportResponse(response: head, body: data, url: url)
+    }
+
+    private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields {
+            // AsyncHTTPClient frames the body itself and rejects conflicting framing headers.
+            if field.name == .contentLength || field.name == .transferEncoding { continue }
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body {
+            outgoing.body = .bytes(body)
+        }
+        return outgoing
+    }
+
+    private static func httpResponse(from response: HTTPClientResponse) throws -> HTTPResponse {
+        let code = Int(response.status.code)
+        guard (100...999).contains(code) else {
+            throw TransportError(
+                .invalidResponse,
+                requestMayHaveBeenSent: true,
+                message: "The server answered with an invalid status code."
+            )
+        }
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        return HTTPResponse(
+            status: HTTPResponse.Status(code: code, reasonPhrase: response.status.reasonPhrase),
+            headerFields: fields
+        )
+    }
+}
+
+/// Runs `body` with a transport that owns a new `HTTPClient`, and shuts the client down when
+/// `body` returns or throws.
+///
+/// ```swift
+/// try await withAsyncHTTPClientTransport { transport in
+///     let client = try Client(configuration: configuration, transport: transport)
+///     try await run(client)
+/// }
+/// ```
+public func withAsyncHTTPClientTransport<Result>(
+    configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.recommendedConfiguration,
+    eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (AsyncHTTPClientTransport) async throws -> Result
+) async throws -> Result {
+    let transport = AsyncHTTPClientTransport(configuration: configuration, eventLoopGroup: eventLoopGroup)
+    let result: Result
+    do {
+        result = try await body(transport)
+    } catch {
+        // The body's error matters more than a failed shutdown.
+        try? await transport.shutdown()
+        throw error
+    }
+    try await transport.shutdown()
+    return result
+}

@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPCore
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns AsyncHTTPClient and SwiftNIO errors into ``TransportError``.
+///
+/// `requestMayHaveBeenSent` is `false` only for failures that happen before AsyncHTTPClient
+/// hands the request to a connection: connecting, resolving the name, the TLS handshake.
+/// Everything else may have reached the server, and once the response head has arrived the
+/// request certainly did.
+enum TransportErrorMapping {
+    static func transportError(from error: any Error, responseStarted: Bool) -> any Error {
+        if error is CancellationError || Task.isCancelled { return CancellationError() }
+        if let error = error as? TransportError { return error }
+        var mapped = classify(error)
+        if responseStarted {
+            mapped.requestMayHaveBeenSent = true
+            if mapped.kind == .cannotConnect { mapped.kind = .connectionLost }
+        }
+        return mapped
+    }
+
+    private static func classify(_ error: any Error) -> TransportError {
+        #if canImport(Network)
+        // Network.framework's errors, when the client runs on NIOTransportServices.
+        if error is HTTPClient.NWTLSError { return cannotConnect("the TLS handshake failed", underlying: nil) }
+        if let error = error as? HTTPClient.NWPOSIXError {
+            switch error.errorCode {
+            case .ECONNREFUSED, .ENETUNREACH, .EHOSTUNREACH, .EADDRNOTAVAIL:
+                return cannotConnect("the connection failed", underlying: nil)
+            default:
+                return connectionLost("the connection failed", underlying: nil)
+            }
+        }
+        #endif
+        switch error {
+        case let error as HTTPClientError:
+            return classify(error)
+        case let error as NIOConnectionError:
+            let unresolved = error.connectionErrors.isEmpty && (error.dnsAError != nil || error.dnsAAAAError != nil)
+            return cannotConnect(
+                unresolved ? "the host name could not be resolved" : "the connection failed",
+                underlying: nil
+            )
+        case let error as ChannelError:
+            if case .connectTimeout = error { return cannotConnect("connecting timed out", underlying: error) }
+            return connectionLost("the connection closed", underlying: error)
+        case let error as IOError:
+            return classify(error)
+        case let error as NIOSSLError:
+            switch error {
+            case .uncleanShutdown:
+                return connectionLost("the TLS connection closed uncleanly", underlying: nil)
+            case .handshakeFailed, .unableToValidateCertificate, .noCertificateToValidate, .cannotMatchULabel,
+                .cannotFindPeerIP:
+                return cannotConnect("the TLS handshake failed", underlying: nil)
+            default:
+                return other("a TLS error occurred")
+            }
+        case is NIOSSLExtraError:
+            return cannotConnect("the TLS handshake failed", underlying: nil)
+        case is HTTPParserError:
+            return TransportError(
+                .invalidResponse,
+                requestMayHaveBeenSent: true,
+                message: "The server's response was cut off or malformed."
+            )
+        default:
+            return other("the request failed")
+        }
+    }
+
+    private static func classify(_ error: HTTPClientError) -> TransportError {
+        switch error {
+        case .connectTimeout, .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
+            .invalidProxyResponse, .proxyAuthenticationRequired:
+            return cannotConnect("connecting timed out or the proxy refused", underlying: error)
+        case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .alreadyShutdown,
+            .traceRequestWithBody, .incompatibleHeaders, .getConnectionFromPoolTimeout:
+            return TransportError(
+                .other,
+                requestMayHaveBeenSent: false,
+                message: "The request could not be started (\(error.description)).",
+                underlying: error
+            )
+        case .readTimeout, .writeTimeout, .deadlineExceeded:
+            return TransportError(
+                .timedOut,
+                requestMayHaveBeenSent: true,
+                message: "The server did not answer in time.",
+                underlying: error
+            )
+        case .remoteConnectionClosed:
+            return connectionLost("the connection closed", underlying: error)
+        default:
+            return TransportError(
+                .other,
+                requestMayHaveBeenSent: true,
+                message: "The request failed (\(error.description)).",
+                underlying: error
+            )
+        }
+    }
+
+    private static func classify(_ error: IOError) -> TransportError {
+        switch error.errnoCode {
+        case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ENOENT:
+            return cannotConnect("the connection failed", underlying: error)
+        default:
+            return connectionLost("the connection failed", underlying: error)
+        }
+    }
+
+    private static func cannotConnect(_ what: String, underlying: (any Error & Sendable)?) -> TransportError {
+        TransportError(
+            .cannotConnect,
+            requestMayHaveBeenSent: false,
+            message: "Could not connect to the server (\(what)).",
+            underlying: underlying
+        )
+    }
+
+    private static func connectionLost(_ what: String, underlying: (any Error & Sendable)?) -> TransportError {
+        TransportError(
+            .connectionLost,
+            requestMayHaveBeenSent: true,
+            message: "The connection was lost before a complete response arrived (\(what)).",
+            underlying: underlying
+        )
+    }
+
+    private static func other(_ what: String) -> TransportError {
+        TransportError(.other, requestMayHaveBeenSent: true, message: "The request failed (\(what)).")
+    }
+}

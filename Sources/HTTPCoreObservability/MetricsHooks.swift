@@ -1,0 +1,209 @@
+public import HTTPCore
+import HTTPTypes
+public import Metrics
+
+/// Hooks that count calls, attempts, retries and errors and time them with swift-metrics.
+///
+/// ```swift
+/// configuration.addMetrics()
+/// // or, composed with other hooks:
+/// configuration.hooks = ChainHooks(LoggingHooks(logger: logger), MetricsHooks())
+/// ```
+///
+/// | name (default prefix) | kind | dimensions, in order | recorded |
+/// |---|---|---|---|
+/// | `httpcore.requests` | counter | operation, service, method, status_class | once per attempt |
+/// | `httpcore.request.duration` | timer | operation, service, method, status_class | once per attempt |
+/// | `httpcore.operations` | counter | operation, service, method, status_class | once per call |
+/// | `httpcore.operation.duration` | timer | operation, service, method, status_class | once per call |
+/// | `httpcore.retries` | counter | operation, service, method, error_code | once per retry |
+/// | `httpcore.errors` | counter | operation, service, method, error_code | once per failed call |
+/// | `httpcore.cache.events` | counter | operation, service, method, event | once per cache event |
+/// | `httpcore.pages` | counter | operation, service | once per page of a paginated list |
+/// | `httpcore.page.items` | counter | operation, service | items per page, added up |
+/// | `httpcore.auth.events` | counter | strategy, event, trigger | once per refresh, login, renewal or failure |
+/// | `httpcore.auth.duration` | timer | strategy, event, trigger | once per refresh, login, renewal or failure |
+///
+/// Every dimension is bounded: an empty operation or service is `unknown`, methods outside the
+/// standard nine are `_OTHER`, `status_class` is `1xx`–`5xx`, `error` (no response) or
+/// `cancelled`, `error_code` is an `APIError.Code`, the cache `event` is a `CacheEvent.Kind`
+/// (`hit`, `miss`, `revalidated`, `stored`, `evicted`), the auth `event` and `trigger` are an
+/// `AuthEvent.Kind` and `AuthEvent.Trigger`, and `strategy` is the auth strategy's type name.
+/// URLs, ids and user values are never dimensions. Past ``maxOperationNames`` distinct operation names, new ones count as `other`,
+/// so a misbehaving caller cannot grow the number of series without limit.
+public final class MetricsHooks: Hooks {
+    /// The metric names, relative to the prefix.
+    public enum Name {
+        /// Counter: attempts that reached the transport.
+        public static let requests = "requests"
+        /// Timer: how long each attempt took.
+        public static let requestDuration = "request.duration"
+        /// Counter: calls, by their final status class.
+        public static let operations = "operations"
+        /// Timer: how long each call took, waits and retries included.
+        public static let operationDuration = "operation.duration"
+        /// Counter: retries, by the error that caused them.
+        public static let retries = "retries"
+        /// Counter: calls that ended with an error, by its code.
+        public static let errors = "errors"
+        /// Counter: response cache hits, misses, revalidations, stores and evictions.
+        public static let cacheEvents = "cache.events"
+        /// Counter: pages of paginated lists.
+        public static let pages = "pages"
+        /// Counter: items received in pages of paginated lists.
+        public static let pageItems = "page.items"
+        /// Counter: token refreshes, session logins and renewals, and their failures.
+        public static let authEvents = "auth.events"
+        /// Timer: how long each refresh, login or renewal took.
+        public static let authDuration = "auth.duration"
+    }
+
+    /// The dimension names.
+    public enum Dimension {
+        /// `OperationMetadata.name`, or `unknown`.
+        public static let operation = "operation"
+        /// `OperationMetadata.service`, or `unknown`.
+        public static let service = "service"
+        /// The HTTP method, or `_OTHER`.
+        public static let method = "method"
+        /// `1xx`, `2xx`, `3xx`, `4xx`, `5xx`, `error` or `cancelled`.
+        public static let statusClass = "status_class"
+        /// An `APIError.Code` raw value, e.g. `rate_limit`.
+        public static let errorCode = "error_code"
+        /// A `CacheEvent.Kind` or `AuthEvent.Kind` raw value.
+        public static let event = "event"
+        /// The auth strategy's type name, e.g. `RefreshingTokenAuth`.
+        public static let strategy = "strategy"
+        /// An `AuthEvent.Trigger` raw value.
+        public static let trigger = "trigger"
+    }
+
+    /// What an operation name past ``maxOperationNames`` is recorded as.
+    public static let overflowOperationName = "other"
+
+    /// The prefix of every metric name, joined with a dot.
+    public let prefix: String
+    /// How many distinct operation names are kept as dimension values.
+    public let maxOperationNames: Int
+
+    private let factory: any MetricsFactory
+    private let state = Locked(State())
+
+    private struct State: Sendable {
+        var counters: [SeriesKey: Counter] = [:]
+        var timers: [SeriesKey: Timer] = [:]
+        var operationNames: Set<String> = []
+    }
+
+    private struct SeriesKey: Hashable, Sendable {
+        var name: String
+        var values: [String]
+    }
+
+    /// Creates metrics hooks.
+    ///
+    /// - Parameters:
+    ///   - factory: Where metrics go; `nil` uses `MetricsSystem.factory` as it is now (the
+    ///     bootstrapped one, or a task-local one bound with `withMetricsFactory`).
+    ///   - prefix: The prefix of every metric name.
+    ///   - maxOperationNames: How many distinct operation names are kept before new ones are
+    ///     recorded as `other`.
+    public init(factory: (any MetricsFactory)? = nil, prefix: String = "httpcore", maxOperationNames: Int = 500) {
+        self.factory = factory ?? MetricsSystem.factory
+        self.prefix = prefix
+        self.maxOperationNames = max(maxOperationNames, 0)
+    }
+
+    /// Counts and times the attempt.
+    public func requestEnded(_ event: RequestEndEvent) {
+        let dimensions = base(event.operation, event.method) + [Labels.statusClass(event.status)]
+        counter(Name.requests, statusDimensions, dimensions).increment()
+        timer(Name.requestDuration, statusDimensions, dimensions).recordNanoseconds(Labels.nanoseconds(event.duration))
+    }
+
+    /// Counts the retry by its cause.
+    public func retryScheduled(_ event: RetryEvent) {
+        let dimensions = base(event.operation, event.method) + [event.error.code.rawValue]
+        counter(Name.retries, errorDimensions, dimensions).increment()
+    }
+
+    /// Counts and times the call, and counts its error.
+    public func operationEnded(_ event: OperationEndEvent) {
+        let base = base(event.operation, event.method)
+        let statusClass = event.cancelled ? "cancelled" : Labels.statusClass(event.status)
+        counter(Name.operations, statusDimensions, base + [statusClass]).increment()
+        timer(Name.operationDuration, statusDimensions, base + [statusClass])
+            .recordNanoseconds(Labels.nanoseconds(event.duration))
+        if let error = event.error {
+            counter(Name.errors, errorDimensions, base + [error.code.rawValue]).increment()
+        }
+    }
+
+    /// Counts the cache's hits, misses, revalidations, stores and evictions.
+    public func cache(_ event: CacheEvent) {
+        let dimensions = base(event.operation, event.method) + [event.kind.rawValue]
+        counter(Name.cacheEvents, cacheDimensions, dimensions).increment()
+    }
+
+    /// Counts pages and their items.
+    public func page(_ event: PageEvent) {
+        let dimensions = base(event.operation, nil)
+        counter(Name.pages, pageDimensions, dimensions).increment()
+        counter(Name.pageItems, pageDimensions, dimensions).increment(by: max(event.itemCount, 0))
+    }
+
+    /// Counts and times refreshes, logins and renewals.
+    public func auth(_ event: AuthEvent) {
+        let dimensions = [event.strategy, event.kind.rawValue, event.trigger.rawValue]
+        counter(Name.authEvents, authDimensions, dimensions).increment()
+        timer(Name.authDuration, authDimensions, dimensions).recordNanoseconds(Labels.nanoseconds(event.duration))
+    }
+
+    private let cacheDimensions = [Dimension.operation, Dimension.service, Dimension.method, Dimension.event]
+    private let pageDimensions = [Dimension.operation, Dimension.service]
+    private let authDimensions = [Dimension.strategy, Dimension.event, Dimension.trigger]
+    private let statusDimensions = [Dimension.operation, Dimension.service, Dimension.method, Dimension.statusClass]
+    private let errorDimensions = [Dimension.operation, Dimension.service, Dimension.method, Dimension.errorCode]
+
+    private func base(_ operation: OperationMetadata, _ method: HTTPRequest.Method?) -> [String] {
+        let name = Labels.operation(operation)
+        let bounded = state.withLock { state -> String in
+            if state.operationNames.contains(name) { return name }
+            guard state.operationNames.count < maxOperationNames else { return Self.overflowOperationName }
+            state.operationNames.insert(name)
+            return name
+        }
+        return [bounded, Labels.service(operation)] + (method.map { [Labels.method($0)] } ?? [])
+    }
+
+    /// The metric objects are made once per series and reused: creating them per event is slow
+    /// and swift-metrics advises against it.
+    private func counter(_ name: String, _ keys: [String], _ values: [String]) -> Counter {
+        let key = SeriesKey(name: name, values: values)
+        return state.withLock { state in
+            if let existing = state.counters[key] { return existing }
+            let counter = Counter(label: label(name), dimensions: Array(zip(keys, values)), factory: factory)
+            state.counters[key] = counter
+            return counter
+        }
+    }
+
+    private func timer(_ name: String, _ keys: [String], _ values: [String]) -> Timer {
+        let key = SeriesKey(name: name, values: values)
+        return state.withLock { state in
+            if let existing = state.timers[key] { return existing }
+            let timer = Timer(
+                label: label(name),
+                dimensions: Array(zip(keys, values)),
+                preferredDisplayUnit: .milliseconds,
+                factory: factory
+            )
+            state.timers[key] = timer
+            return timer
+        }
+    }
+
+    private func label(_ name: String) -> String {
+        prefix.isEmpty ? name : prefix + "." + name
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import HTTPCore
+
+/// Checks on what a caller passes, made before any request, so bad input is a `usage` error and
+/// never a half-understood write on the server.
+enum MarkbookInput {
+    /// The shortest `matching` text `schedulebackup` accepts.
+    static let minimumMatchingLength = 2
+
+    static func requireKey(_ key: Int, _ name: String) throws {
+        guard key > 0 else {
+            throw APIError.usage("\(name) must be a positive key, not \(key).")
+        }
+    }
+
+    /// Rejects empty text (unless allowed) and control characters such as line breaks, which
+    /// no name, id or result contains and which would only corrupt the markbook.
+    static func requireText(_ text: String, _ name: String, allowEmpty: Bool = false) throws {
+        if !allowEmpty, text.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw APIError.usage("\(name) must not be empty.")
+        }
+        if text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+            throw APIError.usage("\(name) must not contain line breaks or other control characters.")
+        }
+    }
+
+    /// How class names are compared for uniqueness: trimmed and case-insensitive.
+    static func uniquenessKey(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}

@@ -1,0 +1,288 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import HTTPCore
+import Markbook
+
+/// `markbook list`: the school's markbooks.
+struct ListCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the school's markbooks.")
+
+    @ParentCommand var tool: MarkbookTool
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let markbooks = try await client.markbookList().sorted { $0.key < $1.key }
+        if context.outputsJSON {
+            try context.printJSON(markbooks)
+            return
+        }
+        var table = TextTable(columns: [
+            .init("KEY", alignment: .right), .init("NAME"), .init("YEAR"), .init("COURSE"), .init("OWNER"),
+        ])
+        for markbook in markbooks {
+            table.append([String(markbook.key), markbook.name, markbook.year, markbook.course, markbook.owner])
+        }
+        context.print(table)
+    }
+}
+
+/// `markbook users`: the school's users, whose keys own and share markbooks.
+struct UsersCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(commandName: "users", abstract: "List the school's users.")
+
+    @ParentCommand var tool: MarkbookTool
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let users = try await client.userList()
+        if context.outputsJSON {
+            try context.printJSON(users)
+            return
+        }
+        var table = TextTable(columns: [.init("KEY", alignment: .right), .init("NAME"), .init("LOGIN"), .init("EMAIL")])
+        for user in users {
+            table.append([String(user.key), user.name, user.loginID, user.email])
+        }
+        context.print(table)
+    }
+}
+
+/// `markbook show KEY [--alt] [--raw]`: a markbook as a students × tasks grid.
+struct ShowCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a markbook: its tasks, and each student's results as a grid.",
+        discussion: "Columns are task keys (listed above the grid); '-' is no result."
+    )
+
+    @ParentCommand var tool: MarkbookTool
+
+    @Argument(help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"))
+    var key: Int
+
+    @Flag(help: "Fetch with getmarkbookalt (results as a flat list); the output is the same.")
+    var alt = false
+
+    @Flag(help: "Show raw results instead of results rounded to each task's decimal places.")
+    var raw = false
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let sheet = alt ? try await client.getMarkbookAlt(key: key) : try await client.getMarkbook(key: key)
+        if context.outputsJSON {
+            try context.printJSON(SheetJSON(sheet))
+            return
+        }
+        context.print(Self.heading(sheet))
+        if !sheet.classes.isEmpty {
+            context.print("Classes: " + sheet.classes.map(Self.describe).joined(separator: " · "))
+        }
+        context.print()
+        guard !sheet.tasks.isEmpty else {
+            context.print("No tasks yet.")
+            return
+        }
+        var tasks = TextTable(columns: [
+            .init("TASK", alignment: .right), .init("NAME"), .init("MAX", alignment: .right),
+            .init("DP", alignment: .right),
+        ])
+        for task in sheet.tasks {
+            tasks.append([String(task.key), task.name, String(task.maximum), String(task.decimalPlaces)])
+        }
+        context.print(tasks)
+        context.print()
+        let students = sheet.students.sorted(by: Self.studentOrder)
+        guard !students.isEmpty else {
+            context.print("No students.")
+            return
+        }
+        var grid = TextTable(
+            columns: Self.studentColumns + sheet.tasks.map { .init(String($0.key), alignment: .right) }
+        )
+        for student in students {
+            let results = sheet.tasks.map { task -> String in
+                guard let result = sheet.result(studentKey: student.key, taskKey: task.key) else { return "-" }
+                return raw ? result.raw : result.rounded
+            }
+            grid.append(Self.studentCells(student) + results)
+        }
+        context.print(grid)
+    }
+
+    static let studentColumns: [TextTable.Column] = [
+        .init("KEY", alignment: .right), .init("STUDENT"), .init("SID"), .init("CLASS"),
+    ]
+
+    static func studentCells(_ student: MarkbookStudent) -> [String] {
+        [String(student.key), student.sortName, student.studentID, student.className]
+    }
+
+    static func studentOrder(_ first: MarkbookStudent, _ second: MarkbookStudent) -> Bool {
+        let firstName = first.sortName.lowercased()
+        let secondName = second.sortName.lowercased()
+        return firstName == secondName ? first.key < second.key : firstName < secondName
+    }
+
+    static func heading(_ sheet: MarkbookSheet) -> String {
+        ["\(sheet.name) (\(sheet.key))", sheet.year, sheet.course].filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    static func describe(_ item: MarkbookClass) -> String {
+        item.teacherName.isEmpty ? "\(item.name) [\(item.key)]" : "\(item.name) [\(item.key)] \(item.teacherName)"
+    }
+}
+
+/// `markbook outcomes KEY [--alt]`: outcomes and each student's levels as a grid.
+struct OutcomesCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outcomes",
+        abstract: "Show a markbook's outcomes and each student's level in them.",
+        discussion: "Columns are outcome keys (listed above the grid); '-' is not assessed."
+    )
+
+    @ParentCommand var tool: MarkbookTool
+
+    @Argument(help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"))
+    var key: Int
+
+    @Flag(help: "Fetch with getoutcomesalt (levels as a flat list); the output is the same.")
+    var alt = false
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let outcomes = alt ? try await client.getOutcomesAlt(key: key) : try await client.getOutcomes(key: key)
+        if context.outputsJSON {
+            try context.printJSON(OutcomesJSON(outcomes))
+            return
+        }
+        guard !outcomes.outcomes.isEmpty else {
+            context.print("Markbook \(key) has no outcomes.")
+            return
+        }
+        var list = TextTable(columns: [
+            .init("OUTCOME", alignment: .right), .init("CODE"), .init("NAME"), .init("TASKS"),
+        ])
+        for outcome in outcomes.outcomes {
+            list.append([
+                String(outcome.key), outcome.code.isEmpty ? "-" : outcome.code, outcome.name,
+                outcome.taskKeys.map(String.init).joined(separator: ", "),
+            ])
+        }
+        context.print(list)
+        context.print()
+        var grid = TextTable(
+            columns: ShowCommand.studentColumns + outcomes.outcomes.map { .init(String($0.key), alignment: .right) }
+        )
+        for student in outcomes.students.sorted(by: ShowCommand.studentOrder) {
+            grid.append(
+                ShowCommand.studentCells(student)
+                    + outcomes.outcomes.map { outcomes.level(studentKey: student.key, outcomeKey: $0.key)?.text ?? "-" }
+            )
+        }
+        context.print(grid)
+    }
+}
+
+// MARK: JSON shapes
+
+/// `show --json`: the markbook with each student's results inline, numbers where they parse.
+struct SheetJSON: Encodable {
+    struct Result: Encodable {
+        var taskKey: Int
+        var raw: String
+        var rounded: String
+        var value: Nullable<Double>
+    }
+
+    struct Student: Encodable {
+        var key: Int
+        var studentID: String
+        var familyName: String
+        var givenName: String
+        var preferredName: String
+        var classKey: Int
+        var className: String
+        var results: [Result]
+    }
+
+    var key: Int
+    var name: String
+    var year: String
+    var course: String
+    var ownerKey: Int
+    var shareList: [Int]
+    var classes: [MarkbookClass]
+    var tasks: [MarkbookTask]
+    var students: [Student]
+
+    init(_ sheet: MarkbookSheet) {
+        key = sheet.key
+        name = sheet.name
+        year = sheet.year
+        course = sheet.course
+        ownerKey = sheet.ownerKey
+        shareList = sheet.shareList
+        classes = sheet.classes
+        tasks = sheet.tasks
+        students = sheet.students.sorted(by: ShowCommand.studentOrder).map { student in
+            Student(
+                key: student.key,
+                studentID: student.studentID,
+                familyName: student.familyName,
+                givenName: student.givenName,
+                preferredName: student.preferredName,
+                classKey: student.classKey,
+                className: student.className,
+                results: sheet.tasks.compactMap { task in
+                    sheet.result(studentKey: student.key, taskKey: task.key).map {
+                        Result(taskKey: task.key, raw: $0.raw, rounded: $0.rounded, value: Nullable($0.rawValue))
+                    }
+                }
+            )
+        }
+    }
+}
+
+/// `outcomes --json`: the outcomes with each student's levels inline.
+struct OutcomesJSON: Encodable {
+    struct Level: Encodable {
+        var outcomeKey: Int
+        var level: String
+        var value: Nullable<Double>
+    }
+
+    struct Student: Encodable {
+        var key: Int
+        var studentID: String
+        var familyName: String
+        var givenName: String
+        var preferredName: String
+        var classKey: Int
+        var className: String
+        var levels: [Level]
+    }
+
+    var markbookKey: Int
+    var classes: [MarkbookClass]
+    var outcomes: [MarkbookOutcome]
+    var students: [Student]
+
+    init(_ outcomes: MarkbookOutcomes) {
+        markbookKey = outcomes.markbookKey
+        classes = outcomes.classes
+        self.outcomes = outcomes.outcomes
+        students = outcomes.students.sorted(by: ShowCommand.studentOrder).map { student in
+            Student(
+                key: student.key,
+                studentID: student.studentID,
+                familyName: student.familyName,
+                givenName: student.givenName,
+                preferredName: student.preferredName,
+                classKey: student.classKey,
+                className: student.className,
+                levels: outcomes.outcomes.compactMap { outcome in
+                    outcomes.level(studentKey: student.key, outcomeKey: outcome.key).map {
+                        Level(outcomeKey: outcome.key, level: $0.text, value: Nullable($0.value))
+                    }
+                }
+            )
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import CLISupport
+import HTTPCore
+import MonashSchedule
+
+/// `monash buses [--from STOP]`: predicted bus legs, earliest first.
+struct BusesCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "buses",
+        abstract: "List predicted campus buses, earliest first."
+    )
+
+    @ParentCommand var monash: Monash
+    var global: GlobalOptions { monash.global }
+
+    @Option(help: ArgumentHelp("Only buses leaving this stop (any case).", valueName: "stop"))
+    var from: String?
+
+    func run(in context: CommandContext) async throws {
+        let timetable = try await context.timetable()
+        let legs: [BusLeg]
+        if let from {
+            legs = timetable.buses(from: from)
+            if legs.isEmpty {
+                throw APIError.notFound(
+                    APIError.Details(
+                        message: "No buses leave a stop called \"\(from)\".",
+                        hint: "Stops with departures: \(timetable.departureStops.joined(separator: ", "))."
+                    )
+                )
+            }
+        } else {
+            legs = timetable.sortedStops
+        }
+        if context.outputsJSON {
+            try context.printJSON(legs.map { BusJSON($0, dates: timetable.campusDates) })
+            return
+        }
+        guard !legs.isEmpty else {
+            context.print("No buses reported.")
+            return
+        }
+        let dates = context.dates
+        var table = TextTable(columns: [.init("PREDICTED"), .init("FROM"), .init("TO")])
+        for leg in legs {
+            table.append([dates.dayAndTime(leg.predictedArrival), leg.departureStop, leg.arrivalStop])
+        }
+        context.print(table)
+    }
+}

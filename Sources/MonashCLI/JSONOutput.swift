@@ -1,0 +1,76 @@
+import CLISupport
+import Foundation
+import MonashSchedule
+
+// The `--json` shapes: the SDK's Swift names in camelCase, dates as ISO 8601 with the campus
+// offset (`2020-03-13T10:00:00+11:00`), lists as arrays and single things as objects.
+
+struct ClassJSON: Encodable {
+    var start: String
+    var end: String
+    var course: String
+    var kind: String
+    var lecturer: String
+    var room: String
+    var campus: String
+
+    init(_ session: ClassSession, dates: DateText) {
+        start = dates.iso8601(session.start)
+        end = dates.iso8601(session.end)
+        course = session.course
+        kind = session.kind
+        lecturer = session.lecturer
+        room = session.room
+        campus = session.campus
+    }
+}
+
+struct CarParkJSON: Encodable {
+    var name: String
+    var freeSlots: Int
+
+    init(_ park: CarPark) {
+        name = park.name
+        freeSlots = park.freeSlots
+    }
+}
+
+struct BusJSON: Encodable {
+    var departureStop: String
+    var arrivalStop: String
+    var predictedArrival: String
+
+    init(_ leg: BusLeg, dates: DateText) {
+        departureStop = leg.departureStop
+        arrivalStop = leg.arrivalStop
+        predictedArrival = dates.iso8601(leg.predictedArrival)
+    }
+}
+
+struct StudentJSON: Encodable {
+    var id: String
+    var name: String
+}
+
+extension Timetable {
+    /// ISO 8601 in the campus zone: machine output keeps the offset the times were written in.
+    var campusDates: DateText { DateText(timeZone: timeZone) }
+}
+
+/// Encodes `nil` as `null` rather than leaving the key out, so `next --json` always has the same keys.
+struct Nullable<Wrapped: Encodable>: Encodable {
+    var value: Wrapped?
+
+    init(_ value: Wrapped?) {
+        self.value = value
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value {
+            try container.encode(value)
+        } else {
+            try container.encodeNil()
+        }
+    }
+}

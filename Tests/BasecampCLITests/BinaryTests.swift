@@ -1,0 +1,57 @@
+import CLISupport
+import Foundation
+import HTTPCore
+import Testing
+
+/// The README's flow, run as real processes of the built `basecamp`.
+@Suite("The built basecamp executable")
+struct BinaryTests {
+    @Test("basecamp --sandbox projects list")
+    func projectsList() async throws {
+        let result = try await BuiltExecutable.run("basecamp", arguments: ["--sandbox", "projects", "list"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("        ID  NAME  "))
+        #expect(result.stdout.contains("2085958504  The Leto Laptop"))
+    }
+
+    @Test("todos create, then todos list in a second process, through BASECAMP_SANDBOX_STATE")
+    func createThenList() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-bin-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let state = ["BASECAMP_SANDBOX_STATE": file.path]
+        let created = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "todos", "create", "--todolist", "1069479341", "--content", "Order the cake"],
+            variables: state
+        )
+        #expect(created.exitCode == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("Order the cake"))
+        let listed = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "todos", "list", "--project", "2085958504", "--todolist", "1069479341"],
+            variables: state
+        )
+        #expect(listed.exitCode == 0)
+        #expect(listed.stdout.contains("Order the cake"))
+    }
+
+    @Test("api GetProject prints JSON; a missing to-do exits 2; a bad flag exits 64")
+    func apiAndErrors() async throws {
+        let project = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "api", "GetProject", "--param", "projectId=2085958504"]
+        )
+        #expect(project.exitCode == 0)
+        #expect(try project.json(JSONValue.self)["name"] == "The Leto Laptop")
+        let missing = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "--json", "todos", "get", "1"]
+        )
+        #expect(missing.exitCode == 2)
+        #expect(try missing.errorReport().code == "not_found")
+        let bad = try await BuiltExecutable.run("basecamp", arguments: ["todos", "list", "--todolist", "many"])
+        #expect(bad.exitCode == 64)
+        #expect(bad.stderr.hasPrefix("Error: The value 'many' is invalid for '--todolist <id>'"))
+    }
+}

@@ -1,0 +1,54 @@
+import APISandbox
+import BasecampSandbox
+import CLISupport
+import Foundation
+import HTTPCore
+
+@testable import BasecampCLI
+
+/// Runs `basecamp` in-process in UTC with only the given variables.
+func basecamp(
+    _ arguments: [String],
+    variables: [String: String] = [:],
+    configure: (inout CLIEnvironment) -> Void = { _ in }
+) async -> CommandResult {
+    await CLIRunner.capture(BasecampCommand.self, arguments: arguments, variables: variables, configure: configure)
+}
+
+/// Starts a sandbox with the Basecamp module (and, optionally, faults), passes `{sandbox}/basecamp`
+/// to `body`, and stops it whatever happens.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func withBasecampSandbox(
+    module: BasecampSandboxModule = BasecampSandboxModule(),
+    faults: FaultInjection = .none,
+    _ body: (Sandbox, String) async throws -> Void
+) async throws {
+    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
+    do {
+        try await body(sandbox, sandbox.baseURL.appending(path: "basecamp").absoluteString)
+        await sandbox.stop()
+    } catch {
+        await sandbox.stop()
+        throw error
+    }
+}
+
+/// The variables a real run against a sandbox started by the test would set.
+func credentials(_ baseURL: String, token: String = "test-token-1234") -> [String: String] {
+    [
+        "BASECAMP_BASE_URL": baseURL,
+        "BASECAMP_TOKEN": token,
+        "BASECAMP_ACCOUNT_ID": BasecampSandbox.BasecampSandboxModule.defaultAccountID,
+    ]
+}
+
+/// A to-do as `--json` prints it: the SDK's field names.
+struct TodoJSON: Decodable {
+    var id: Int
+    var title: String
+    var content: String
+    var completed: Bool
+    var dueOn: String?
+    var appURL: String
+    var createdAt: String
+}

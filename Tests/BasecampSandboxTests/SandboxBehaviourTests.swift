@@ -1,0 +1,237 @@
+import APISandbox
+import Basecamp
+import BasecampSandbox
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import Testing
+
+@Suite("The Basecamp sandbox: auth, paging, ETags, state and faults")
+struct SandboxBehaviourTests {
+    private static let hardware = BasecampSandboxSeed.hardwareTodolistID
+    private static let leto = BasecampSandboxSeed.letoLaptopProjectID
+
+    @Test("Lists page by Link with X-Total-Count: the Hardware list is 50 + 50 + 20")
+    func pagination() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBasecampSandbox { sandbox in
+            let first = try await sandbox.raw("GET", "/\(accountID)/todolists/\(Self.hardware)/todos.json")
+            #expect(first.status == 200)
+            #expect(first.json?.arrayValue?.count == 50)
+            #expect(first.header("X-Total-Count") == "120")
+            let next = "\(sandbox.basecampURL.absoluteString)/\(accountID)/todolists/\(Self.hardware)/todos.json?page=2"
+            #expect(first.header("Link") == "<\(next)>; rel=\"next\"")
+            let last = try await sandbox.raw("GET", "/\(accountID)/todolists/\(Self.hardware)/todos.json?page=3")
+            #expect(last.json?.arrayValue?.count == 20)
+            #expect(last.header("Link") == nil)
+
+            let todos = try await sandbox.account().todos.list(todolistID: Int64(Self.hardware))
+            #expect(todos.count == 120)
+            #expect(todos.meta.totalCount == 120)
+            #expect(todos.meta.pageCount == 3)
+            #expect(todos.first?.title == "Program the flux capacitor")
+            #expect(Set(todos.map(\.id)).count == 120)
+        }
+    }
+
+    @Test("GETs carry an ETag; If-None-Match answers 304 without a body")
+    func conditionalGet() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBasecampSandbox { sandbox in
+            let path = "/\(accountID)/projects/\(Self.leto)"
+            let first = try await sandbox.raw("GET", path)
+            let etag = try #require(first.header("ETag"))
+            #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            let again = try await sandbox.raw("GET", path, headers: ["If-None-Match": etag])
+            #expect(again.status == 304)
+            #expect(again.body.isEmpty)
+            #expect(again.header("ETag") == etag)
+            #expect(again.header("X-Request-Id") != nil)
+            let weak = try await sandbox.raw("GET", path, headers: ["If-None-Match": "W/\(etag)"])
+            #expect(weak.status == 304)
+
+            // A change gives a new tag, so the old one no longer matches.
+            _ = try await sandbox.account().projects.update(
+                projectID: Int64(Self.leto),
+                UpdateProjectRequest(name: "The Leto Laptop 2")
+            )
+            let changed = try await sandbox.raw("GET", path, headers: ["If-None-Match": etag])
+            #expect(changed.status == 200)
+            #expect(changed.header("ETag") != etag)
+        }
+    }
+
+    @Test("A missing bearer token is 401; any other token works, except rejected ones")
+    func authentication() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let module = BasecampSandboxModule(rejectedTokens: ["revoked-token"])
+        try await withBasecampSandbox(module: module) { sandbox in
+            let anonymous = try await sandbox.raw("GET", "/\(accountID)/projects.json", token: nil)
+            #expect(anonymous.status == 401)
+            #expect(anonymous.header("WWW-Authenticate") == "Bearer realm=\"Basecamp\"")
+            #expect(anonymous.header("X-Request-Id")?.hasPrefix("basecamp-") == true)
+            #expect(anonymous.json?["error"]?.stringValue?.contains("token") == true)
+
+            let anyToken = try await sandbox.raw("GET", "/\(accountID)/projects.json", token: "whatever")
+            #expect(anyToken.status == 200)
+
+            let revoked = try sandbox.account(token: "revoked-token")
+            await #expect {
+                _ = try await revoked.projects.list()
+            } throws: { error in
+                (error as? APIError)?.code == .authRequired && (error as? APIError)?.httpStatus == 401
+            }
+        }
+    }
+
+    @Test("Unknown accounts, records and routes are 404")
+    func notFound() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBasecampSandbox { sandbox in
+            let account = try sandbox.account()
+            #expect(try await sandbox.raw("GET", "/999/projects.json").status == 404)
+            #expect(try await sandbox.raw("GET", "/\(accountID)/todos/1").status == 404)
+            #expect(try await sandbox.raw("GET", "/\(accountID)/no/such/route.json").status == 404)
+            #expect(try await sandbox.raw("PATCH", "/\(accountID)/projects/\(Self.leto)").status == 405)
+            await #expect {
+                _ = try await account.todos.get(todoID: 1)
+            } throws: { error in
+                (error as? APIError)?.code == .notFound
+            }
+        }
+    }
+
+    @Test("To-dos: create, update, complete, uncomplete and trash change what lists show")
+    func todoLifecycle() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBasecampSandbox { sandbox in
+            let account = try sandbox.account()
+            let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
+            #expect(try await account.todos.list(todolistID: list).count == 6)
+
+            let created = try await account.todos.create(
+                todolistID: list,
+                CreateTodoRequest(
+                    content: "Order the launch cake",
+                    assigneeIDs: [1_049_715_917],
+                    dueOn: CalendarDate(year: 2026, month: 3, day: 1)
+                )
+            )
+            #expect(created.content == "Order the launch cake")
+            #expect(created.assignees?.map(\.name) == ["Amy Chen"])
+            #expect(created.bucket.id == Int64(Self.leto))
+            var open = try await account.todos.list(todolistID: list)
+            #expect(open.map(\.id).contains(created.id))
+
+            let replaced = try await account.todos.replace(
+                todoID: created.id,
+                ReplaceTodoRequest(content: "Order two launch cakes")
+            )
+            #expect(replaced.content == "Order two launch cakes")
+            #expect(replaced.assignees?.isEmpty == true)
+
+            try await account.todos.complete(todoID: created.id)
+            open = try await account.todos.list(todolistID: list)
+            #expect(!open.map(\.id).contains(created.id))
+            let done = try await account.todos.list(todolistID: list, completed: true)
+            #expect(done.map(\.id).contains(created.id))
+
+            try await account.todos.uncomplete(todoID: created.id)
+            #expect(try await account.todos.get(todoID: created.id).completed == false)
+
+            try await account.recordings.trash(recordingID: created.id)
+            open = try await account.todos.list(todolistID: list)
+            #expect(!open.map(\.id).contains(created.id))
+            #expect(try await account.todos.get(todoID: created.id).status == .trashed)
+        }
+    }
+
+    @Test("Writes are validated: blank content and bad dates are 422 with field errors")
+    func validation() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBasecampSandbox { sandbox in
+            let path = "/\(accountID)/todolists/\(Self.hardware)/todos.json"
+            let blank = try await sandbox.raw("POST", path, body: #"{"content": "  "}"#)
+            #expect(blank.status == 422)
+            #expect(blank.json?["errors"]?["content"] == ["can't be blank"])
+            let badDate = try await sandbox.raw("POST", path, body: #"{"content": "x", "due_on": "soon"}"#)
+            #expect(badDate.status == 422)
+            let notJSON = try await sandbox.raw("POST", path, body: "content=x")
+            #expect(notJSON.status == 400)
+            // Operations answered from examples check their required members too.
+            let document = try await sandbox.raw("POST", "/\(accountID)/vaults/1/documents.json", body: "{}")
+            #expect(document.status == 422)
+        }
+    }
+
+    @Test("Projects, people, lists, messages and comments come from the seeded account")
+    func seededAccount() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBasecampSandbox { sandbox in
+            let account = try sandbox.account()
+            let projects = try await account.projects.list()
+            #expect(
+                projects.map(\.name) == ["The Leto Laptop", "Marketing Website Relaunch", "Hiring: Backend Engineer"]
+            )
+            #expect(try await account.projects.list(status: "archived").map(\.name) == ["Office Move"])
+            #expect(try await account.people.list().count == 7)
+            #expect(try await account.people.getMyProfile().name == "Victor Cooper")
+            let lists = try await account.todolists.list(todosetID: Int64(BasecampSandboxSeed.letoLaptopTodosetID))
+            #expect(lists.map(\.name) == ["Hardware", "Launch checklist"])
+            let board = Int64(BasecampSandboxSeed.letoLaptopMessageBoardID)
+            let messages = try await account.messages.list(boardID: board)
+            #expect(messages.map(\.subject) == ["Supplier shortlist", "Kickoff"])
+            let comments = try await account.comments.list(recordingID: Int64(BasecampSandboxSeed.kickoffMessageID))
+            #expect(comments.count == 3)
+
+            let message = try await account.messages.create(
+                boardID: board,
+                CreateMessageRequest(subject: "Launch date", content: "<div>March 3.</div>")
+            )
+            let comment = try await account.comments.create(
+                recordingID: message.id,
+                CreateCommentRequest(content: "<div>Booked.</div>")
+            )
+            #expect(comment.parent.id == message.id)
+            #expect(try await account.messages.get(messageID: message.id).commentsCount == 1)
+        }
+    }
+
+    @Test("429 with Retry-After on one route, then success, as the SDK retries it")
+    func rateLimitFault() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let route = "/basecamp/\(accountID)/projects.json"
+        let faults = FaultInjection(sequence: [.tooManyRequests(retryAfterSeconds: 7), .serviceUnavailable])
+        try await withBasecampSandbox(faults: FaultInjection(sequence: faults.sequence, pathPrefixes: [route])) {
+            sandbox in
+            let clock = TestClock()
+            // Another route is not faulted.
+            #expect(try await sandbox.account(clock: clock).people.list().count == 7)
+            let projects = try await sandbox.account(clock: clock).projects.list()
+            #expect(projects.count == 3)
+            #expect(sandbox.counters().requestsByPath[route] == 3)
+            #expect(clock.sleeps.first == .seconds(7))
+        }
+    }
+
+    @Test("A state file keeps the account between sandboxes; a broken one starts from the seed")
+    func stateFile() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-state-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
+        try await withBasecampSandbox(module: BasecampSandboxModule(stateFile: file)) { sandbox in
+            _ = try await sandbox.account().todos.create(todolistID: list, CreateTodoRequest(content: "Kept"))
+        }
+        try await withBasecampSandbox(module: BasecampSandboxModule(stateFile: file)) { sandbox in
+            let todos = try await sandbox.account().todos.list(todolistID: list)
+            #expect(todos.map(\.content).contains("Kept"))
+        }
+        try Data("not json".utf8).write(to: file)
+        try await withBasecampSandbox(module: BasecampSandboxModule(stateFile: file)) { sandbox in
+            #expect(try await sandbox.account().todos.list(todolistID: list).count == 6)
+            let reset = try await sandbox.raw("POST", "/_sandbox/reset")
+            #expect(reset.status == 204)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import APISandbox
+import Basecamp
+import BasecampSandbox
+import Foundation
+import HTTPCore
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+let accountID = String(BasecampSandboxSeed.accountID)
+
+/// Starts a sandbox with the Basecamp module at `/basecamp`, runs `body`, and stops it whatever
+/// happens.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func withBasecampSandbox(
+    module: BasecampSandboxModule = BasecampSandboxModule(),
+    faults: FaultInjection = .none,
+    _ body: (Sandbox) async throws -> Void
+) async throws {
+    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
+    do {
+        try await body(sandbox)
+        await sandbox.stop()
+    } catch {
+        await sandbox.stop()
+        throw error
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, *)
+extension Sandbox {
+    /// `{sandbox}/basecamp`, where the SDK's base URL goes.
+    var basecampURL: URL { baseURL.appending(path: "basecamp") }
+
+    /// The SDK's account client for the seeded account, with the given token and clock.
+    func account(
+        token: String = "sandbox-token",
+        clock: any TimeSource = SystemTimeSource(),
+        retry: Bool = true
+    ) throws -> AccountClient {
+        let client = try BasecampClient(
+            accessToken: token,
+            userAgent: "BasecampSandboxTests (tests@example.com)",
+            config: BasecampConfig(baseURL: basecampURL, enableRetry: retry),
+            transport: URLSessionTransport(),
+            timeSource: clock
+        )
+        return try client.forAccount(accountID)
+    }
+
+    /// A raw request to `{sandbox}/basecamp/{path}`, for what the SDK hides: headers, 304s, 401s.
+    func raw(
+        _ method: String,
+        _ pathAndQuery: String,
+        token: String? = "sandbox-token",
+        headers: [String: String] = [:],
+        body: String? = nil
+    ) async throws -> RawReply {
+        let url = try #require(URL(string: basecampURL.absoluteString + pathAndQuery))
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        return RawReply(response: try #require(response as? HTTPURLResponse), body: data)
+    }
+}
+
+/// A raw response.
+struct RawReply {
+    let response: HTTPURLResponse
+    let body: Data
+
+    var status: Int { response.statusCode }
+    func header(_ name: String) -> String? { response.value(forHTTPHeaderField: name) }
+    var json: JSONValue? { try? JSONValue(parsing: body) }
+}

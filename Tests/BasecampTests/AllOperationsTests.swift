@@ -1,0 +1,106 @@
+import Basecamp
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+@Suite("Every operation in the Spec")
+struct AllOperationsTests {
+    @Test("The catalog lists the Spec's 250 operations in 53 services")
+    func catalogMatchesSpec() throws {
+        let spec = try #require(SpecSamples.shared)
+        let paths = try #require(spec.document["paths"]?.objectValue)
+        var specOperations: [String: (method: String, path: String)] = [:]
+        for (path, item) in paths {
+            for (method, operation) in item.objectValue ?? [:] {
+                if let id = operation["operationId"]?.stringValue { specOperations[id] = (method.uppercased(), path) }
+            }
+        }
+        #expect(specOperations.count == 250)
+        #expect(OperationCatalog.all.count == 250)
+        #expect(Set(OperationCatalog.all.map(\.service)).count == 53)
+        #expect(OperationCatalog.services.count == 53)
+        #expect(spec.schemas.count == 235)
+        for operation in OperationCatalog.all {
+            let entry = try #require(specOperations[operation.id], "\(operation.id) is not in the Spec")
+            #expect(entry.method == operation.method.rawValue, "\(operation.id)")
+            #expect(entry.path == operation.pathTemplate, "\(operation.id)")
+        }
+        #expect(OperationCatalog.operation(id: "GetTodo")?.service == "todos")
+        #expect(OperationCatalog.operations(service: "todos").count == 8)
+    }
+
+    @Test("Each generated method sends the Spec's method, path, query and body", arguments: OperationCatalog.all)
+    func operationRoundTrip(_ operation: BasecampOperation) async throws {
+        let spec = try #require(SpecSamples.shared)
+        let samples = OperationSamples(operation: operation, spec: spec)
+        let responseBody = spec.responseBody(for: operation)
+        let transport = ScriptedTransport { request in
+            var fields = HTTPFields()
+            fields[.contentType] = "application/json"
+            fields[.xRequestID] = "req-\(operation.id)"
+            return TransportResponse(
+                response: HTTPResponse(status: .init(code: operation.successStatus), headerFields: fields),
+                body: responseBody?.encoded() ?? Data(),
+                url: request.url
+            )
+        }
+        let recorder = OperationRecorder()
+        let account = try makeBasecamp(transport, hooks: recorder).forAccount("999")
+
+        let known = try await invokeOperation(operation.id, on: account, samples: samples)
+        #expect(known, "no generated invocation for \(operation.id)")
+
+        let request = try #require(transport.requests.first)
+        #expect(transport.requests.count == 1)
+        #expect(request.request.method == operation.method)
+        #expect(request.url.host == "3.basecampapi.com")
+        #expect(request.url.path == samples.expectedPath)
+        let query = request.queryItems.map { "\($0.name)=\($0.value ?? "")" }
+        #expect(query == samples.expectedQuery)
+        #expect(request.header("Authorization") == "Bearer \(testToken)")
+        #expect(request.header("User-Agent") == "BasecampTests (tests@example.com)")
+
+        switch operation.bodyKind {
+        case .json:
+            #expect(request.header("Content-Type") == "application/json")
+            let sent = try JSONValue(parsing: try #require(request.body))
+            #expect(sent == samples.body, "the body must carry every field of \(operation.bodySchema ?? "?")")
+        case .octetStream:
+            #expect(request.body == samples.bytes)
+            #expect(request.header("Content-Type") == "application/octet-stream")
+        case .multipart:
+            #expect(request.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(request.bodyText?.contains("name=\"logo\"; filename=\"logo.png\"") == true)
+        case nil:
+            #expect(request.body == nil)
+        }
+
+        let metadata = try #require(recorder.started.first)
+        #expect(metadata.name == operation.id)
+        #expect(metadata.service == operation.service)
+        #expect(metadata == operation.metadata)
+    }
+
+    @Test("Retry and idempotency metadata follow the Spec")
+    func metadataFollowsSpec() throws {
+        for operation in OperationCatalog.all {
+            let retry = try #require(operation.metadata.retry)
+            #expect(retry.retryableStatuses == [429, 503])
+            #expect(retry.maxAttempts == 2 || retry.maxAttempts == 3)
+            if operation.method == .get { #expect(operation.metadata.idempotent == true) }
+            #expect(operation.isPaginated == (operation.metadata.pagination != nil))
+        }
+        let createTodo = try #require(OperationCatalog.operation(id: "CreateTodo"))
+        #expect(createTodo.metadata.idempotent == false)
+        let completeTodo = try #require(OperationCatalog.operation(id: "CompleteTodo"))
+        #expect(completeTodo.metadata.idempotent == true)
+        let attachment = try #require(OperationCatalog.operation(id: "CreateAttachment"))
+        #expect(attachment.metadata.retry?.baseDelay == .seconds(2))
+        let progress = try #require(OperationCatalog.operation(id: "GetPersonProgress"))
+        #expect(progress.metadata.pagination?.itemsKey == "events")
+        #expect(OperationCatalog.all.filter(\.replacesWholeRecord).count == 6)
+        #expect(OperationCatalog.all.filter(\.isPaginated).count == 61)
+    }
+}

@@ -1,0 +1,146 @@
+import APISandbox
+import ArgumentParser
+import CLISupport
+import Foundation
+import HTTPCore
+import Hummingbird
+
+/// A small tool that exercises every CLISupport convention without any real API.
+struct TestTool: CommandLineTool {
+    static let configuration = CommandConfiguration(
+        commandName: "testtool",
+        abstract: "CLISupport's test tool.",
+        discussion: GlobalOptions.discussion(
+            environmentPrefix: "TESTTOOL",
+            variables: [(name: "TESTTOOL_TOKEN", meaning: "the API token (--token wins)")]
+        ),
+        version: "1.2.3",
+        subcommands: [Say.self, Fail.self, Whoami.self, Fetch.self, Pages.self]
+    )
+    static let environmentPrefix = "TESTTOOL"
+    static let sandboxBasePath = "/testtool"
+    static let secretOptionNames = ["--token"]
+    static let secretEnvironmentVariables = ["TESTTOOL_TOKEN"]
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static func sandboxModules(environment: CLIEnvironment) -> [any SandboxModule] {
+        [HelloModule()]
+    }
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The API token.") var token: String?
+}
+
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct HelloModule: SandboxModule {
+    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+        router.get("testtool/hello") { _, _ -> Response in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"greeting":"hello from the sandbox"}"#))
+            )
+        }
+    }
+}
+
+/// Prints its words, as a table or JSON.
+struct Say: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+    @Argument var words: [String] = []
+
+    func run(in context: CommandContext) async throws {
+        if context.outputsJSON {
+            try context.printJSON(words)
+        } else {
+            context.print(words.joined(separator: " "))
+            context.note("said \(words.count) words")
+        }
+    }
+}
+
+/// Throws the APIError named by --code.
+struct Fail: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+    @Option var code: String = "api_error"
+    @Flag var internalError = false
+    @Flag var badUsage = false
+
+    struct Boom: Error, CustomStringConvertible {
+        var description: String { "boom" }
+    }
+
+    func run(in context: CommandContext) async throws {
+        if internalError { throw Boom() }
+        if badUsage { throw ValidationError("--code needs a friend") }
+        let details = APIError.Details(
+            message: "It failed.",
+            hint: code == "not_found" ? "Look elsewhere." : nil,
+            httpStatus: code == "api_error" ? 500 : nil,
+            requestID: code == "api_error" ? "req-7" : nil
+        )
+        throw APIError(APIError.Code(rawValue: code) ?? .apiError, details)
+    }
+}
+
+/// Resolves the token and prints it (which the scrubber must hide).
+struct Whoami: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+
+    func run(in context: CommandContext) async throws {
+        let token = try context.credential(
+            tool.token,
+            option: "--token",
+            variable: "TESTTOOL_TOKEN",
+            sandboxValue: "sandbox-token"
+        )
+        context.print("token: \(token)")
+        context.print("length: \(token.count)")
+    }
+}
+
+/// GETs `hello` from the API and prints the base URL and body.
+struct Fetch: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+    @Option var secretQuery: String?
+
+    func run(in context: CommandContext) async throws {
+        var connection = try await context.connection()
+        connection.configuration.redactor.addSecretQueryParameter("apikey")
+        let client = try Client(configuration: connection.configuration, transport: connection.transport)
+        let body = try await client.send(Endpoint<JSONValue>(.get, "hello", query: ["apikey": secretQuery]))
+        context.print("base: \(connection.configuration.baseURL.absoluteString)")
+        context.print("retry attempts: \(connection.configuration.retry.maxAttempts)")
+        context.print("timeout ms: \(Int(connection.configuration.timeout / .milliseconds(1)))")
+        context.print("body: \(body["greeting"]?.stringValue ?? "?")")
+    }
+}
+
+/// Draws progress for a fake three-page walk.
+struct Pages: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+
+    func run(in context: CommandContext) async throws {
+        let hooks = ProgressHooks(reporter: context.progress)
+        for index in 0..<3 {
+            hooks.page(
+                PageEvent(
+                    operation: OperationMetadata(name: "ListThings"),
+                    url: "https://example.com/things?page=\(index + 1)",
+                    index: index,
+                    itemCount: 20,
+                    status: 200,
+                    fromCache: false,
+                    hasNext: index < 2,
+                    totalCount: 60
+                )
+            )
+        }
+        context.print("done")
+    }
+}

@@ -1,0 +1,479 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+/// A fake OAuth API on a scripted transport: `POST /v1/oauth/token` swaps a refresh token for
+/// `access-N`/`refresh-N`; every other path answers 200 to the current access token and 401
+/// to anything else.
+final class TokenAPI: Sendable {
+    private struct State: Sendable {
+        var accessToken = "access-1"
+        var refreshToken = "refresh-1"
+        var issued = 1
+    }
+
+    private let state = Locked(State())
+    /// Refresh requests received.
+    let refreshes = Counter()
+    /// What the next refresh answers instead of new tokens, if set.
+    let refreshOverride = Locked<(@Sendable (ScriptedTransport.RecordedRequest) throws -> TransportResponse)?>(nil)
+    /// Called with each API (non-refresh) request before it is answered.
+    let beforeAnswer: @Sendable (ScriptedTransport.RecordedRequest, _ accepted: Bool) async -> Void
+    /// Called with each refresh before it is answered.
+    let beforeRefresh: @Sendable () async -> Void
+
+    init(
+        beforeAnswer: @escaping @Sendable (ScriptedTransport.RecordedRequest, _ accepted: Bool) async -> Void = {
+            _,
+            _ in
+        },
+        beforeRefresh: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.beforeAnswer = beforeAnswer
+        self.beforeRefresh = beforeRefresh
+    }
+
+    var accessToken: String { state.withLock { $0.accessToken } }
+
+    /// Makes the server forget the current access token, as a revocation would.
+    func revokeAccessToken() {
+        state.withLock { $0.accessToken = "revoked-\($0.issued)" }
+    }
+
+    func handle(_ request: ScriptedTransport.RecordedRequest) async throws -> TransportResponse {
+        if request.url.path.hasSuffix("/oauth/token") {
+            refreshes.increment()
+            await beforeRefresh()
+            if let override = refreshOverride.withLock({ $0 }) { return try override(request) }
+            let form = request.bodyText ?? ""
+            let tokens = state.withLock { state -> (String, String)? in
+                guard form.contains("refresh_token=\(state.refreshToken)") else { return nil }
+                state.issued += 1
+                state.accessToken = "access-\(state.issued)"
+                state.refreshToken = "refresh-\(state.issued)"
+                return (state.accessToken, state.refreshToken)
+            }
+            guard let (access, refresh) = tokens else {
+                return reply(request, status: 400, json: ["error": "invalid_grant"])
+            }
+            return reply(
+                request,
+                json: ["access_token": .string(access), "refresh_token": .string(refresh), "expires_in": 3600]
+            )
+        }
+        let accepted = request.header("Authorization") == "Bearer \(accessToken)"
+        await beforeAnswer(request, accepted)
+        return accepted ? reply(request, json: ["ok": true]) : reply(request, status: 401, json: ["error": "expired"])
+    }
+}
+
+@Suite("Auth: refreshing tokens")
+struct AuthRefreshTests {
+    private func setUp(
+        _ api: TokenAPI,
+        credentials: TokenCredentials? = TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"),
+        clock: TestClock = TestClock(),
+        store: (any CredentialStore)? = nil,
+        hooks: (any Hooks)? = nil
+    ) throws -> (Client, RefreshingTokenAuth, ScriptedTransport) {
+        let auth = RefreshingTokenAuth(
+            credentials: credentials,
+            refresh: RefreshEndpoint(path: "oauth/token"),
+            store: store
+        )
+        let transport = ScriptedTransport(clock: clock) { try await api.handle($0) }
+        let client = try makeClient(transport) {
+            $0.auth = auth
+            $0.timeSource = clock
+            if let hooks { $0.hooks = hooks }
+        }
+        return (client, auth, transport)
+    }
+
+    private func apiRequests(_ transport: ScriptedTransport) -> [ScriptedTransport.RecordedRequest] {
+        transport.requests.filter { !$0.url.path.hasSuffix("/oauth/token") }
+    }
+
+    @Test(
+        "100 concurrent requests rejected with an expired token → exactly 1 refresh, 100 successful replays",
+        .timeLimit(.minutes(1))
+    )
+    func concurrentRejectionsRefreshOnce() async throws {
+        // Every request with the old token is held until all 100 have arrived, so all of them
+        // are in flight with the old token when the first 401 starts the refresh; the refresh
+        // is held until every 401 is on its way back, so the others ask for a refresh while
+        // it is running.
+        let barrier = Barrier(100)
+        let rejected = Barrier(100)
+        let api = TokenAPI(
+            beforeAnswer: { _, accepted in
+                if !accepted {
+                    await barrier.arriveAndWait()
+                    rejected.arrive()
+                }
+            },
+            beforeRefresh: {
+                await rejected.gate.wait()
+                for _ in 0..<500 { await Task.yield() }
+            }
+        )
+        api.revokeAccessToken()
+        let recorder = AuthHookRecorder()
+        let (client, auth, transport) = try setUp(api, hooks: recorder)
+
+        let results = try await withThrowingTaskGroup(of: JSONValue.self) { group in
+            for index in 0..<100 {
+                group.addTask { try await client.send(Endpoint<JSONValue>(.get, "items/\(index)")) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(results.count == 100)
+        #expect(results.allSatisfy { $0["ok"] == true })
+        #expect(api.refreshes.value == 1)
+        let sent = apiRequests(transport)
+        #expect(sent.filter { $0.header("Authorization") == "Bearer access-1" }.count == 100)
+        #expect(sent.filter { $0.header("Authorization") == "Bearer access-2" }.count == 100)
+        #expect(await auth.credentials?.refreshToken == "refresh-2")
+        let refresh = try #require(transport.requests.first { $0.url.path.hasSuffix("/oauth/token") })
+        #expect(refresh.request.method == .post)
+        #expect(refresh.bodyText == "grant_type=refresh_token&refresh_token=refresh-1")
+        #expect(refresh.header("Authorization") == nil)
+        #expect(recorder.authEvents.map(\.kind) == [.refreshed])
+        #expect(recorder.authEvents.first?.trigger == .rejected)
+    }
+
+    @Test("100 concurrent requests with a locally expired token → 1 refresh before sending, no 401s")
+    func concurrentProactiveRefreshOnce() async throws {
+        let clock = TestClock()
+        let api = TokenAPI(beforeRefresh: { for _ in 0..<200 { await Task.yield() } })
+        api.revokeAccessToken()
+        let expired = TokenCredentials(
+            accessToken: "access-1",
+            refreshToken: "refresh-1",
+            expiresAt: clock.now().addingTimeInterval(-10)
+        )
+        let (client, _, transport) = try setUp(api, credentials: expired, clock: clock)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<100 {
+                group.addTask { _ = try await client.send(Endpoint<JSONValue>(.get, "items")) }
+            }
+            try await group.waitForAll()
+        }
+
+        #expect(api.refreshes.value == 1)
+        let sent = apiRequests(transport)
+        #expect(sent.count == 100)
+        #expect(sent.allSatisfy { $0.header("Authorization") == "Bearer access-2" })
+    }
+
+    @Test("A 401 for a request sent with the old token after a refresh → replay, no second refresh")
+    func staleRejectionReplaysWithoutRefresh() async throws {
+        let slow = Gate()
+        let slowArrived = Gate()
+        let api = TokenAPI(beforeAnswer: { request, accepted in
+            if !accepted, request.url.path.hasSuffix("/slow") {
+                slowArrived.open()
+                await slow.wait()
+            }
+        })
+        api.revokeAccessToken()
+        let (client, _, transport) = try setUp(api)
+
+        let slowCall = Task { try await client.send(Endpoint<JSONValue>(.get, "slow")) }
+        await slowArrived.wait()
+        // Meanwhile another request is rejected and refreshes the token.
+        let fast = try await client.send(Endpoint<JSONValue>(.get, "fast"))
+        #expect(fast["ok"] == true)
+        #expect(api.refreshes.value == 1)
+        // Now the slow request's 401 (for the old token) arrives.
+        slow.open()
+        let slowValue = try await slowCall.value
+        #expect(slowValue["ok"] == true)
+        #expect(api.refreshes.value == 1)
+        let slowRequests = apiRequests(transport).filter { $0.url.path.hasSuffix("/slow") }
+        #expect(slowRequests.map { $0.header("Authorization") } == ["Bearer access-1", "Bearer access-2"])
+    }
+
+    @Test(
+        "A call cancelled while waiting for a refresh ends at once; the refresh goes on for the others",
+        .timeLimit(.minutes(1))
+    )
+    func cancelWhileWaitingForRefresh() async throws {
+        let hold = Gate()
+        let refreshStarted = Gate()
+        let api = TokenAPI(beforeRefresh: {
+            refreshStarted.open()
+            await hold.wait()
+        })
+        api.revokeAccessToken()
+        let (client, _, transport) = try setUp(api)
+
+        let first = Task { try await client.send(Endpoint<JSONValue>(.get, "first")) }
+        await refreshStarted.wait()
+        let waiting = Task { try await client.send(Endpoint<JSONValue>(.get, "waiting")) }
+        for _ in 0..<200 { await Task.yield() }
+        waiting.cancel()
+        // The refresh is still held, so only a cancellable wait can end here.
+        let outcome = await waiting.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(!transport.requests.contains { $0.url.path.hasSuffix("/waiting") })
+
+        hold.open()
+        let value = try await first.value
+        #expect(value["ok"] == true)
+        #expect(api.refreshes.value == 1)
+    }
+
+    @Test("A replay that is rejected again is delivered as auth_required, without a second refresh")
+    func noSecondRefreshPerCall() async throws {
+        let api = TokenAPI()
+        let auth = RefreshingTokenAuth(
+            credentials: TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"),
+            refresh: RefreshEndpoint(path: "oauth/token")
+        )
+        let transport = ScriptedTransport { request in
+            request.url.path.hasSuffix("/oauth/token") ? try await api.handle(request) : reply(request, status: 401)
+        }
+        let client = try makeClient(transport) { $0.auth = auth }
+        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == .authRequired)
+        #expect(api.refreshes.value == 1)
+        #expect(transport.requests.count == 3)  // 401, refresh, replayed 401
+        #expect(await auth.isSignInRequired == false)
+    }
+
+    @Test("A rejected refresh fails every waiter with auth_required; later calls fail fast until new credentials")
+    func refreshRejected() async throws {
+        let barrier = Barrier(20)
+        let api = TokenAPI(beforeAnswer: { _, accepted in if !accepted { await barrier.arriveAndWait() } })
+        api.revokeAccessToken()
+        api.refreshOverride.withLock { $0 = { reply($0, status: 400, json: ["error": "invalid_grant"]) } }
+        let store = InMemoryCredentialStore(TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"))
+        let recorder = AuthHookRecorder()
+        let (client, auth, transport) = try setUp(api, credentials: nil, store: store, hooks: recorder)
+
+        let errors = await withTaskGroup(of: APIError?.self) { group in
+            for _ in 0..<20 {
+                group.addTask { await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "items")) } }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(errors.count == 20)
+        #expect(errors.allSatisfy { $0?.code == .authRequired && $0?.exitCode == 3 })
+        #expect(errors.first??.message.contains("invalid_grant") == true)
+        #expect(api.refreshes.value == 1)
+        #expect(await auth.isSignInRequired)
+        #expect(await store.load() == nil)
+        #expect(recorder.authEvents.map(\.kind) == [.refreshFailed])
+
+        // Fails fast: nothing is sent.
+        let before = transport.requests.count
+        let fast = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "items")) }
+        #expect(fast?.code == .authRequired)
+        #expect(fast?.message.hasPrefix("Sign-in required") == true)
+        #expect(transport.requests.count == before)
+        #expect(api.refreshes.value == 1)
+
+        // New credentials end it.
+        try await auth.setCredentials(TokenCredentials(accessToken: api.accessToken, refreshToken: "refresh-1"))
+        #expect(await auth.isSignInRequired == false)
+        let value = try await client.send(Endpoint<JSONValue>(.get, "items"))
+        #expect(value["ok"] == true)
+        #expect(await store.load()?.accessToken == api.accessToken)
+    }
+
+    @Test("A refresh failing with 503 fails the call with a retryable error and keeps the refresh token")
+    func transientRefreshFailure() async throws {
+        let api = TokenAPI()
+        api.revokeAccessToken()
+        api.refreshOverride.withLock { $0 = { reply($0, status: 503) } }
+        let (client, auth, _) = try setUp(api)
+
+        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "items")) }
+        #expect(error?.code == .apiError)
+        #expect(error?.isRetryable == true)
+        #expect(await auth.isSignInRequired == false)
+        #expect(await auth.credentials?.refreshToken == "refresh-1")
+
+        api.refreshOverride.withLock { $0 = nil }
+        let value = try await client.send(Endpoint<JSONValue>(.get, "items"))
+        #expect(value["ok"] == true)
+        #expect(api.refreshes.value == 2)
+    }
+
+    @Test("Proactive refresh happens at expiry minus the 30 s margin, not before")
+    func proactiveRefreshAtMargin() async throws {
+        let clock = TestClock()
+        let api = TokenAPI()
+        let credentials = TokenCredentials(
+            accessToken: "access-1",
+            refreshToken: "refresh-1",
+            expiresAt: clock.now().addingTimeInterval(100)
+        )
+        let (client, auth, transport) = try setUp(api, credentials: credentials, clock: clock)
+
+        _ = try await client.send(Endpoint<JSONValue>(.get, "a"))
+        clock.advance(by: .seconds(69))
+        _ = try await client.send(Endpoint<JSONValue>(.get, "b"))
+        #expect(api.refreshes.value == 0)
+
+        clock.advance(by: .seconds(1))
+        _ = try await client.send(Endpoint<JSONValue>(.get, "c"))
+        #expect(api.refreshes.value == 1)
+        let refresh = try #require(transport.requests.first { $0.url.path.hasSuffix("/oauth/token") })
+        #expect(refresh.time == .seconds(70))
+        #expect(
+            apiRequests(transport).map { $0.header("Authorization") } == [
+                "Bearer access-1", "Bearer access-1", "Bearer access-2",
+            ]
+        )
+        // expires_in 3600 counts from when the refresh was sent.
+        #expect(await auth.credentials?.expiresAt == clock.now().addingTimeInterval(3600))
+    }
+
+    @Test("A proactive refresh that fails transiently still sends the unexpired old token")
+    func proactiveTransientFailureUsesOldToken() async throws {
+        let clock = TestClock()
+        let api = TokenAPI()
+        api.refreshOverride.withLock {
+            $0 = { _ in throw TransportError(.cannotConnect, requestMayHaveBeenSent: false, message: "down") }
+        }
+        let credentials = TokenCredentials(
+            accessToken: "access-1",
+            refreshToken: "refresh-1",
+            expiresAt: clock.now().addingTimeInterval(20)
+        )
+        let (client, auth, transport) = try setUp(api, credentials: credentials, clock: clock)
+
+        let value = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        #expect(value["ok"] == true)
+        #expect(api.refreshes.value == 1)
+        #expect(apiRequests(transport).map { $0.header("Authorization") } == ["Bearer access-1"])
+        #expect(await auth.isSignInRequired == false)
+
+        // Once the old token has expired too, the network error surfaces (retried as usual).
+        clock.advance(by: .seconds(25))
+        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == .network)
+        #expect(apiRequests(transport).count == 1)
+        #expect(await auth.credentials?.refreshToken == "refresh-1")
+    }
+
+    @Test("Without a refresh token, a 401 means sign-in required and no refresh is attempted")
+    func noRefreshToken() async throws {
+        let api = TokenAPI()
+        api.revokeAccessToken()
+        let (client, auth, transport) = try setUp(api, credentials: TokenCredentials(accessToken: "access-1"))
+        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == .authRequired)
+        #expect(api.refreshes.value == 0)
+        #expect(transport.requests.count == 1)
+        #expect(await auth.isSignInRequired)
+    }
+
+    @Test("Without credentials, requests fail with auth_required and nothing is sent")
+    func noCredentials() async throws {
+        let api = TokenAPI()
+        let (client, _, transport) = try setUp(api, credentials: nil)
+        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == .authRequired)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("Credentials load from the store on first use; refreshed ones are saved back")
+    func storeRoundTrip() async throws {
+        let api = TokenAPI()
+        api.revokeAccessToken()
+        let store = InMemoryCredentialStore(TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"))
+        let (client, _, _) = try setUp(api, credentials: nil, store: store)
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        let saved = await store.load()
+        #expect(saved?.accessToken == "access-2")
+        #expect(saved?.refreshToken == "refresh-2")
+    }
+
+    @Test("A POST rejected with 401 is replayed once after the refresh: the server did not apply it")
+    func postReplayed() async throws {
+        let api = TokenAPI()
+        api.revokeAccessToken()
+        let (client, _, transport) = try setUp(api)
+        _ = try await client.send(Endpoint<JSONValue>(.post, "items", body: .json(["name": "a"])))
+        let posts = apiRequests(transport)
+        #expect(posts.count == 2)
+        #expect(posts.allSatisfy { $0.bodyText == #"{"name":"a"}"# })
+    }
+
+    @Test("JSON refresh body, absolute refresh URL, extra fields and a custom response shape")
+    func customRefreshShape() async throws {
+        let decoder = CredentialsDecoder { body, receivedAt in
+            let value = try JSONValue(parsing: body)
+            guard let token = value["data"]?["token"]?.stringValue else { throw CredentialsDecoder.Failure() }
+            return TokenCredentials(
+                accessToken: token,
+                refreshToken: value["data"]?["renew"]?.stringValue,
+                expiresIn: .seconds(60),
+                receivedAt: receivedAt
+            )
+        }
+        let auth = RefreshingTokenAuth(
+            credentials: TokenCredentials(accessToken: "old", refreshToken: "r-1"),
+            refresh: RefreshEndpoint(
+                path: "https://auth.example.com/token",
+                encoding: .json,
+                refreshTokenField: "renew",
+                extraFields: ["client_id": "app"]
+            ),
+            decoder: decoder
+        )
+        let transport = ScriptedTransport { request in
+            if request.url.host == "auth.example.com" {
+                return reply(request, json: ["data": ["token": "new", "renew": "r-2"]])
+            }
+            return request.header("Authorization") == "Bearer new" ? reply(request) : reply(request, status: 401)
+        }
+        let client = try makeClient(transport) { $0.auth = auth }
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        let refresh = try #require(transport.requests.first { $0.url.host == "auth.example.com" })
+        #expect(refresh.url.absoluteString == "https://auth.example.com/token")
+        #expect(refresh.header("Content-Type") == "application/json")
+        let body = try JSONValue(parsing: refresh.body ?? Data())
+        #expect(body == ["client_id": "app", "renew": "r-1"])
+        #expect(await auth.credentials?.refreshToken == "r-2")
+        #expect(auth.redactor.secretQueryParameters.contains("renew"))
+    }
+
+    @Test("A 200 refresh response without credentials is a rejection (sign-in required)")
+    func undecodableRefresh() async throws {
+        let api = TokenAPI()
+        api.revokeAccessToken()
+        api.refreshOverride.withLock { $0 = { reply($0, json: ["unexpected": true]) } }
+        let (client, auth, _) = try setUp(api)
+        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == .authRequired)
+        #expect(await auth.isSignInRequired)
+    }
+
+    @Test("A custom auth-failure signal in a 200 body triggers the refresh")
+    func customSignal() async throws {
+        let signal = AuthFailureSignal { String(decoding: $0.body, as: UTF8.self).contains("TOKEN_EXPIRED") }
+        let auth = RefreshingTokenAuth(
+            credentials: TokenCredentials(accessToken: "old", refreshToken: "r"),
+            refresh: RefreshEndpoint(path: "oauth/token"),
+            authFailure: .unauthorized.or(signal)
+        )
+        let transport = ScriptedTransport { request in
+            if request.url.path.hasSuffix("/oauth/token") { return reply(request, json: ["access_token": "new"]) }
+            return request.header("Authorization") == "Bearer new"
+                ? reply(request, json: ["ok": true]) : reply(request, json: ["status": "TOKEN_EXPIRED"])
+        }
+        let client = try makeClient(transport) { $0.auth = auth }
+        let value = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        #expect(value["ok"] == true)
+        // The server kept the refresh token (omitted it), so the old one stays.
+        #expect(await auth.credentials?.refreshToken == "r")
+    }
+}

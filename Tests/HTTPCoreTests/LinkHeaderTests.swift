@@ -1,0 +1,219 @@
+import Foundation
+import HTTPCore
+import Testing
+
+/// One `Link` header case: the field values, and the links expected as "target rel1 rel2".
+struct LinkCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var values: [String]
+    var expected: [String]
+    var base = "https://api.example.com/v1/items?page=1"
+
+    var testDescription: String { name }
+}
+
+@Suite("Link header")
+struct LinkHeaderTests {
+    static let cases: [LinkCase] = [
+        LinkCase(
+            name: "GitHub next + last",
+            values: [
+                #"<https://api.github.com/repositories/1300192/issues?page=2>; rel="next", <https://api.github.com/repositories/1300192/issues?page=515>; rel="last""#
+            ],
+            expected: [
+                "https://api.github.com/repositories/1300192/issues?page=2 next",
+                "https://api.github.com/repositories/1300192/issues?page=515 last",
+            ]
+        ),
+        LinkCase(
+            name: "GitHub four relations",
+            values: [
+                #"<https://api.github.com/user/repos?page=3&per_page=100>; rel="next", <https://api.github.com/user/repos?page=50&per_page=100>; rel="last", <https://api.github.com/user/repos?page=1&per_page=100>; rel="first", <https://api.github.com/user/repos?page=1&per_page=100>; rel="prev""#
+            ],
+            expected: [
+                "https://api.github.com/user/repos?page=3&per_page=100 next",
+                "https://api.github.com/user/repos?page=50&per_page=100 last",
+                "https://api.github.com/user/repos?page=1&per_page=100 first",
+                "https://api.github.com/user/repos?page=1&per_page=100 prev",
+            ]
+        ),
+        LinkCase(
+            name: "GitLab keyset",
+            values: [
+                #"<https://gitlab.example.com/api/v4/projects?pagination=keyset&per_page=50&order_by=id&sort=asc&id_after=42>; rel="next""#
+            ],
+            expected: [
+                "https://gitlab.example.com/api/v4/projects?pagination=keyset&per_page=50&order_by=id&sort=asc&id_after=42 next"
+            ]
+        ),
+        LinkCase(
+            name: "Basecamp 3 (a single next link)",
+            values: [
+                #"<https://3.basecampapi.com/999999999/buckets/2085958496/todolists/1/todos.json?page=2>; rel="next""#
+            ],
+            expected: ["https://3.basecampapi.com/999999999/buckets/2085958496/todolists/1/todos.json?page=2 next"]
+        ),
+        LinkCase(
+            name: "unquoted rel",
+            values: ["</v1/items?page=2>; rel=next"],
+            expected: ["https://api.example.com/v1/items?page=2 next"]
+        ),
+        LinkCase(
+            name: "rel list",
+            values: [#"</v1/items?page=3>; rel="next last""#],
+            expected: ["https://api.example.com/v1/items?page=3 last next"]
+        ),
+        LinkCase(
+            name: "repeated header fields",
+            values: [#"</a>; rel="prev""#, #"</b>; rel="next""#],
+            expected: ["https://api.example.com/a prev", "https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "relative targets resolve against the response URL",
+            values: [#"<?page=2>; rel="next", <../other>; rel="related", <sibling>; rel="alternate""#],
+            expected: [
+                "https://api.example.com/v1/items?page=2 next",
+                "https://api.example.com/other related",
+                "https://api.example.com/v1/sibling alternate",
+            ]
+        ),
+        LinkCase(
+            name: "whitespace everywhere",
+            values: ["  \t<  /a  >  ;   rel = \"next\"  ,\t</b>;rel=\"prev\"   "],
+            expected: ["https://api.example.com/a next", "https://api.example.com/b prev"]
+        ),
+        LinkCase(
+            name: "relation types are case-insensitive",
+            values: [#"</a>; REL="NEXT""#],
+            expected: ["https://api.example.com/a next"]
+        ),
+        LinkCase(
+            name: "comma and semicolon inside a quoted parameter",
+            values: [#"</a>; title="one, two; three"; rel="next", </b>; rel="last""#],
+            expected: ["https://api.example.com/a next", "https://api.example.com/b last"]
+        ),
+        LinkCase(
+            name: "comma and semicolon inside the target",
+            values: [#"</a;b=c,d>; rel="next""#],
+            expected: ["https://api.example.com/a;b=c,d next"]
+        ),
+        LinkCase(
+            name: "escaped quote in a parameter",
+            values: [#"</a>; title="say \"hi\", ok"; rel=next"#],
+            expected: ["https://api.example.com/a next"]
+        ),
+        LinkCase(
+            name: "the first rel wins",
+            values: [#"</a>; rel="next"; rel="prev""#],
+            expected: ["https://api.example.com/a next"]
+        ),
+        LinkCase(name: "empty header", values: [""], expected: []),
+        LinkCase(name: "no header at all", values: [], expected: []),
+        LinkCase(name: "plain garbage", values: ["garbage; rel=next"], expected: []),
+        LinkCase(
+            name: "missing closing bracket",
+            values: [#"<https://api.example.com/v1/items?page=2; rel="next""#],
+            expected: []
+        ),
+        LinkCase(
+            name: "unterminated quoted string",
+            values: [#"</a>; rel="next"#],
+            expected: ["https://api.example.com/a next"]
+        ),
+        LinkCase(name: "a link without rel", values: ["</a>"], expected: ["https://api.example.com/a"]),
+        LinkCase(name: "rel without a value", values: ["</a>; rel"], expected: ["https://api.example.com/a"]),
+        LinkCase(
+            name: "garbage before a good link",
+            values: [#"junk "with, quotes", </b>; rel="next""#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "a target with a space is skipped",
+            values: [#"<https://exa mple.com/>; rel="next", </ok>; rel="last""#],
+            expected: ["https://api.example.com/ok last"]
+        ),
+        LinkCase(name: "only separators", values: [";;;,,, ;"], expected: []),
+        LinkCase(
+            name: "nested angle brackets",
+            values: [#"<<https://evil.example.com/>>; rel="next""#],
+            expected: []
+        ),
+        LinkCase(
+            name: "empty target is the response itself",
+            values: [#"<>; rel="next""#],
+            expected: ["https://api.example.com/v1/items?page=1 next"]
+        ),
+        LinkCase(
+            name: "non-http targets are parsed (pagination refuses them)",
+            values: [#"<javascript:alert(1)>; rel="next""#],
+            expected: ["javascript:alert(1) next"]
+        ),
+        LinkCase(
+            name: "absolute target on another origin is kept as is",
+            values: [#"<http://other.example.net:8080/p?x=1#frag>; rel="next""#],
+            expected: ["http://other.example.net:8080/p?x=1#frag next"]
+        ),
+        LinkCase(
+            name: "RFC 8288 example with anchor and extended title",
+            values: [
+                #"</TheBook/chapter2>; rel="previous"; title*=UTF-8'de'letztes%20Kapitel, </TheBook/chapter4>; rel="next"; title*=UTF-8'de'n%c3%a4chstes%20Kapitel"#
+            ],
+            expected: [
+                "https://api.example.com/TheBook/chapter2 previous",
+                "https://api.example.com/TheBook/chapter4 next",
+            ]
+        ),
+        LinkCase(
+            name: "tabs and newlines as whitespace",
+            values: ["</a>;\trel=\"next\"\r\n, </b>;\nrel=prev"],
+            expected: ["https://api.example.com/a next", "https://api.example.com/b prev"]
+        ),
+    ]
+
+    @Test("Parses real-world and hostile headers", arguments: cases)
+    func parse(_ testCase: LinkCase) throws {
+        let base = try #require(URL(string: testCase.base))
+        let links = LinkHeader.parse(testCase.values, base: base)
+        let described = links.map { link in
+            ([link.target.absoluteString] + link.relations.sorted()).joined(separator: " ")
+        }
+        #expect(described == testCase.expected)
+    }
+
+    @Test("Parameters are unquoted, unescaped and lowercased by name; extended values are decoded")
+    func parameters() throws {
+        let base = try #require(URL(string: "https://api.example.com/"))
+        let links = LinkHeader.parse(
+            [#"</a>; Rel="next"; title="say \"hi\""; type=application/json; title*=UTF-8'de'n%c3%a4chstes"#],
+            base: base
+        )
+        let link = try #require(links.first)
+        #expect(link.parameters["rel"] == "next")
+        #expect(link.parameters["title"] == #"say "hi""#)
+        #expect(link.parameters["type"] == "application/json")
+        #expect(link.parameters["title*"] == "nächstes")
+        #expect(link.has("NEXT"))
+    }
+
+    @Test("next helpers find the next link")
+    func nextHelpers() throws {
+        let base = try #require(URL(string: "https://api.example.com/v1/items"))
+        let values = [#"</v1/items?page=1>; rel="prev first", </v1/items?page=3>; rel="next""#]
+        #expect(
+            LinkHeader.parse(values, base: base).next?.target.absoluteString
+                == "https://api.example.com/v1/items?page=3"
+        )
+        #expect(LinkHeader.next(values, base: base)?.absoluteString == "https://api.example.com/v1/items?page=3")
+        #expect(LinkHeader.parse(values, base: base).first(relation: "FIRST") != nil)
+        #expect(LinkHeader.next([#"</a>; rel="prev""#], base: base) == nil)
+    }
+
+    @Test("A huge header is capped and parsed without trouble")
+    func hugeHeader() throws {
+        let base = try #require(URL(string: "https://api.example.com/"))
+        let value = (0..<5000).map { #"</p/\#($0)>; rel="item""# }.joined(separator: ", ")
+        #expect(LinkHeader.parse([value], base: base).count == LinkHeader.maxLinks)
+        let noise = String(repeating: "<;\",", count: 10_000)
+        #expect(LinkHeader.parse([noise], base: base).count <= LinkHeader.maxLinks)
+    }
+}

@@ -1,0 +1,120 @@
+import APISandbox
+import AsyncHTTPClient
+import Foundation
+import HTTPCore
+import HTTPCoreAsyncHTTPClient
+import HTTPTypes
+import Testing
+
+/// A transport the contract suite runs against; every case must pass every contract test.
+enum TransportUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case urlSession
+    case asyncHTTPClient
+
+    var testDescription: String { rawValue }
+
+    /// A fresh transport with its own connections. An AsyncHTTPClient transport made here shuts
+    /// its client down when released; ``withTransport(_:)`` shuts it down explicitly.
+    func make() -> any HTTPTransport {
+        switch self {
+        case .urlSession: return URLSessionTransport()
+        case .asyncHTTPClient: return AsyncHTTPClientTransport(configuration: Self.asyncHTTPClientConfiguration)
+        }
+    }
+
+    /// Runs `body` with a fresh transport and shuts it down afterwards.
+    func withTransport<T: Sendable>(_ body: (any HTTPTransport) async throws -> T) async throws -> T {
+        switch self {
+        case .urlSession:
+            return try await body(URLSessionTransport())
+        case .asyncHTTPClient:
+            return try await withAsyncHTTPClientTransport(configuration: Self.asyncHTTPClientConfiguration) {
+                try await body($0)
+            }
+        }
+    }
+
+    /// The recommended configuration, except that a request may wait for one of the pool's
+    /// connections as long as ``makeClient(_:_:configure:)``'s timeout: AsyncHTTPClient bounds that
+    /// wait by its 10 s connect timeout, which a full test run on two busy cores can exceed.
+    private static var asyncHTTPClientConfiguration: HTTPClient.Configuration {
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration
+        configuration.timeout.connect = .seconds(30)
+        return configuration
+    }
+}
+
+/// Runs `body` with a fresh sandbox on an ephemeral loopback port and always stops it.
+func withSandbox<T: Sendable>(
+    _ configuration: SandboxConfiguration = SandboxConfiguration(),
+    _ body: (Sandbox) async throws -> T
+) async throws -> T {
+    let sandbox = try await Sandbox.start(configuration: configuration)
+    do {
+        let result = try await body(sandbox)
+        await sandbox.stop()
+        return result
+    } catch {
+        await sandbox.stop()
+        throw error
+    }
+}
+
+/// A client for `sandbox` over `transport`; retry is off unless the test turns it on.
+///
+/// The timeout is generous: the whole test run shares two cores with the in-process servers, and
+/// a test about something else must not fail because the machine is busy.
+func makeClient(
+    _ sandbox: Sandbox,
+    _ transport: any HTTPTransport,
+    configure: (inout ClientConfiguration) -> Void = { _ in }
+) throws -> Client {
+    var configuration = ClientConfiguration(baseURL: sandbox.baseURL, timeout: .seconds(30), retry: .none)
+    configure(&configuration)
+    return try Client(configuration: configuration, transport: transport)
+}
+
+/// What `/_test/echo` answers.
+struct Echo: Decodable, Sendable {
+    var method: String
+    var path: String
+    var query: [String: [String]]
+    var headers: [String: [String]]
+    var body: String
+    var bodyEncoding: String
+    var bodyBytes: Int
+
+    func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
+}
+
+extension Endpoint where Response == Echo {
+    /// An echo endpoint decoded with the sandbox's camelCase keys.
+    static func echo(
+        _ method: HTTPRequest.Method,
+        _ path: String = "_test/echo",
+        query: QueryParameters = [:],
+        headers: HTTPFields = [:],
+        body: RequestBody? = nil
+    ) -> Endpoint<Echo> {
+        Endpoint(
+            method,
+            path,
+            query: query,
+            headers: headers,
+            body: body,
+            decoder: ResponseDecoder { data, _, _ in try JSONDecoder().decode(Echo.self, from: data) }
+        )
+    }
+}
+
+/// Runs `body` and returns the APIError it throws, or nil.
+func apiError(_ body: () async throws -> Void) async -> APIError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as APIError {
+        return error
+    } catch {
+        return nil
+    }
+}

@@ -1,0 +1,149 @@
+import APISandbox
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import Markbook
+import MarkbookSandbox
+import Testing
+
+/// The API key, the password and the session values must never show: not in errors, hook
+/// events, descriptions or dumps. Every test's errors pass through `apiError`, which checks them;
+/// this suite drives every operation and every kind of failure on purpose and scans all of it.
+@Suite("Secrets never show")
+struct LeakTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Every operation and failure over real HTTP: errors, hook events, descriptions and dumps are clean")
+    func sweep() async throws {
+        try await SandboxHarness.run { harness in
+            let recorder = EventRecorder()
+            let client = try harness.client(hooks: recorder)
+            var shown: [String] = [Leaks.render(client)]
+            func attempt(_ body: () async throws -> Void) async {
+                do { try await body() } catch { shown.append(Leaks.render(error)) }
+            }
+            await attempt { shown.append(Leaks.render(try await client.markbookList())) }
+            await attempt { shown.append(Leaks.render(try await client.userList())) }
+            await attempt { shown.append(Leaks.render(try await client.getMarkbook(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getMarkbookAlt(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getOutcomes(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getOutcomesAlt(key: 1_000_001))) }
+            await attempt {
+                try await client.putStudentResult(
+                    markbookKey: 1_000_001,
+                    studentKey: 5001,
+                    sid: "100234",
+                    taskKey: 4001,
+                    taskName: "Algebra test",
+                    result: "45"
+                )
+            }
+            await attempt {
+                _ = try await client.createStudent(
+                    markbookKey: 1_000_001,
+                    sid: "1",
+                    familyName: "F",
+                    givenName: "G",
+                    preferredName: "",
+                    gender: .male,
+                    classKey: 3001
+                )
+            }
+            await attempt {
+                try await client.updateStudent(
+                    markbookKey: 1_000_001,
+                    studentKey: 5001,
+                    sid: "100234",
+                    familyName: "Adams",
+                    givenName: "Olivia",
+                    preferredName: "Liv",
+                    gender: .female
+                )
+            }
+            await attempt { try await client.deleteStudent(markbookKey: 1_000_001, studentKey: 5002, sid: "100251") }
+            await attempt {
+                try await client.updateStudentClass(
+                    markbookKey: 1_000_001,
+                    studentKey: 5002,
+                    sid: "100251",
+                    classKey: 3002
+                )
+            }
+            await attempt {
+                _ = try await client.createClass(
+                    markbookKey: 1_000_001,
+                    name: "Z",
+                    teacherFamilyName: "",
+                    teacherGivenName: ""
+                )
+            }
+            await attempt { try await client.scheduleBackup(matching: "10MAT") }
+            await attempt { shown.append(Leaks.render(try await client.getBackupURL())) }
+            await attempt {
+                let payload = try JSONDecoder().decode(
+                    NewMarkbook.self,
+                    from: Data(MarkbookSpecPayloads.createMarkbookPayload.utf8)
+                )
+                shown.append(Leaks.render(try await client.createMarkbook(payload)))
+            }
+            // Failures of every kind.
+            await attempt { _ = try await client.getMarkbook(key: 9) }
+            await attempt { try await client.scheduleBackup(matching: "x") }
+            await attempt {
+                _ = try await client.createClass(
+                    markbookKey: 1_000_001,
+                    name: "Z",
+                    teacherFamilyName: "",
+                    teacherGivenName: ""
+                )
+            }
+            harness.module.expireSessions()
+            await attempt { _ = try await client.userList() }
+            harness.clock.advance(by: .seconds(19 * 60))
+            await attempt { _ = try await client.userList() }
+            harness.sandbox.setFaults(FaultInjection(sequence: [.connection(.dropResponse)]))
+            await attempt {
+                _ = try await client.createStudent(
+                    markbookKey: 1_000_001,
+                    sid: "2",
+                    familyName: "F",
+                    givenName: "G",
+                    preferredName: "",
+                    gender: .male,
+                    classKey: 3001
+                )
+            }
+            harness.sandbox.setFaults(FaultInjection(sequence: [.serviceUnavailable, .connection(.resetConnection)]))
+            await attempt { _ = try await client.markbookList() }
+            let wrong = try harness.client(hooks: recorder, password: "wrong-password-\(TestAccount.password)")
+            await attempt { _ = try await wrong.markbookList() }
+            await attempt { _ = try await wrong.markbookList() }
+
+            let sessions = harness.sessions
+            #expect(sessions.count >= 6, "several sessions were opened, renewed and replaced")
+            #expect(recorder.authEvents.count >= 4)
+            #expect(recorder.retries >= 1)
+            Leaks.expectNone(in: shown.joined(separator: "\n"), sessions: sessions)
+            Leaks.expectNone(in: recorder.transcript, sessions: sessions)
+            #expect(recorder.transcript.contains("sessiontoken=[REDACTED]&sessionkey=[REDACTED]&apikey=[REDACTED]"))
+        }
+    }
+
+    @Test("The client's description and dump show the base URL only")
+    func description() {
+        let client = MarkbookClient(
+            apiKey: TestAccount.apiKey,
+            username: TestAccount.username,
+            password: TestAccount.password
+        )
+        #expect(client.description == "MarkbookClient(baseURL: https://smpcsonline.com.au/markbook/api/v1.5)")
+        Leaks.expectNone(in: Leaks.render(client))
+    }
+
+    @Test("A scanner that can fail: it finds a planted key, password and session value")
+    func scannerWorks() {
+        #expect(Leaks.found(in: "x\(TestAccount.apiKey)y", sessions: []) == ["API key"])
+        #expect(Leaks.found(in: "p=\(TestAccount.password)", sessions: []) == ["password"])
+        #expect(Leaks.found(in: "k=918273645", sessions: scriptedSessionValues) == ["session value"])
+        #expect(Leaks.found(in: "k=[REDACTED]", sessions: scriptedSessionValues).isEmpty)
+    }
+}

@@ -1,0 +1,83 @@
+import CLISupport
+import Foundation
+import Testing
+
+/// A few runs of the real `monash` executable: what the OS and a shell see.
+@Suite("The built monash executable")
+struct BinaryTests {
+    static let melbourne = ["TZ": "Australia/Melbourne"]
+
+    @Test("monash --sandbox timetable works as a process")
+    func sandboxTimetable() async throws {
+        let result = try await BuiltExecutable.run(
+            "monash",
+            arguments: ["--sandbox", "timetable"],
+            variables: Self.melbourne
+        )
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("Week 8 · Kier (305491) · times in Australia/Melbourne\n"))
+        #expect(result.stdout.contains("Fri 13 Mar  10:00–12:00  FIT1031  Lecture 01  S4    Arun"))
+    }
+
+    @Test("--json parking decodes")
+    func json() async throws {
+        struct Park: Decodable, Equatable {
+            var name: String
+            var freeSlots: Int
+        }
+        let result = try await BuiltExecutable.run(
+            "monash",
+            arguments: ["parking", "--sandbox", "--json"],
+            variables: ["MONASH_SANDBOX_WEEK": "large"]
+        )
+        #expect(result.exitCode == 0)
+        let parks = try result.json([Park].self)
+        #expect(parks.count == 6)
+        #expect(parks.first == Park(name: "Peninsula car park 3", freeSlots: 320))
+    }
+
+    @Test("A 500 exits 7, with --json as an object on stderr")
+    func serverError() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBrokenService { baseURL in
+            let human = try await BuiltExecutable.run("monash", arguments: ["--base-url", baseURL, "buses"])
+            #expect(human.exitCode == 7)
+            #expect(human.stderr == "error: database unavailable (HTTP 500, request req-500)\n")
+            let json = try await BuiltExecutable.run("monash", arguments: ["--json", "--base-url", baseURL, "buses"])
+            #expect(json.exitCode == 7)
+            #expect(json.stdout.isEmpty)
+            let report = try json.errorReport()
+            #expect(report.httpStatus == 500)
+            #expect(report.requestId == "req-500")
+        }
+    }
+
+    @Test("Connection refused exits 6")
+    func connectionRefused() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let baseURL = try await refusingBaseURL()
+        let result = try await BuiltExecutable.run(
+            "monash",
+            arguments: ["--no-retry", "next"],
+            variables: ["MONASH_BASE_URL": baseURL]
+        )
+        #expect(result.exitCode == 6)
+        #expect(result.stderr.hasPrefix("error: "))
+    }
+
+    @Test("Bad arguments exit 64 with usage on stderr")
+    func badArguments() async throws {
+        let result = try await BuiltExecutable.run("monash", arguments: ["timetable", "--day", "someday"])
+        #expect(result.exitCode == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: The value 'someday' is invalid for '--day <date>'"))
+    }
+
+    @Test("Shell completion scripts are printed on stdout")
+    func completion() async throws {
+        let result = try await BuiltExecutable.run("monash", arguments: ["--generate-completion-script", "bash"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("_monash"))
+    }
+}

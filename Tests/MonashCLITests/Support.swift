@@ -1,0 +1,81 @@
+import APISandbox
+import CLISupport
+import Foundation
+import HTTPCore
+import Hummingbird
+import Testing
+
+@testable import MonashCLI
+
+let melbourne = TimeZone(identifier: "Australia/Melbourne") ?? .gmt
+
+/// Runs `monash` in-process with times shown in Melbourne unless `configure` says otherwise.
+func monash(
+    _ arguments: [String],
+    variables: [String: String] = [:],
+    configure: (inout CLIEnvironment) -> Void = { _ in }
+) async -> CommandResult {
+    await CLIRunner.capture(Monash.self, arguments: arguments, variables: variables) { environment in
+        environment.timeZone = melbourne
+        configure(&environment)
+    }
+}
+
+/// A schedule service that fails: `/broken/schedules` answers 500 with an error body and a request id.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct BrokenScheduleModule: SandboxModule {
+    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+        router.get("broken/schedules") { _, _ -> Response in
+            Response(
+                status: .internalServerError,
+                headers: [.contentType: "application/json", .xRequestID: "req-500"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"error":"database unavailable"}"#))
+            )
+        }
+    }
+}
+
+/// Runs `body` with a sandbox serving the broken service; passes its base URL.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func withBrokenService(_ body: (String) async throws -> Void) async throws {
+    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [BrokenScheduleModule()]))
+    do {
+        try await body(sandbox.baseURL.appending(path: "broken").absoluteString)
+    } catch {
+        await sandbox.stop()
+        throw error
+    }
+    await sandbox.stop()
+}
+
+/// A loopback URL where nothing listens: a sandbox's port after it stopped.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func refusingBaseURL() async throws -> String {
+    let sandbox = try await Sandbox.start()
+    let url = sandbox.baseURL.appending(path: "monash").absoluteString
+    await sandbox.stop()
+    return url
+}
+
+/// The `timetable --json` shape, for decoding in tests.
+struct TimetableOutput: Decodable, Equatable {
+    struct Student: Decodable, Equatable {
+        var id: String
+        var name: String
+    }
+
+    struct Class: Decodable, Equatable {
+        var start: String
+        var end: String
+        var course: String
+        var kind: String
+        var lecturer: String
+        var room: String
+        var campus: String
+    }
+
+    var week: Int
+    var student: Student
+    var timeZone: String
+    var classes: [Class]
+}

@@ -1,0 +1,162 @@
+import APISandbox
+import BasecampSandbox
+import CLISupport
+import Foundation
+import MarkbookSandbox
+import Testing
+
+@testable import BasecampCLI
+@testable import MarkbookCLI
+
+/// `markbook` and `basecamp` with `--verbose` through success and failure paths, scanned for the
+/// credentials they were given and for the session values the server issued (which the runner
+/// does not know about, so only the SDK's own redaction can keep them out).
+@Suite("Secret scan: markbook and basecamp")
+struct SDKCLISecretScanTests {
+    static let apiKey = "SCANKEY0a1b2c3d4e5f60718293a4b5c"
+    static let username = "scan.admin"
+    static let password = "scan-PASSWORD-mb-4471"
+    static let token = "scan-TOKEN-bc-8812"
+    static let revokedToken = "scan-TOKEN-revoked-1193"
+
+    /// Every form a credential could leak in: as given, percent-encoded, in a Basic header.
+    static func forms(_ secret: String) -> [String] {
+        [
+            secret, secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret,
+            Data(secret.utf8).base64EncodedString(),
+        ]
+    }
+
+    static func expectClean(_ result: CommandResult, _ label: String, sessions: [String] = []) {
+        let secrets = [apiKey, password, token, revokedToken].flatMap(forms) + sessions.filter { $0.count >= 6 }
+        for secret in secrets {
+            #expect(!result.stdout.contains(secret), "\(label): stdout shows a secret")
+            #expect(!result.stderr.contains(secret), "\(label): stderr shows a secret")
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("markbook: reads with retries, wrong password, no password, unknown markbook, refused connection")
+    func markbook() async throws {
+        let module = MarkbookSandboxModule(
+            account: MarkbookSandboxModule.Account(
+                apiKey: Self.apiKey,
+                username: Self.username,
+                password: Self.password
+            )
+        )
+        // Each command logs in first. The faults land on the first two commands' data requests
+        // (a failed login is not retried, which would end the command rather than show a retry).
+        let faults = FaultInjection(sequence: [
+            nil, .serviceUnavailable, nil, nil, .tooManyRequests(retryAfterSeconds: 1),
+        ])
+        let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
+        let base = sandbox.baseURL.appending(path: MarkbookSandboxModule.defaultBasePath).absoluteString
+        let environment = [
+            "MARKBOOK_BASE_URL": base, "MARKBOOK_API_KEY": Self.apiKey, "MARKBOOK_USERNAME": Self.username,
+            "MARKBOOK_PASSWORD": Self.password,
+        ]
+        var results: [(String, CommandResult)] = []
+        for command in [
+            ["list"], ["users"], ["show", "1000001"], ["--json", "show", "1000001"], ["outcomes", "1000001"],
+        ] {
+            let result = await CLIRunner.capture(
+                MarkbookTool.self,
+                arguments: ["--verbose"] + command,
+                variables: environment
+            )
+            #expect(result.exitCode == 0, "markbook \(command): \(result.stderr)")
+            results.append(("markbook \(command)", result))
+        }
+        // Credentials as options rather than variables.
+        let viaOptions = await CLIRunner.capture(
+            MarkbookTool.self,
+            arguments: [
+                "--verbose", "--base-url", base, "--api-key", Self.apiKey, "--username", Self.username,
+                "--password", Self.password, "list",
+            ]
+        )
+        #expect(viaOptions.exitCode == 0, "\(viaOptions.stderr)")
+        results.append(("markbook list (options)", viaOptions))
+        // Failures: an unknown markbook, a wrong password, missing credentials.
+        let failures: [([String], [String: String])] = [
+            (["--verbose", "show", "999"], environment),
+            (["--verbose", "--json", "list"], environment.merging(["MARKBOOK_PASSWORD": Self.password + "x"]) { $1 }),
+            (["--verbose", "list"], environment.merging(["MARKBOOK_PASSWORD": Self.password + "x"]) { $1 }),
+            (["--verbose", "list"], ["MARKBOOK_BASE_URL": base, "MARKBOOK_API_KEY": Self.apiKey]),
+        ]
+        for (arguments, variables) in failures {
+            let result = await CLIRunner.capture(MarkbookTool.self, arguments: arguments, variables: variables)
+            #expect(result.exitCode != 0, "markbook \(arguments) should fail")
+            results.append(("markbook \(arguments)", result))
+        }
+        let sessions = module.issuedSessionValues()
+        await sandbox.stop()
+        let refused = await CLIRunner.capture(
+            MarkbookTool.self,
+            arguments: ["--verbose", "--timeout", "2", "list"],
+            variables: environment
+        )
+        #expect(refused.exitCode == 6, "\(refused.stderr)")
+        results.append(("markbook refused", refused))
+
+        #expect(!sessions.isEmpty, "the sandbox issued no session, so the scan proves nothing about them")
+        for (label, result) in results {
+            Self.expectClean(result, label, sessions: sessions)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("basecamp: reads with retries, revoked token, not found, refused connection")
+    func basecamp() async throws {
+        let module = BasecampSandboxModule(rejectedTokens: [Self.revokedToken])
+        let faults = FaultInjection(sequence: [.serviceUnavailable, nil, .tooManyRequests(retryAfterSeconds: 1), nil])
+        let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
+        let base = sandbox.baseURL.appending(path: "basecamp").absoluteString
+        let environment = [
+            "BASECAMP_BASE_URL": base, "BASECAMP_TOKEN": Self.token,
+            "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID,
+        ]
+        var results: [(String, CommandResult)] = []
+        for command in [["projects", "list"], ["--json", "projects", "list"]] {
+            let result = await CLIRunner.capture(
+                BasecampCommand.self,
+                arguments: ["--verbose"] + command,
+                variables: environment
+            )
+            #expect(result.exitCode == 0, "basecamp \(command): \(result.stderr)")
+            results.append(("basecamp \(command)", result))
+        }
+        let viaOption = await CLIRunner.capture(
+            BasecampCommand.self,
+            arguments: ["--verbose", "--token", Self.token, "projects", "list"],
+            variables: ["BASECAMP_BASE_URL": base, "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID]
+        )
+        #expect(viaOption.exitCode == 0, "\(viaOption.stderr)")
+        results.append(("basecamp --token", viaOption))
+        let failures: [([String], [String: String])] = [
+            (["--verbose", "todos", "get", "1"], environment),
+            (
+                ["--verbose", "--json", "projects", "list"],
+                environment.merging(["BASECAMP_TOKEN": Self.revokedToken]) { $1 }
+            ),
+            (["--verbose", "projects", "list"], environment.merging(["BASECAMP_TOKEN": Self.revokedToken]) { $1 }),
+        ]
+        for (arguments, variables) in failures {
+            let result = await CLIRunner.capture(BasecampCommand.self, arguments: arguments, variables: variables)
+            #expect(result.exitCode != 0, "basecamp \(arguments) should fail")
+            results.append(("basecamp \(arguments)", result))
+        }
+        await sandbox.stop()
+        let refused = await CLIRunner.capture(
+            BasecampCommand.self,
+            arguments: ["--verbose", "--timeout", "2", "projects", "list"],
+            variables: environment
+        )
+        #expect(refused.exitCode == 6, "\(refused.stderr)")
+        results.append(("basecamp refused", refused))
+        for (label, result) in results {
+            Self.expectClean(result, label)
+        }
+    }
+}
