@@ -21,7 +21,7 @@ extension KeyedDecodingContainer {
 
     /// ``decodeTimestamp(forKey:allowingDateOnly:)`` for a key that may be missing or `null`.
     func decodeTimestampIfPresent(forKey key: Key, allowingDateOnly: Bool = false) throws -> Date? {
-        guard try contains(key), try !decodeNil(forKey: key) else { return nil }
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
         return try decodeTimestamp(forKey: key, allowingDateOnly: allowingDateOnly)
     }
 
@@ -45,7 +45,7 @@ extension KeyedDecodingContainer {
         _ type: Value.Type,
         forKey key: Key
     ) throws -> Value? {
-        guard try contains(key), try !decodeNil(forKey: key) else { return nil }
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
         return try decodeWholeNumber(type, forKey: key)
     }
 
@@ -72,7 +72,7 @@ extension KeyedDecodingContainer {
         _ type: Value.Type,
         forKey key: Key
     ) throws -> Value? {
-        guard try contains(key), try !decodeNil(forKey: key) else { return nil }
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
         return try decodeNumericString(type, forKey: key)
     }
 }

@@ -88,7 +88,7 @@ enum TransportErrorMapping {
             .invalidProxyResponse, .proxyAuthenticationRequired:
             return cannotConnect("connecting timed out or the proxy refused", underlying: error)
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .alreadyShutdown,
-            .traceRequestWithBody, .incompatibleHeaders, .getConnectionFromPoolTimeout:
+            .traceRequestWithBody, .getConnectionFromPoolTimeout:
             return TransportError(
                 .other,
                 requestMayHaveBeenSent: false,

@@ -19,9 +19,9 @@ struct Example {
         let pinned = try await client.send(NotesAPI.list(pinned: true))
         print("Pinned notes: \(pinned.map(\.title))")
 
-        try await client.send(NotesAPI.delete(id: created.id ?? 0))
+        _ = try await client.send(NotesAPI.delete(id: created.id ?? 0))
         do {
-            try await client.send(NotesAPI.delete(id: created.id ?? 0))
+            _ = try await client.send(NotesAPI.delete(id: created.id ?? 0))
         } catch let error as APIError {
             print("Deleting it twice fails with \(error.code.rawValue) (exit code \(error.exitCode)): \(error.message)")
         }

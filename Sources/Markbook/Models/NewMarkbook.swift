@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPCore
+import Foundation
+import HTTPCore
 
 /// A whole markbook to create with ``MarkbookClient/createMarkbook(_:)``: header, classes and
 /// students.
