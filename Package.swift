@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "SandboxServer",
             dependencies: [
-                "APISandbox", "BasecampSandbox", "MonashSandbox",
+                "APISandbox", "BasecampSandbox", "MarkbookSandbox", "MonashSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

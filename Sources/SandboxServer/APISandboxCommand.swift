@@ -3,6 +3,7 @@ import ArgumentParser
 import BasecampSandbox
 import Dispatch
 import Foundation
+import MarkbookSandbox
 import MonashSandbox
 
 /// `api-sandbox`: runs the API sandbox as a standalone server, for poking at it with curl or for
@@ -37,7 +38,9 @@ struct APISandboxCommand: AsyncParsableCommand {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else {
             throw ValidationError("api-sandbox needs macOS 14 or later")
         }
-        let modules: [any SandboxModule] = [BasecampSandboxModule(), MonashSandboxModule()]
+        let modules: [any SandboxModule] = [
+            BasecampSandboxModule(), MonashSandboxModule(), MarkbookSandboxModule(acceptsAnyCredentials: true),
+        ]
         let configuration = SandboxConfiguration(modules: modules, logRequests: verbose)
         let sandbox = try await Sandbox.start(port: port, configuration: configuration)
         // Written straight to the file handle so the line is visible at once even when stdout is
@@ -45,6 +48,7 @@ struct APISandboxCommand: AsyncParsableCommand {
         emit("api-sandbox listening on \(sandbox.baseURL.absoluteString)")
         emit("  Basecamp: \(sandbox.baseURL.absoluteString)\(BasecampSandboxModule.defaultBasePath) (any bearer token)")
         emit("  Monash:   \(sandbox.baseURL.absoluteString)\(MonashSandboxModule.defaultBasePath)")
+        emit("  Markbook: \(sandbox.baseURL.absoluteString)\(MarkbookSandboxModule.defaultBasePath) (any credentials)")
         let signal = await Self.nextTerminationSignal()
         emit("api-sandbox received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
         await sandbox.stop()
