@@ -17,7 +17,7 @@ enum JSONResponse {
     }
 
     static func error(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
-        // Encoding a [String: String] cannot fail; the fallback only exists to avoid `try!`.
+        // Encoding a [String: String] cannot fail; the fallback keeps this non-throwing without forcing.
         (try? make(["error": message], status: status)) ?? Response(status: status)
     }
 }
