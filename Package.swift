@@ -195,6 +195,7 @@ let package = Package(
                 "HTTPCoreObservability",
                 "APISandbox",
                 "Basecamp",
+                "Markbook",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

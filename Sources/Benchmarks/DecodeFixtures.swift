@@ -57,62 +57,6 @@ enum DecodeFixtures {
     }
 }
 
-/// A local Decodable mirror of Markbook's `getmarkbook` answer, used until the Markbook SDK
-/// exposes its decoder to other targets (its `MarkbookDecoding` is internal to that target).
-struct MarkbookSheetMirror: Decodable {
-    struct Class: Decodable {
-        var key: Int
-        var name: String
-        var teachername1: String
-        var teachername2: String
-    }
-
-    struct Task: Decodable {
-        var key: Int
-        var name: String
-        var maximum: Int
-        var decimalplaces: Int
-    }
-
-    struct Student: Decodable {
-        var key: Int
-        var studentid: String
-        var familyname: String
-        var givename: String
-        var preferredname: String
-        var classkey: Int
-        var classname: String
-        var rawresults: [String]
-        var roundedresults: [String]
-    }
-
-    var status: String
-    var markbookkey: Int
-    var markbookname: String
-    var markbookyear: String
-    var markbookcourse: String
-    var ownerkey: Int
-    var sharelist: [Int]
-    var classlist: [Class]
-    var tasklist: [Task]
-    var studentlist: [Student]
-
-    /// The results keyed by student then task key, as the SDK's `MarkbookSheet.results` holds
-    /// them: the zip of `tasklist` with each student's parallel arrays is part of the decode.
-    var results: [Int: [Int: (raw: String, rounded: String)]] {
-        var results: [Int: [Int: (raw: String, rounded: String)]] = [:]
-        for student in studentlist {
-            var row: [Int: (raw: String, rounded: String)] = [:]
-            for (index, task) in tasklist.enumerated()
-            where index < student.rawresults.count && index < student.roundedresults.count {
-                row[task.key] = (student.rawresults[index], student.roundedresults[index])
-            }
-            results[student.key] = row
-        }
-        return results
-    }
-}
-
 /// A benchmark setup failure, with a message for the console.
 struct BenchError: Error, CustomStringConvertible {
     var description: String

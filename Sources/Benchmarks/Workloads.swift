@@ -6,6 +6,7 @@ import HTTPCoreAsyncHTTPClient
 import HTTPCoreObservability
 import HTTPTypes
 import Logging
+import Markbook
 import Metrics
 import NIOCore
 import Tracing
@@ -478,12 +479,11 @@ final class Runner {
         ) { Sink.consume(try basecampDecoder.decode([Todo].self, from: todos).count) }
 
         let sheet = try DecodeFixtures.markbookSheet()
-        let plain = JSONDecoder()
         try decodeRow(
             "6. decode Markbook getmarkbook (30 × 20, \(sheet.count / 1024) KiB)",
-            "local mirror of MarkbookSheet + results map",
+            "MarkbookSheet via the SDK's decoder (results joined)",
             data: sheet
-        ) { Sink.consume(try plain.decode(MarkbookSheetMirror.self, from: sheet).results.count) }
+        ) { Sink.consume(try MarkbookSheet.decode(from: sheet).results.count) }
     }
 
     func decodeRow(_ workload: String, _ variant: String, data: Data, decode: () throws -> Void) throws {

@@ -33,6 +33,22 @@ struct DecodingTests {
         #expect(arrays.shareList == [2002])
     }
 
+    @Test("MarkbookSheet.decode reads a stored answer exactly as the client does")
+    func decodeStoredAnswer() async throws {
+        for (example, alternate) in [("getmarkbook.json", false), ("getmarkbookalt.json", true)] {
+            let file = try #require(MarkbookSpecPayloads.examples[example])
+            let response = try #require(try JSONValue(parsing: Data(file.utf8))["response"])
+            let viaClient =
+                alternate
+                ? try await answer(example).1.getMarkbookAlt(key: 1_000_001)
+                : try await answer(example).1.getMarkbook(key: 1_000_001)
+            #expect(try MarkbookSheet.decode(from: response.encoded(), alternate: alternate) == viaClient)
+        }
+        let refused: JSONValue = ["status": "ERROR:invalid student", "action": "getmarkbook"]
+        #expect(throws: APIError.self) { try MarkbookSheet.decode(from: refused.encoded()) }
+        #expect(throws: APIError.self) { try MarkbookSheet.decode(from: Data("not json".utf8)) }
+    }
+
     @Test("getoutcomes and getoutcomesalt give the same joined levels")
     func bothOutcomeFormats() async throws {
         let arrays = try await answer("getoutcomes.json").1.getOutcomes(key: 1_000_001)

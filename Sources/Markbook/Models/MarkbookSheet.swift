@@ -151,3 +151,18 @@ public struct MarkbookOutcome: Sendable, Hashable, Codable {
         code.trimmingCharacters(in: .whitespaces).isEmpty ? name : code
     }
 }
+
+extension MarkbookSheet {
+    /// Decodes a `getmarkbook` answer (or, with `alternate`, a `getmarkbookalt` answer) the way
+    /// ``MarkbookClient`` does, for answers stored or received by other means.
+    ///
+    /// - Throws: ``HTTPCore/APIError``: the mapped error when the status is not `OKAY`, or
+    ///   `api_error` naming the key path when the body has the wrong shape.
+    public static func decode(from body: Data, alternate: Bool = false) throws -> MarkbookSheet {
+        let action: MarkbookAction = alternate ? .getMarkbookAlt : .getMarkbook
+        let reader = try MarkbookDecoding.okayBody(body, action: action, httpStatus: 200, scrub: { $0 })
+        return try MarkbookDecoding.reading(action, httpStatus: 200) {
+            try MarkbookDecoding.sheet(reader, alternate: alternate)
+        }
+    }
+}
