@@ -205,6 +205,45 @@ struct CacheTests {
         #expect(!payloads.contains("secret-token"))
     }
 
+    @Test("Credential headers scope entries whatever their order, and a different value misses")
+    func credentialOrder() async throws {
+        let transport = ScriptedTransport([
+            .json(["name": "a", "version": 1], headers: [.eTag: "\"1\""]),
+            .status(304),
+            .json(["name": "b", "version": 1], headers: [.eTag: "\"2\""]),
+        ])
+        let apiKey = try #require(HTTPField.Name("X-API-Key"))
+        let client = try makeCachingClient(transport) { $0.redactor.addSecretHeader(apiKey) }
+        func me(_ fields: [HTTPField]) -> Endpoint<Resource> { Endpoint(.get, "me", headers: HTTPFields(fields)) }
+        let token = HTTPField(name: .authorization, value: "Bearer t")
+        let key = HTTPField(name: apiKey, value: "k1")
+        _ = try await client.send(me([token, key]))
+        let reordered = try await client.response(me([key, token]))
+        let otherKey = try await client.response(me([token, HTTPField(name: apiKey, value: "k2")]))
+        #expect(reordered.fromCache && reordered.value.name == "a")
+        #expect(transport.requests[1].header("If-None-Match") == "\"1\"")
+        #expect(!otherKey.fromCache && otherKey.value.name == "b")
+        #expect(transport.requests[2].header("If-None-Match") == nil)
+    }
+
+    @Test("Without hooks the cache still revalidates and serves the stored body")
+    func withoutHooks() async throws {
+        let transport = ScriptedTransport([
+            .json(["name": "kept", "version": 3], headers: [.eTag: "\"v3\""]),
+            .status(304, headers: [.eTag: "\"v3\""]),
+        ])
+        let cache = ResponseCache()
+        let client = try makeClient(transport) {
+            $0.cache = cache
+            $0.retry = .none
+        }
+        _ = try await client.send(endpoint)
+        let again = try await client.response(endpoint)
+        #expect(again.fromCache && again.value == Resource(name: "kept", version: 3))
+        #expect(transport.requests[1].header("If-None-Match") == "\"v3\"")
+        #expect(cache.count == 1)
+    }
+
     @Test("Vary: each Accept-Language gets its own entry")
     func vary() async throws {
         let transport = ScriptedTransport([

@@ -36,6 +36,24 @@ struct RedactionTests {
         #expect(!text.contains("pa55") && !text.contains("k1") && !text.contains("t2"))
     }
 
+    @Test(
+        "URLs without user info or secret parameters come back unchanged; the rest are redacted",
+        arguments: [
+            ("https://h.example/x?page=2", "https://h.example/x?page=2"),
+            ("https://h.example/@me/x", "https://h.example/@me/x"),
+            ("https://u:p@h.example/x", "https://u:[REDACTED]@h.example/x"),
+            ("https://h.example/x?token=abc&q=1", "https://h.example/x?token=[REDACTED]&q=1"),
+            ("not a url ?token=abc", "not a url ?token=[REDACTED]"),
+        ]
+    )
+    func urlFastPath(input: String, expected: String) {
+        #expect(Redactor(secretQueryParameters: ["token"]).redact(urlString: input) == expected)
+        if !input.contains("@") {
+            // Without secret parameters registered only user info is redacted.
+            #expect(Redactor().redact(urlString: input) == input)
+        }
+    }
+
     @Test("Form bodies redact the same way")
     func formBodies() {
         let redactor = Redactor(secretQueryParameters: ["password"])

@@ -17,7 +17,7 @@ struct CacheMiddleware: Middleware {
 
     /// Request headers that make a request conditional or partial on the caller's behalf; such
     /// requests bypass the cache, since the caller wants the server's own answer.
-    private static let callerConditionals: [HTTPField.Name] = [
+    private static let callerConditionals: Set<HTTPField.Name> = [
         .ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range,
     ]
 
@@ -32,7 +32,6 @@ struct CacheMiddleware: Middleware {
         context: RequestContext,
         next: MiddlewareNext
     ) async throws -> TransportResponse {
-        guard let url = request.url else { return try await next(request, body, context) }
         switch request.method {
         case .get, .head:
             break
@@ -40,43 +39,57 @@ struct CacheMiddleware: Middleware {
             return try await next(request, body, context)
         default:
             let result = try await next(request, body, context)
-            if (200..<300).contains(result.response.status.code) {
+            if (200..<300).contains(result.response.status.code), let url = request.url {
                 invalidate(after: request, url: url, result: result, context: context)
             }
             return result
         }
-        let requestDirectives = CacheControl(request.headerFields[values: .cacheControl])
-        if requestDirectives.noStore || Self.callerConditionals.contains(where: { request.headerFields[$0] != nil }) {
+        // The URL as text, straight from the request: every lookup needs it, and building a
+        // `URL` (then redacting it) for each one was a visible share of a revalidation's cost.
+        guard let target = ResponseCache.target(of: request) else { return try await next(request, body, context) }
+        if request.headerFields.contains(where: { Self.callerConditionals.contains($0.name) })
+            || CacheControl(request.headerFields[values: .cacheControl]).noStore
+        {
             return try await next(request, body, context)
         }
 
-        let key = ResponseCache.requestKey(for: request, url: url, redactor: context.redactor)
+        let key = ResponseCache.requestKey(for: request, target: target, redactor: context.redactor)
         let lookup = cache.lookup(key, headers: request.headerFields)
         for dropped in lookup.dropped {
             emit(.evicted, reason: .unreadable, url: dropped.displayURL, bytes: dropped.byteCount, request, context)
         }
-        let displayURL = context.redactor.redact(url)
         guard let entry = lookup.entry else {
-            emit(.miss, url: displayURL, request, context)
+            emit(.miss, url: displayURL(target, context), request, context)
             let result = try await next(request, body, context)
-            storeIfAllowed(result, request: request, key: key, displayURL: displayURL, context: context)
+            storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
 
-        emit(.hit, url: displayURL, bytes: entry.byteCount, request, context)
+        emit(.hit, url: displayURL(target, context), bytes: entry.byteCount, request, context)
         var conditional = request
         if let etag = entry.headers[.eTag] { conditional.headerFields[.ifNoneMatch] = etag }
         if let lastModified = entry.headers[.lastModified] {
             conditional.headerFields[.ifModifiedSince] = lastModified
         }
-        let result = try await CacheRevalidation.$isActive.withValue(true) {
-            try await next(conditional, body, context)
+        let result: TransportResponse
+        if hooks == nil {
+            // Only the request-hooks stage reads the flag, and it is not in the chain without hooks.
+            result = try await next(conditional, body, context)
+        } else {
+            result = try await CacheRevalidation.$isActive.withValue(true) {
+                try await next(conditional, body, context)
+            }
         }
         guard result.response.status.code == 304 else {
-            storeIfAllowed(result, request: request, key: key, displayURL: displayURL, context: context)
+            storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
-        return revalidated(entry, by: result, request: request, displayURL: displayURL, context: context)
+        return revalidated(entry, by: result, request: request, target: target, context: context)
+    }
+
+    /// The URL as hooks and stored entries show it; only worked out when something shows it.
+    private func displayURL(_ target: String, _ context: RequestContext) -> String {
+        context.redactor.redact(urlString: target)
     }
 
     /// The stored response, its headers updated by the 304 (RFC 9111 §4.3.4).
@@ -84,15 +97,20 @@ struct CacheMiddleware: Middleware {
         _ entry: CachedResponse,
         by result: TransportResponse,
         request: HTTPRequest,
-        displayURL: String,
+        target: String,
         context: RequestContext
     ) -> TransportResponse {
         var headers = entry.headers
         var validatorsChanged = false
-        for name in Set(result.response.headerFields.map(\.name)) where !Self.representationHeaders.contains(name) {
-            let values = result.response.headerFields[values: name]
-            if name == .eTag || name == .lastModified, headers[values: name] != values { validatorsChanged = true }
-            headers[values: name] = values
+        var merged: [HTTPField.Name] = []
+        for field in result.response.headerFields
+        where !merged.contains(field.name) && !Self.representationHeaders.contains(field.name) {
+            merged.append(field.name)
+            let values = result.response.headerFields[values: field.name]
+            // Most of a 304's headers repeat the stored ones; rewriting equal values costs a copy.
+            guard headers[values: field.name] != values else { continue }
+            if field.name == .eTag || field.name == .lastModified { validatorsChanged = true }
+            headers[values: field.name] = values
         }
         let served = TransportResponse(
             response: HTTPResponse(status: HTTPResponse.Status(code: entry.status), headerFields: headers),
@@ -100,7 +118,9 @@ struct CacheMiddleware: Middleware {
             url: result.url,
             fromCache: true
         )
-        emit(.revalidated, url: displayURL, bytes: entry.byteCount, request, context)
+        if hooks != nil {
+            emit(.revalidated, url: displayURL(target, context), bytes: entry.byteCount, request, context)
+        }
         if CacheControl(result.response.headerFields[values: .cacheControl]).noStore {
             if let dropped = cache.remove(key: entry.key) {
                 emit(
@@ -124,7 +144,6 @@ struct CacheMiddleware: Middleware {
         _ result: TransportResponse,
         request: HTTPRequest,
         key: ResponseCache.RequestKey,
-        displayURL: String,
         context: RequestContext
     ) {
         let status = result.response.status.code
@@ -161,13 +180,13 @@ struct CacheMiddleware: Middleware {
             headers: Self.storable(fields, redactor: context.redactor),
             body: result.body,
             storedAt: timeSource.now(),
-            displayURL: displayURL
+            displayURL: displayURL(key.target, context)
         )
         let outcome = cache.store(entry)
         for (summary, reason) in outcome.evicted {
             emit(.evicted, reason: reason, url: summary.displayURL, bytes: summary.byteCount, request, context)
         }
-        if outcome.stored { emit(.stored, url: displayURL, bytes: entry.byteCount, request, context) }
+        if outcome.stored { emit(.stored, url: entry.displayURL, bytes: entry.byteCount, request, context) }
     }
 
     /// Drops entries for the written URL and for the URLs the response says it changed
@@ -220,21 +239,23 @@ struct CacheMiddleware: Middleware {
         return fields
     }
 
+    /// Reports a cache event; `url` is only worked out when there are hooks to tell.
     private func emit(
         _ kind: CacheEvent.Kind,
         reason: CacheEvent.EvictionReason? = nil,
-        url: String,
+        url: @autoclosure () -> String,
         bytes: Int? = nil,
         _ request: HTTPRequest,
         _ context: RequestContext
     ) {
-        hooks?.cache(
+        guard let hooks else { return }
+        hooks.cache(
             CacheEvent(
                 kind: kind,
                 reason: reason,
                 operation: context.operation,
                 method: request.method,
-                url: url,
+                url: url(),
                 callID: context.callID,
                 attempt: context.attempt,
                 byteCount: bytes

@@ -88,30 +88,53 @@ public final class ResponseCache: Sendable {
     /// The parts of a request's key that do not depend on a stored response.
     struct RequestKey {
         var primary: String
-        var urlKey: String
+        /// The request's URL as text, without a fragment.
+        var target: String
+
+        /// The key that groups every entry for the URL; hashed only when an entry is stored.
+        var urlKey: String { ResponseCache.urlKey(text: target) }
     }
 
     /// Headers whose values identify who is asking; their digest scopes every key, so one
     /// user's entries are never served to another.
     static let credentialHeaders: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
 
-    static func requestKey(for request: HTTPRequest, url: URL, redactor: Redactor) -> RequestKey {
+    /// The key for `request`, whose URL text (without fragment) is `target`.
+    static func requestKey(for request: HTTPRequest, target: String, redactor: Redactor) -> RequestKey {
         var hasher = SHA256Hasher()
         hasher.updateField("httpcore-cache-v1")
         hasher.updateField(request.method.rawValue)
-        hasher.updateField(normalized(url))
-        var names = credentialHeaders
-        for name in redactor.secretHeaders.sorted(by: { $0.canonicalName < $1.canonicalName })
-        where !names.contains(name) {
-            names.append(name)
+        hasher.updateField(target)
+        // The credential headers the request carries, in a fixed order whatever the header
+        // order: the standard ones first, then the redactor's others by name. Ordering only the
+        // names present spares a request without credentials from sorting the redactor's set.
+        var present: [HTTPField.Name] = []
+        for field in request.headerFields where !present.contains(field.name) {
+            if credentialHeaders.contains(field.name) || redactor.secretHeaders.contains(field.name) {
+                present.append(field.name)
+            }
         }
-        for name in names {
-            let values = request.headerFields[values: name]
-            guard !values.isEmpty else { continue }
+        if present.count > 1 {
+            present.sort { lhs, rhs in
+                let left = credentialHeaders.firstIndex(of: lhs) ?? credentialHeaders.count
+                let right = credentialHeaders.firstIndex(of: rhs) ?? credentialHeaders.count
+                return left != right ? left < right : lhs.canonicalName < rhs.canonicalName
+            }
+        }
+        for name in present {
             hasher.updateField(name.canonicalName)
-            for value in values { hasher.updateField(value) }
+            for value in request.headerFields[values: name] { hasher.updateField(value) }
         }
-        return RequestKey(primary: SHA256Hasher.hexString(hasher.finalize()), urlKey: urlKey(url))
+        return RequestKey(primary: SHA256Hasher.hexString(hasher.finalize()), target: target)
+    }
+
+    /// The request's URL as text without touching `URL`: scheme, authority and path (with
+    /// query) as the request carries them; `nil` when one is missing.
+    static func target(of request: HTTPRequest) -> String? {
+        guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
+            return nil
+        }
+        return scheme + "://" + authority + path
     }
 
     static func fullKey(primary: String, varyHeaders: [String], request: HTTPFields) -> String {
@@ -129,9 +152,13 @@ public final class ResponseCache: Sendable {
     }
 
     static func urlKey(_ url: URL) -> String {
+        urlKey(text: normalized(url))
+    }
+
+    static func urlKey(text: String) -> String {
         var hasher = SHA256Hasher()
         hasher.updateField("httpcore-cache-url-v1")
-        hasher.updateField(normalized(url))
+        hasher.updateField(text)
         return SHA256Hasher.hexString(hasher.finalize())
     }
 
@@ -194,6 +221,9 @@ public final class ResponseCache: Sendable {
     /// The stored variant whose `Vary` header values equal the request's.
     private func matchingKey(_ key: RequestKey, headers: HTTPFields, in state: IndexState) -> String? {
         guard let variants = state.byPrimary[key.primary] else { return nil }
+        if variants.count == 1, let only = variants.first, let vary = state.records[only]?.summary.varyHeaders {
+            return Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers) == only ? only : nil
+        }
         var tried: Set<[String]> = []
         for variant in variants {
             guard let vary = state.records[variant]?.summary.varyHeaders, tried.insert(vary).inserted else {

@@ -21,6 +21,7 @@ public final class Client: Sendable {
     public let transport: any HTTPTransport
 
     private let baseURLString: String
+    private let basePseudoHeaders: BasePseudoHeaders?
     private let coding: CodingPair
     private let chain: MiddlewareNext
     private let hooks: (any Hooks)?
@@ -39,6 +40,7 @@ public final class Client: Sendable {
         self.configuration = configuration
         self.baseURL = try URLPolicy.validatedBaseURL(configuration.baseURL)
         self.baseURLString = baseURL.absoluteString
+        self.basePseudoHeaders = BasePseudoHeaders(baseURL: baseURL, text: baseURLString)
         self.transport = transport
         self.coding = CodingPair(json: configuration.json)
         self.hooks = configuration.hooks is NoopHooks ? nil : configuration.hooks
@@ -177,32 +179,66 @@ public final class Client: Sendable {
     /// - Throws: ``APIError/usage(_:)`` when the path makes no valid URL or an absolute URL
     ///   breaks the https rule.
     public func url<Value>(for endpoint: Endpoint<Value>) throws -> URL {
-        var text: String
+        try target(for: endpoint).url
+    }
+
+    /// The endpoint's URL and, for a path relative to the base URL, the request's `:path`
+    /// pseudo-header (path and query), so the request need not take the URL apart again.
+    private func target<Value>(for endpoint: Endpoint<Value>) throws -> (url: URL, requestPath: String?) {
         let path = Self.escapingPath(endpoint.path)
-        let lowercased = path.lowercased()
-        let isAbsolute = lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://")
+        let isAbsolute = Self.hasHTTPScheme(path)
+        var text: String
+        // What follows the base URL: "/relative/path?query", for the request's `:path`.
+        var suffix = ""
         if isAbsolute {
             text = path
         } else {
             let relative = path.drop(while: { $0 == "/" })
-            text = relative.isEmpty ? baseURLString : baseURLString + "/" + relative
+            if !relative.isEmpty { suffix = "/" + relative }
+            text = baseURLString + suffix
         }
         let query = endpoint.query.percentEncoded()
-        if !query.isEmpty { text += (text.contains("?") ? "&" : "?") + query }
+        if !query.isEmpty {
+            let part = (text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + query
+            text += part
+            suffix += part
+        }
         guard let url = URL(string: text) else {
             throw APIError.usage("\"\(redactor.redact(urlString: text))\" is not a valid URL.")
         }
-        // A relative path keeps the base URL's scheme and host, which `init` already checked;
-        // re-parsing every request's URL for the same answer was measurable per call.
-        if isAbsolute { try URLPolicy.checkedTarget(url) }
-        return url
+        if isAbsolute {
+            try URLPolicy.checkedTarget(url)
+            return (url, nil)
+        }
+        // A relative path keeps the base URL's scheme and host, which `init` already checked.
+        // A fragment would end the path early, so such a path is left to the URL parser.
+        guard let base = basePseudoHeaders, !suffix.utf8.contains(UInt8(ascii: "#")) else { return (url, nil) }
+        return (url, base.requestPath(suffix: suffix))
+    }
+
+    /// Whether `path` starts with `http://` or `https://`, in any letter case.
+    private static func hasHTTPScheme(_ path: String) -> Bool {
+        var bytes = path.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        var next = bytes.next()
+        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = bytes.next() }
+        return next == UInt8(ascii: ":") && bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "/")
     }
 
     /// The HTTP request and encoded body `endpoint` produces, before any middleware runs.
     ///
     /// - Throws: ``APIError/usage(_:)`` for an invalid URL or a body that cannot be encoded.
     public func makeRequest<Value>(for endpoint: Endpoint<Value>) throws -> (HTTPRequest, Data?) {
-        var request = HTTPRequest(method: endpoint.method, url: try url(for: endpoint))
+        let target = try target(for: endpoint)
+        var request: HTTPRequest
+        if let base = basePseudoHeaders, let path = target.requestPath {
+            // Same fields as `HTTPRequest(method:url:)` gives, without taking the URL apart.
+            request = HTTPRequest(method: endpoint.method, scheme: base.scheme, authority: base.authority, path: path)
+        } else {
+            request = HTTPRequest(method: endpoint.method, url: target.url)
+        }
         request.headerFields = configuration.defaultHeaders
         if let userAgent = configuration.userAgent, request.headerFields[.userAgent] == nil {
             request.headerFields[.userAgent] = userAgent
@@ -299,6 +335,32 @@ public final class Client: Sendable {
     private static let allowedInPath: Set<UInt8> = Set(
         Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%#".utf8)
     )
+}
+
+/// The base URL's `:scheme`, `:authority` and `:path`, taken apart once per client so each
+/// request to a relative path is built from strings instead of by parsing its URL.
+private struct BasePseudoHeaders: Sendable {
+    let scheme: String
+    let authority: String?
+    /// The base URL's path, `/` when it has none.
+    let path: String
+
+    init?(baseURL: URL, text: String) {
+        // A fragment in the base would swallow every path joined to it; leave that to the parser.
+        guard !text.utf8.contains(UInt8(ascii: "#")) else { return nil }
+        let base = HTTPRequest(method: .get, url: baseURL)
+        guard let scheme = base.scheme, let path = base.path else { return nil }
+        self.scheme = scheme
+        self.authority = base.authority
+        self.path = path
+    }
+
+    /// The `:path` of the URL `base + suffix`, where `suffix` is empty, starts with `/` or starts
+    /// with `?`.
+    func requestPath(suffix: String) -> String {
+        guard suffix.utf8.first == UInt8(ascii: "/") else { return path + suffix }
+        return path == "/" ? suffix : path + suffix
+    }
 }
 
 /// An encoder and decoder built once per client from its ``JSONCoding``.

@@ -50,9 +50,7 @@ public final class URLSessionTransport: HTTPTransport {
         url: URL,
         options: TransportOptions
     ) async throws -> TransportResponse {
-        guard var urlRequest = URLRequest(httpRequest: request) else {
-            throw TransportError(.other, requestMayHaveBeenSent: false, message: "The request has no valid URL.")
-        }
+        var urlRequest = Self.urlRequest(request, url: url)
         urlRequest.httpBody = body
         urlRequest.timeoutInterval = Self.timeoutInterval(options.timeout)
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
@@ -75,6 +73,36 @@ public final class URLSessionTransport: HTTPTransport {
         }
         #endif
         return try await run(urlRequest, url: url, limits: limits, session: session, delegate: delegate)
+    }
+
+    /// The URLRequest for `request`, sent to `url` (the URL the redirect policy already built
+    /// from the request, so it is not parsed again). Repeated fields are joined as HTTP/1.1 does:
+    /// with `, `, or `; ` for cookies.
+    private static func urlRequest(_ request: HTTPRequest, url: URL) -> URLRequest {
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        var joined: [String: String] = Dictionary(minimumCapacity: request.headerFields.count)
+        for field in request.headerFields {
+            let name = field.name.rawName
+            if let existing = joined[name] {
+                joined[name] = existing + (field.name == .cookie ? "; " : ", ") + Self.latin1(field)
+            } else {
+                joined[name] = Self.latin1(field)
+            }
+        }
+        urlRequest.allHTTPHeaderFields = joined
+        return urlRequest
+    }
+
+    /// A field value as URLSession takes it: each byte one ISO Latin-1 character, as
+    /// swift-http-types' own conversion does, so non-ASCII values go out byte for byte.
+    private static func latin1(_ field: HTTPField) -> String {
+        field.withUnsafeBytesOfValue { bytes in
+            guard bytes.contains(where: { $0 >= 0x80 }) else { return field.value }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+            return text
+        }
     }
 
     /// Methods a repeat cannot harm (RFC 9110 §9.2.2).
