@@ -333,7 +333,8 @@ let package = Package(
         .testTarget(
             name: "SoakTests",
             dependencies: [
-                "HTTPCore", "HTTPCoreAsyncHTTPClient", "APISandbox",
+                "HTTPCore", "HTTPCoreAsyncHTTPClient", "HTTPCoreTesting", "APISandbox",
+                "Markbook", "MarkbookSandbox", "Basecamp", "BasecampSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -58,7 +58,12 @@ struct AccountContext: Sendable {
         let config = basecamp.config
         if !config.enableRetry {
             endpoint.operation.retry = RetryPolicy.none
-        } else if let maxRetries = config.maxRetries {
+            return endpoint
+        }
+        if let policy = config.retryPolicy {
+            endpoint.operation.retry = policy
+        }
+        if let maxRetries = config.maxRetries {
             var policy = endpoint.operation.retry ?? RetryPolicy()
             policy.maxAttempts = maxRetries + 1
             endpoint.operation.retry = policy

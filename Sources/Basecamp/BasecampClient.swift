@@ -111,7 +111,8 @@ public final class BasecampClient: Sendable {
             json: JSONCoding(keys: .useDefaultKeys),
             hooks: hooks,
             timeSource: timeSource,
-            retry: config.enableRetry ? RetryPolicy() : .none,
+            retry: config.enableRetry ? (config.retryPolicy ?? RetryPolicy()) : .none,
+            retryBudget: config.retryBudget,
             auth: auth
         )
         var main = base

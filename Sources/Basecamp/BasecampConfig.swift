@@ -32,6 +32,15 @@ public struct BasecampConfig: Sendable {
     public var cache: ResponseCache?
     /// The largest file a download accepts, in bytes (default 100 MiB).
     public var maxDownloadSize: Int
+    /// Replaces every operation's Spec retry policy (attempts, waits, retried statuses) when
+    /// set; `nil`, the default, keeps each operation's own. ``enableRetry`` and ``maxRetries``
+    /// still apply on top. Writes that are not idempotent are still never repeated once they
+    /// may have been sent.
+    public var retryPolicy: RetryPolicy?
+    /// How much retrying may add to the client's traffic (default: 20% more requests over 10 s,
+    /// and at least 10 retries); `nil` removes the limit, for a client that must ride out a high
+    /// failure rate rather than protect a struggling server.
+    public var retryBudget: RetryBudget?
 
     /// The public Basecamp 3 API address, `https://3.basecampapi.com`.
     public static var defaultBaseURL: URL { publicAPI }
@@ -45,7 +54,9 @@ public struct BasecampConfig: Sendable {
         timeoutInterval: TimeInterval = 30,
         maxRetries: Int? = nil,
         cache: ResponseCache? = nil,
-        maxDownloadSize: Int = 100 * 1024 * 1024
+        maxDownloadSize: Int = 100 * 1024 * 1024,
+        retryPolicy: RetryPolicy? = nil,
+        retryBudget: RetryBudget? = RetryBudget()
     ) {
         self.baseURL = baseURL ?? Self.publicAPI
         self.enableRetry = enableRetry
@@ -55,6 +66,8 @@ public struct BasecampConfig: Sendable {
         self.maxRetries = maxRetries
         self.cache = cache
         self.maxDownloadSize = maxDownloadSize
+        self.retryPolicy = retryPolicy
+        self.retryBudget = retryBudget
     }
 
     /// Reads `BASECAMP_BASE_URL`, `BASECAMP_TIMEOUT` (seconds) and `BASECAMP_MAX_RETRIES` over

@@ -1,5 +1,6 @@
 public import APISandbox
 public import Foundation
+import HTTPCore
 import HTTPTypes
 public import Hummingbird
 
@@ -32,6 +33,36 @@ public struct BasecampSandboxModule: SandboxModule {
     public let stateFile: URL?
     /// Tokens answered with `401`, for testing what a client does with a revoked token.
     public let rejectedTokens: Set<String>
+    /// The account of the sandbox this module was last mounted on, for ``todos()``; shared by
+    /// copies of the module, since ``APISandbox/SandboxConfiguration`` keeps its own copy.
+    private let mounted = Locked<AccountStore?>(nil)
+
+    /// A to-do as the sandbox holds it, for tests that check state a response cannot show
+    /// (for example that a create was applied once, whatever the client was told).
+    public struct StoredTodo: Sendable, Hashable {
+        /// The to-do's id.
+        public var id: Int
+        /// The to-do list it belongs to.
+        public var todolistID: Int
+        /// Its text.
+        public var content: String
+        /// Its description (empty when none).
+        public var description: String
+        /// Whether it is completed.
+        public var completed: Bool
+        /// `active`, `archived` or `trashed`.
+        public var status: String
+
+        /// Creates a record, for tests that compare against one.
+        public init(id: Int, todolistID: Int, content: String, description: String, completed: Bool, status: String) {
+            self.id = id
+            self.todolistID = todolistID
+            self.content = content
+            self.description = description
+            self.completed = completed
+            self.status = status
+        }
+    }
 
     /// Creates the module.
     ///
@@ -48,16 +79,30 @@ public struct BasecampSandboxModule: SandboxModule {
 
     /// Adds `{basePath}/**` for every method; the Spec's path templates decide what exists.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
-        let server = BasecampServer(
-            basePath: basePath,
-            store: AccountStore(stateFile: stateFile),
-            rejectedTokens: rejectedTokens
-        )
+        let store = AccountStore(stateFile: stateFile)
+        mounted.withLock { $0 = store }
+        let server = BasecampServer(basePath: basePath, store: store, rejectedTokens: rejectedTokens)
         let group = router.group(RouterPath(basePath))
         for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
             group.on("**", method: method) { request, _ in
                 try await server.handle(request)
             }
+        }
+    }
+
+    /// Every to-do of the account, in storage order, as the sandbox holds it now; empty before
+    /// the module is mounted. With the module mounted on several sandboxes, the last one counts.
+    public func todos() -> [StoredTodo] {
+        guard let store = mounted.withLock({ $0 }) else { return [] }
+        return store.snapshot().todos.map {
+            StoredTodo(
+                id: $0.id,
+                todolistID: $0.todolistID,
+                content: $0.content,
+                description: $0.description,
+                completed: $0.completed,
+                status: $0.status
+            )
         }
     }
 }

@@ -73,6 +73,10 @@ public final class MarkbookSandboxModule: SandboxModule {
         public var requestsByAction: [String: Int] = [:]
         /// Writes that changed data, by action.
         public var appliedWritesByAction: [String: Int] = [:]
+        /// Action requests answered with an `ERROR:` status other than a rejected session, by
+        /// action. A client that sends only valid calls should see none; a `createstudent`
+        /// here after unique student ids means a create reached the server twice.
+        public var refusalsByAction: [String: Int] = [:]
     }
 
     /// A student as the sandbox holds them, deleted ones included.
@@ -168,16 +172,30 @@ public final class MarkbookSandboxModule: SandboxModule {
             guard let index = state.world.markbookIndex(markbookKey),
                 let student = state.world.markbooks[index].students.first(where: { $0.key == studentKey })
             else { return nil }
-            return StudentRecord(
-                key: student.key,
-                sid: student.sid,
-                familyName: student.familyName,
-                givenName: student.givenName,
-                preferredName: student.preferredName,
-                gender: student.gender,
-                classKey: student.classKey,
-                isDeleted: student.deleted
-            )
+            return Self.record(student)
+        }
+    }
+
+    private static func record(_ student: SandboxWorld.Student) -> StudentRecord {
+        StudentRecord(
+            key: student.key,
+            sid: student.sid,
+            familyName: student.familyName,
+            givenName: student.givenName,
+            preferredName: student.preferredName,
+            gender: student.gender,
+            classKey: student.classKey,
+            isDeleted: student.deleted
+        )
+    }
+
+    /// Every student of a markbook as stored, deleted ones included, in the order they were
+    /// added; empty when the markbook does not exist. Tests count records here to prove a create
+    /// was applied once, whatever the client was told.
+    public func students(markbookKey: Int) -> [StudentRecord] {
+        state.withLockedValue { state in
+            guard let index = state.world.markbookIndex(markbookKey) else { return [] }
+            return state.world.markbooks[index].students.map(Self.record)
         }
     }
 
@@ -346,6 +364,7 @@ public final class MarkbookSandboxModule: SandboxModule {
                 if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
                 return Answer(action: name, status: "OKAY", extra: extra)
             } catch {
+                state.counters.refusalsByAction[name, default: 0] += 1
                 var extra: [String: SandboxJSON] = [:]
                 if name == "getbackupurl" { extra["url"] = "" }
                 return Answer(action: name, status: error.status, extra: extra)
@@ -361,7 +380,10 @@ public final class MarkbookSandboxModule: SandboxModule {
                 state.counters.rejectedSessions += 1
                 return Answer(action: name, status: "ERROR:invalid credentials")
             }
-            guard name == "createmarkbook" else { return Answer(action: name, status: "ERROR:invalid action") }
+            guard name == "createmarkbook" else {
+                state.counters.refusalsByAction[name, default: 0] += 1
+                return Answer(action: name, status: "ERROR:invalid action")
+            }
             do throws(StatusError) {
                 var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
                 let extra = try handler.createMarkbook(form)
@@ -369,6 +391,7 @@ public final class MarkbookSandboxModule: SandboxModule {
                 state.counters.appliedWritesByAction[name, default: 0] += 1
                 return Answer(action: name, status: "OKAY", extra: extra)
             } catch {
+                state.counters.refusalsByAction[name, default: 0] += 1
                 return Answer(action: name, status: error.status)
             }
         }
