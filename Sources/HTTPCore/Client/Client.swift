@@ -92,7 +92,7 @@ public final class Client: Sendable {
         }
         let timeSource = configuration.timeSource
         var next: MiddlewareNext = { request, body, context in
-            context.attemptCounter.increment()
+            context.attemptCounter?.increment()
             var options = options
             options.isIdempotent = context.isIdempotent
             if let deadline = context.deadline {
@@ -124,7 +124,7 @@ public final class Client: Sendable {
     /// - Throws: ``APIError`` for every failure; `CancellationError` when the task is cancelled.
     public func response<Value>(_ endpoint: Endpoint<Value>) async throws -> Response<Value> {
         let (request, body) = try makeRequest(for: endpoint)
-        let context = RequestContext(
+        var context = RequestContext(
             operation: endpoint.operation,
             callID: Self.callIDs.withLock { id -> UInt64 in
                 id &+= 1
@@ -137,6 +137,8 @@ public final class Client: Sendable {
         guard let hooks else {
             return try await perform(endpoint, request: request, body: body, context: context)
         }
+        let attempts = AttemptCounter()
+        context.attemptCounter = attempts
         let url = request.url.map(redactor.redact) ?? ""
         let started = configuration.timeSource.monotonicNow()
         hooks.operationStarted(
@@ -155,14 +157,14 @@ public final class Client: Sendable {
         )
         do {
             let result = try await perform(endpoint, request: request, body: body, context: context)
-            end.attempts = context.attemptCounter.value
+            end.attempts = attempts.value
             end.status = result.status.code
             end.duration = configuration.timeSource.monotonicNow() - started
             hooks.operationEnded(end)
             return result
         } catch {
             end.duration = configuration.timeSource.monotonicNow() - started
-            end.attempts = context.attemptCounter.value
+            end.attempts = attempts.value
             if let apiError = error as? APIError {
                 end.error = apiError
                 end.status = apiError.httpStatus

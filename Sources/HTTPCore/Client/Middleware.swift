@@ -46,8 +46,9 @@ public struct RequestContext: Sendable {
     public var redactor: Redactor
     /// When the whole call must be over, on the client's monotonic clock; `nil` for no deadline.
     public var deadline: Duration?
-    /// Counts the attempts that reached the transport, for the operation-end hook.
-    package let attemptCounter = AttemptCounter()
+    /// Counts the attempts that reached the transport, for the operation-end hook; `nil` when
+    /// the client has no hooks, so a call without them allocates no counter.
+    package var attemptCounter: AttemptCounter?
 
     /// Creates a context.
     public init(
