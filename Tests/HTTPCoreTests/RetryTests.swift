@@ -102,6 +102,22 @@ struct RetryTests {
         #expect(keys[3] != nil && keys[3] != keys[0], "a new call gets a new key")
     }
 
+    @Test(
+        "Only POST and PATCH get an idempotency key; a write by another method is never retried",
+        arguments: [HTTPRequest.Method.get, .put, .delete]
+    )
+    func keysOnlyForPostAndPatch(method: HTTPRequest.Method) async throws {
+        // An API that writes with GET (Markbook) marks those operations not idempotent; a key
+        // there would make the write look safe to repeat to a server that never heard of keys.
+        let transport = ScriptedTransport([.status(503), .json([:])])
+        let client = try client(transport) { $0.idempotencyKeyHeader = .idempotencyKey }
+        let write = Endpoint<JSONValue>(method, "x", operation: OperationMetadata(idempotent: false))
+        let error = await apiError { _ = try await client.send(write) }
+        #expect(error?.httpStatus == 503)
+        #expect(transport.requests.count == 1)
+        #expect(transport.requests[0].header("Idempotency-Key") == nil)
+    }
+
     @Test("A network error on GET is retried")
     func networkGet() async throws {
         let transport = ScriptedTransport([.connectionLost, .timedOut, .json(["ok": true])])

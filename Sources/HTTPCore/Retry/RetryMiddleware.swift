@@ -20,12 +20,16 @@ struct RetryMiddleware: Middleware {
         let policy = context.operation.retry ?? self.policy
         var request = request
         var context = context
-        if let header = idempotencyKeyHeader, !context.isIdempotent, request.headerFields[header] == nil {
+        // Keys are a POST and PATCH convention (the IETF Idempotency-Key draft). A write made with
+        // another method (an API that creates with GET) keeps no key, so it is never treated as
+        // safe to repeat by a server that may not know keys.
+        let keyable = request.method == .post || request.method == .patch
+        if keyable, let header = idempotencyKeyHeader, !context.isIdempotent, request.headerFields[header] == nil {
             // One key per logical call, sent unchanged on every attempt, so the server can
             // recognise a repeat and apply the write once.
             request.headerFields[header] = UUID().uuidString
         }
-        let hasKey = request.headerFields[idempotencyKeyHeader ?? .idempotencyKey] != nil
+        let hasKey = keyable && request.headerFields[idempotencyKeyHeader ?? .idempotencyKey] != nil
         let eligible = context.isIdempotent || hasKey
         budget?.recordFirstAttempt(at: timeSource.monotonicNow())
 
