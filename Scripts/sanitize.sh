@@ -9,26 +9,76 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Suites where several tasks share a client, a credential, a cache or a page stream:
-# auth single-flight + refresh, session renewal, cache (memory + disk), pagination prefetch,
-# polling, retry/budget, the loopback auth and transport contract tests, and the chaos soak
-# (16 tasks through shared clients; 1,000 operations here). The loopback tests have sub-second
-# timeouts, which TSan's slowdown can trip on a loaded machine: a timeout there is not a race.
-tsan_filter='AuthRefreshTests|AuthSessionTests|AuthCredentialStoreTests|CacheTests|CacheStorageTests|PaginationTests|PollingTests|RetryTests|AuthLoopbackTests|TransportContractTests|SoakTests'
+# auth single-flight + refresh, session renewal (HTTPCore's and the Markbook SDK's), cache
+# (memory + disk), pagination prefetch, polling, retry/budget, the loopback suites (auth, transport
+# contract over URLSession and AsyncHTTPClient, cache and pagination over real HTTP, the
+# AsyncHTTPClient transport's own tests), and the chaos soaks (16 tasks through shared clients;
+# 1,000 operations each here).
+tsan_filter='AuthRefreshTests|AuthSessionTests|MarkbookTests\.SessionTests|AuthCredentialStoreTests|CacheTests|CacheStorageTests|PaginationTests|PollingTests|RetryTests|AuthLoopbackTests|TransportContractTests|CachePaginationLoopbackTests|AsyncHTTPClientTransportTests|SoakTests'
+
+# HTTPCORE_SANITIZER tells the loopback tests (SanitizerRun in Tests/LoopbackTests/LoopbackSupport.swift)
+# that the process is instrumented: TSan runs it 5-15x slower, ASan about 2x, with the in-process
+# sandboxes and the rest of the suite in parallel on the same cores. They then allow 4x longer for
+# waits they do not measure (client and connect timeouts, server delays that must outlast a client
+# timeout), and skip the five tests whose assertion is itself a wall-clock bound; each has failed
+# in a full TSan or ASan run on a busy machine with no sanitizer report:
+#   - "The timeout is an idle timeout while the body streams" (TransportContractTests) and
+#     "A body that keeps arriving outlives several timeouts" (AsyncHTTPClientTransportTests):
+#     100 ms body gaps must never add up to the idle timeout; a gap has been stretched past 5 s.
+#   - "A body that stalls after its first part is timedOut, ..." (AsyncHTTPClientTransportTests):
+#     which timeout message comes depends on the head arriving within 1 s.
+#   - "A success body is refused from its Content-Length before any of it is read" and
+#     "An error body without Content-Length is cut at the error-body limit as it streams"
+#     (AsyncHTTPClientTransportTests): shown by the time taken against the server's pacing.
+# The code paths they cover still run under both sanitizers: the contract's stalled-body, no-head
+# timeout, body-limit, error-body-limit and cancellation tests, on both transports. Each mode
+# prints what its run skipped. Under ASan the BinaryTests suites are left out too (run_address).
+
+# Runs `swift test "$@"` with output to the terminal and $log, then lists what the run skipped and
+# counts sanitizer reports, so a clean result is visibly clean. (Swift Testing marks a passed test
+# ✔, a failed one ✘ and a skipped one ➜; its run summary counts skipped tests as tests.)
+run_logged() {
+    local log=$1
+    shift
+    local status=0
+    swift test "$@" 2>&1 | tee "$log" || status=$?
+    local passed failed skipped reports
+    passed=$(grep -E '^✔ Test ' "$log" | grep -vc '^✔ Test run with' || true)
+    failed=$(grep -E '^✘ Test .*failed after' "$log" | grep -vc '^✘ Test run with' || true)
+    skipped=$(grep -c '^➜ Test ' "$log" || true)
+    reports=$(grep -c -E '(WARNING|ERROR): (ThreadSanitizer|AddressSanitizer)' "$log" || true)
+    echo "== skipped in this run:"
+    grep -E '^➜ (Test|Suite) ' "$log" | sed 's/^/   /' || echo "   (none)"
+    echo "== tests: $passed passed, $failed failed, $skipped skipped; sanitizer reports: $reports"
+    local summary
+    summary=$(grep -e '^✔ Test run with' -e '^✘ Test run with' "$log" | tail -1 || true)
+    echo "== ${summary:-no test summary (the run did not finish)}"
+    echo "== full log: $log"
+    return $status
+}
 
 run_thread() {
     echo "== swift test --sanitize=thread (filter: $tsan_filter)"
-    SOAK_OPERATIONS="${SOAK_OPERATIONS:-1000}" TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
-        swift test --sanitize=thread --scratch-path .build-tsan --filter "$tsan_filter"
+    echo "   HTTPCORE_SANITIZER=thread: longer waits; 5 wall-clock tests skip themselves (listed at the end)"
+    mkdir -p .build-tsan
+    HTTPCORE_SANITIZER=thread SOAK_OPERATIONS="${SOAK_OPERATIONS:-1000}" \
+        TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+        run_logged .build-tsan/sanitize-thread.log \
+        --sanitize=thread --scratch-path .build-tsan --filter "$tsan_filter"
 }
 
 run_address() {
-    echo "== swift test --sanitize=address (whole suite)"
+    echo "== swift test --sanitize=address (whole suite except BinaryTests)"
     # Leak checking is off: the Swift runtime's metadata caches and long-lived singletons
     # (URLSession, the NIO event loop group) are reported as leaks at exit.
     # The BinaryTests suites run the built CLIs as child processes with a clean environment, so
     # those children do not see detect_leaks=0 and exit 1 on the runtime's leak reports; skip them.
-    ASAN_OPTIONS="detect_leaks=0 halt_on_error=1 ${ASAN_OPTIONS:-}" \
-        swift test --sanitize=address --scratch-path .build-asan --skip 'BinaryTests'
+    echo "   left out: the BinaryTests suites (child-process CLI runs)"
+    echo "   HTTPCORE_SANITIZER=address: longer waits; 5 wall-clock tests skip themselves (listed at the end)"
+    mkdir -p .build-asan
+    HTTPCORE_SANITIZER=address ASAN_OPTIONS="detect_leaks=0 halt_on_error=1 ${ASAN_OPTIONS:-}" \
+        run_logged .build-asan/sanitize-address.log \
+        --sanitize=address --scratch-path .build-asan --skip 'BinaryTests'
 }
 
 case "${1:-all}" in

@@ -62,7 +62,7 @@ private struct TokenRoutes: SandboxModule {
 struct AuthLoopbackTests {
     @Test(
         "100 concurrent requests with a revoked token → exactly 1 refresh over real HTTP, all succeed",
-        .timeLimit(.minutes(2)),
+        .timeLimit(.minutes(2 * SanitizerRun.slowdown)),
         arguments: TransportUnderTest.allCases
     )
     func singleFlightRefresh(kind: TransportUnderTest) async throws {

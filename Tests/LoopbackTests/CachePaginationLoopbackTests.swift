@@ -39,7 +39,11 @@ struct CachePaginationLoopbackTests {
         _ transport: any HTTPTransport,
         configure: (inout ClientConfiguration) -> Void = { _ in }
     ) throws -> Client {
-        var configuration = ClientConfiguration(baseURL: sandbox.baseURL, timeout: .seconds(10), retry: .none)
+        var configuration = ClientConfiguration(
+            baseURL: sandbox.baseURL,
+            timeout: .seconds(10 * SanitizerRun.slowdown),
+            retry: .none
+        )
         configure(&configuration)
         return try Client(configuration: configuration, transport: transport)
     }

@@ -39,9 +39,28 @@ enum TransportUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
     /// wait by its 10 s connect timeout, which a full test run on two busy cores can exceed.
     private static var asyncHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = AsyncHTTPClientTransport.recommendedConfiguration
-        configuration.timeout.connect = .seconds(30)
+        configuration.timeout.connect = .seconds(Int64(30 * SanitizerRun.slowdown))
         return configuration
     }
+}
+
+/// Allowances for a sanitizer run. `Scripts/sanitize.sh` sets `HTTPCORE_SANITIZER` to `thread` or
+/// `address`; an instrumented process runs every instruction (the in-process sandboxes' too) several
+/// times slower, with the rest of the suite in parallel on the same two cores, so a wait that is
+/// generous for a plain build is not there: sanitizer runs have seen 5–12 s before a first byte.
+enum SanitizerRun {
+    /// The sanitizer the script says this process was built with, or nil for a plain build.
+    static let name: String? = ProcessInfo.processInfo.environment["HTTPCORE_SANITIZER"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// Whether this is a sanitizer run. Tests whose assertion is itself a wall-clock bound are
+    /// disabled then, with a reason the script's summary lists.
+    static var isActive: Bool { name != nil }
+
+    /// How many times longer to wait for something a test does not measure: a timeout that only
+    /// stops a hung test, or a server delay that must outlast the client's timeout.
+    static var slowdown: Int { isActive ? 4 : 1 }
 }
 
 /// Runs `body` with a fresh sandbox on an ephemeral loopback port and always stops it.
@@ -69,7 +88,11 @@ func makeClient(
     _ transport: any HTTPTransport,
     configure: (inout ClientConfiguration) -> Void = { _ in }
 ) throws -> Client {
-    var configuration = ClientConfiguration(baseURL: sandbox.baseURL, timeout: .seconds(30), retry: .none)
+    var configuration = ClientConfiguration(
+        baseURL: sandbox.baseURL,
+        timeout: .seconds(30 * SanitizerRun.slowdown),
+        retry: .none
+    )
     configure(&configuration)
     return try Client(configuration: configuration, transport: transport)
 }
