@@ -4,9 +4,12 @@ import Foundation
 import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPTypes
+import Hummingbird
 import Testing
 
-/// What only the AsyncHTTPClient transport has: client ownership and shutdown.
+/// What only the AsyncHTTPClient transport has: client ownership and shutdown, and the details of
+/// its response collection (one timer for the head and every body gap, limits, decompression)
+/// that the contract suite checks only through their outcome.
 @Suite("AsyncHTTPClient transport")
 struct AsyncHTTPClientTransportTests {
     @Test("A borrowed client keeps running after the transport is shut down")
@@ -97,4 +100,260 @@ struct AsyncHTTPClientTransportTests {
             #expect(echo.method == "GET")
         }
     }
+
+    // MARK: Timeouts and cancellation
+
+    @Test("A head that does not arrive in time is timedOut, after the timeout and not much later")
+    func headTimeout() async throws {
+        try await withAHCContract { sandbox, transport in
+            let delay = 4000 * SanitizerRun.slowdown
+            let started = ContinuousClock.now
+            let error = await transportError {
+                _ = try await transport.send(
+                    getRequest(to: sandbox, "/_test/delay/\(delay)"),
+                    body: nil,
+                    options: TransportOptions(timeout: .seconds(1))
+                )
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.kind == .timedOut)
+            #expect(error?.requestMayHaveBeenSent == true)
+            #expect(elapsed >= .milliseconds(950), "\(elapsed)")
+            #expect(elapsed < .milliseconds(delay - 500), "\(elapsed)")
+        }
+    }
+
+    // Which timer message comes (head or body) depends on the head and first part arriving within
+    // the timeout: wall-clock. Sanitizer runs have held the head back past 4 s, so it is skipped
+    // there; the contract's stalled-body test keeps this timer path under the sanitizers.
+    @Test(
+        "A body that stalls after its first part is timedOut, before the rest would have come",
+        .disabled(if: SanitizerRun.isActive, "wall-clock: the head must beat the timeout; a sanitizer delays it")
+    )
+    func stalledAfterFirstPart() async throws {
+        try await withAHCContract { sandbox, transport in
+            let delay = 4000 * SanitizerRun.slowdown
+            let started = ContinuousClock.now
+            let error = await transportError {
+                _ = try await transport.send(
+                    getRequest(to: sandbox, "/_test/bytes/2048?chunked=1&chunk_size=1024&chunk_delay_ms=\(delay)"),
+                    body: nil,
+                    options: TransportOptions(timeout: .seconds(1))
+                )
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.kind == .timedOut)
+            #expect(error?.message == "The server stopped sending the response body.")
+            #expect(elapsed >= .milliseconds(950), "\(elapsed)")
+            #expect(elapsed < .milliseconds(delay - 500), "\(elapsed)")
+        }
+    }
+
+    // Wall-clock by nature, like the contract's idle-timeout test: 100 ms gaps under a 1 s timeout
+    // for three seconds, so the one timer must move on at least twice.
+    @Test(
+        "A body that keeps arriving outlives several timeouts",
+        .disabled(if: SanitizerRun.isActive, "wall-clock idle-timeout test; a sanitizer's slowdown stretches the gaps")
+    )
+    func steadyBodyOutlivesTimeouts() async throws {
+        try await withAHCContract { sandbox, transport in
+            let started = ContinuousClock.now
+            let response = try await transport.send(
+                getRequest(to: sandbox, "/_test/bytes/3000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
+                body: nil,
+                options: TransportOptions(timeout: .seconds(1))
+            )
+            #expect(ContinuousClock.now - started > .seconds(2))
+            #expect(response.body.count == 3000)
+            #expect(response.body.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
+        }
+    }
+
+    // The requests share one event loop and so one timeout sweeper, which was ticking for the
+    // patient request's long timeout when the impatient one joined.
+    @Test("A short timeout holds while a request with a long one runs on the same event loop")
+    func mixedTimeoutsOnOneLoop() async throws {
+        // A single event loop is a group of one.
+        let loop = HTTPClient.defaultEventLoopGroup.next()
+        try await withSandbox { sandbox in
+            try await withAsyncHTTPClientTransport(eventLoopGroup: loop) { transport in
+                let delay = 4000 * SanitizerRun.slowdown
+                let request = getRequest(to: sandbox, "/_test/delay/\(delay)")
+                let patient = Task {
+                    try await transport.send(request, body: nil, options: TransportOptions(timeout: .seconds(60)))
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                let started = ContinuousClock.now
+                let error = await transportError {
+                    _ = try await transport.send(request, body: nil, options: TransportOptions(timeout: .seconds(1)))
+                }
+                let elapsed = ContinuousClock.now - started
+                #expect(error?.kind == .timedOut)
+                #expect(elapsed >= .milliseconds(950), "\(elapsed)")
+                #expect(elapsed < .milliseconds(delay - 1500), "\(elapsed)")
+                patient.cancel()
+                _ = await patient.result
+            }
+        }
+    }
+
+    @Test("Cancelling ends the request at once, waiting for the head or reading the body", arguments: [true, false])
+    func promptCancellation(inBody: Bool) async throws {
+        try await withAHCContract { sandbox, transport in
+            let delay = 5000 * SanitizerRun.slowdown
+            let path =
+                inBody
+                ? "/_test/bytes/2048?chunked=1&chunk_size=1024&chunk_delay_ms=\(delay)" : "/_test/delay/\(delay)"
+            let request = getRequest(to: sandbox, path)
+            let task = Task { try await transport.send(request, body: nil, options: TransportOptions()) }
+            try await Task.sleep(for: .milliseconds(300))
+            let cancelled = ContinuousClock.now
+            task.cancel()
+            let result = await task.result
+            #expect(throws: CancellationError.self) { try result.get() }
+            #expect(ContinuousClock.now - cancelled < .milliseconds(delay / 2))
+        }
+    }
+
+    // MARK: Bodies
+
+    @Test("A gzip body arrives decompressed, and the limit counts the decompressed bytes")
+    func gzipBody() async throws {
+        try await withAHCContract(SandboxConfiguration(modules: [ProbeRoutes()])) { sandbox, transport in
+            let request = getRequest(to: sandbox, "/ahc-probe/gzip")
+            let response = try await transport.send(request, body: nil, options: TransportOptions())
+            #expect(response.body == Data(repeating: UInt8(ascii: "x"), count: ProbeRoutes.gzipExpandsTo))
+
+            // 132 bytes on the wire fit the limit; the 100,000 they expand to do not.
+            let error = await transportError {
+                _ = try await transport.send(request, body: nil, options: TransportOptions(maxBodySize: 10_000))
+            }
+            #expect(error?.kind == .bodyLimitExceeded(limit: 10_000))
+        }
+    }
+
+    // "As it streams" is shown by finishing well before the stream would: wall-clock. A full TSan
+    // run on a busy machine has taken 12 s for the first part, so it is skipped under the
+    // sanitizers; the contract's error-body test keeps the cut at the error-body limit there.
+    @Test(
+        "An error body without Content-Length is cut at the error-body limit as it streams",
+        .disabled(if: SanitizerRun.isActive, "wall-clock: the cut must beat the stream's end; a sanitizer delays it")
+    )
+    func streamedErrorBodyCut() async throws {
+        try await withAHCContract(SandboxConfiguration(modules: [ProbeRoutes()])) { sandbox, transport in
+            var options = TransportOptions()
+            options.maxErrorBodySize = 100
+            let started = ContinuousClock.now
+            let response = try await transport.send(
+                getRequest(to: sandbox, "/ahc-probe/error-stream"),
+                body: nil,
+                options: options
+            )
+            #expect(response.response.status.code == 500)
+            #expect(response.body == Data(repeating: UInt8(ascii: "e"), count: 100))
+            // The whole body would take 64 gaps of `errorStreamGap`.
+            #expect(ContinuousClock.now - started < ProbeRoutes.errorStreamGap * 48)
+            // The connection the cut closed is not reused for the next request.
+            let next = try await transport.send(getRequest(to: sandbox, "/_test/echo"), body: nil, options: options)
+            #expect(next.response.status == .ok)
+        }
+    }
+
+    // "Before any of it is read" is shown by the time the refusal takes, against the server's delay
+    // before the body: wall-clock. In full sanitizer runs the refusal alone has taken over half that
+    // delay, so it is skipped there; the contract's body-limit test keeps the refusal from
+    // Content-Length under the sanitizers.
+    @Test(
+        "A success body is refused from its Content-Length before any of it is read",
+        .disabled(
+            if: SanitizerRun.isActive,
+            "wall-clock: refusal time against the server's delay; a sanitizer stretches it"
+        )
+    )
+    func contentLengthRefusal() async throws {
+        try await withAHCContract(SandboxConfiguration(modules: [ProbeRoutes()])) { sandbox, transport in
+            // The head announces 10 MB at once; the first byte would come only after the delay.
+            let started = ContinuousClock.now
+            let error = await transportError {
+                _ = try await transport.send(
+                    getRequest(to: sandbox, "/ahc-probe/announced-large"),
+                    body: nil,
+                    options: TransportOptions(maxBodySize: 1024)
+                )
+            }
+            #expect(error?.kind == .bodyLimitExceeded(limit: 1024))
+            #expect(ContinuousClock.now - started < ProbeRoutes.announcedLargeDelay / 2)
+            // HEAD announces a length too and has no body: nothing to refuse.
+            let head = HTTPRequest(
+                method: .head,
+                scheme: "http",
+                authority: "127.0.0.1:\(sandbox.port)",
+                path: "/_test/bytes/\(8 * 1024 * 1024)"
+            )
+            let response = try await transport.send(head, body: nil, options: TransportOptions(maxBodySize: 1024))
+            #expect(response.response.headerFields[.contentLength] == "\(8 * 1024 * 1024)")
+            #expect(response.body.isEmpty)
+        }
+    }
+}
+
+/// Routes only these tests need: a gzip-encoded body, an error body streamed without a length, and
+/// a body whose head announces more than it sends for a while.
+private struct ProbeRoutes: SandboxModule {
+    static let announcedLargeDelay = Duration.milliseconds(3000 * SanitizerRun.slowdown)
+    static let errorStreamGap = Duration.milliseconds(50 * SanitizerRun.slowdown)
+
+    /// `"x"` × 100,000, gzip-compressed to 132 bytes.
+    static let gzip = Data(
+        base64Encoded: "H4sIAAAAAAACA+3BMQEAAADCoNqLbw0PoAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAIBXA3ERB/6ghgEA"
+    )
+    static let gzipExpandsTo = 100_000
+
+    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+        router.get("ahc-probe/gzip") { _, _ -> Response in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain", .contentEncoding: "gzip"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: Self.gzip ?? Data()))
+            )
+        }
+        router.get("ahc-probe/announced-large") { _, _ -> Response in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/octet-stream", .contentLength: "10000000"],
+                body: ResponseBody(contentLength: 10_000_000) { writer in
+                    try await Task.sleep(for: Self.announcedLargeDelay)
+                    try await writer.write(ByteBuffer(repeating: 0, count: 10_000_000))
+                    try await writer.finish(nil)
+                }
+            )
+        }
+        router.get("ahc-probe/error-stream") { _, _ -> Response in
+            Response(
+                status: .internalServerError,
+                headers: [.contentType: "text/plain"],
+                body: ResponseBody { writer in
+                    for _ in 0..<64 {
+                        try await writer.write(ByteBuffer(repeating: UInt8(ascii: "e"), count: 1024))
+                        try await Task.sleep(for: Self.errorStreamGap)
+                    }
+                    try await writer.finish(nil)
+                }
+            )
+        }
+    }
+}
+
+/// A GET of `path` (query included) on `sandbox`, for tests that talk to a transport directly.
+private func getRequest(to sandbox: Sandbox, _ path: String) -> HTTPRequest {
+    HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(sandbox.port)", path: path)
+}
+
+/// Runs `body` with a fresh sandbox and a fresh AsyncHTTPClient transport, and tears both down.
+private func withAHCContract(
+    _ configuration: SandboxConfiguration = SandboxConfiguration(),
+    _ body: (Sandbox, any HTTPTransport) async throws -> Void
+) async throws {
+    try await withContract(.asyncHTTPClient, configuration, body)
 }
