@@ -132,39 +132,42 @@ struct AsyncHTTPClientTransportTests {
     )
     func stalledAfterFirstPart() async throws {
         try await withAHCContract { sandbox, transport in
-            let delay = 4000 * SanitizerRun.slowdown
+            let delay = 6000 * SanitizerRun.slowdown
+            try await warmUp(sandbox, transport)
             let started = ContinuousClock.now
             let error = await transportError {
                 _ = try await transport.send(
                     getRequest(to: sandbox, "/_test/bytes/2048?chunked=1&chunk_size=1024&chunk_delay_ms=\(delay)"),
                     body: nil,
-                    options: TransportOptions(timeout: .seconds(1))
+                    options: TransportOptions(timeout: .seconds(2))
                 )
             }
             let elapsed = ContinuousClock.now - started
             #expect(error?.kind == .timedOut)
             #expect(error?.message == "The server stopped sending the response body.")
-            #expect(elapsed >= .milliseconds(950), "\(elapsed)")
+            #expect(elapsed >= .milliseconds(1950), "\(elapsed)")
             #expect(elapsed < .milliseconds(delay - 500), "\(elapsed)")
         }
     }
 
-    // Wall-clock by nature, like the contract's idle-timeout test: 100 ms gaps under a 1 s timeout
-    // for three seconds, so the one timer must move on at least twice.
+    // Wall-clock by nature, like the contract's idle-timeout test: 100 ms gaps under a 2 s timeout
+    // for six seconds, so the one timer must move on at least twice. (A 1 s timeout left too little
+    // room for the head on a machine busy with the rest of the suite.)
     @Test(
         "A body that keeps arriving outlives several timeouts",
         .disabled(if: SanitizerRun.isActive, "wall-clock idle-timeout test; a sanitizer's slowdown stretches the gaps")
     )
     func steadyBodyOutlivesTimeouts() async throws {
         try await withAHCContract { sandbox, transport in
+            try await warmUp(sandbox, transport)
             let started = ContinuousClock.now
             let response = try await transport.send(
-                getRequest(to: sandbox, "/_test/bytes/3000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
+                getRequest(to: sandbox, "/_test/bytes/6000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
                 body: nil,
-                options: TransportOptions(timeout: .seconds(1))
+                options: TransportOptions(timeout: .seconds(2))
             )
-            #expect(ContinuousClock.now - started > .seconds(2))
-            #expect(response.body.count == 3000)
+            #expect(ContinuousClock.now - started > .seconds(4))
+            #expect(response.body.count == 6000)
             #expect(response.body.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
         }
     }
@@ -272,6 +275,7 @@ struct AsyncHTTPClientTransportTests {
     )
     func contentLengthRefusal() async throws {
         try await withAHCContract(SandboxConfiguration(modules: [ProbeRoutes()])) { sandbox, transport in
+            try await warmUp(sandbox, transport)
             // The head announces 10 MB at once; the first byte would come only after the delay.
             let started = ContinuousClock.now
             let error = await transportError {
@@ -300,7 +304,7 @@ struct AsyncHTTPClientTransportTests {
 /// Routes only these tests need: a gzip-encoded body, an error body streamed without a length, and
 /// a body whose head announces more than it sends for a while.
 private struct ProbeRoutes: SandboxModule {
-    static let announcedLargeDelay = Duration.milliseconds(3000 * SanitizerRun.slowdown)
+    static let announcedLargeDelay = Duration.milliseconds(6000 * SanitizerRun.slowdown)
     static let errorStreamGap = Duration.milliseconds(50 * SanitizerRun.slowdown)
 
     /// `"x"` × 100,000, gzip-compressed to 132 bytes.
@@ -351,6 +355,17 @@ private func getRequest(to sandbox: Sandbox, _ path: String) -> HTTPRequest {
 }
 
 /// Runs `body` with a fresh sandbox and a fresh AsyncHTTPClient transport, and tears both down.
+/// Opens a connection to `sandbox` first, so a timed exchange measures the exchange and not
+/// connecting on a machine busy with the rest of the suite.
+private func warmUp(_ sandbox: Sandbox, _ transport: any HTTPTransport) async throws {
+    let response = try await transport.send(
+        getRequest(to: sandbox, "/_test/echo"),
+        body: nil,
+        options: TransportOptions()
+    )
+    #expect(response.response.status == .ok)
+}
+
 private func withAHCContract(
     _ configuration: SandboxConfiguration = SandboxConfiguration(),
     _ body: (Sandbox, any HTTPTransport) async throws -> Void
