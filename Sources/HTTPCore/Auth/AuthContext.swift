@@ -119,16 +119,7 @@ public struct AuthContext: Sendable {
     public var hasHooks: Bool { hooks != nil }
 
     private func resolve(_ path: String, query: QueryParameters) throws -> URL {
-        var text: String
-        let lowercased = path.lowercased()
-        if lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://") {
-            text = path
-        } else {
-            let relative = path.drop { $0 == "/" }
-            text = relative.isEmpty ? baseURL.absoluteString : baseURL.absoluteString + "/" + relative
-        }
-        let encodedQuery = query.percentEncoded()
-        if !encodedQuery.isEmpty { text += (text.contains("?") ? "&" : "?") + encodedQuery }
+        let text = JoinedURL(base: baseURL.absoluteString, path: path, query: query).text
         guard let url = URL(string: text) else {
             throw APIError.usage("\"\(redactor.redact(urlString: text))\" is not a valid authentication URL.")
         }

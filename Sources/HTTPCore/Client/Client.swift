@@ -187,46 +187,18 @@ public final class Client: Sendable {
     /// The endpoint's URL and, for a path relative to the base URL, the request's `:path`
     /// pseudo-header (path and query), so the request need not take the URL apart again.
     private func target<Value>(for endpoint: Endpoint<Value>) throws -> (url: URL, requestPath: String?) {
-        let path = Self.escapingPath(endpoint.path)
-        let isAbsolute = Self.hasHTTPScheme(path)
-        var text: String
-        // What follows the base URL: "/relative/path?query", for the request's `:path`.
-        var suffix = ""
-        if isAbsolute {
-            text = path
-        } else {
-            let relative = path.drop(while: { $0 == "/" })
-            if !relative.isEmpty { suffix = "/" + relative }
-            text = baseURLString + suffix
+        let joined = JoinedURL(base: baseURLString, path: Self.escapingPath(endpoint.path), query: endpoint.query)
+        guard let url = URL(string: joined.text) else {
+            throw APIError.usage("\"\(redactor.redact(urlString: joined.text))\" is not a valid URL.")
         }
-        let query = endpoint.query.percentEncoded()
-        if !query.isEmpty {
-            let part = (text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + query
-            text += part
-            suffix += part
-        }
-        guard let url = URL(string: text) else {
-            throw APIError.usage("\"\(redactor.redact(urlString: text))\" is not a valid URL.")
-        }
-        if isAbsolute {
+        if joined.isAbsolute {
             try URLPolicy.checkedTarget(url)
             return (url, nil)
         }
         // A relative path keeps the base URL's scheme and host, which `init` already checked.
         // A fragment would end the path early, so such a path is left to the URL parser.
-        guard let base = basePseudoHeaders, !suffix.utf8.contains(UInt8(ascii: "#")) else { return (url, nil) }
-        return (url, base.requestPath(suffix: suffix))
-    }
-
-    /// Whether `path` starts with `http://` or `https://`, in any letter case.
-    private static func hasHTTPScheme(_ path: String) -> Bool {
-        var bytes = path.utf8.makeIterator()
-        for expected in "http".utf8 {
-            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
-        }
-        var next = bytes.next()
-        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = bytes.next() }
-        return next == UInt8(ascii: ":") && bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "/")
+        guard let base = basePseudoHeaders, !joined.suffix.utf8.contains(UInt8(ascii: "#")) else { return (url, nil) }
+        return (url, base.requestPath(suffix: joined.suffix))
     }
 
     /// The HTTP request and encoded body `endpoint` produces, before any middleware runs.
