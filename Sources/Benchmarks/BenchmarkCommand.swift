@@ -8,7 +8,7 @@ import HTTPCoreAsyncHTTPClient
 struct BenchmarkCommand {
     static let usage = """
         usage: httpcore-bench [--quick] [--rounds N] [--iterations N] [--workloads a,b,...]
-                              [--server process|inprocess] [--list]
+                              [--server process|inprocess] [--interleave] [--list]
 
           --quick        tiny sizes: proves every workload runs (CI), numbers mean little
           --rounds N     alternating variant/baseline rounds per workload (default 11)
@@ -16,6 +16,13 @@ struct BenchmarkCommand {
           --workloads    comma-separated subset of: \(Workload.allCases.map(\.rawValue).joined(separator: ","))
           --server       where the sandbox runs: a child process (default) or this process
           --list         print the workloads and exit
+          --interleave   per-request workloads alternate variant and baseline call by call (each
+                         call then runs after the other side's code) instead of in blocks of
+                         --iterations calls
+
+        for profilers (perf record):
+               httpcore-bench profile-pipeline [count] [200|304|decode]
+               httpcore-bench profile-304 [client|transport|raw|compare] [count]
         """
 
     static func main() async {
@@ -26,7 +33,13 @@ struct BenchmarkCommand {
                 try await BenchServer.serveUntilStdinCloses()
             case "profile-pipeline":
                 // For `valgrind --tool=callgrind`: the client over an in-memory transport, nothing else.
-                try await profilePipeline(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
+                try await profilePipeline(
+                    count: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000,
+                    variant: arguments.dropFirst(2).first ?? "200"
+                )
+            case "profile-304":
+                // For `perf`: one side of the AsyncHTTPClient revalidation workload, nothing else.
+                try await profileRevalidation(Array(arguments.dropFirst()))
             case "walk-child":
                 arguments.removeFirst()
                 try await walkChild(Options(arguments))
@@ -51,6 +64,7 @@ struct BenchmarkCommand {
         var settings = options.flags.contains("quick") ? Settings.quick : Settings()
         if let rounds = try options.int("rounds") { settings.rounds = max(rounds, 1) }
         if let iterations = try options.int("iterations") { settings.iterations = max(iterations, 1) }
+        settings.interleave = options.flags.contains("interleave")
         let workloads =
             try options.values["workloads"].map { list in
                 try list.split(separator: ",").map { name in
@@ -92,8 +106,8 @@ struct BenchmarkCommand {
 
             \(machineDescription()); build: \(buildConfiguration); server: sandbox in \
             \(placement == .process ? "a child process" : "this process") on \(server.baseURL.absoluteString)
-            \(settings.rounds) rounds, variant and baseline alternating; \(settings.iterations) sequential requests \
-            per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
+            \(settings.rounds) rounds, variant and baseline alternating \
+            \(settings.interleave ? "call by call" : "in blocks"); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
             (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.
 
             """
@@ -106,14 +120,40 @@ struct BenchmarkCommand {
         if options.flags.contains("strict"), !failures.isEmpty { exit(2) }
     }
 
-    static func profilePipeline(count: Int) async throws {
+    /// `variant`: `200` (no cache), `304` (cache on, every call revalidated) or `decode` (no client).
+    static func profilePipeline(count: Int, variant: String) async throws {
         let body = try JSONEncoder().encode(BenchDocument.make())
         guard let base = URL(string: "http://127.0.0.1:9") else { return }
-        let client = try Client(configuration: ClientConfiguration(baseURL: base), transport: CannedTransport(body))
+        var configuration = ClientConfiguration(baseURL: base)
+        if variant == "304" { configuration.cache = ResponseCache() }
+        let transport = CannedTransport(body, etag: variant == "304" ? BenchModule.etag : nil)
+        let client = try Client(configuration: configuration, transport: transport)
+        let decoder = JSONCoding().makeDecoder()
         let seconds = try await timePerCall(count) {
-            Sink.consume(try await client.send(Runner.document).entries.count)
+            if variant == "decode" {
+                Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
+            } else {
+                Sink.consume(try await client.send(Runner.document).entries.count)
+            }
         }
         print(Format.value(seconds, .time), "per call")
+    }
+
+    /// `profile-304 client|transport|raw|compare [count]`: see ``Runner/profileRevalidation(mode:count:)``.
+    static func profileRevalidation(_ arguments: [String]) async throws {
+        let mode = arguments.first ?? "compare"
+        let count = arguments.dropFirst().first.flatMap { Int($0) } ?? (mode == "compare" ? 20 : 5_000)
+        let server = try await BenchServer.start(.process)
+        let runner = Runner(settings: Settings(), baseURL: server.baseURL)
+        do {
+            try await runner.profileRevalidation(mode: mode, count: count)
+        } catch {
+            try? await runner.shutdown()
+            await server.stop()
+            throw error
+        }
+        try await runner.shutdown()
+        await server.stop()
     }
 
     /// One paginated walk in its own process, so its peak RSS is its own: prints

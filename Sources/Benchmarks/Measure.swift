@@ -158,6 +158,48 @@ func paired(
     return (variants, baselines, ratios)
 }
 
+/// Times `variant` and `baseline` call by call, alternating them within each round (A B B A …),
+/// and returns each side's mean time per call per round and the per-round ratio.
+///
+/// On a shared 2-core VM the machine's speed swings by a third within seconds; blocks of a few
+/// hundred calls per side (``paired(rounds:variant:baseline:)``) catch those swings on one side
+/// only, and their per-round ratios spread from 0.75 to 1.7. Alternating every call puts both
+/// sides under the same conditions (per-round ratios agree within about ±0.03), but each call
+/// then runs after the other side's code has displaced its own from the CPU caches, which costs
+/// the side with more code more. The two designs answer different questions (a warm steady state
+/// against calls mixed with other work), so the benchmark offers both.
+func interleaved(
+    rounds: Int,
+    iterations: Int,
+    variant: () async throws -> Void,
+    baseline: () async throws -> Void
+) async throws -> (variant: [Double], baseline: [Double], ratios: [Double]) {
+    let clock = ContinuousClock()
+    var variants: [Double] = []
+    var baselines: [Double] = []
+    var ratios: [Double] = []
+    for _ in 0..<rounds {
+        var variantTotal = Duration.zero
+        var baselineTotal = Duration.zero
+        for call in 0..<iterations {
+            // A B B A: neither side always runs right after the other.
+            let variantFirst = call % 4 == 0 || call % 4 == 3
+            for side in [variantFirst, !variantFirst] {
+                let start = clock.now
+                if side { try await variant() } else { try await baseline() }
+                let elapsed = clock.now - start
+                if side { variantTotal += elapsed } else { baselineTotal += elapsed }
+            }
+        }
+        let a = Stats.seconds(variantTotal) / Double(max(iterations, 1))
+        let b = Stats.seconds(baselineTotal) / Double(max(iterations, 1))
+        variants.append(a)
+        baselines.append(b)
+        ratios.append(a / b)
+    }
+    return (variants, baselines, ratios)
+}
+
 /// The mean time per call of `body` over `count` sequential calls.
 func timePerCall(_ count: Int, _ body: () async throws -> Void) async throws -> Double {
     let clock = ContinuousClock()

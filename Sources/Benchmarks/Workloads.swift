@@ -28,6 +28,8 @@ struct Settings: Sendable {
     var itemPad = 1000
     var memoryRuns = 3
     var decodeIterations = 100
+    /// Per-request workloads alternate variant and baseline call by call instead of in blocks.
+    var interleave = false
 
     static let quick = Settings(
         rounds: 3,
@@ -247,16 +249,20 @@ final class Runner {
         let warmup = max(count / 5, 5)
         _ = try await timePerCall(warmup, variant)
         _ = try await timePerCall(warmup, baseline)
-        return try await paired(
-            rounds: settings.rounds,
-            variant: { try await timePerCall(count, variant) },
-            baseline: { try await timePerCall(count, baseline) }
-        )
+        guard settings.interleave else {
+            return try await paired(
+                rounds: settings.rounds,
+                variant: { try await timePerCall(count, variant) },
+                baseline: { try await timePerCall(count, baseline) }
+            )
+        }
+        return try await interleaved(rounds: settings.rounds, iterations: count, variant: variant, baseline: baseline)
     }
 
     // MARK: 2. Cache revalidation
 
     func revalidation() async throws {
+        try await inMemoryRevalidation()
         for kind in TransportKind.allCases {
             let cache = ResponseCache()
             let client = try client(kind) { $0.cache = cache }
@@ -274,6 +280,45 @@ final class Runner {
                     Sink.consume(try self.decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
                 }
             )
+            let bare = transport(kind)
+            let conditional = HTTPRequest(
+                method: .get,
+                url: documentURL,
+                headerFields: [.accept: "application/json", .ifNoneMatch: BenchModule.etag]
+            )
+            let options = TransportOptions(
+                timeout: .seconds(30),
+                maxBodySize: 50 * 1024 * 1024,
+                maxErrorBodySize: 1024 * 1024,
+                redirectPolicy: .default
+            )
+            let decoder = self.decoder
+            let transportOnly = try await measurePair(
+                variant: {
+                    let result = try await bare.send(conditional, body: nil, options: options)
+                    guard result.response.status.code == 304 else {
+                        throw BenchError("transport answered \(result.response.status.code)")
+                    }
+                    Sink.consume(try decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
+                },
+                baseline: {
+                    let (status, _) = try await self.rawGET(kind, self.documentURL, ifNoneMatch: BenchModule.etag)
+                    guard status == 304 else { throw BenchError("raw conditional GET answered \(status)") }
+                    Sink.consume(try self.decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
+                }
+            )
+            rows.append(
+                Row(
+                    workload: "2. 304 revalidation",
+                    variant: "\(kind.rawValue)Transport.send alone + decode of kept body",
+                    unit: .time,
+                    samples: transportOnly.variant,
+                    baseline: "raw conditional GET + decode of kept body",
+                    baselineSamples: transportOnly.baseline,
+                    ratios: transportOnly.ratios,
+                    note: "no Client: the transport adapter's share"
+                )
+            )
             rows.append(
                 Row(
                     workload: "2. 304 revalidation",
@@ -286,6 +331,102 @@ final class Runner {
                     floor: .atMost(1.10)
                 )
             )
+        }
+    }
+
+    /// The revalidation path's own cost with the network taken out: the full chain and the cache
+    /// over a transport that answers 304 from memory, next to decoding the kept body.
+    func inMemoryRevalidation() async throws {
+        let body = try JSONEncoder().encode(BenchDocument.make())
+        var configuration = ClientConfiguration(baseURL: baseURL)
+        configuration.cache = ResponseCache()
+        let client = try Client(configuration: configuration, transport: CannedTransport(body, etag: BenchModule.etag))
+        _ = try await client.send(Self.document)
+        let decoder = self.decoder
+        let result = try await measurePair(
+            iterations: settings.iterations * 10,
+            variant: { Sink.consume(try await client.send(Self.document).entries.count) },
+            baseline: { Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count) }
+        )
+        rows.append(
+            Row(
+                workload: "2. 304 revalidation",
+                variant: "HTTPCore Client + ResponseCache, in-memory 304",
+                unit: .time,
+                samples: result.variant,
+                baseline: "JSONDecoder alone",
+                baselineSamples: result.baseline,
+                ratios: result.ratios,
+                note: "the pipeline's own cost, no network"
+            )
+        )
+    }
+
+    /// The AsyncHTTPClient revalidation workload taken apart, for a profiler: `client`,
+    /// `transport` or `raw` runs that one side `count` times; `compare` runs raw, transport-only
+    /// and client 304s and GETs call by call in rotation for `count` rounds of 100 and prints each
+    /// one's time per call and its ratio to the raw 304.
+    func profileRevalidation(mode: String, count: Int) async throws {
+        let client = try client(.asyncHTTPClient) { $0.cache = ResponseCache() }
+        let plain = try self.client(.asyncHTTPClient)
+        _ = try await client.send(Self.document)
+        let (_, cachedBody) = try await rawGET(.asyncHTTPClient, documentURL)
+        let bare = transport(.asyncHTTPClient)
+        let conditional = HTTPRequest(
+            method: .get,
+            url: documentURL,
+            headerFields: [.accept: "application/json", .ifNoneMatch: BenchModule.etag]
+        )
+        let options = TransportOptions(
+            timeout: .seconds(30),
+            maxBodySize: 50 * 1024 * 1024,
+            maxErrorBodySize: 1024 * 1024,
+            redirectPolicy: .default
+        )
+        let decoder = self.decoder
+        let sides: [(name: String, call: () async throws -> Void)] = [
+            (
+                "raw",
+                {
+                    _ = try await self.rawGET(.asyncHTTPClient, self.documentURL, ifNoneMatch: BenchModule.etag)
+                    Sink.consume(try decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
+                }
+            ),
+            (
+                "transport",
+                {
+                    _ = try await bare.send(conditional, body: nil, options: options)
+                    Sink.consume(try decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
+                }
+            ),
+            ("client", { Sink.consume(try await client.send(Self.document).entries.count) }),
+            ("raw GET", { Sink.consume(try await self.rawDocument(.asyncHTTPClient).entries.count) }),
+            ("client GET", { Sink.consume(try await plain.send(Self.document).entries.count) }),
+        ]
+        guard mode == "compare" else {
+            guard let side = sides.first(where: { $0.name == mode }) else { throw BenchError("unknown mode \(mode)") }
+            _ = try await timePerCall(200, side.call)
+            print(mode, Format.value(try await timePerCall(count, side.call), .time), "per call")
+            return
+        }
+        let clock = ContinuousClock()
+        var totals = [Duration](repeating: .zero, count: sides.count)
+        for side in sides { _ = try await timePerCall(50, side.call) }
+        for round in 0..<count {
+            for call in 0..<100 {
+                for offset in 0..<sides.count {
+                    let index = (offset + call + round) % sides.count
+                    let start = clock.now
+                    try await sides[index].call()
+                    totals[index] += clock.now - start
+                }
+            }
+        }
+        let raw = Stats.seconds(totals[0])
+        for (index, side) in sides.enumerated() {
+            let seconds = Stats.seconds(totals[index])
+            let perCall = Format.value(seconds / Double(count * 100), .time)
+            print(side.name, perCall, String(format: "ratio %.3f", seconds / raw))
         }
     }
 
@@ -592,15 +733,32 @@ final class Runner {
 /// A transport that answers every request with the same 200 JSON body, without I/O.
 struct CannedTransport: HTTPTransport {
     let body: Data
+    /// When set, every response carries this ETag and a matching `If-None-Match` gets a 304.
+    let etag: String?
 
-    init(_ body: Data) {
+    init(_ body: Data, etag: String? = nil) {
         self.body = body
+        self.etag = etag
     }
 
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
         guard let url = request.url else { throw BenchError("request without URL") }
+        guard let etag else {
+            return TransportResponse(
+                response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
+                body: self.body,
+                url: url
+            )
+        }
+        if request.headerFields[.ifNoneMatch] == etag {
+            return TransportResponse(
+                response: HTTPResponse(status: .notModified, headerFields: [.eTag: etag]),
+                body: Data(),
+                url: url
+            )
+        }
         return TransportResponse(
-            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
+            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json", .eTag: etag]),
             body: self.body,
             url: url
         )

@@ -54,6 +54,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var task: HTTPClient.Task<CollectedResponse>?
         /// Whether the caller cancelled, possibly before the request started.
         var isCancelled = false
+        /// Where the outcome goes; nil once it went there.
+        var completion: (@Sendable (Result<CollectedResponse, any Error>) -> Void)?
     }
 
     private let state: NIOLoopBoundBox<State>
@@ -91,6 +93,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             completion(.failure(CancellationError()))
             return
         }
+        state.value.completion = completion
         // No `deadline`: AsyncHTTPClient would apply it to the whole exchange, body included.
         let task = client.execute(
             request: request,
@@ -104,8 +107,16 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         // The task's future lives on this loop, so this registers without a hop.
         task.futureResult.whenComplete { [self] result in
-            completion(self.finish(result))
+            let outcome = self.finish(result)
+            self.deliver(outcome)
         }
+    }
+
+    /// Hands `outcome` to the caller unless an earlier outcome already went.
+    private func deliver(_ outcome: Result<CollectedResponse, any Error>) {
+        guard let completion = state.value.completion else { return }
+        state.value.completion = nil
+        completion(outcome)
     }
 
     /// Cancels the exchange, or makes ``start(_:on:completion:)`` refuse to begin; call it on the
@@ -178,6 +189,12 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.value.body = body
         state.value.phase = .receivingBody
         state.value.lastActivity = .now()
+        if !Self.mayHaveBody(head, isHead: isHead) {
+            // The whole response is here. Waking the caller now lets its task get going on
+            // another core while AsyncHTTPClient returns the connection to its pool; the
+            // caller's next request hops onto this loop, so it starts after that return.
+            deliver(.success(CollectedResponse(head: head, body: Data())))
+        }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -253,6 +270,12 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             requestMayHaveBeenSent: true,
             message: "The response body is larger than the \(limit)-byte limit."
         )
+    }
+
+    /// Whether a body may follow `head`: not for HEAD, 204, 304 or a declared length of zero.
+    private static func mayHaveBody(_ head: HTTPResponseHead, isHead: Bool) -> Bool {
+        if isHead || head.status == .noContent || head.status == .notModified { return false }
+        return declaredLength(head) != 0
     }
 
     private static func declaredLength(_ head: HTTPResponseHead) -> Int? {

@@ -243,10 +243,32 @@ struct CacheStorageTests {
                 "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"
             ),
             (String(repeating: "a", count: 1000), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"),
+            // Around the block and padding boundaries: 55 bytes pad within one block, 56–63 need
+            // a second, 64 fills one exactly.
+            (String(repeating: "a", count: 55), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+            (String(repeating: "a", count: 63), "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"),
+            (String(repeating: "a", count: 64), "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+            (String(repeating: "a", count: 65), "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0"),
+            (String(repeating: "a", count: 119), "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
         ]
     )
     func sha256(input: String, digest: String) {
         #expect(SHA256Hasher.hex(input) == digest)
+    }
+
+    @Test("SHA-256 gives the same digest however the message is split across updates")
+    func sha256Split() {
+        let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 7)
+        let whole = SHA256Hasher.hex(message)
+        for chunk in [1, 7, 63, 64, 65, 200] {
+            var hasher = SHA256Hasher()
+            var rest = Substring(message)
+            while !rest.isEmpty {
+                hasher.update(String(rest.prefix(chunk)))
+                rest = rest.dropFirst(chunk)
+            }
+            #expect(SHA256Hasher.hexString(hasher.finalize()) == whole, "chunks of \(chunk)")
+        }
     }
 
     @Test("FNV-1a 64 matches the reference values")

@@ -73,6 +73,35 @@ struct CacheTests {
         #expect(hooks.events.operationEnds.map(\.status) == [200, 200])
     }
 
+    @Test("A 304's headers update the stored ones, except those describing the body (RFC 9111 §4.3.4)")
+    func revalidationMergesHeaders() async throws {
+        var stored: HTTPFields = [.eTag: "\"v1\"", .cacheControl: "max-age=0"]
+        stored.append(HTTPField(name: .link, value: "<a>; rel=\"first\""))
+        stored.append(HTTPField(name: .link, value: "<b>; rel=\"last\""))
+        var notModified: HTTPFields = [.eTag: "\"v2\"", .contentType: "text/plain", .cacheControl: "max-age=0"]
+        notModified.append(HTTPField(name: .link, value: "<a>; rel=\"first\""))
+        notModified.append(HTTPField(name: .link, value: "<c>; rel=\"last\""))
+        let transport = ScriptedTransport([
+            .json(["name": "one", "version": 1], headers: stored),
+            .status(304, headers: notModified),
+            .status(304, headers: [.eTag: "\"v2\""]),
+        ])
+        let client = try makeCachingClient(transport)
+
+        _ = try await client.response(endpoint)
+        let second = try await client.response(endpoint)
+        let third = try await client.response(endpoint)
+
+        #expect(second.headers[.eTag] == "\"v2\"")
+        #expect(second.headers[values: .link] == ["<a>; rel=\"first\"", "<c>; rel=\"last\""])
+        #expect(second.headers[.contentType] == "application/json")
+        #expect(second.headers[values: .cacheControl] == ["max-age=0"])
+        #expect(second.value == Resource(name: "one", version: 1))
+        // The new validator is kept: the next revalidation asks with it.
+        #expect(transport.requests[2].header("If-None-Match") == "\"v2\"")
+        #expect(third.fromCache == true)
+    }
+
     @Test("Last-Modified only: If-Modified-Since is sent with the stored value")
     func lastModifiedRevalidation() async throws {
         let stamp = "Tue, 14 Nov 2023 22:13:20 GMT"

@@ -203,7 +203,9 @@ struct AsyncHTTPClientTransportTests {
     @Test("Cancelling ends the request at once, waiting for the head or reading the body", arguments: [true, false])
     func promptCancellation(inBody: Bool) async throws {
         try await withAHCContract { sandbox, transport in
-            let delay = 5000 * SanitizerRun.slowdown
+            // Long enough that a wait for the server (7.7 s after the cancel) cannot pass for a
+            // prompt end, even when the full suite stalls the cooperative pool for a few seconds.
+            let delay = 8000 * SanitizerRun.slowdown
             let path =
                 inBody
                 ? "/_test/bytes/2048?chunked=1&chunk_size=1024&chunk_delay_ms=\(delay)" : "/_test/delay/\(delay)"

@@ -27,7 +27,8 @@ final class ConnectionLog: Sendable {
 
 /// `/loopback-probe/{index}` (GET or POST, optional `delay_ms`) answers
 /// `{"index": index, "body": request body}` and logs the client's port, so a test can count the
-/// connections a transport opened.
+/// connections a transport opened. `/loopback-probe-empty/{status}` (GET or HEAD) answers that
+/// status (204 or 304) with no body, also logged.
 struct ConnectionProbe: SandboxModule {
     struct Answer: ResponseEncodable {
         var index: Int
@@ -48,6 +49,13 @@ struct ConnectionProbe: SandboxModule {
                     index: try context.parameters.require("index", as: Int.self),
                     body: String(buffer: body)
                 )
+            }
+        }
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("loopback-probe-empty/:status", method: method) { _, context -> Response in
+                log.record(clientPort: context.channel.remoteAddress?.port)
+                let status = try context.parameters.require("status", as: Int.self)
+                return Response(status: HTTPResponse.Status(code: status), headers: [.eTag: "\"probe\""])
             }
         }
     }

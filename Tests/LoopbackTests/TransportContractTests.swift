@@ -489,6 +489,41 @@ struct TransportContractTests {
         }
     }
 
+    @Test(
+        "Bodiless answers (204, 304, HEAD) end the exchange at once and keep reusing one connection",
+        arguments: TransportUnderTest.allCases
+    )
+    func bodilessKeepAlive(kind: TransportUnderTest) async throws {
+        let connections = ConnectionLog()
+        let configuration = SandboxConfiguration(modules: [ConnectionProbe(log: connections)])
+        try await withContract(kind, configuration) { sandbox, transport in
+            let client = try makeClient(sandbox, transport)
+            let notModified = Endpoint<NoContent>(
+                .get,
+                "loopback-probe-empty/304",
+                headers: [.ifNoneMatch: "\"probe\""]
+            )
+            for round in 0..<300 {
+                let endpoint: Endpoint<NoContent> =
+                    switch round % 3 {
+                    case 0: Endpoint(.get, "loopback-probe-empty/204")
+                    case 1: Endpoint(.head, "loopback-probe-empty/204")
+                    default: notModified
+                    }
+                do {
+                    let response = try await client.response(endpoint)
+                    #expect(response.body.isEmpty)
+                    #expect(response.headers[.eTag] == "\"probe\"")
+                } catch let error as APIError {
+                    // A 304 to the caller's own conditional request is not a success status.
+                    #expect(round % 3 == 2 && error.httpStatus == 304, "\(error)")
+                }
+            }
+            #expect(connections.requests == 300)
+            #expect(connections.distinctConnections <= 2, "\(connections.distinctConnections) connections")
+        }
+    }
+
     @Test("64 concurrent requests through one client all get their own answers", arguments: TransportUnderTest.allCases)
     func concurrentRequests(kind: TransportUnderTest) async throws {
         let connections = ConnectionLog()

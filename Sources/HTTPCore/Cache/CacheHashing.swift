@@ -35,11 +35,12 @@ package struct SHA256Hasher {
             pending.append(contentsOf: bytes[0..<take])
             index = take
             guard pending.count == 64 else { return }
-            compress(pending)
+            let block = pending
+            block.withUnsafeBufferPointer { compress($0) }
             pending.removeAll(keepingCapacity: true)
         }
         while bytes.count - index >= 64 {
-            compress(bytes[index..<(index + 64)])
+            compress(UnsafeBufferPointer(rebasing: bytes[index..<(index + 64)]))
             index += 64
         }
         pending.append(contentsOf: bytes[index...])
@@ -47,33 +48,43 @@ package struct SHA256Hasher {
 
     /// Adds the UTF-8 bytes of `text`.
     package mutating func update(_ text: String) {
-        update(text.utf8)
+        var text = text
+        text.withUTF8 { update(contiguous: $0) }
     }
 
     /// Adds `text` with its length in front, so concatenated fields cannot be confused
     /// (`"ab" + "c"` and `"a" + "bc"` hash differently).
     package mutating func updateField(_ text: String) {
-        let bytes = Array(text.utf8)
-        update(withUnsafeBytes(of: UInt64(bytes.count).bigEndian, Array.init))
-        update(bytes)
+        var text = text
+        text.withUTF8 { bytes in
+            withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { prefix in
+                prefix.withMemoryRebound(to: UInt8.self) { update(contiguous: $0) }
+            }
+            update(contiguous: bytes)
+        }
     }
 
     /// The 32-byte digest. The hasher is consumed.
     package consuming func finalize() -> [UInt8] {
         let bitLength = length &* 8
-        var tail = pending
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        tail.append(contentsOf: withUnsafeBytes(of: bitLength.bigEndian, Array.init))
-        var index = 0
-        while index < tail.count {
-            compress(tail[index..<(index + 64)])
-            index += 64
+        // The padding: 0x80, zeros up to 56 bytes into a block, then the length; one or two blocks.
+        let tailCount = pending.count < 56 ? 64 : 128
+        let pendingBytes = pending
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tailCount) { tail in
+            tail.initialize(repeating: 0)
+            _ = pendingBytes.withUnsafeBufferPointer { tail.update(fromContentsOf: $0) }
+            tail[pendingBytes.count] = 0x80
+            withUnsafeBytes(of: bitLength.bigEndian) { lengthBytes in
+                for (offset, byte) in lengthBytes.enumerated() { tail[tailCount - 8 + offset] = byte }
+            }
+            let bytes = UnsafeBufferPointer(tail)
+            compress(UnsafeBufferPointer(rebasing: bytes[0..<64]))
+            if tailCount == 128 { compress(UnsafeBufferPointer(rebasing: bytes[64..<128])) }
         }
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         for word in state {
-            digest.append(contentsOf: withUnsafeBytes(of: word.bigEndian, Array.init))
+            withUnsafeBytes(of: word.bigEndian) { digest.append(contentsOf: $0) }
         }
         return digest
     }
@@ -97,24 +108,19 @@ package struct SHA256Hasher {
         return String(decoding: result, as: UTF8.self)
     }
 
-    private mutating func compress<Block: Collection>(_ block: Block) where Block.Element == UInt8 {
+    /// Runs one 64-byte block through the compression function.
+    private mutating func compress(_ block: UnsafeBufferPointer<UInt8>) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { words in
             compress(block, words: words)
         }
     }
 
-    private mutating func compress<Block: Collection>(
-        _ block: Block,
-        words: UnsafeMutableBufferPointer<UInt32>
-    ) where Block.Element == UInt8 {
-        var byteIndex = block.startIndex
+    private mutating func compress(_ block: UnsafeBufferPointer<UInt8>, words: UnsafeMutableBufferPointer<UInt32>) {
         for wordIndex in 0..<16 {
-            var word: UInt32 = 0
-            for _ in 0..<4 {
-                word = word << 8 | UInt32(block[byteIndex])
-                byteIndex = block.index(after: byteIndex)
-            }
-            words[wordIndex] = word
+            let byteIndex = wordIndex * 4
+            words[wordIndex] =
+                UInt32(block[byteIndex]) << 24 | UInt32(block[byteIndex + 1]) << 16
+                | UInt32(block[byteIndex + 2]) << 8 | UInt32(block[byteIndex + 3])
         }
         for index in 16..<64 {
             let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)

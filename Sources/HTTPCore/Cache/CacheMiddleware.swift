@@ -102,15 +102,15 @@ struct CacheMiddleware: Middleware {
     ) -> TransportResponse {
         var headers = entry.headers
         var validatorsChanged = false
-        var merged: [HTTPField.Name] = []
-        for field in result.response.headerFields
-        where !merged.contains(field.name) && !Self.representationHeaders.contains(field.name) {
-            merged.append(field.name)
-            let values = result.response.headerFields[values: field.name]
-            // Most of a 304's headers repeat the stored ones; rewriting equal values costs a copy.
-            guard headers[values: field.name] != values else { continue }
+        let fresh = result.response.headerFields
+        for (position, field) in fresh.enumerated() where !Self.representationHeaders.contains(field.name) {
+            // Each name once, at its first field.
+            if fresh.prefix(position).contains(where: { $0.name == field.name }) { continue }
+            // Most of a 304's headers repeat the stored ones; comparing in place spares the
+            // value arrays and the copy that rewriting equal values would cost.
+            if Self.sameValues(of: field.name, in: fresh, and: headers) { continue }
             if field.name == .eTag || field.name == .lastModified { validatorsChanged = true }
-            headers[values: field.name] = values
+            headers[values: field.name] = fresh[values: field.name]
         }
         let served = TransportResponse(
             response: HTTPResponse(status: HTTPResponse.Status(code: entry.status), headerFields: headers),
@@ -138,6 +138,19 @@ struct CacheMiddleware: Middleware {
             cache.refresh(updated)
         }
         return served
+    }
+
+    /// Whether `name` has the same values, in the same order, in both field lists.
+    private static func sameValues(of name: HTTPField.Name, in lhs: HTTPFields, and rhs: HTTPFields) -> Bool {
+        var left = lhs.lazy.filter { $0.name == name }.makeIterator()
+        var right = rhs.lazy.filter { $0.name == name }.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?) where a.value == b.value: continue
+            default: return false
+            }
+        }
     }
 
     private func storeIfAllowed(

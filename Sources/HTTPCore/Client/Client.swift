@@ -181,13 +181,35 @@ public final class Client: Sendable {
     /// - Throws: ``APIError/usage(_:)`` when the path makes no valid URL or an absolute URL
     ///   breaks the https rule.
     public func url<Value>(for endpoint: Endpoint<Value>) throws -> URL {
-        try target(for: endpoint).url
+        let joined = joinedURL(for: endpoint)
+        return try parsedTarget(joined).url
     }
 
-    /// The endpoint's URL and, for a path relative to the base URL, the request's `:path`
-    /// pseudo-header (path and query), so the request need not take the URL apart again.
-    private func target<Value>(for endpoint: Endpoint<Value>) throws -> (url: URL, requestPath: String?) {
-        let joined = JoinedURL(base: baseURLString, path: Self.escapingPath(endpoint.path), query: endpoint.query)
+    /// Where a request goes: a relative path's `:path` pseudo-header, or a parsed URL.
+    private enum Target {
+        case path(String)
+        case url(URL)
+    }
+
+    private func joinedURL<Value>(for endpoint: Endpoint<Value>) -> JoinedURL {
+        JoinedURL(base: baseURLString, path: Self.escapingPath(endpoint.path), query: endpoint.query)
+    }
+
+    /// The endpoint's target. A path relative to the base URL whose text any URL parser accepts
+    /// as it is becomes the `:path` pseudo-header without parsing the URL: the request is built
+    /// from strings, and the transport parses the URL once when it needs one.
+    private func target<Value>(for endpoint: Endpoint<Value>) throws -> Target {
+        let joined = joinedURL(for: endpoint)
+        if !joined.isAbsolute, let base = basePseudoHeaders, Self.isPlainURLText(joined.suffix) {
+            return .path(base.requestPath(suffix: joined.suffix))
+        }
+        let parsed = try parsedTarget(joined)
+        return parsed.requestPath.map(Target.path) ?? .url(parsed.url)
+    }
+
+    /// The joined URL parsed and checked and, for a path relative to the base URL, the request's
+    /// `:path` pseudo-header (path and query).
+    private func parsedTarget(_ joined: JoinedURL) throws -> (url: URL, requestPath: String?) {
         guard let url = URL(string: joined.text) else {
             throw APIError.usage("\"\(redactor.redact(urlString: joined.text))\" is not a valid URL.")
         }
@@ -201,17 +223,52 @@ public final class Client: Sendable {
         return (url, base.requestPath(suffix: joined.suffix))
     }
 
+    /// Whether `text`, already limited by `escapingPath` and query encoding to characters a URL
+    /// may carry, also has no fragment and only complete `%XX` escapes, so no URL parser, strict
+    /// or lenient, would reject or rewrite it.
+    private static func isPlainURLText(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "#"):
+                return false
+            case UInt8(ascii: "%"):
+                guard let high = bytes.next(), let low = bytes.next(), isHexDigit(high), isHexDigit(low) else {
+                    return false
+                }
+            default:
+                continue
+            }
+        }
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+        default:
+            false
+        }
+    }
+
     /// The HTTP request and encoded body `endpoint` produces, before any middleware runs.
     ///
     /// - Throws: ``APIError/usage(_:)`` for an invalid URL or a body that cannot be encoded.
     public func makeRequest<Value>(for endpoint: Endpoint<Value>) throws -> (HTTPRequest, Data?) {
-        let target = try target(for: endpoint)
         var request: HTTPRequest
-        if let base = basePseudoHeaders, let path = target.requestPath {
+        switch try target(for: endpoint) {
+        case .path(let path):
             // Same fields as `HTTPRequest(method:url:)` gives, without taking the URL apart.
-            request = HTTPRequest(method: endpoint.method, scheme: base.scheme, authority: base.authority, path: path)
-        } else {
-            request = HTTPRequest(method: endpoint.method, url: target.url)
+            request = HTTPRequest(
+                method: endpoint.method,
+                scheme: basePseudoHeaders?.scheme,
+                authority: basePseudoHeaders?.authority,
+                path: path
+            )
+        case .url(let url):
+            request = HTTPRequest(method: endpoint.method, url: url)
         }
         request.headerFields = configuration.defaultHeaders
         if let userAgent = configuration.userAgent, request.headerFields[.userAgent] == nil {
