@@ -180,7 +180,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         let isErrorStatus = head.status.code >= 400
         let cap = isErrorStatus ? maxErrorBodySize : maxBodySize
         var body = Data()
-        if !isHead, let declared = Self.declaredLength(head), declared > 0 {
+        let declared = isHead ? nil : Self.declaredLength(head)
+        if let declared, declared > 0 {
             body.reserveCapacity(min(declared, cap))
         }
         state.value.head = head
@@ -189,8 +190,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.value.body = body
         state.value.phase = .receivingBody
         state.value.lastActivity = .now()
-        if !Self.mayHaveBody(head, isHead: isHead) {
-            // The whole response is here. Waking the caller now lets its task get going on
+        if isHead || declared == 0 || head.status == .noContent || head.status == .notModified {
+            // No body can follow (HEAD, 204, 304, a declared length of zero): the whole response
+            // is here. Waking the caller now lets its task get going on
             // another core while AsyncHTTPClient returns the connection to its pool; the
             // caller's next request hops onto this loop, so it starts after that return.
             deliver(.success(CollectedResponse(head: head, body: Data())))
@@ -270,12 +272,6 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             requestMayHaveBeenSent: true,
             message: "The response body is larger than the \(limit)-byte limit."
         )
-    }
-
-    /// Whether a body may follow `head`: not for HEAD, 204, 304 or a declared length of zero.
-    private static func mayHaveBody(_ head: HTTPResponseHead, isHead: Bool) -> Bool {
-        if isHead || head.status == .noContent || head.status == .notModified { return false }
-        return declaredLength(head) != 0
     }
 
     private static func declaredLength(_ head: HTTPResponseHead) -> Int? {

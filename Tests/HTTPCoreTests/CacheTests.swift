@@ -213,6 +213,53 @@ struct CacheTests {
         #expect(cache.count == 0)
     }
 
+    @Test("Keys of requests without credentials are reused per method and URL, bounded; with credentials never kept")
+    func rememberedKeys() async throws {
+        let transport = ScriptedTransport { request in
+            let name = request.url.lastPathComponent
+            if request.header("If-None-Match") == "\"\(name)\"" {
+                return TransportResponse(
+                    response: HTTPResponse(status: .notModified, headerFields: [.eTag: "\"\(name)\""]),
+                    body: Data(),
+                    url: request.url
+                )
+            }
+            return TransportResponse(
+                response: HTTPResponse(
+                    status: .ok,
+                    headerFields: [.eTag: "\"\(name)\"", .contentType: "application/json"]
+                ),
+                body: Data(#"{"name":"\#(name)","version":1}"#.utf8),
+                url: request.url
+            )
+        }
+        let cache = ResponseCache(maxEntries: 2000)
+        let client = try makeCachingClient(transport, cache: cache)
+        for round in 0..<2 {
+            for index in 0..<3 {
+                let response = try await client.response(Endpoint<Resource>(.get, "resources/r\(index)"))
+                #expect(response.value.name == "r\(index)")
+                #expect(response.fromCache == (round == 1))
+            }
+        }
+        // HEAD is keyed apart from GET, and a first HEAD is no hit on the GET's entry.
+        let head = try await client.response(Endpoint<NoContent>(.head, "resources/r0"))
+        #expect(head.fromCache == false)
+        #expect(cache.rememberedKeyCount == 4)
+
+        let withToken = Endpoint<Resource>(.get, "resources/secret", headers: [.authorization: "Bearer t-1"])
+        _ = try await client.send(withToken)
+        #expect(try await client.response(withToken).fromCache)
+        #expect(cache.rememberedKeyCount == 4)
+
+        for index in 0..<1100 {
+            _ = try await client.send(Endpoint<Resource>(.get, "resources/many\(index)"))
+        }
+        #expect(cache.rememberedKeyCount <= 1024)
+        #expect(try await client.response(Endpoint<Resource>(.get, "resources/r1")).value.name == "r1")
+        #expect(try await client.response(Endpoint<Resource>(.get, "resources/many5")).fromCache)
+    }
+
     @Test("Entries are scoped by credentials: another token never gets the entry, and no key holds a token")
     func credentialScope() async throws {
         let hooks = CacheAndPageRecorder()

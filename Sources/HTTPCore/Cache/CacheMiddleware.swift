@@ -53,7 +53,7 @@ struct CacheMiddleware: Middleware {
             return try await next(request, body, context)
         }
 
-        let key = ResponseCache.requestKey(for: request, target: target, redactor: context.redactor)
+        let key = cache.requestKey(for: request, target: target, redactor: context.redactor)
         let lookup = cache.lookup(key, headers: request.headerFields)
         for dropped in lookup.dropped {
             emit(.evicted, reason: .unreadable, url: dropped.displayURL, bytes: dropped.byteCount, request, context)

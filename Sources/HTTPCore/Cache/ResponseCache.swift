@@ -33,6 +33,8 @@ public final class ResponseCache: Sendable {
     public let storage: any CacheStorage
 
     private let state = Locked(IndexState())
+    /// Digests already worked out for requests that carry no credentials (see `requestKey`).
+    private let anonymousKeys = Locked(AnonymousKeys())
 
     /// Creates a cache.
     ///
@@ -100,6 +102,34 @@ public final class ResponseCache: Sendable {
     static let credentialHeaders: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
 
     /// The key for `request`, whose URL text (without fragment) is `target`.
+    ///
+    /// A request without credential headers is keyed by its method and URL alone, which hold no
+    /// secret, so their digest is kept and reused: revalidating the same URLs again and again
+    /// then costs a dictionary lookup instead of a SHA-256. Requests with credentials are hashed
+    /// every time, so no credential value is ever kept.
+    func requestKey(for request: HTTPRequest, target: String, redactor: Redactor) -> RequestKey {
+        guard !Self.carriesCredentials(request, redactor: redactor) else {
+            return Self.requestKey(for: request, target: target, redactor: redactor)
+        }
+        let memo = AnonymousKeys.Key(method: request.method.rawValue, target: target)
+        if let primary = anonymousKeys.withLock({ $0.digests[memo] }) {
+            return RequestKey(primary: primary, target: target)
+        }
+        let key = Self.requestKey(for: request, target: target, redactor: redactor)
+        anonymousKeys.withLock { $0.insert(key.primary, for: memo) }
+        return key
+    }
+
+    /// How many credential-free request keys are kept for reuse; for tests.
+    package var rememberedKeyCount: Int { anonymousKeys.withLock { $0.digests.count } }
+
+    private static func carriesCredentials(_ request: HTTPRequest, redactor: Redactor) -> Bool {
+        request.headerFields.contains { field in
+            credentialHeaders.contains(field.name) || redactor.secretHeaders.contains(field.name)
+        }
+    }
+
+    /// The key for `request`, whose URL text (without fragment) is `target`, hashed afresh.
     static func requestKey(for request: HTTPRequest, target: String, redactor: Redactor) -> RequestKey {
         var hasher = SHA256Hasher()
         hasher.updateField("httpcore-cache-v1")
@@ -167,6 +197,25 @@ public final class ResponseCache: Sendable {
         let text = url.absoluteString
         guard let hash = text.firstIndex(of: "#") else { return text }
         return String(text[..<hash])
+    }
+
+    /// Request-key digests by method and URL for requests without credentials, bounded so a
+    /// client walking endless distinct URLs does not grow it without limit.
+    private struct AnonymousKeys: Sendable {
+        struct Key: Hashable, Sendable {
+            var method: String
+            var target: String
+        }
+
+        static let limit = 1024
+        var digests: [Key: String] = [:]
+
+        mutating func insert(_ digest: String, for key: Key) {
+            // Forgetting everything at the limit is cheaper than tracking use; a digest is
+            // simply worked out again.
+            if digests.count >= Self.limit { digests.removeAll(keepingCapacity: true) }
+            digests[key] = digest
+        }
     }
 
     // MARK: Index

@@ -351,10 +351,10 @@ public final class Client: Sendable {
     /// Percent-encodes characters that may not appear in a URL, leaving existing escapes,
     /// separators and any query in the path as they are.
     private static func escapingPath(_ path: String) -> String {
-        guard path.utf8.contains(where: { !allowedInPath.contains($0) }) else { return path }
+        guard path.utf8.contains(where: { !allowedInPath[Int($0)] }) else { return path }
         var result = ""
         for byte in path.utf8 {
-            if allowedInPath.contains(byte) {
+            if allowedInPath[Int(byte)] {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 result += String(format: "%%%02X", byte)
@@ -363,9 +363,15 @@ public final class Client: Sendable {
         return result
     }
 
-    private static let allowedInPath: Set<UInt8> = Set(
-        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%#".utf8)
-    )
+    /// Whether each byte may stay unescaped in a path, indexed by the byte: a table, because a
+    /// set hashed every byte of every path.
+    private static let allowedInPath: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%#".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
 }
 
 /// The base URL's `:scheme`, `:authority` and `:path`, taken apart once per client so each
