@@ -192,9 +192,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.value.lastActivity = .now()
         if isHead || declared == 0 || head.status == .noContent || head.status == .notModified {
             // No body can follow (HEAD, 204, 304, a declared length of zero): the whole response
-            // is here. Waking the caller now lets its task get going on
-            // another core while AsyncHTTPClient returns the connection to its pool; the
-            // caller's next request hops onto this loop, so it starts after that return.
+            // is here. Waking the caller now lets its task get going on another core while
+            // AsyncHTTPClient returns the connection to its pool; the caller's next request hops
+            // onto this loop, so it starts after that return.
             deliver(.success(CollectedResponse(head: head, body: Data())))
         }
         return task.eventLoop.makeSucceededVoidFuture()
