@@ -82,22 +82,15 @@ struct BenchmarkCommand {
                 return placement
             } ?? .process
 
-        let server = try await BenchServer.start(placement)
-        let runner = Runner(settings: settings, baseURL: server.baseURL)
         let clock = ContinuousClock()
         let started = clock.now
-        do {
+        let (runner, baseURL) = try await withRunner(settings, placement) { runner in
             for workload in workloads {
                 FileHandle.standardError.write(Data("… \(workload.summary)\n".utf8))
                 try await runner.run(workload)
             }
-        } catch {
-            try? await runner.shutdown()
-            await server.stop()
-            throw error
+            return (runner, runner.baseURL)
         }
-        try await runner.shutdown()
-        await server.stop()
 
         let documentSize = (try? JSONEncoder().encode(BenchDocument.make()).count) ?? 0
         print(
@@ -105,7 +98,7 @@ struct BenchmarkCommand {
             ## httpcore-bench
 
             \(machineDescription()); build: \(buildConfiguration); server: sandbox in \
-            \(placement == .process ? "a child process" : "this process") on \(server.baseURL.absoluteString)
+            \(placement == .process ? "a child process" : "this process") on \(baseURL.absoluteString)
             \(settings.rounds) rounds, variant and baseline alternating \
             \(settings.interleave ? "call by call" : "in blocks"); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
             (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.
@@ -124,10 +117,7 @@ struct BenchmarkCommand {
     static func profilePipeline(count: Int, variant: String) async throws {
         let body = try JSONEncoder().encode(BenchDocument.make())
         guard let base = URL(string: "http://127.0.0.1:9") else { return }
-        var configuration = ClientConfiguration(baseURL: base)
-        if variant == "304" { configuration.cache = ResponseCache() }
-        let transport = CannedTransport(body, etag: variant == "304" ? BenchModule.etag : nil)
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try Runner.inMemoryClient(baseURL: base, body: body, revalidating: variant == "304")
         let decoder = JSONCoding().makeDecoder()
         let seconds = try await timePerCall(count) {
             if variant == "decode" {
@@ -143,10 +133,22 @@ struct BenchmarkCommand {
     static func profileRevalidation(_ arguments: [String]) async throws {
         let mode = arguments.first ?? "compare"
         let count = arguments.dropFirst().first.flatMap { Int($0) } ?? (mode == "compare" ? 20 : 5_000)
-        let server = try await BenchServer.start(.process)
-        let runner = Runner(settings: Settings(), baseURL: server.baseURL)
-        do {
+        try await withRunner(Settings(), .process) { runner in
             try await runner.profileRevalidation(mode: mode, count: count)
+        }
+    }
+
+    /// Starts the sandbox and a runner on it, runs `body`, and shuts both down however `body` ends.
+    static func withRunner<Result>(
+        _ settings: Settings,
+        _ placement: ServerPlacement,
+        _ body: (Runner) async throws -> Result
+    ) async throws -> Result {
+        let server = try await BenchServer.start(placement)
+        let runner = Runner(settings: settings, baseURL: server.baseURL)
+        let result: Result
+        do {
+            result = try await body(runner)
         } catch {
             try? await runner.shutdown()
             await server.stop()
@@ -154,6 +156,7 @@ struct BenchmarkCommand {
         }
         try await runner.shutdown()
         await server.stop()
+        return result
     }
 
     /// One paginated walk in its own process, so its peak RSS is its own: prints

@@ -157,12 +157,41 @@ final class Runner {
         return try decoder.decode(BenchDocument.self, from: data)
     }
 
+    /// One raw conditional GET of the document that must answer 304, then a decode of the body
+    /// kept from an earlier 200: what revalidating by hand costs.
+    func rawRevalidation(_ kind: TransportKind, keptBody: Data) async throws {
+        let (status, _) = try await rawGET(kind, documentURL, ifNoneMatch: BenchModule.etag)
+        guard status == 304 else { throw BenchError("raw conditional GET answered \(status)") }
+        Sink.consume(try decoder.decode(BenchDocument.self, from: keptBody).entries.count)
+    }
+
     static let document = Endpoint<BenchDocument>(.get, "bench/doc")
+
+    /// What a transport is given when it is timed alone, without a client to build its options.
+    static let bareOptions = TransportOptions(
+        timeout: .seconds(30),
+        maxBodySize: 50 * 1024 * 1024,
+        maxErrorBodySize: 1024 * 1024,
+        redirectPolicy: .default
+    )
+
+    /// The conditional GET a revalidation of the document sends.
+    var conditionalRequest: HTTPRequest {
+        HTTPRequest(
+            method: .get,
+            url: documentURL,
+            headerFields: [.accept: "application/json", .ifNoneMatch: BenchModule.etag]
+        )
+    }
 
     // MARK: 1. Sequential GET
 
     func sequentialGET() async throws {
-        try await inMemoryPipeline()
+        try await inMemoryPipeline(
+            workload: "1. GET 4 KiB JSON → struct",
+            variant: "HTTPCore Client, in-memory transport",
+            revalidating: false
+        )
         for kind in TransportKind.allCases {
             let client = try client(kind)
             let result = try await measurePair(
@@ -172,16 +201,10 @@ final class Runner {
             // The transport alone (no Client pipeline), to tell pipeline cost from transport cost.
             let bare = transport(kind)
             let request = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
-            let options = TransportOptions(
-                timeout: .seconds(30),
-                maxBodySize: 50 * 1024 * 1024,
-                maxErrorBodySize: 1024 * 1024,
-                redirectPolicy: .default
-            )
             let decoder = self.decoder
             let transportOnly = try await measurePair(
                 variant: {
-                    let result = try await bare.send(request, body: nil, options: options)
+                    let result = try await bare.send(request, body: nil, options: Self.bareOptions)
                     Sink.consume(try decoder.decode(BenchDocument.self, from: result.body).entries.count)
                 },
                 baseline: { Sink.consume(try await self.rawDocument(kind).entries.count) }
@@ -215,10 +238,13 @@ final class Runner {
     }
 
     /// The client's own cost with the network taken out: the full chain over a transport that
-    /// answers from memory, next to decoding the same bytes with `JSONDecoder`.
-    func inMemoryPipeline() async throws {
+    /// answers from memory (with a 304 to every revalidation when `revalidating`), next to
+    /// decoding the same bytes with `JSONDecoder`.
+    func inMemoryPipeline(workload: String, variant: String, revalidating: Bool) async throws {
         let body = try JSONEncoder().encode(BenchDocument.make())
-        let client = try Client(configuration: ClientConfiguration(baseURL: baseURL), transport: CannedTransport(body))
+        let client = try Self.inMemoryClient(baseURL: baseURL, body: body, revalidating: revalidating)
+        // With the cache on, the first call stores the document and every later one revalidates.
+        _ = try await client.send(Self.document)
         let decoder = self.decoder
         let result = try await measurePair(
             iterations: settings.iterations * 10,
@@ -227,8 +253,8 @@ final class Runner {
         )
         rows.append(
             Row(
-                workload: "1. GET 4 KiB JSON → struct",
-                variant: "HTTPCore Client, in-memory transport",
+                workload: workload,
+                variant: variant,
                 unit: .time,
                 samples: result.variant,
                 baseline: "JSONDecoder alone",
@@ -237,6 +263,15 @@ final class Runner {
                 note: "the pipeline's own cost, no network"
             )
         )
+    }
+
+    /// A client over a transport that answers `body` from memory; with `revalidating`, the
+    /// client has a cache and the transport answers its conditional requests with a 304.
+    static func inMemoryClient(baseURL: URL, body: Data, revalidating: Bool) throws -> Client {
+        var configuration = ClientConfiguration(baseURL: baseURL)
+        if revalidating { configuration.cache = ResponseCache() }
+        let transport = CannedTransport(body, etag: revalidating ? BenchModule.etag : nil)
+        return try Client(configuration: configuration, transport: transport)
     }
 
     /// Warms both sides up, then measures them in alternating rounds of `iterations` calls.
@@ -262,7 +297,11 @@ final class Runner {
     // MARK: 2. Cache revalidation
 
     func revalidation() async throws {
-        try await inMemoryRevalidation()
+        try await inMemoryPipeline(
+            workload: "2. 304 revalidation",
+            variant: "HTTPCore Client + ResponseCache, in-memory 304",
+            revalidating: true
+        )
         for kind in TransportKind.allCases {
             let cache = ResponseCache()
             let client = try client(kind) { $0.cache = cache }
@@ -274,38 +313,20 @@ final class Runner {
             let (_, cachedBody) = try await rawGET(kind, documentURL)
             let result = try await measurePair(
                 variant: { Sink.consume(try await client.send(Self.document).entries.count) },
-                baseline: {
-                    let (status, _) = try await self.rawGET(kind, self.documentURL, ifNoneMatch: BenchModule.etag)
-                    guard status == 304 else { throw BenchError("raw conditional GET answered \(status)") }
-                    Sink.consume(try self.decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
-                }
+                baseline: { try await self.rawRevalidation(kind, keptBody: cachedBody) }
             )
             let bare = transport(kind)
-            let conditional = HTTPRequest(
-                method: .get,
-                url: documentURL,
-                headerFields: [.accept: "application/json", .ifNoneMatch: BenchModule.etag]
-            )
-            let options = TransportOptions(
-                timeout: .seconds(30),
-                maxBodySize: 50 * 1024 * 1024,
-                maxErrorBodySize: 1024 * 1024,
-                redirectPolicy: .default
-            )
+            let conditional = conditionalRequest
             let decoder = self.decoder
             let transportOnly = try await measurePair(
                 variant: {
-                    let result = try await bare.send(conditional, body: nil, options: options)
+                    let result = try await bare.send(conditional, body: nil, options: Self.bareOptions)
                     guard result.response.status.code == 304 else {
                         throw BenchError("transport answered \(result.response.status.code)")
                     }
                     Sink.consume(try decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
                 },
-                baseline: {
-                    let (status, _) = try await self.rawGET(kind, self.documentURL, ifNoneMatch: BenchModule.etag)
-                    guard status == 304 else { throw BenchError("raw conditional GET answered \(status)") }
-                    Sink.consume(try self.decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
-                }
+                baseline: { try await self.rawRevalidation(kind, keptBody: cachedBody) }
             )
             rows.append(
                 Row(
@@ -334,34 +355,6 @@ final class Runner {
         }
     }
 
-    /// The revalidation path's own cost with the network taken out: the full chain and the cache
-    /// over a transport that answers 304 from memory, next to decoding the kept body.
-    func inMemoryRevalidation() async throws {
-        let body = try JSONEncoder().encode(BenchDocument.make())
-        var configuration = ClientConfiguration(baseURL: baseURL)
-        configuration.cache = ResponseCache()
-        let client = try Client(configuration: configuration, transport: CannedTransport(body, etag: BenchModule.etag))
-        _ = try await client.send(Self.document)
-        let decoder = self.decoder
-        let result = try await measurePair(
-            iterations: settings.iterations * 10,
-            variant: { Sink.consume(try await client.send(Self.document).entries.count) },
-            baseline: { Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count) }
-        )
-        rows.append(
-            Row(
-                workload: "2. 304 revalidation",
-                variant: "HTTPCore Client + ResponseCache, in-memory 304",
-                unit: .time,
-                samples: result.variant,
-                baseline: "JSONDecoder alone",
-                baselineSamples: result.baseline,
-                ratios: result.ratios,
-                note: "the pipeline's own cost, no network"
-            )
-        )
-    }
-
     /// The AsyncHTTPClient revalidation workload taken apart, for a profiler: `client`,
     /// `transport` or `raw` runs that one side `count` times; `compare` runs raw, transport-only
     /// and client 304s and GETs call by call in rotation for `count` rounds of 100 and prints each
@@ -372,30 +365,14 @@ final class Runner {
         _ = try await client.send(Self.document)
         let (_, cachedBody) = try await rawGET(.asyncHTTPClient, documentURL)
         let bare = transport(.asyncHTTPClient)
-        let conditional = HTTPRequest(
-            method: .get,
-            url: documentURL,
-            headerFields: [.accept: "application/json", .ifNoneMatch: BenchModule.etag]
-        )
-        let options = TransportOptions(
-            timeout: .seconds(30),
-            maxBodySize: 50 * 1024 * 1024,
-            maxErrorBodySize: 1024 * 1024,
-            redirectPolicy: .default
-        )
+        let conditional = conditionalRequest
         let decoder = self.decoder
         let sides: [(name: String, call: () async throws -> Void)] = [
-            (
-                "raw",
-                {
-                    _ = try await self.rawGET(.asyncHTTPClient, self.documentURL, ifNoneMatch: BenchModule.etag)
-                    Sink.consume(try decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
-                }
-            ),
+            ("raw", { try await self.rawRevalidation(.asyncHTTPClient, keptBody: cachedBody) }),
             (
                 "transport",
                 {
-                    _ = try await bare.send(conditional, body: nil, options: options)
+                    _ = try await bare.send(conditional, body: nil, options: Self.bareOptions)
                     Sink.consume(try decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
                 }
             ),

@@ -124,9 +124,13 @@ public final class ResponseCache: Sendable {
     package var rememberedKeyCount: Int { anonymousKeys.withLock { $0.digests.count } }
 
     private static func carriesCredentials(_ request: HTTPRequest, redactor: Redactor) -> Bool {
-        request.headerFields.contains { field in
-            credentialHeaders.contains(field.name) || redactor.secretHeaders.contains(field.name)
-        }
+        request.headerFields.contains { isCredential($0.name, redactor: redactor) }
+    }
+
+    /// Whether `name` identifies who is asking: a standard credential header or one of the
+    /// redactor's secret headers.
+    private static func isCredential(_ name: HTTPField.Name, redactor: Redactor) -> Bool {
+        credentialHeaders.contains(name) || redactor.secretHeaders.contains(name)
     }
 
     /// The key for `request`, whose URL text (without fragment) is `target`, hashed afresh.
@@ -139,10 +143,9 @@ public final class ResponseCache: Sendable {
         // order: the standard ones first, then the redactor's others by name. Ordering only the
         // names present spares a request without credentials from sorting the redactor's set.
         var present: [HTTPField.Name] = []
-        for field in request.headerFields where !present.contains(field.name) {
-            if credentialHeaders.contains(field.name) || redactor.secretHeaders.contains(field.name) {
-                present.append(field.name)
-            }
+        for field in request.headerFields
+        where !present.contains(field.name) && isCredential(field.name, redactor: redactor) {
+            present.append(field.name)
         }
         if present.count > 1 {
             present.sort { lhs, rhs in
