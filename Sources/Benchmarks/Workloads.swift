@@ -503,7 +503,7 @@ final class Runner {
                     floor: consumerMs > 0 ? .atLeast(1.5) : nil,
                     note: consumerMs > 0
                         ? "consumer awaits \(consumerMs) ms per page; ratio = speed-up"
-                        : "consumer does no work: nothing to overlap; ratio = speed-up"
+                        : "consumer does no work: only decoding overlaps the next request; ratio = speed-up"
                 )
             )
         }

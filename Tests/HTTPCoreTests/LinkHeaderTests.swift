@@ -164,6 +164,16 @@ struct LinkHeaderTests {
             ]
         ),
         LinkCase(
+            name: "an unusable next link gives way to a later one",
+            values: [#"<a b>; rel="next", </c>; rel="next""#],
+            expected: ["https://api.example.com/c next"]
+        ),
+        LinkCase(
+            name: "non-ASCII text in parameters, quoted and escaped",
+            values: [#"</a>; title="naïve \é"; rel="next", </b>; rel=prev; title=日本"#],
+            expected: ["https://api.example.com/a next", "https://api.example.com/b prev"]
+        ),
+        LinkCase(
             name: "tabs and newlines as whitespace",
             values: ["</a>;\trel=\"next\"\r\n, </b>;\nrel=prev"],
             expected: ["https://api.example.com/a next", "https://api.example.com/b prev"]
@@ -178,6 +188,23 @@ struct LinkHeaderTests {
             ([link.target.absoluteString] + link.relations.sorted()).joined(separator: " ")
         }
         #expect(described == testCase.expected)
+    }
+
+    @Test("The next helper finds what parsing every link finds", arguments: cases)
+    func nextMatchesParse(_ testCase: LinkCase) throws {
+        let base = try #require(URL(string: testCase.base))
+        let parsed = LinkHeader.parse(testCase.values, base: base)
+        #expect(LinkHeader.next(testCase.values, base: base) == parsed.next?.target)
+    }
+
+    @Test("Non-ASCII parameter values survive unquoting and escapes")
+    func nonASCIIParameters() throws {
+        let base = try #require(URL(string: "https://api.example.com/"))
+        let links = LinkHeader.parse([#"</a>; title="naïve \é \"x\""; rel=next; label=日本"#], base: base)
+        let link = try #require(links.first)
+        #expect(link.parameters["title"] == #"naïve é "x""#)
+        #expect(link.parameters["label"] == "日本")
+        #expect(link.has("next"))
     }
 
     @Test("Parameters are unquoted, unescaped and lowercased by name; extended values are decoded")

@@ -35,9 +35,34 @@ func pagedTransport(
     }
 }
 
+private struct BrokenPage: Error, CustomStringConvertible {
+    var description: String { "page 1 is broken" }
+}
+
 @Suite("Pagination")
 struct PaginationTests {
     private let endpoint = Endpoint<[PageItem]>(.get, "items")
+
+    /// `pages` whose page 2 waits on `gate` until its request is cancelled, which it notes in
+    /// `cancelled`.
+    private static func stallingPageTwo(
+        _ pages: [[Int]],
+        gate: TestClock,
+        cancelled: Locked<Bool>
+    ) -> ScriptedTransport {
+        pagedTransport(
+            pages,
+            before: { page in
+                guard page == 2 else { return }
+                do {
+                    try await gate.sleep(for: .seconds(3600))
+                } catch {
+                    cancelled.withLock { $0 = true }
+                    throw error
+                }
+            }
+        )
+    }
 
     /// Yields until `condition` holds (bounded, so a bug fails the test instead of hanging it).
     private static func settle(_ condition: () -> Bool) async -> Bool {
@@ -356,6 +381,49 @@ struct PaginationTests {
         #expect(transport.requests.count == 3)
     }
 
+    @Test("While the walk waits for a page, the next page is requested before that page is decoded")
+    func nextRequestOverlapsDecode() async throws {
+        let secondRequested = DispatchSemaphore(value: 0)
+        let transport = pagedTransport([[1], [2], [3]]) { page, count in
+            page < count ? #"</v1/items?page=\#(page + 1)>; rel="next""# : nil
+        } before: { page in
+            if page == 2 { secondRequested.signal() }
+        }
+        let overlapped = Locked<[Bool]>([])
+        var endpoint = endpoint
+        endpoint.decoder = ResponseDecoder { body, _, json in
+            let items = try json.decode([PageItem].self, from: body)
+            if items.first?.id == 1 {
+                // Page 2's request goes out while this decode runs. Bounded, so a walk that
+                // requests page 2 only after the decode fails here instead of hanging.
+                let arrived = secondRequested.wait(timeout: .now() + 30) == .success
+                overlapped.withLock { $0.append(arrived) }
+            }
+            return items
+        }
+        let result = try await makeClient(transport).paginate(endpoint).collect()
+        #expect(result.map(\.id) == [1, 2, 3])
+        #expect(overlapped.withLock { $0 } == [true])
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test("A page that fails to decode cancels the next page's request if it already went out")
+    func decodeFailureCancelsNext() async throws {
+        let gate = TestClock(mode: .manual)
+        let cancelled = Locked(false)
+        let transport = Self.stallingPageTwo([[1], [2], [3]], gate: gate, cancelled: cancelled)
+        var endpoint = endpoint
+        endpoint.decoder = ResponseDecoder { _, _, _ in
+            throw BrokenPage()
+        }
+        let error = await apiError { _ = try await makeClient(transport).paginate(endpoint).collect() }
+        #expect(error?.message.contains("page 1 is broken") == true)
+        // Page 2's request may not have reached the transport before the walk gave up; if it
+        // did, it must not be left waiting.
+        #expect(await Self.settle { transport.requests.count == 1 || cancelled.withLock { $0 } })
+        #expect(transport.requests.count <= 2)
+    }
+
     @Test("Iterating from the main actor works (items and pages)")
     @MainActor
     func mainActorIteration() async throws {
@@ -382,17 +450,7 @@ struct PaginationTests {
     func prefetchCancelledOnBreak() async throws {
         let gate = TestClock(mode: .manual)
         let cancelled = Locked(false)
-        let linked = pagedTransport([[1, 2], [3, 4], [5]]) { page, count in
-            page < count ? #"</v1/items?page=\#(page + 1)>; rel="next""# : nil
-        } before: { page in
-            guard page == 2 else { return }
-            do {
-                try await gate.sleep(for: .seconds(3600))
-            } catch {
-                cancelled.withLock { $0 = true }
-                throw error
-            }
-        }
+        let linked = Self.stallingPageTwo([[1, 2], [3, 4], [5]], gate: gate, cancelled: cancelled)
         let client = try makeClient(linked)
         var seen: [Int] = []
         for try await item in client.paginate(endpoint) {

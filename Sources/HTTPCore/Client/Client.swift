@@ -123,6 +123,18 @@ public final class Client: Sendable {
     ///
     /// - Throws: ``APIError`` for every failure; `CancellationError` when the task is cancelled.
     public func response<Value>(_ endpoint: Endpoint<Value>) async throws -> Response<Value> {
+        try await response(endpoint, beforeDecoding: nil)
+    }
+
+    /// Called with a successful response's head and URL once its body is in, before the body is
+    /// decoded; pagination reads the next link there so the next request overlaps the decode.
+    typealias HeadObserver = @Sendable (_ response: HTTPResponse, _ url: URL) -> Void
+
+    /// ``response(_:)``, telling `beforeDecoding` about a 2xx answer before decoding it.
+    func response<Value>(
+        _ endpoint: Endpoint<Value>,
+        beforeDecoding observer: HeadObserver?
+    ) async throws -> Response<Value> {
         let (request, body) = try makeRequest(for: endpoint)
         var context = RequestContext(
             operation: endpoint.operation,
@@ -135,7 +147,7 @@ public final class Client: Sendable {
             deadline: (endpoint.deadline ?? configuration.deadline).map { configuration.timeSource.monotonicNow() + $0 }
         )
         guard let hooks else {
-            return try await perform(endpoint, request: request, body: body, context: context)
+            return try await perform(endpoint, request: request, body: body, context: context, observer: observer)
         }
         let attempts = AttemptCounter()
         context.attemptCounter = attempts
@@ -156,7 +168,7 @@ public final class Client: Sendable {
             cancelled: false
         )
         do {
-            let result = try await perform(endpoint, request: request, body: body, context: context)
+            let result = try await perform(endpoint, request: request, body: body, context: context, observer: observer)
             end.attempts = attempts.value
             end.status = result.status.code
             end.duration = configuration.timeSource.monotonicNow() - started
@@ -303,7 +315,8 @@ public final class Client: Sendable {
         _ endpoint: Endpoint<Value>,
         request: HTTPRequest,
         body: Data?,
-        context: RequestContext
+        context: RequestContext,
+        observer: HeadObserver?
     ) async throws -> Response<Value> {
         let result: TransportResponse
         do {
@@ -322,6 +335,7 @@ public final class Client: Sendable {
             )
             throw configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
         }
+        observer?(result.response, result.url)
         let value: Value
         do {
             value = try endpoint.decoder.decode(result.body, result.response, coding.decoder)

@@ -20,7 +20,7 @@ public protocol Hooks: Sendable {
     func retryScheduled(_ event: RetryEvent)
     /// The response cache matched, missed, revalidated, stored or evicted an entry.
     func cache(_ event: CacheEvent)
-    /// A page of a paginated list arrived (after its call ended).
+    /// A page of a paginated list arrived (after its call ended; in page order).
     func page(_ event: PageEvent)
     /// An auth strategy refreshed tokens, opened or renewed a session, or failed to.
     func auth(_ event: AuthEvent)

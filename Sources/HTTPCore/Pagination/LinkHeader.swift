@@ -55,8 +55,9 @@ public enum LinkHeader {
         var links: [Link] = []
         for value in values {
             var scanner = Scanner(value)
-            while links.count < maxLinks, let link = scanner.nextLink(base: base) {
-                if let link { links.append(link) }
+            while links.count < maxLinks, let raw = scanner.nextLink() {
+                guard let raw, let url = Scanner.resolve(raw.target, base: base) else { continue }
+                links.append(Link(target: url, relations: raw.relations, parameters: raw.parameters))
             }
         }
         return links
@@ -69,7 +70,7 @@ public enum LinkHeader {
 
     /// The `next` link's target in `values`, resolved against `base`.
     public static func next(_ values: [String], base: URL) -> URL? {
-        parse(values, base: base).next?.target
+        target(of: "next", in: values, base: base)
     }
 
     /// The `next` link's target in a response's headers.
@@ -77,53 +78,85 @@ public enum LinkHeader {
         next(headers[values: .link], base: base)
     }
 
-    /// A cursor over one field value's Unicode scalars.
+    /// The target of the first link with `relation` (lowercase) that resolves against `base`,
+    /// as `parse(values, base: base).first(relation:)` finds it, without resolving the other
+    /// links' targets, which is most of parsing's cost. Reads at most ``maxLinks`` link-values.
+    static func target(of relation: String, in values: [String], base: URL) -> URL? {
+        var read = 0
+        for value in values {
+            var scanner = Scanner(value)
+            while read < maxLinks, let raw = scanner.nextLink() {
+                read += 1
+                guard let raw, raw.relations.contains(relation) else { continue }
+                if let url = Scanner.resolve(raw.target, base: base) { return url }
+            }
+        }
+        return nil
+    }
+
+    /// A link-value as written: its target not yet resolved.
+    private struct RawLink {
+        var target: String
+        var relations: Set<String>
+        var parameters: [String: String]
+    }
+
+    /// A cursor over one field value's UTF-8 bytes. Every delimiter is ASCII, and no byte of a
+    /// multi-byte UTF-8 character is, so cutting at delimiters never splits a character.
     private struct Scanner {
-        let scalars: [Unicode.Scalar]
+        let bytes: [UInt8]
         var position = 0
 
         init(_ text: String) {
-            scalars = Array(text.unicodeScalars)
+            bytes = Array(text.utf8)
         }
 
-        var atEnd: Bool { position >= scalars.count }
-        var current: Unicode.Scalar? { atEnd ? nil : scalars[position] }
+        var atEnd: Bool { position >= bytes.count }
+        var current: UInt8? { atEnd ? nil : bytes[position] }
 
         mutating func skipWhitespace() {
-            while let scalar = current, scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" {
+            while let byte = current, Self.isWhitespace(byte) {
                 position += 1
             }
         }
 
+        static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+                || byte == UInt8(ascii: "\n")
+        }
+
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: bytes[range], as: UTF8.self)
+        }
+
         /// The next link-value: `.some(link)` for a good one, `.some(nil)` for one skipped as
         /// garbage, `nil` at the end.
-        mutating func nextLink(base: URL) -> Link?? {
+        mutating func nextLink() -> RawLink?? {
             while true {
                 skipWhitespace()
-                guard let scalar = current else { return nil }
-                if scalar == "," {
+                guard let byte = current else { return nil }
+                if byte == UInt8(ascii: ",") {
                     position += 1
                     continue
                 }
-                guard scalar == "<" else {
+                guard byte == UInt8(ascii: "<") else {
                     skipToNextValue()
                     return .some(nil)
                 }
                 position += 1
                 let targetStart = position
-                while let scalar = current, scalar != ">" { position += 1 }
+                while let byte = current, byte != UInt8(ascii: ">") { position += 1 }
                 // No closing ">" means the rest cannot be split reliably: stop here.
                 guard !atEnd else { return nil }
-                let target = String(String.UnicodeScalarView(scalars[targetStart..<position]))
+                let target = text(targetStart..<position)
                 position += 1
                 let parameters = readParameters()
-                guard let url = Self.resolve(target, base: base) else { return .some(nil) }
                 let relations = Set(
                     (parameters["rel"] ?? "")
                         .split(whereSeparator: { $0 == " " || $0 == "\t" })
                         .map { $0.lowercased() }
                 )
-                return .some(Link(target: url, relations: relations, parameters: parameters))
+                return .some(RawLink(target: target, relations: relations, parameters: parameters))
             }
         }
 
@@ -132,14 +165,14 @@ public enum LinkHeader {
             var parameters: [String: String] = [:]
             while true {
                 skipWhitespace()
-                guard let scalar = current else { return parameters }
-                if scalar == "," {
+                guard let byte = current else { return parameters }
+                if byte == UInt8(ascii: ",") {
                     position += 1
                     return parameters
                 }
-                guard scalar == ";" else {
+                guard byte == UInt8(ascii: ";") else {
                     // Junk between parameters: skip it, keeping quoted strings intact.
-                    if scalar == "\"" { _ = readQuoted() } else { position += 1 }
+                    if byte == UInt8(ascii: "\"") { _ = readQuoted() } else { position += 1 }
                     continue
                 }
                 position += 1
@@ -147,10 +180,10 @@ public enum LinkHeader {
                 let name = readToken().lowercased()
                 skipWhitespace()
                 var value = ""
-                if current == "=" {
+                if current == UInt8(ascii: "=") {
                     position += 1
                     skipWhitespace()
-                    value = current == "\"" ? readQuoted() : readToken()
+                    value = current == UInt8(ascii: "\"") ? readQuoted() : readToken()
                 }
                 if !name.isEmpty, parameters[name] == nil {
                     parameters[name] = name.hasSuffix("*") ? Self.decodeExtended(value) : value
@@ -161,43 +194,51 @@ public enum LinkHeader {
         /// Characters up to whitespace or a delimiter.
         mutating func readToken() -> String {
             let start = position
-            while let scalar = current,
-                !(scalar == ";" || scalar == "," || scalar == "=" || scalar == " " || scalar == "\t"
-                    || scalar == "\"" || scalar == "<" || scalar == ">")
-            {
+            while let byte = current, !Self.endsToken(byte) {
                 position += 1
             }
-            return String(String.UnicodeScalarView(scalars[start..<position]))
+            return text(start..<position)
         }
 
-        /// A quoted string with backslash escapes; an unterminated one runs to the end.
+        static func endsToken(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: " "), UInt8(ascii: "\t"),
+                UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                true
+            default:
+                false
+            }
+        }
+
+        /// A quoted string with backslash escapes; an unterminated one runs to the end. An
+        /// escaped multi-byte character keeps its later bytes, which are never `"` or `\`.
         mutating func readQuoted() -> String {
             position += 1
-            var result = String.UnicodeScalarView()
-            while let scalar = current {
+            var result: [UInt8] = []
+            while let byte = current {
                 position += 1
-                if scalar == "\"" { break }
-                if scalar == "\\", let escaped = current {
+                if byte == UInt8(ascii: "\"") { break }
+                if byte == UInt8(ascii: "\\"), let escaped = current {
                     position += 1
                     result.append(escaped)
                 } else {
-                    result.append(scalar)
+                    result.append(byte)
                 }
             }
-            return String(result)
+            return String(decoding: result, as: UTF8.self)
         }
 
         /// Skips a broken link-value up to the next top-level comma.
         mutating func skipToNextValue() {
-            while let scalar = current {
-                if scalar == "," {
+            while let byte = current {
+                if byte == UInt8(ascii: ",") {
                     position += 1
                     return
                 }
-                if scalar == "\"" {
+                if byte == UInt8(ascii: "\"") {
                     _ = readQuoted()
-                } else if scalar == "<" {
-                    while let inner = current, inner != ">" { position += 1 }
+                } else if byte == UInt8(ascii: "<") {
+                    while let inner = current, inner != UInt8(ascii: ">") { position += 1 }
                     if !atEnd { position += 1 }
                 } else {
                     position += 1
@@ -207,19 +248,36 @@ public enum LinkHeader {
 
         /// The target as an absolute URL, or `nil` when it is not a usable URI reference.
         static func resolve(_ target: String, base: URL) -> URL? {
-            let trimmed = target.trimmingCharacters(in: .whitespaces)
+            let trimmed = trimmed(target)
             // An empty reference is the resource itself (RFC 3986 §4.4).
             if trimmed.isEmpty { return base.absoluteURL }
             // Checked here rather than left to `URL(string:)`, which on some platforms quietly
-            // percent-encodes what RFC 3986 forbids instead of rejecting it.
-            guard trimmed.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f && !forbidden.contains($0) })
-            else { return nil }
+            // percent-encodes what RFC 3986 forbids instead of rejecting it. Bytes of non-ASCII
+            // characters are all above 0x7f, so they pass as the characters did.
+            guard trimmed.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7f && !isForbidden($0) }) else { return nil }
             guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL, url.scheme != nil else { return nil }
             return url
         }
 
+        /// `target` without surrounding whitespace (Unicode spaces included), skipping
+        /// Foundation's trim when both ends are plainly not whitespace.
+        private static func trimmed(_ target: String) -> String {
+            guard let first = target.utf8.first, let last = target.utf8.last else { return target }
+            func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x80 }
+            if plain(first), plain(last) { return target }
+            return target.trimmingCharacters(in: .whitespaces)
+        }
+
         /// ASCII characters that may not appear unencoded in a URI reference.
-        static let forbidden: Set<Unicode.Scalar> = ["<", ">", "\"", "{", "}", "|", "\\", "^", "`"]
+        private static func isForbidden(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "}"),
+                UInt8(ascii: "|"), UInt8(ascii: "\\"), UInt8(ascii: "^"), UInt8(ascii: "`"):
+                true
+            default:
+                false
+            }
+        }
 
         /// An RFC 8187 extended value (`UTF-8''%e2%82%ac`), or the raw value if it is not one.
         static func decodeExtended(_ value: String) -> String {

@@ -1,7 +1,8 @@
 /// One page of a paginated list arrived, reported to ``Hooks/page(_:)``.
 ///
 /// Each page is its own call (with its own operation and request events, retries and cache
-/// events); this event follows the call's end and says where the page sits in the walk.
+/// events); this event follows the call's end, when the walk takes the page, so events come in
+/// page order. It says where the page sits in the walk.
 public struct PageEvent: Sendable {
     /// The list endpoint's operation metadata.
     public var operation: OperationMetadata

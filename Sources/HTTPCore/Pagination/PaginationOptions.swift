@@ -36,8 +36,10 @@ public struct PaginationOptions: Sendable {
     public var page: Int?
     /// The query parameter that selects a page in single-page mode (default `page`).
     public var pageParameter: String
-    /// Whether the next page is fetched while the current one is being consumed (default
-    /// true). At most one page is fetched ahead, and it is cancelled if the consumer stops.
+    /// Whether the next page is fetched while the current one is being consumed, and requested
+    /// as soon as a page's `Link` header is read when the consumer is waiting for that page
+    /// (default true). At most one page is fetched beyond the one the consumer holds or waits
+    /// for, and it is cancelled if the consumer stops or a page fails.
     public var prefetch: Bool
 
     /// The header `totalCountHeader` falls back to.

@@ -4,8 +4,8 @@ import HTTPTypes
 
 private let base = URL(string: "https://api.example.com/v1/items?page=2") ?? URL(fileURLWithPath: "/")
 
-/// Each input line is one `Link` field value; the parser must return (never trap) and respect its
-/// documented cap on the number of links.
+/// Each input line is one `Link` field value; the parser must return (never trap), respect its
+/// documented cap on the number of links, and find the same next link either way.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLinkHeader(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
@@ -16,7 +16,12 @@ public func fuzzLinkHeader(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         _ = link.has("next")
         _ = link.target.absoluteString
     }
-    _ = LinkHeader.next(values, base: base)
+    let next = LinkHeader.next(values, base: base)
+    // Under 2,900 bytes there cannot be `maxLinks` link-values (each takes at least `<>,`), so
+    // the next helper, which stops after that many, must agree with the full parse.
+    if count < 2900 {
+        precondition(next == links.next?.target, "LinkHeader.next disagrees with parse(_:base:).next")
+    }
     var fields = HTTPFields()
     for value in values.prefix(64) {
         fields.append(HTTPField(name: .init("Link") ?? .contentType, value: value))

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+
+/// Fetches one page through the client; shared by a walk and the fetches it starts ahead.
+struct PageFetcher<Item: Sendable>: Sendable {
+    let client: Client
+    let endpoint: Endpoint<[Item]>
+    let totalCountHeader: HTTPField.Name?
+    let hooks: (any Hooks)?
+
+    /// The first page's URL, for the origin check; `nil` if the endpoint makes no valid URL
+    /// (the first fetch then fails with the client's own error).
+    var firstURL: URL? { try? client.url(for: endpoint) }
+
+    /// Called with a page's `next` link target (`nil` when it has none) and the URL that
+    /// answered, as soon as the response head is in and before the body is decoded.
+    typealias NextLinkObserver = @Sendable (_ next: URL?, _ answered: URL) -> Void
+
+    /// Fetches the page at `url` (the endpoint's own URL when `nil`), telling `observer` its
+    /// next link before the body is decoded.
+    func fetch(_ url: URL?, index: Int, nextLink observer: NextLinkObserver? = nil) async throws -> Page<Item> {
+        var endpoint = endpoint
+        if let url {
+            endpoint.path = url.absoluteString
+            endpoint.query = [:]
+        }
+        // Read once, at the head, for both the observer and the page.
+        let nextLink = Locked<URL??>(nil)
+        let response = try await client.response(endpoint) { head, answered in
+            let next = LinkHeader.target(of: "next", in: head.headerFields[values: .link], base: answered)
+            nextLink.withLock { $0 = .some(next) }
+            observer?(next, answered)
+        }
+        let next =
+            nextLink.withLock { $0 }
+            ?? LinkHeader.target(of: "next", in: response.headers[values: .link], base: response.url)
+        let total = totalCountHeader.flatMap { response.headers[$0] }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            .flatMap { $0 >= 0 ? $0 : nil }
+        return Page(
+            items: response.value,
+            status: response.status,
+            headers: response.headers,
+            index: index,
+            url: response.url,
+            next: next,
+            totalCount: total,
+            fromCache: response.fromCache
+        )
+    }
+
+    /// Tells the hooks that the walk took `page`; called by the walk, so events come in page
+    /// order even when a later page's fetch finishes first.
+    func report(_ page: Page<Item>) {
+        hooks?.page(
+            PageEvent(
+                operation: endpoint.operation,
+                url: client.configuration.redactor.redact(page.url),
+                index: page.index,
+                itemCount: page.items.count,
+                status: page.status.code,
+                fromCache: page.fromCache,
+                hasNext: page.next != nil,
+                totalCount: page.totalCount
+            )
+        )
+    }
+
+    /// Whether the response links to an earlier page (for truncation in single-page mode).
+    static func hasPrevious(_ page: Page<Item>) -> Bool {
+        let links = LinkHeader.parse(page.headers[values: .link], base: page.url)
+        return links.first(relation: "prev") != nil || links.first(relation: "previous") != nil
+    }
+}
