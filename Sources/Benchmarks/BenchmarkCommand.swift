@@ -8,7 +8,7 @@ import HTTPCoreAsyncHTTPClient
 struct BenchmarkCommand {
     static let usage = """
         usage: httpcore-bench [--quick] [--rounds N] [--iterations N] [--workloads a,b,...]
-                              [--server process|inprocess] [--interleave] [--list]
+                              [--server process|inprocess] [--chunk N | --interleave] [--list]
 
           --quick        tiny sizes: proves every workload runs (CI), numbers mean little
           --rounds N     alternating variant/baseline rounds per workload (default 11)
@@ -16,9 +16,10 @@ struct BenchmarkCommand {
           --workloads    comma-separated subset of: \(Workload.allCases.map(\.rawValue).joined(separator: ","))
           --server       where the sandbox runs: a child process (default) or this process
           --list         print the workloads and exit
-          --interleave   per-request workloads alternate variant and baseline call by call (each
-                         call then runs after the other side's code) instead of in blocks of
-                         --iterations calls
+          --chunk N      per-request workloads alternate variant and baseline every N calls
+                         within a round (default 25); 0 runs each side's round as one block
+          --interleave   the same as --chunk 1: call by call (each call then runs after the
+                         other side's code)
 
         for profilers (perf record):
                httpcore-bench profile-pipeline [count] [200|304|decode]
@@ -52,6 +53,15 @@ struct BenchmarkCommand {
         }
     }
 
+    /// How variant and baseline take turns, for the table's header.
+    static func alternation(_ settings: Settings) -> String {
+        switch settings.chunk {
+        case 1?: "call by call"
+        case let chunk? where chunk < settings.iterations: "every \(chunk) calls"
+        default: "in blocks of a whole round"
+        }
+    }
+
     static func benchmark(_ options: Options) async throws {
         if options.flags.contains("help") || options.flags.contains("h") {
             print(usage)
@@ -64,7 +74,8 @@ struct BenchmarkCommand {
         var settings = options.flags.contains("quick") ? Settings.quick : Settings()
         if let rounds = try options.int("rounds") { settings.rounds = max(rounds, 1) }
         if let iterations = try options.int("iterations") { settings.iterations = max(iterations, 1) }
-        settings.interleave = options.flags.contains("interleave")
+        if let chunk = try options.int("chunk") { settings.chunk = chunk > 0 ? chunk : nil }
+        if options.flags.contains("interleave") { settings.chunk = 1 }
         let workloads =
             try options.values["workloads"].map { list in
                 try list.split(separator: ",").map { name in
@@ -100,7 +111,7 @@ struct BenchmarkCommand {
             \(machineDescription()); build: \(buildConfiguration); server: sandbox in \
             \(placement == .process ? "a child process" : "this process") on \(baseURL.absoluteString)
             \(settings.rounds) rounds, variant and baseline alternating \
-            \(settings.interleave ? "call by call" : "in blocks"); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
+            \(Self.alternation(settings)); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
             (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.
 
             """

@@ -28,8 +28,9 @@ struct Settings: Sendable {
     var itemPad = 1000
     var memoryRuns = 3
     var decodeIterations = 100
-    /// Per-request workloads alternate variant and baseline call by call instead of in blocks.
-    var interleave = false
+    /// Calls per side before per-request workloads switch between variant and baseline within a
+    /// round; `nil` runs each side's whole round as one block.
+    var chunk: Int? = 25
 
     static let quick = Settings(
         rounds: 3,
@@ -284,14 +285,20 @@ final class Runner {
         let warmup = max(count / 5, 5)
         _ = try await timePerCall(warmup, variant)
         _ = try await timePerCall(warmup, baseline)
-        guard settings.interleave else {
+        guard let chunk = settings.chunk, chunk < count else {
             return try await paired(
                 rounds: settings.rounds,
                 variant: { try await timePerCall(count, variant) },
                 baseline: { try await timePerCall(count, baseline) }
             )
         }
-        return try await interleaved(rounds: settings.rounds, iterations: count, variant: variant, baseline: baseline)
+        return try await interleaved(
+            rounds: settings.rounds,
+            iterations: count,
+            chunk: chunk,
+            variant: variant,
+            baseline: baseline
+        )
     }
 
     // MARK: 2. Cache revalidation

@@ -26,6 +26,9 @@ public final class Client: Sendable {
     private let chain: MiddlewareNext
     private let hooks: (any Hooks)?
     private let redactor: Redactor
+    /// The fields every request starts with: the default headers, then `User-Agent` and
+    /// `Accept` unless they set them. Built once, as they never change.
+    private let baseHeaderFields: HTTPFields
     /// Process-wide, so hooks shared by several clients can key per-call state by `callID`.
     private static let callIDs = Locked<UInt64>(0)
 
@@ -43,6 +46,12 @@ public final class Client: Sendable {
         self.basePseudoHeaders = BasePseudoHeaders(baseURL: baseURL, text: baseURLString)
         self.transport = transport
         self.coding = CodingPair(json: configuration.json)
+        var baseHeaderFields = configuration.defaultHeaders
+        if let userAgent = configuration.userAgent, baseHeaderFields[.userAgent] == nil {
+            baseHeaderFields[.userAgent] = userAgent
+        }
+        if baseHeaderFields[.accept] == nil { baseHeaderFields[.accept] = "application/json" }
+        self.baseHeaderFields = baseHeaderFields
         self.hooks = configuration.hooks is NoopHooks ? nil : configuration.hooks
         let redactor = configuration.auth.map { configuration.redactor.merging($0.redactor) } ?? configuration.redactor
         self.redactor = redactor
@@ -282,11 +291,7 @@ public final class Client: Sendable {
         case .url(let url):
             request = HTTPRequest(method: endpoint.method, url: url)
         }
-        request.headerFields = configuration.defaultHeaders
-        if let userAgent = configuration.userAgent, request.headerFields[.userAgent] == nil {
-            request.headerFields[.userAgent] = userAgent
-        }
-        if request.headerFields[.accept] == nil { request.headerFields[.accept] = "application/json" }
+        request.headerFields = baseHeaderFields
         var bodyData: Data?
         if let body = endpoint.body {
             do {
