@@ -161,10 +161,12 @@ struct AsyncHTTPClientTransportTests {
         try await withAHCContract { sandbox, transport in
             try await warmUp(sandbox, transport)
             let started = ContinuousClock.now
+            // Gaps of 100 ms against a 3 s timeout: a loaded VM that stalls the whole process for
+            // two seconds (seen in full-suite runs) must not pass for a server that stopped.
             let response = try await transport.send(
                 getRequest(to: sandbox, "/_test/bytes/6000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
                 body: nil,
-                options: TransportOptions(timeout: .seconds(2))
+                options: TransportOptions(timeout: .seconds(3))
             )
             #expect(ContinuousClock.now - started > .seconds(4))
             #expect(response.body.count == 6000)
@@ -180,7 +182,9 @@ struct AsyncHTTPClientTransportTests {
         let loop = HTTPClient.defaultEventLoopGroup.next()
         try await withSandbox { sandbox in
             try await withAsyncHTTPClientTransport(eventLoopGroup: loop) { transport in
-                let delay = 4000 * SanitizerRun.slowdown
+                // Long enough that a wait for the server (7.8 s) cannot pass for the 1 s timeout,
+                // even when a loaded VM stalls the process for a couple of seconds.
+                let delay = 8000 * SanitizerRun.slowdown
                 let request = getRequest(to: sandbox, "/_test/delay/\(delay)")
                 let patient = Task {
                     try await transport.send(request, body: nil, options: TransportOptions(timeout: .seconds(60)))
@@ -193,7 +197,7 @@ struct AsyncHTTPClientTransportTests {
                 let elapsed = ContinuousClock.now - started
                 #expect(error?.kind == .timedOut)
                 #expect(elapsed >= .milliseconds(950), "\(elapsed)")
-                #expect(elapsed < .milliseconds(delay - 1500), "\(elapsed)")
+                #expect(elapsed < .milliseconds(delay - 4000), "\(elapsed)")
                 patient.cancel()
                 _ = await patient.result
             }
@@ -307,7 +311,9 @@ struct AsyncHTTPClientTransportTests {
 /// Routes only these tests need: a gzip-encoded body, an error body streamed without a length, and
 /// a body whose head announces more than it sends for a while.
 private struct ProbeRoutes: SandboxModule {
-    static let announcedLargeDelay = Duration.milliseconds(6000 * SanitizerRun.slowdown)
+    /// Long, so a refusal that waited for the body stands apart from a prompt one even when a
+    /// loaded VM stalls the process for a few seconds.
+    static let announcedLargeDelay = Duration.milliseconds(10_000 * SanitizerRun.slowdown)
     static let errorStreamGap = Duration.milliseconds(100 * SanitizerRun.slowdown)
 
     /// `"x"` × 100,000, gzip-compressed to 132 bytes.
