@@ -140,6 +140,10 @@ public final class Client: Sendable {
     typealias HeadObserver = @Sendable (_ response: HTTPResponse, _ url: URL) -> Void
 
     /// ``response(_:)``, telling `beforeDecoding` about a 2xx answer before decoding it.
+    ///
+    /// Always inlined, so `send` and `response(_:)`, on every request's path, gain no extra
+    /// async frame for pagination's hook.
+    @inline(__always)
     func response<Value>(
         _ endpoint: Endpoint<Value>,
         beforeDecoding observer: HeadObserver?

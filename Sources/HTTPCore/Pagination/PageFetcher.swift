@@ -24,7 +24,8 @@ struct PageFetcher<Item: Sendable>: Sendable {
             endpoint.path = url.absoluteString
             endpoint.query = [:]
         }
-        // Read once, at the head, for both the observer and the page.
+        // Read once, at the head, for both the observer and the page. The client calls the
+        // closure for every 2xx before returning, so the parse after it is only a safety net.
         let nextLink = Locked<URL??>(nil)
         let response = try await client.response(endpoint) { head, answered in
             let next = LinkHeader.target(of: "next", in: head.headerFields[values: .link], base: answered)
