@@ -22,8 +22,8 @@ struct BenchmarkCommand {
                          other side's code)
 
         for profilers (perf record):
-               httpcore-bench profile-pipeline [count] [200|304|decode]
-               httpcore-bench profile-304 [client|transport|raw|compare] [count]
+               httpcore-bench profile-pipeline [count] [200|304|decode|bytes|bytes+decode|compare]
+               httpcore-bench profile-304 [client|transport|raw|compare|compare-get|decode-times] [count]
         """
 
     static func main() async {
@@ -124,21 +124,62 @@ struct BenchmarkCommand {
         if options.flags.contains("strict"), !failures.isEmpty { exit(2) }
     }
 
-    /// `variant`: `200` (no cache), `304` (cache on, every call revalidated) or `decode` (no client).
+    /// `variant`: `200` (no cache), `304` (cache on, every call revalidated), `decode` (no client),
+    /// `bytes` (the client returning the body undecoded: the pipeline alone), `bytes+decode` (that,
+    /// then a decode outside the client), or `compare` (the four in chunks of 25, printing each
+    /// one's median call; `bytes+decode` minus `decode` is what the pipeline costs a decode that
+    /// follows it).
     static func profilePipeline(count: Int, variant: String) async throws {
         let body = try JSONEncoder().encode(BenchDocument.make())
         guard let base = URL(string: "http://127.0.0.1:9") else { return }
         let client = try Runner.inMemoryClient(baseURL: base, body: body, revalidating: variant == "304")
         let decoder = JSONCoding().makeDecoder()
+        if variant == "compare" {
+            let sides: [(String, () async throws -> Void)] = [
+                ("decode", { Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count) }),
+                ("bytes", { Sink.consume(try await client.send(Self.documentBytes).count) }),
+                ("200", { Sink.consume(try await client.send(Runner.document).entries.count) }),
+                (
+                    "bytes+decode",
+                    {
+                        Sink.consume(try await client.send(Self.documentBytes).count)
+                        Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
+                    }
+                ),
+            ]
+            var times = Array(repeating: [Double](), count: sides.count)
+            let clock = ContinuousClock()
+            for _ in 0..<count / 25 {
+                for (index, side) in sides.enumerated() {
+                    for _ in 0..<25 {
+                        let start = clock.now
+                        try await side.1()
+                        times[index].append(Stats.seconds(clock.now - start))
+                    }
+                }
+            }
+            for (index, side) in sides.enumerated() {
+                print(side.0, Format.value(Stats.median(times[index]), .time), "median per call")
+            }
+            return
+        }
         let seconds = try await timePerCall(count) {
-            if variant == "decode" {
+            switch variant {
+            case "decode":
                 Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
-            } else {
+            case "bytes":
+                Sink.consume(try await client.send(Self.documentBytes).count)
+            case "bytes+decode":
+                Sink.consume(try await client.send(Self.documentBytes).count)
+                Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
+            default:
                 Sink.consume(try await client.send(Runner.document).entries.count)
             }
         }
         print(Format.value(seconds, .time), "per call")
     }
+
+    private static let documentBytes = Endpoint<Data>(.get, "bench/doc")
 
     /// `profile-304 client|transport|raw|compare [count]`: see ``Runner/profileRevalidation(mode:count:)``.
     static func profileRevalidation(_ arguments: [String]) async throws {

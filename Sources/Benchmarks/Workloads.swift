@@ -219,6 +219,7 @@ final class Runner {
                     baseline: "raw \(kind.rawValue) + JSONDecoder",
                     baselineSamples: transportOnly.baseline,
                     ratios: transportOnly.ratios,
+                    meanRatios: transportOnly.meanRatios,
                     note: "no Client: the transport adapter's share"
                 )
             )
@@ -231,6 +232,7 @@ final class Runner {
                     baseline: "raw \(kind.rawValue) + JSONDecoder",
                     baselineSamples: result.baseline,
                     ratios: result.ratios,
+                    meanRatios: result.meanRatios,
                     floor: .atMost(1.05),
                     note: "retry on, no hooks, cache off"
                 )
@@ -261,6 +263,7 @@ final class Runner {
                 baseline: "JSONDecoder alone",
                 baselineSamples: result.baseline,
                 ratios: result.ratios,
+                meanRatios: result.meanRatios,
                 note: "the pipeline's own cost, no network"
             )
         )
@@ -280,7 +283,7 @@ final class Runner {
         iterations: Int? = nil,
         variant: () async throws -> Void,
         baseline: () async throws -> Void
-    ) async throws -> (variant: [Double], baseline: [Double], ratios: [Double]) {
+    ) async throws -> PairedSamples {
         let count = iterations ?? settings.iterations
         let warmup = max(count / 5, 5)
         _ = try await timePerCall(warmup, variant)
@@ -344,6 +347,7 @@ final class Runner {
                     baseline: "raw conditional GET + decode of kept body",
                     baselineSamples: transportOnly.baseline,
                     ratios: transportOnly.ratios,
+                    meanRatios: transportOnly.meanRatios,
                     note: "no Client: the transport adapter's share"
                 )
             )
@@ -356,6 +360,7 @@ final class Runner {
                     baseline: "raw conditional GET + decode of kept body",
                     baselineSamples: result.baseline,
                     ratios: result.ratios,
+                    meanRatios: result.meanRatios,
                     floor: .atMost(1.10)
                 )
             )
@@ -365,7 +370,11 @@ final class Runner {
     /// The AsyncHTTPClient revalidation workload taken apart, for a profiler: `client`,
     /// `transport` or `raw` runs that one side `count` times; `compare` runs raw, transport-only
     /// and client 304s and GETs call by call in rotation for `count` rounds of 100 and prints each
-    /// one's time per call and its ratio to the raw 304.
+    /// one's time per call and its ratio to the raw 304. `compare-get` takes the GET apart the same
+    /// way, in chunks of 25 per side for `count` rounds, with and without decoding, and prints each
+    /// side's median call and its ratio to the raw GET: the client's share is `client` minus
+    /// `transport`, the adapter's is `transport` minus `raw`. `decode-times` times the decode
+    /// inside each call too, to tell a slower decode from a slower fetch.
     func profileRevalidation(mode: String, count: Int) async throws {
         let client = try client(.asyncHTTPClient) { $0.cache = ResponseCache() }
         let plain = try self.client(.asyncHTTPClient)
@@ -387,8 +396,92 @@ final class Runner {
             ("raw GET", { Sink.consume(try await self.rawDocument(.asyncHTTPClient).entries.count) }),
             ("client GET", { Sink.consume(try await plain.send(Self.document).entries.count) }),
         ]
+        let getRequest = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
+        let documentBytes = Endpoint<Data>(.get, "bench/doc")
+        let getSides: [(name: String, call: () async throws -> Void)] = [
+            ("raw GET", { Sink.consume(try await self.rawDocument(.asyncHTTPClient).entries.count) }),
+            (
+                "transport GET",
+                {
+                    let result = try await bare.send(getRequest, body: nil, options: Self.bareOptions)
+                    Sink.consume(try decoder.decode(BenchDocument.self, from: result.body).entries.count)
+                }
+            ),
+            (
+                "client bytes+decode",
+                {
+                    let body = try await plain.send(documentBytes)
+                    Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
+                }
+            ),
+            ("client GET", { Sink.consume(try await plain.send(Self.document).entries.count) }),
+            ("raw bytes", { Sink.consume(try await self.rawGET(.asyncHTTPClient, self.documentURL).1.count) }),
+            (
+                "transport bytes",
+                { Sink.consume(try await bare.send(getRequest, body: nil, options: Self.bareOptions).body.count) }
+            ),
+            ("client bytes", { Sink.consume(try await plain.send(documentBytes).count) }),
+        ]
+        if mode == "decode-times" {
+            let clock = ContinuousClock()
+            var decodeTimes: [[Double]] = [[], [], []]
+            var totals: [[Double]] = [[], [], []]
+            let names = ["raw", "transport", "client bytes"]
+            for round in 0..<count {
+                for offset in 0..<3 {
+                    let index = (offset + round) % 3
+                    for _ in 0..<25 {
+                        let start = clock.now
+                        let body: Data
+                        switch index {
+                        case 0: body = try await self.rawGET(.asyncHTTPClient, self.documentURL).1
+                        case 1: body = try await bare.send(getRequest, body: nil, options: Self.bareOptions).body
+                        default: body = try await plain.send(documentBytes)
+                        }
+                        let decodeStart = clock.now
+                        Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
+                        let end = clock.now
+                        decodeTimes[index].append(Stats.seconds(end - decodeStart))
+                        totals[index].append(Stats.seconds(end - start))
+                    }
+                }
+            }
+            for index in 0..<3 {
+                print(
+                    names[index],
+                    "total",
+                    Format.value(Stats.median(totals[index]), .time),
+                    "decode",
+                    Format.value(Stats.median(decodeTimes[index]), .time)
+                )
+            }
+            return
+        }
+        if mode == "compare-get" {
+            var times = Array(repeating: [Double](), count: getSides.count)
+            let clock = ContinuousClock()
+            for side in getSides { _ = try await timePerCall(50, side.call) }
+            for round in 0..<count {
+                for offset in 0..<getSides.count {
+                    let index = (offset + round) % getSides.count
+                    for _ in 0..<25 {
+                        let start = clock.now
+                        try await getSides[index].call()
+                        times[index].append(Stats.seconds(clock.now - start))
+                    }
+                }
+            }
+            let raw = Stats.median(times[0])
+            for (index, side) in getSides.enumerated() {
+                let median = Stats.median(times[index])
+                print(side.name, Format.value(median, .time), String(format: "ratio %.3f", median / raw))
+            }
+            return
+        }
         guard mode == "compare" else {
-            guard let side = sides.first(where: { $0.name == mode }) else { throw BenchError("unknown mode \(mode)") }
+            guard let side = (sides + getSides).first(where: { $0.name == mode }) else {
+                throw BenchError("unknown mode \(mode)")
+            }
             _ = try await timePerCall(200, side.call)
             print(mode, Format.value(try await timePerCall(count, side.call), .time), "per call")
             return
@@ -451,6 +544,7 @@ final class Runner {
                 baseline: "raw AsyncHTTPClient + JSONDecoder",
                 baselineSamples: result.baseline,
                 ratios: result.ratios,
+                meanRatios: result.meanRatios,
                 floor: .atLeast(0.90),
                 note: "\(workers * perWorker) requests per round"
             )
@@ -585,6 +679,7 @@ final class Runner {
                     baseline: "same client, no hooks",
                     baselineSamples: result.baseline,
                     ratios: result.ratios,
+                    meanRatios: result.meanRatios,
                     floor: .atMost(1.10),
                     note: "no-op backends"
                 )

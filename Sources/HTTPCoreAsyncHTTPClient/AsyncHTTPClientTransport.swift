@@ -182,7 +182,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if Task.isCancelled { throw CancellationError() }
             throw error
         }
-        return TransportResponse(response: Self.httpResponse(from: collected.head), body: collected.body, url: url)
+        // The body becomes `Data` here, on the task that will decode it (see `BodyBuffer`).
+        return TransportResponse(response: Self.httpResponse(from: collected.head), body: collected.body.data, url: url)
     }
 
     private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) throws -> HTTPClient.Request {

@@ -5,9 +5,12 @@ import NIOCore
 import NIOHTTP1
 
 /// What one exchange produced: the final response head and its body, read within the limits.
+///
+/// The body stays in NIO's buffers until the caller's task turns it into `Data` (see
+/// ``BodyBuffer``).
 struct CollectedResponse: Sendable {
     var head: HTTPResponseHead
-    var body: Data
+    var body: BodyBuffer = BodyBuffer()
 }
 
 /// Runs one exchange on one event loop: starts the request there, collects the response,
@@ -44,7 +47,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         /// redirect itself.
         var responsesSeen = 0
         var head: HTTPResponseHead?
-        var body = Data()
+        var body = BodyBuffer()
         /// How many body bytes to keep: the body limit, or the error-body limit from 400 up.
         var cap = 0
         var isErrorStatus = false
@@ -179,15 +182,11 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         let isErrorStatus = head.status.code >= 400
         let cap = isErrorStatus ? maxErrorBodySize : maxBodySize
-        var body = Data()
         let declared = isHead ? nil : Self.declaredLength(head)
-        if let declared, declared > 0 {
-            body.reserveCapacity(min(declared, cap))
-        }
         state.value.head = head
         state.value.isErrorStatus = isErrorStatus
         state.value.cap = cap
-        state.value.body = body
+        state.value.body = BodyBuffer(expectedLength: declared.map { min($0, cap) })
         state.value.phase = .receivingBody
         state.value.lastActivity = .now()
         if isHead || declared == 0 || head.status == .noContent || head.status == .notModified {
@@ -195,7 +194,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             // is here. Waking the caller now lets its task get going on another core while
             // AsyncHTTPClient returns the connection to its pool; the caller's next request hops
             // onto this loop, so it starts after that return.
-            deliver(.success(CollectedResponse(head: head, body: Data())))
+            deliver(.success(CollectedResponse(head: head)))
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -207,13 +206,15 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             if isHead { return nil }
             let room = state.cap - state.body.count
             guard buffer.readableBytes > room else {
-                Self.append(buffer, upTo: buffer.readableBytes, to: &state.body)
+                state.body.append(buffer)
                 return nil
             }
             state.phase = .finished
             guard state.isErrorStatus, let head = state.head else { return Self.limitExceeded(maxBodySize) }
-            Self.append(buffer, upTo: room, to: &state.body)
-            defer { state.body = Data() }
+            if room > 0, let kept = buffer.getSlice(at: buffer.readerIndex, length: room) {
+                state.body.append(kept)
+            }
+            defer { state.body = BodyBuffer() }
             return ErrorBodyCut(response: CollectedResponse(head: head, body: state.body))
         }
         guard let failure else { return task.eventLoop.makeSucceededVoidFuture() }
@@ -237,8 +238,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             )
         }
         let body = state.value.body
-        state.value.body = Data()
-        return CollectedResponse(head: head, body: isHead ? Data() : body)
+        state.value.body = BodyBuffer()
+        return CollectedResponse(head: head, body: isHead ? BodyBuffer() : body)
     }
 
     // MARK: Limits
@@ -276,13 +277,5 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     private static func declaredLength(_ head: HTTPResponseHead) -> Int? {
         head.headers.first(name: "content-length").flatMap { Int($0) }
-    }
-
-    private static func append(_ buffer: ByteBuffer, upTo count: Int, to data: inout Data) {
-        guard count > 0 else { return }
-        buffer.withUnsafeReadableBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            data.append(base.assumingMemoryBound(to: UInt8.self), count: min(count, bytes.count))
-        }
     }
 }

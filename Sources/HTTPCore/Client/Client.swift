@@ -23,7 +23,8 @@ public final class Client: Sendable {
     private let baseURLString: String
     private let basePseudoHeaders: BasePseudoHeaders?
     private let coding: CodingPair
-    private let chain: MiddlewareNext
+    /// The outermost stage, which runs the rest of the chain for each attempt.
+    private let retry: RetryStage
     private let hooks: (any Hooks)?
     private let redactor: Redactor
     /// The fields every request starts with: the default headers, then `User-Agent` and
@@ -64,18 +65,9 @@ public final class Client: Sendable {
             maxErrorBodySize: configuration.maxErrorBodySize,
             redirectPolicy: redirectPolicy
         )
-        // The built-in stages, outermost first: retry, then auth and cache as they are
-        // configured, then the user's middlewares, then the request hooks next to the transport.
-        var middlewares: [any Middleware] = [
-            RetryMiddleware(
-                policy: configuration.retry,
-                budget: configuration.retryBudget.map(RetryBudgetLedger.init(budget:)),
-                timeSource: configuration.timeSource,
-                hooks: hooks,
-                idempotencyKeyHeader: configuration.idempotencyKeyHeader,
-                requestIDHeader: configuration.requestIDHeader
-            )
-        ]
+        // The stages inside retry, outermost first: auth and cache as they are configured, then
+        // the user's middlewares, then the request hooks next to the transport.
+        var middlewares: [any Middleware] = []
         if let auth = configuration.auth {
             middlewares.append(
                 AuthMiddleware(
@@ -99,25 +91,30 @@ public final class Client: Sendable {
         if let hooks {
             middlewares.append(RequestHooksStage(hooks: hooks, requestIDHeader: configuration.requestIDHeader))
         }
-        let timeSource = configuration.timeSource
-        var next: MiddlewareNext = { request, body, context in
-            context.attemptCounter?.increment()
-            var options = options
-            options.isIdempotent = context.isIdempotent
-            if let deadline = context.deadline {
-                // The attempt may not outlive the call: give the transport only what is left.
-                let remaining = deadline - timeSource.monotonicNow()
-                options.timeout = max(min(options.timeout, remaining), .milliseconds(1))
+        let terminal = TransportStage(transport: transport, options: options, timeSource: configuration.timeSource)
+        var inner: MiddlewareNext?
+        if !middlewares.isEmpty {
+            var next: MiddlewareNext = { request, body, context in
+                try await terminal.send(request, body: body, context: context)
             }
-            return try await transport.send(request, body: body, options: options)
-        }
-        for middleware in middlewares.reversed() {
-            let inner = next
-            next = { request, body, context in
-                try await middleware.intercept(request, body: body, context: context, next: inner)
+            for middleware in middlewares.reversed() {
+                let rest = next
+                next = { request, body, context in
+                    try await middleware.intercept(request, body: body, context: context, next: rest)
+                }
             }
+            inner = next
         }
-        self.chain = next
+        self.retry = RetryStage(
+            policy: configuration.retry,
+            budget: configuration.retryBudget.map(RetryBudgetLedger.init(budget:)),
+            timeSource: configuration.timeSource,
+            hooks: hooks,
+            idempotencyKeyHeader: configuration.idempotencyKeyHeader,
+            requestIDHeader: configuration.requestIDHeader,
+            inner: inner,
+            transport: terminal
+        )
     }
 
     /// Sends `endpoint` and returns its decoded value.
@@ -320,6 +317,12 @@ public final class Client: Sendable {
 
     private typealias Details = APIError.Details
 
+    /// Runs the call through the chain and decodes its answer.
+    ///
+    /// Always inlined, and generic only where it must be: sending and status mapping happen in a
+    /// non-generic async function, decoding in a small synchronous one, so an unspecialised call
+    /// does its per-type work once instead of across every async frame.
+    @inline(__always)
     private func perform<Value>(
         _ endpoint: Endpoint<Value>,
         request: HTTPRequest,
@@ -327,34 +330,59 @@ public final class Client: Sendable {
         context: RequestContext,
         observer: HeadObserver?
     ) async throws -> Response<Value> {
+        let result = try await exchange(request, body: body, context: context)
+        observer?(result.response, result.url)
+        return try decoded(result, with: endpoint.decoder)
+    }
+
+    /// Sends one call through the chain and returns its 2xx answer.
+    ///
+    /// - Throws: the ``APIError`` for any other answer or a failure.
+    private func exchange(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext
+    ) async throws
+        -> TransportResponse
+    {
         let result: TransportResponse
         do {
-            result = try await chain(request, body, context)
+            result = try await retry.run(request, body: body, context: context)
         } catch {
             throw ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent)
         }
-        let requestID = result.response.headerFields[configuration.requestIDHeader]
-        let status = result.response.status
-        guard (200..<300).contains(status.code) else {
+        guard (200..<300).contains(result.response.status.code) else {
             let errorResponse = ErrorResponse(
                 response: result.response,
                 body: result.body,
-                requestID: requestID,
+                requestID: result.response.headerFields[configuration.requestIDHeader],
                 receivedAt: configuration.timeSource.now()
             )
             throw configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
         }
-        observer?(result.response, result.url)
+        return result
+    }
+
+    /// The endpoint's value decoded from a 2xx answer, with the answer's details.
+    ///
+    /// - Throws: ``APIError/apiError(_:)`` naming what failed to decode.
+    private func decoded<Value>(
+        _ result: TransportResponse,
+        with decoder: ResponseDecoder<Value>
+    ) throws
+        -> Response<Value>
+    {
+        let requestID = result.response.headerFields[configuration.requestIDHeader]
         let value: Value
         do {
-            value = try endpoint.decoder.decode(result.body, result.response, coding.decoder)
+            value = try decoder.decode(result.body, result.response, coding.decoder)
         } catch let error as APIError {
             throw error
         } catch {
             throw APIError.apiError(
                 Details(
                     message: DecodingFailure.describe(error),
-                    httpStatus: status.code,
+                    httpStatus: result.response.status.code,
                     requestID: requestID,
                     cause: SendableDescription(error)
                 )
@@ -362,7 +390,7 @@ public final class Client: Sendable {
         }
         return Response(
             value: value,
-            status: status,
+            status: result.response.status,
             headers: result.response.headerFields,
             requestID: requestID,
             body: result.body,

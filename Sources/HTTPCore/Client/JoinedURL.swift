@@ -5,29 +5,32 @@
 /// path is joined to the base with exactly one slash, and the query is appended with `?`, or `&`
 /// when the path already carries one.
 struct JoinedURL {
-    /// The whole URL text.
-    var text: String
-    /// What follows the base URL (`/relative/path?query`); empty for an absolute path.
-    var suffix: String
+    /// The base URL, or empty for an absolute path.
+    private var prefix: String
+    /// What follows `prefix`: the absolute URL, or the relative path and query.
+    private var rest: String
     /// Whether the path was an absolute URL.
     var isAbsolute: Bool
 
-    /// Joins `path` and `query` to `base`, a URL string without a trailing slash.
+    /// The whole URL text, built on demand: a request to a relative path usually never needs it.
+    var text: String { prefix + rest }
+    /// What follows the base URL (`/relative/path?query`); empty for an absolute path.
+    var suffix: String { isAbsolute ? "" : rest }
+
+    /// Joins `path` and `query` to `base`, a URL string without a trailing slash or query.
     init(base: String, path: String, query: QueryParameters) {
         isAbsolute = Self.hasHTTPScheme(path)
-        suffix = ""
         if isAbsolute {
-            text = path
+            prefix = ""
+            rest = path
         } else {
+            prefix = base
             let relative = path.drop(while: { $0 == "/" })
-            if !relative.isEmpty { suffix = "/" + relative }
-            text = base + suffix
+            rest = relative.isEmpty ? "" : "/" + relative
         }
         let encoded = query.percentEncoded()
         if !encoded.isEmpty {
-            let part = (text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + encoded
-            text += part
-            if !isAbsolute { suffix += part }
+            rest += (rest.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + encoded
         }
     }
 

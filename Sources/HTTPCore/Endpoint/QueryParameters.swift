@@ -129,7 +129,9 @@ public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLitera
     /// The query string without the leading `?`, every name and value percent-encoded
     /// (RFC 3986 unreserved characters only, so `+` is `%2B` and a space is `%20`).
     public func percentEncoded() -> String {
-        encodedPairs.map { "\(PercentEncoding.encode($0.name))=\(PercentEncoding.encode($0.value))" }
+        // Most endpoints have no query; they should not pay for building the pairs.
+        guard !storage.isEmpty else { return "" }
+        return encodedPairs.map { "\(PercentEncoding.encode($0.name))=\(PercentEncoding.encode($0.value))" }
             .joined(separator: "&")
     }
 

@@ -3,7 +3,12 @@ import HTTPTypes
 
 /// The outermost stage: repeats attempts that failed for a retryable reason, within the
 /// policy's attempts, the call's deadline and the client's retry budget.
-struct RetryMiddleware: Middleware {
+///
+/// Not a ``Middleware``: it is always there and always first, so the client calls it directly,
+/// and it sends each attempt straight to the transport when no other stage is configured. A
+/// request then passes through three async calls on its way to the transport instead of the
+/// five that closures and a protocol hop took.
+struct RetryStage: Sendable {
     let policy: RetryPolicy
     let budget: RetryBudgetLedger?
     let timeSource: any TimeSource
@@ -11,12 +16,13 @@ struct RetryMiddleware: Middleware {
     let idempotencyKeyHeader: HTTPField.Name?
     let requestIDHeader: HTTPField.Name
 
-    func intercept(
-        _ request: HTTPRequest,
-        body: Data?,
-        context: RequestContext,
-        next: MiddlewareNext
-    ) async throws -> TransportResponse {
+    /// The stages between retry and the transport (auth, cache, the user's middlewares, request
+    /// hooks); `nil` when there are none.
+    let inner: MiddlewareNext?
+    let transport: TransportStage
+
+    /// Runs one call: its first attempt and any retries.
+    func run(_ request: HTTPRequest, body: Data?, context: RequestContext) async throws -> TransportResponse {
         let policy = context.operation.retry ?? self.policy
         var request = request
         var context = context
@@ -40,7 +46,15 @@ struct RetryMiddleware: Middleware {
             }
             let outcome: Result<TransportResponse, any Error>
             do {
-                outcome = .success(try await next(request, body, context))
+                let result: TransportResponse
+                if let inner {
+                    result = try await inner(request, body, context)
+                } else {
+                    result = try await transport.send(request, body: body, context: context)
+                }
+                // The common case, decided without building a retry reason.
+                guard eligible, policy.retryableStatuses.contains(result.response.status.code) else { return result }
+                outcome = .success(result)
             } catch let replay as ReplayRequest {
                 guard !replayed else { return replay.response }
                 replayed = true

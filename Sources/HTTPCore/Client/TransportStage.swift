@@ -1,0 +1,22 @@
+import Foundation
+import HTTPTypes
+
+/// The end of the chain: hands one attempt to the transport with the client's options, cut to
+/// what is left of the call's deadline.
+struct TransportStage: Sendable {
+    let transport: any HTTPTransport
+    let options: TransportOptions
+    let timeSource: any TimeSource
+
+    func send(_ request: HTTPRequest, body: Data?, context: RequestContext) async throws -> TransportResponse {
+        context.attemptCounter?.increment()
+        var options = options
+        options.isIdempotent = context.isIdempotent
+        if let deadline = context.deadline {
+            // The attempt may not outlive the call: give the transport only what is left.
+            let remaining = deadline - timeSource.monotonicNow()
+            options.timeout = max(min(options.timeout, remaining), .milliseconds(1))
+        }
+        return try await transport.send(request, body: body, options: options)
+    }
+}
