@@ -5,9 +5,8 @@ import HTTPTypes
 /// policy's attempts, the call's deadline and the client's retry budget.
 ///
 /// Not a ``Middleware``: it is always there and always first, so the client calls it directly,
-/// and it sends each attempt straight to the transport when no other stage is configured. A
-/// request then passes through three async calls on its way to the transport instead of the
-/// five that closures and a protocol hop took.
+/// and it sends each attempt straight to the transport when no other stage is configured, so
+/// such a request reaches the transport without a closure per stage or a protocol call for retry.
 struct RetryStage: Sendable {
     let policy: RetryPolicy
     let budget: RetryBudgetLedger?
