@@ -14,8 +14,6 @@ struct BodyBuffer: Sendable {
     private var buffer: ByteBuffer?
     /// The declared length, to size the buffer once a second part arrives.
     private let expectedLength: Int?
-    /// Whether `buffer` is ours to write to rather than a slice of a part NIO handed over.
-    private var isOwned = false
 
     init(expectedLength: Int? = nil) {
         self.expectedLength = expectedLength
@@ -30,16 +28,13 @@ struct BodyBuffer: Sendable {
             buffer = part
             return
         }
+        // `kept` is then the only reference to our own storage, so writes need no copy.
         buffer = nil
-        if !isOwned {
-            // The first part belongs to NIO's read buffer; start one of our own, sized for the
-            // whole body when its length was declared.
-            let needed = kept.readableBytes + part.readableBytes
-            var owned = ByteBufferAllocator().buffer(capacity: max(expectedLength ?? 0, needed))
-            owned.writeImmutableBuffer(kept)
-            kept = owned
-            isOwned = true
-        }
+        // Room for the rest of a declared body, or at least for this part. The first part is a
+        // slice of NIO's read buffer, not ours: this is where it is copied into our own buffer,
+        // once, sized for the whole body when its length was declared.
+        let rest = (expectedLength ?? 0) - kept.readableBytes
+        kept.reserveCapacity(minimumWritableBytes: max(rest, part.readableBytes))
         kept.writeImmutableBuffer(part)
         buffer = kept
     }

@@ -114,8 +114,8 @@ struct RetryStage: Sendable {
     ) -> Reason? {
         switch outcome {
         case .success(let result):
-            let status = result.response.status.code
-            guard eligible, policy.retryableStatuses.contains(status) else { return nil }
+            // `run` passes on only answers that ask for a retry: the call is eligible and the
+            // status is one the policy retries.
             let now = timeSource.now()
             let error = ErrorResponse(
                 response: result.response,
