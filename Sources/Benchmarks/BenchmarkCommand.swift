@@ -147,17 +147,7 @@ struct BenchmarkCommand {
                     }
                 ),
             ]
-            var times = Array(repeating: [Double](), count: sides.count)
-            let clock = ContinuousClock()
-            for _ in 0..<count / 25 {
-                for (index, side) in sides.enumerated() {
-                    for _ in 0..<25 {
-                        let start = clock.now
-                        try await side.1()
-                        times[index].append(Stats.seconds(clock.now - start))
-                    }
-                }
-            }
+            let times = try await rotatingChunks(rounds: max(count / 25, 1), sides.map(\.1))
             for (index, side) in sides.enumerated() {
                 print(side.0, Format.value(Stats.median(times[index]), .time), "median per call")
             }

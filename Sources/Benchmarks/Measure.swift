@@ -237,6 +237,25 @@ func interleaved(
     return result
 }
 
+/// Runs `sides` in rotation, `chunk` calls at a time, for `rounds` rounds (each round starts one
+/// side further along), and returns every call's duration in seconds, per side: the diagnostic
+/// modes' way of comparing several variants under the same conditions.
+func rotatingChunks(rounds: Int, chunk: Int = 25, _ sides: [() async throws -> Void]) async throws -> [[Double]] {
+    let clock = ContinuousClock()
+    var times = Array(repeating: [Double](), count: sides.count)
+    for round in 0..<rounds {
+        for offset in sides.indices {
+            let index = (offset + round) % sides.count
+            for _ in 0..<chunk {
+                let start = clock.now
+                try await sides[index]()
+                times[index].append(Stats.seconds(clock.now - start))
+            }
+        }
+    }
+    return times
+}
+
 /// The mean time per call of `body` over `count` sequential calls.
 func timePerCall(_ count: Int, _ body: () async throws -> Void) async throws -> Double {
     let clock = ContinuousClock()

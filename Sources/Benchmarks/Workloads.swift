@@ -385,6 +385,10 @@ final class Runner {
         let bare = transport(.asyncHTTPClient)
         let conditional = conditionalRequest
         let decoder = self.decoder
+        let rawDocumentGET: () async throws -> Void = {
+            Sink.consume(try await self.rawDocument(.asyncHTTPClient).entries.count)
+        }
+        let clientGET: () async throws -> Void = { Sink.consume(try await plain.send(Self.document).entries.count) }
         let sides: [(name: String, call: () async throws -> Void)] = [
             ("raw", { try await self.rawRevalidation(.asyncHTTPClient, keptBody: cachedBody) }),
             (
@@ -395,13 +399,13 @@ final class Runner {
                 }
             ),
             ("client", { Sink.consume(try await client.send(Self.document).entries.count) }),
-            ("raw GET", { Sink.consume(try await self.rawDocument(.asyncHTTPClient).entries.count) }),
-            ("client GET", { Sink.consume(try await plain.send(Self.document).entries.count) }),
+            ("raw GET", rawDocumentGET),
+            ("client GET", clientGET),
         ]
         let getRequest = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
         let documentBytes = Endpoint<Data>(.get, "bench/doc")
         let getSides: [(name: String, call: () async throws -> Void)] = [
-            ("raw GET", { Sink.consume(try await self.rawDocument(.asyncHTTPClient).entries.count) }),
+            ("raw GET", rawDocumentGET),
             (
                 "transport GET",
                 {
@@ -416,7 +420,7 @@ final class Runner {
                     Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
                 }
             ),
-            ("client GET", { Sink.consume(try await plain.send(Self.document).entries.count) }),
+            ("client GET", clientGET),
             ("raw bytes", { Sink.consume(try await self.rawGET(.asyncHTTPClient, self.documentURL).1.count) }),
             (
                 "transport bytes",
@@ -432,32 +436,27 @@ final class Runner {
             ),
         ]
         if mode == "decode-times" {
+            let fetches: [(name: String, fetch: () async throws -> Data)] = [
+                ("raw", { try await self.rawGET(.asyncHTTPClient, self.documentURL).1 }),
+                ("transport", { try await bare.send(getRequest, body: nil, options: Self.bareOptions).body }),
+                ("client bytes", { try await plain.send(documentBytes) }),
+            ]
             let clock = ContinuousClock()
-            var decodeTimes: [[Double]] = [[], [], []]
-            var totals: [[Double]] = [[], [], []]
-            let names = ["raw", "transport", "client bytes"]
-            for round in 0..<count {
-                for offset in 0..<3 {
-                    let index = (offset + round) % 3
-                    for _ in 0..<25 {
+            var decodeTimes = Array(repeating: [Double](), count: fetches.count)
+            let totals = try await rotatingChunks(
+                rounds: count,
+                fetches.indices.map { index in
+                    {
+                        let body = try await fetches[index].fetch()
                         let start = clock.now
-                        let body: Data
-                        switch index {
-                        case 0: body = try await self.rawGET(.asyncHTTPClient, self.documentURL).1
-                        case 1: body = try await bare.send(getRequest, body: nil, options: Self.bareOptions).body
-                        default: body = try await plain.send(documentBytes)
-                        }
-                        let decodeStart = clock.now
                         Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
-                        let end = clock.now
-                        decodeTimes[index].append(Stats.seconds(end - decodeStart))
-                        totals[index].append(Stats.seconds(end - start))
+                        decodeTimes[index].append(Stats.seconds(clock.now - start))
                     }
                 }
-            }
-            for index in 0..<3 {
+            )
+            for (index, side) in fetches.enumerated() {
                 print(
-                    names[index],
+                    side.name,
                     "total",
                     Format.value(Stats.median(totals[index]), .time),
                     "decode",
@@ -467,19 +466,8 @@ final class Runner {
             return
         }
         if mode == "compare-get" {
-            var times = Array(repeating: [Double](), count: getSides.count)
-            let clock = ContinuousClock()
             for side in getSides { _ = try await timePerCall(50, side.call) }
-            for round in 0..<count {
-                for offset in 0..<getSides.count {
-                    let index = (offset + round) % getSides.count
-                    for _ in 0..<25 {
-                        let start = clock.now
-                        try await getSides[index].call()
-                        times[index].append(Stats.seconds(clock.now - start))
-                    }
-                }
-            }
+            let times = try await rotatingChunks(rounds: count, getSides.map(\.call))
             let raw = Stats.median(times[0])
             for (index, side) in getSides.enumerated() {
                 let median = Stats.median(times[index])
@@ -569,7 +557,6 @@ final class Runner {
                 baseline: "raw AsyncHTTPClient + JSONDecoder",
                 baselineSamples: result.baseline,
                 ratios: result.ratios,
-                meanRatios: result.meanRatios,
                 floor: .atLeast(0.90),
                 note: "\(workers * perWorker) requests per round"
             )
