@@ -12,3 +12,17 @@ for workload in "| 1. GET" "| 2. 304" "| 3. 64 concurrent" "items / " "| 4. peak
         exit 1
     fi
 done
+
+# --awake-cores starts one SCHED_IDLE spinner per core and must stop every one of them.
+if [[ "$(uname -s)" == "Linux" ]]; then
+    awake=$(timeout 120 swift run --skip-build httpcore-bench --quick --workloads get --awake-cores)
+    if ! grep -qF -- "Cores kept awake" <<<"$awake"; then
+        echo "ci-bench-quick: --awake-cores did not say so in the header" >&2
+        exit 1
+    fi
+    if pgrep -f "httpcore-bench spin" >/dev/null; then
+        echo "ci-bench-quick: --awake-cores left a spinner running" >&2
+        pkill -f "httpcore-bench spin" || true
+        exit 1
+    fi
+fi

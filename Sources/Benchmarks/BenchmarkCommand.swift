@@ -9,6 +9,7 @@ struct BenchmarkCommand {
     static let usage = """
         usage: httpcore-bench [--quick] [--rounds N] [--iterations N] [--workloads a,b,...]
                               [--server process|inprocess] [--chunk N | --interleave] [--list]
+                              [--awake-cores]
 
           --quick        tiny sizes: proves every workload runs (CI), numbers mean little
           --rounds N     alternating variant/baseline rounds per workload (default 11)
@@ -20,10 +21,13 @@ struct BenchmarkCommand {
                          within a round (default 25); 0 runs each side's round as one block
           --interleave   the same as --chunk 1: call by call (each call then runs after the
                          other side's code)
+          --awake-cores  (Linux) keep every core busy at SCHED_IDLE priority, so no virtual CPU
+                         halts between requests; also works with profile-304
 
         for profilers (perf record):
                httpcore-bench profile-pipeline [count] [200|304|decode|bytes|bytes+decode|compare]
                httpcore-bench profile-304 [client|transport|raw|compare|compare-get|decode-times] [count]
+                                          [--awake-cores]
         """
 
     static func main() async {
@@ -40,10 +44,14 @@ struct BenchmarkCommand {
                 )
             case "profile-304":
                 // For `perf`: one side of the AsyncHTTPClient revalidation workload, nothing else.
-                try await profileRevalidation(Array(arguments.dropFirst()))
+                let awake = arguments.contains("--awake-cores") ? try AwakeCores.start() : nil
+                defer { awake?.stop() }
+                try await profileRevalidation(Array(arguments.dropFirst().filter { $0 != "--awake-cores" }))
             case "walk-child":
                 arguments.removeFirst()
                 try await walkChild(Options(arguments))
+            case "spin":
+                try AwakeCores.spinUntilStdinCloses()
             default:
                 try await benchmark(Options(arguments))
             }
@@ -95,6 +103,8 @@ struct BenchmarkCommand {
 
         let clock = ContinuousClock()
         let started = clock.now
+        let awake = options.flags.contains("awake-cores") ? try AwakeCores.start() : nil
+        defer { awake?.stop() }
         let (runner, baseURL) = try await withRunner(settings, placement) { runner in
             for workload in workloads {
                 FileHandle.standardError.write(Data("… \(workload.summary)\n".utf8))
@@ -112,7 +122,8 @@ struct BenchmarkCommand {
             \(placement == .process ? "a child process" : "this process") on \(baseURL.absoluteString)
             \(settings.rounds) rounds, variant and baseline alternating \
             \(Self.alternation(settings)); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
-            (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.
+            (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.\
+            \(awake == nil ? "" : " Cores kept awake: one SCHED_IDLE spinner per core (--awake-cores).")
 
             """
         )
@@ -275,7 +286,7 @@ struct Options {
             if let equals = name.firstIndex(of: "=") {
                 values[String(name[..<equals])] = String(name[name.index(after: equals)...])
             } else if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--"),
-                !["quick", "list", "help", "h", "strict"].contains(name)
+                !["quick", "list", "help", "h", "strict", "awake-cores"].contains(name)
             {
                 values[name] = arguments[index + 1]
                 index += 1
