@@ -31,8 +31,12 @@ struct BenchmarkCommand {
         """
 
     static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let awakeCores = arguments.contains("--awake-cores")
+        arguments.removeAll { $0 == "--awake-cores" }
         do {
-            var arguments = Array(CommandLine.arguments.dropFirst())
+            let awake = awakeCores ? try AwakeCores.start() : nil
+            defer { awake?.stop() }
             switch arguments.first {
             case "serve":
                 try await BenchServer.serveUntilStdinCloses()
@@ -44,16 +48,14 @@ struct BenchmarkCommand {
                 )
             case "profile-304":
                 // For `perf`: one side of the AsyncHTTPClient revalidation workload, nothing else.
-                let awake = arguments.contains("--awake-cores") ? try AwakeCores.start() : nil
-                defer { awake?.stop() }
-                try await profileRevalidation(Array(arguments.dropFirst().filter { $0 != "--awake-cores" }))
+                try await profileRevalidation(Array(arguments.dropFirst()))
             case "walk-child":
                 arguments.removeFirst()
                 try await walkChild(Options(arguments))
             case "spin":
                 try AwakeCores.spinUntilStdinCloses()
             default:
-                try await benchmark(Options(arguments))
+                try await benchmark(Options(arguments), awakeCores: awakeCores)
             }
         } catch {
             FileHandle.standardError.write(Data("httpcore-bench: \(error)\n".utf8))
@@ -70,7 +72,7 @@ struct BenchmarkCommand {
         }
     }
 
-    static func benchmark(_ options: Options) async throws {
+    static func benchmark(_ options: Options, awakeCores: Bool) async throws {
         if options.flags.contains("help") || options.flags.contains("h") {
             print(usage)
             return
@@ -103,8 +105,6 @@ struct BenchmarkCommand {
 
         let clock = ContinuousClock()
         let started = clock.now
-        let awake = options.flags.contains("awake-cores") ? try AwakeCores.start() : nil
-        defer { awake?.stop() }
         let (runner, baseURL) = try await withRunner(settings, placement) { runner in
             for workload in workloads {
                 FileHandle.standardError.write(Data("… \(workload.summary)\n".utf8))
@@ -123,7 +123,7 @@ struct BenchmarkCommand {
             \(settings.rounds) rounds, variant and baseline alternating \
             \(Self.alternation(settings)); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
             (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.\
-            \(awake == nil ? "" : " Cores kept awake: one SCHED_IDLE spinner per core (--awake-cores).")
+            \(awakeCores ? " Cores kept awake: one SCHED_IDLE spinner per core (--awake-cores)." : "")
 
             """
         )
@@ -286,7 +286,7 @@ struct Options {
             if let equals = name.firstIndex(of: "=") {
                 values[String(name[..<equals])] = String(name[name.index(after: equals)...])
             } else if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--"),
-                !["quick", "list", "help", "h", "strict", "awake-cores"].contains(name)
+                !["quick", "list", "help", "h", "strict"].contains(name)
             {
                 values[name] = arguments[index + 1]
                 index += 1

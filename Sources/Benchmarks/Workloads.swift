@@ -483,24 +483,13 @@ final class Runner {
             print(mode, Format.value(try await timePerCall(count, side.call), .time), "per call")
             return
         }
-        let clock = ContinuousClock()
-        var totals = [Duration](repeating: .zero, count: sides.count)
         for side in sides { _ = try await timePerCall(50, side.call) }
-        for round in 0..<count {
-            for call in 0..<100 {
-                for offset in 0..<sides.count {
-                    let index = (offset + call + round) % sides.count
-                    let start = clock.now
-                    try await sides[index].call()
-                    totals[index] += clock.now - start
-                }
-            }
-        }
-        let raw = Stats.seconds(totals[0])
+        // Call by call, each round starting one side further along; the figure is the mean.
+        let times = try await rotatingChunks(rounds: count * 100, chunk: 1, sides.map(\.call))
+        let raw = Stats.mean(times[0])
         for (index, side) in sides.enumerated() {
-            let seconds = Stats.seconds(totals[index])
-            let perCall = Format.value(seconds / Double(count * 100), .time)
-            print(side.name, perCall, String(format: "ratio %.3f", seconds / raw))
+            let mean = Stats.mean(times[index])
+            print(side.name, Format.value(mean, .time), String(format: "ratio %.3f", mean / raw))
         }
     }
 
