@@ -260,8 +260,12 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                 message: "The server answered with an invalid status code."
             )
         }
-        // Refuse a success body that announces it is too large before reading any of it.
-        if !isHead, head.status.code < 400, let declared = Self.declaredLength(head), declared > maxBodySize {
+        // Refuse a success body that announces it is too large before reading any of it. A HEAD,
+        // 204 or 304 answer has no body whatever length it announces: a 304 may carry the full
+        // representation's length (RFC 9110 §8.6).
+        if !isHead, head.status.code < 400, head.status != .noContent, head.status != .notModified,
+            let declared = Self.declaredLength(head), declared > maxBodySize
+        {
             return Self.limitExceeded(maxBodySize)
         }
         return nil

@@ -139,6 +139,76 @@ struct TransportContractTests {
         }
     }
 
+    // "Before any of it is read" is shown by the time the refusal takes, against the server's delay
+    // before the body: wall-clock. In full sanitizer runs the refusal alone has taken over half that
+    // delay, so it is skipped there; `bodyLimit` keeps the refusal from Content-Length under the
+    // sanitizers.
+    @Test(
+        "A success body is refused from its Content-Length before any of it is read; a HEAD is not",
+        .disabled(
+            if: SanitizerRun.isActive,
+            "wall-clock: refusal time against the server's delay; a sanitizer stretches it"
+        ),
+        arguments: TransportUnderTest.allCases
+    )
+    func contentLengthRefusal(kind: TransportUnderTest) async throws {
+        let configuration = SandboxConfiguration(modules: [AnnouncedLengthRoute()])
+        try await withContract(kind, configuration) { sandbox, transport in
+            let request = { (method: HTTPRequest.Method, path: String) in
+                HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(sandbox.port)", path: path)
+            }
+            // A first exchange opens the connection, so the timed one measures only the refusal.
+            _ = try await transport.send(request(.get, "/_test/echo"), body: nil, options: TransportOptions())
+            // The head announces 10 MB at once; the first byte would come only after the delay.
+            let started = ContinuousClock.now
+            let error = await transportError {
+                _ = try await transport.send(
+                    request(.get, "/announced-large"),
+                    body: nil,
+                    options: TransportOptions(maxBodySize: 1024)
+                )
+            }
+            #expect(error?.kind == .bodyLimitExceeded(limit: 1024))
+            #expect(ContinuousClock.now - started < AnnouncedLengthRoute.delay / 2)
+            // HEAD announces a length too and has no body: nothing to refuse.
+            let head = try await transport.send(
+                request(.head, "/_test/bytes/\(8 * 1024 * 1024)"),
+                body: nil,
+                options: TransportOptions(maxBodySize: 1024)
+            )
+            #expect(head.response.headerFields[.contentLength] == "\(8 * 1024 * 1024)")
+            #expect(head.body.isEmpty)
+        }
+    }
+
+    @Test(
+        "A 304 announcing its representation's length is delivered, not refused",
+        arguments: TransportUnderTest.allCases
+    )
+    func notModifiedWithLength(kind: TransportUnderTest) async throws {
+        // RFC 9110 §8.6 lets a 304 carry the length a 200 would have had. Hummingbird drops that
+        // field, so a server that writes the answer byte for byte sends it.
+        let server = try CannedResponseServer(
+            response: "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nContent-Length: 10000000\r\n\r\n"
+        )
+        defer { server.stop() }
+        try await kind.withTransport { transport in
+            var request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(server.port)", path: "/doc")
+            request.headerFields[.ifNoneMatch] = "\"v1\""
+            // Twice: the connection stays usable, as no body follows.
+            for _ in 0..<2 {
+                let response = try await transport.send(
+                    request,
+                    body: nil,
+                    options: TransportOptions(maxBodySize: 1024)
+                )
+                #expect(response.response.status == .notModified)
+                #expect(response.response.headerFields[.contentLength] == "10000000")
+                #expect(response.body.isEmpty)
+            }
+        }
+    }
+
     @Test("An endless chunked body is cut off at the limit, not buffered", arguments: TransportUnderTest.allCases)
     func bodyLimitWhileStreaming(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in

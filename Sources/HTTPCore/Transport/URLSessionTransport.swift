@@ -128,7 +128,13 @@ public final class URLSessionTransport: HTTPTransport {
         let task = session.dataTask(with: urlRequest)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                delegate.register(task: task, url: url, limits: limits, continuation: continuation)
+                delegate.register(
+                    task: task,
+                    url: url,
+                    isHead: urlRequest.httpMethod == "HEAD",
+                    limits: limits,
+                    continuation: continuation
+                )
                 task.resume()
             }
         } onCancel: {
@@ -147,6 +153,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     private struct TaskState: Sendable {
         var continuation: CheckedContinuation<TransportResponse, any Error>
         var url: URL
+        var isHead: Bool
         var limits: Limits
         var response: HTTPResponse?
         var data = Data()
@@ -158,10 +165,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     func register(
         task: URLSessionTask,
         url: URL,
+        isHead: Bool,
         limits: Limits,
         continuation: CheckedContinuation<TransportResponse, any Error>
     ) {
-        let state = TaskState(continuation: continuation, url: url, limits: limits)
+        let state = TaskState(continuation: continuation, url: url, isHead: isHead, limits: limits)
         tasks.withLock { $0[task.taskIdentifier] = state }
     }
 
@@ -183,22 +191,33 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let httpResponse = (response as? HTTPURLResponse)?.httpResponse
-        let isError = (httpResponse?.status.code ?? 0) >= 400
+        let status = httpResponse?.status.code ?? 0
         let expected = response.expectedContentLength
         let tooLarge = tasks.withLock { tasks -> Bool in
-            guard let limit = tasks[dataTask.taskIdentifier]?.limits.body else { return false }
-            tasks[dataTask.taskIdentifier]?.response = httpResponse
-            // Refuse up front when the server announces an oversized body.
-            if !isError, expected > Int64(limit) {
-                tasks[dataTask.taskIdentifier]?.limitExceeded = true
+            let id = dataTask.taskIdentifier
+            guard let state = tasks[id] else { return false }
+            tasks[id]?.response = httpResponse
+            // A HEAD, 204 or 304 answer has no body, whatever length it announces (RFC 9110 §8.6):
+            // a 304 may carry the full representation's length.
+            guard !state.isHead, status != 204, status != 304, expected > 0 else { return false }
+            let limit = status >= 400 ? state.limits.errorBody : state.limits.body
+            // Refuse up front when the server announces an oversized success body; an error body
+            // is cut at its limit instead.
+            if status < 400, expected > Int64(limit) {
+                tasks[id]?.limitExceeded = true
                 return true
             }
-            if expected > 0 {
-                tasks[dataTask.taskIdentifier]?.data.reserveCapacity(Int(min(expected, Int64(limit))))
-            }
+            tasks[id]?.data.reserveCapacity(Int(min(expected, Int64(limit))))
             return false
         }
-        completionHandler(tooLarge ? .cancel : .allow)
+        if tooLarge {
+            // FoundationNetworking ignores the disposition and would read the whole body, so the
+            // task is cancelled as well; `didCompleteWithError` then reports the limit.
+            dataTask.cancel()
+            completionHandler(.cancel)
+        } else {
+            completionHandler(.allow)
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
