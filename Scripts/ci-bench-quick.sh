@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product httpcore-bench >&2
-output=$(timeout 120 swift run --skip-build httpcore-bench --quick)
+output=$(timeout 120 swift run --skip-build httpcore-bench --quick --rounds-detail)
 printf '%s\n' "$output"
 for workload in "| 1. GET" "| 2. 304" "| 3. 64 concurrent" "items / " "| 4. peak RSS" "| 5. observability" "| 6. decode" "| server ceiling"; do
     if ! grep -qF -- "$workload" <<<"$output"; then
@@ -12,6 +12,10 @@ for workload in "| 1. GET" "| 2. 304" "| 3. 64 concurrent" "items / " "| 4. peak
         exit 1
     fi
 done
+if ! grep -qF -- "- 1. GET" <<<"$output"; then
+    echo "ci-bench-quick: --rounds-detail listed no per-round ratios for the GET rows" >&2
+    exit 1
+fi
 
 # --awake-cores starts one SCHED_IDLE spinner per core and must stop every one of them.
 if [[ "$(uname -s)" == "Linux" ]]; then

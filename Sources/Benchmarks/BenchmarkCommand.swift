@@ -9,7 +9,7 @@ struct BenchmarkCommand {
     static let usage = """
         usage: httpcore-bench [--quick] [--rounds N] [--iterations N] [--workloads a,b,...]
                               [--server process|inprocess] [--chunk N | --interleave] [--list]
-                              [--awake-cores]
+                              [--awake-cores] [--rounds-detail]
 
           --quick        tiny sizes: proves every workload runs (CI), numbers mean little
           --rounds N     alternating variant/baseline rounds per workload (default 11)
@@ -23,11 +23,14 @@ struct BenchmarkCommand {
                          other side's code)
           --awake-cores  (Linux) keep every core busy at SCHED_IDLE priority, so no virtual CPU
                          halts between requests; also works with profile-304
+          --rounds-detail
+                         after the table, list every row's per-round ratios in order, to show
+                         how far a ratio moves within a run
 
         for profilers (perf record):
                httpcore-bench profile-pipeline [count] [200|304|decode|bytes|bytes+decode|compare]
                httpcore-bench profile-304 [client|transport|raw|compare|compare-get|decode-times] [count]
-                                          [--awake-cores]
+                                          [--awake-cores] [--rounds-detail]
         """
 
     static func main() async {
@@ -128,6 +131,7 @@ struct BenchmarkCommand {
             """
         )
         print(Format.table(runner.rows))
+        if options.flags.contains("rounds-detail") { print("\n" + Format.roundRatios(runner.rows)) }
         let failures = runner.rows.filter { $0.passes == false }
         if !failures.isEmpty {
             print("\n\(failures.count) floor(s) not met: " + failures.map(\.workload).joined(separator: "; "))
@@ -286,7 +290,7 @@ struct Options {
             if let equals = name.firstIndex(of: "=") {
                 values[String(name[..<equals])] = String(name[name.index(after: equals)...])
             } else if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--"),
-                !["quick", "list", "help", "h", "strict"].contains(name)
+                !["quick", "list", "help", "h", "strict", "interleave", "rounds-detail"].contains(name)
             {
                 values[name] = arguments[index + 1]
                 index += 1

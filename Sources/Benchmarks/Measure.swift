@@ -110,6 +110,19 @@ enum Format {
         return (median, samples.count > 1 ? "\(low) – \(high)" : "–")
     }
 
+    /// Each row's per-round ratios in round order, as a Markdown list: how far a ratio moves
+    /// between rounds of one run, which the table's median hides.
+    static func roundRatios(_ rows: [Row]) -> String {
+        var lines = ["Per-round ratios, in round order:", ""]
+        for row in rows {
+            guard let ratios = row.ratios, !ratios.isEmpty else { continue }
+            let values = ratios.map(ratio).joined(separator: " ")
+            let note = row.note.isEmpty ? "" : " (\(row.note))"
+            lines.append("- \(row.workload), \(row.variant)\(note): \(values)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The rows as a GitHub Markdown table.
     static func table(_ rows: [Row]) -> String {
         var lines = [
