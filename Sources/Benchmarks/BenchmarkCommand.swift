@@ -30,7 +30,7 @@ struct BenchmarkCommand {
         for profilers (perf record):
                httpcore-bench profile-pipeline [count] [200|304|decode|bytes|bytes+decode|compare]
                httpcore-bench profile-304 [client|transport|raw|compare|compare-get|decode-times] [count]
-                                          [--awake-cores] [--rounds-detail]
+                                          [--awake-cores]
         """
 
     static func main() async {

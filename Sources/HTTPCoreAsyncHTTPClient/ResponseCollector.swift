@@ -182,14 +182,15 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         let isErrorStatus = head.status.code >= 400
         let cap = isErrorStatus ? maxErrorBodySize : maxBodySize
-        let declared = isHead ? nil : Self.declaredLength(head)
+        let bodyFollows = bodyCanFollow(head)
+        let declared = bodyFollows ? Self.declaredLength(head) : nil
         state.value.head = head
         state.value.isErrorStatus = isErrorStatus
         state.value.cap = cap
         state.value.body = BodyBuffer(expectedLength: declared.map { min($0, cap) })
         state.value.phase = .receivingBody
         state.value.lastActivity = .now()
-        if isHead || declared == 0 || head.status == .noContent || head.status == .notModified {
+        if !bodyFollows || declared == 0 {
             // No body can follow (HEAD, 204, 304, a declared length of zero): the whole response
             // is here. Waking the caller now lets its task get going on another core while
             // AsyncHTTPClient returns the connection to its pool; the caller's next request hops
@@ -260,15 +261,19 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                 message: "The server answered with an invalid status code."
             )
         }
-        // Refuse a success body that announces it is too large before reading any of it. A HEAD,
-        // 204 or 304 answer has no body whatever length it announces: a 304 may carry the full
-        // representation's length (RFC 9110 §8.6).
-        if !isHead, head.status.code < 400, head.status != .noContent, head.status != .notModified,
+        // Refuse a success body that announces it is too large before reading any of it.
+        if head.status.code < 400, bodyCanFollow(head),
             let declared = Self.declaredLength(head), declared > maxBodySize
         {
             return Self.limitExceeded(maxBodySize)
         }
         return nil
+    }
+
+    /// Whether a body can follow `head`. None follows a HEAD, 1xx, 204 or 304, whatever length the
+    /// head announces: a 304 may carry the full representation's length (RFC 9110 §8.6).
+    private func bodyCanFollow(_ head: HTTPResponseHead) -> Bool {
+        !isHead && head.status.mayHaveResponseBody
     }
 
     static func limitExceeded(_ limit: Int) -> TransportError {

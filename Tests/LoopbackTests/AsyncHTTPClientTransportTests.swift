@@ -110,7 +110,7 @@ struct AsyncHTTPClientTransportTests {
             let started = ContinuousClock.now
             let error = await transportError {
                 _ = try await transport.send(
-                    getRequest(to: sandbox, "/_test/delay/\(delay)"),
+                    sandboxRequest(to: sandbox, "/_test/delay/\(delay)"),
                     body: nil,
                     options: TransportOptions(timeout: .seconds(1))
                 )
@@ -137,7 +137,7 @@ struct AsyncHTTPClientTransportTests {
             let started = ContinuousClock.now
             let error = await transportError {
                 _ = try await transport.send(
-                    getRequest(to: sandbox, "/_test/bytes/2048?chunked=1&chunk_size=1024&chunk_delay_ms=\(delay)"),
+                    sandboxRequest(to: sandbox, "/_test/bytes/2048?chunked=1&chunk_size=1024&chunk_delay_ms=\(delay)"),
                     body: nil,
                     options: TransportOptions(timeout: .seconds(2))
                 )
@@ -164,7 +164,7 @@ struct AsyncHTTPClientTransportTests {
             // Gaps of 100 ms against a 3 s timeout: a loaded VM that stalls the whole process for
             // two seconds (seen in full-suite runs) must not pass for a server that stopped.
             let response = try await transport.send(
-                getRequest(to: sandbox, "/_test/bytes/6000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
+                sandboxRequest(to: sandbox, "/_test/bytes/6000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
                 body: nil,
                 options: TransportOptions(timeout: .seconds(3))
             )
@@ -185,7 +185,7 @@ struct AsyncHTTPClientTransportTests {
                 // Long enough that a wait for the server (7.8 s) cannot pass for the 1 s timeout,
                 // even when a loaded VM stalls the process for a couple of seconds.
                 let delay = 8000 * SanitizerRun.slowdown
-                let request = getRequest(to: sandbox, "/_test/delay/\(delay)")
+                let request = sandboxRequest(to: sandbox, "/_test/delay/\(delay)")
                 let patient = Task {
                     try await transport.send(request, body: nil, options: TransportOptions(timeout: .seconds(60)))
                 }
@@ -213,7 +213,7 @@ struct AsyncHTTPClientTransportTests {
             let path =
                 inBody
                 ? "/_test/bytes/2048?chunked=1&chunk_size=1024&chunk_delay_ms=\(delay)" : "/_test/delay/\(delay)"
-            let request = getRequest(to: sandbox, path)
+            let request = sandboxRequest(to: sandbox, path)
             let task = Task { try await transport.send(request, body: nil, options: TransportOptions()) }
             try await Task.sleep(for: .milliseconds(300))
             let cancelled = ContinuousClock.now
@@ -229,7 +229,7 @@ struct AsyncHTTPClientTransportTests {
     @Test("A gzip body arrives decompressed, and the limit counts the decompressed bytes")
     func gzipBody() async throws {
         try await withAHCContract(SandboxConfiguration(modules: [ProbeRoutes()])) { sandbox, transport in
-            let request = getRequest(to: sandbox, "/ahc-probe/gzip")
+            let request = sandboxRequest(to: sandbox, "/ahc-probe/gzip")
             let response = try await transport.send(request, body: nil, options: TransportOptions())
             #expect(response.body == Data(repeating: UInt8(ascii: "x"), count: ProbeRoutes.gzipExpandsTo))
 
@@ -255,7 +255,7 @@ struct AsyncHTTPClientTransportTests {
             try await warmUp(sandbox, transport)
             let started = ContinuousClock.now
             let response = try await transport.send(
-                getRequest(to: sandbox, "/ahc-probe/error-stream"),
+                sandboxRequest(to: sandbox, "/ahc-probe/error-stream"),
                 body: nil,
                 options: options
             )
@@ -264,7 +264,7 @@ struct AsyncHTTPClientTransportTests {
             // The whole body would take 64 gaps of `errorStreamGap`; the cut comes with the first part.
             #expect(ContinuousClock.now - started < ProbeRoutes.errorStreamGap * 32)
             // The connection the cut closed is not reused for the next request.
-            let next = try await transport.send(getRequest(to: sandbox, "/_test/echo"), body: nil, options: options)
+            let next = try await transport.send(sandboxRequest(to: sandbox, "/_test/echo"), body: nil, options: options)
             #expect(next.response.status == .ok)
         }
     }
@@ -306,21 +306,6 @@ private struct ProbeRoutes: SandboxModule {
 }
 
 /// A GET of `path` (query included) on `sandbox`, for tests that talk to a transport directly.
-private func getRequest(to sandbox: Sandbox, _ path: String) -> HTTPRequest {
-    HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(sandbox.port)", path: path)
-}
-
-/// Opens a connection to `sandbox` first, so a timed exchange measures the exchange and not
-/// connecting on a machine busy with the rest of the suite.
-private func warmUp(_ sandbox: Sandbox, _ transport: any HTTPTransport) async throws {
-    let response = try await transport.send(
-        getRequest(to: sandbox, "/_test/echo"),
-        body: nil,
-        options: TransportOptions()
-    )
-    #expect(response.response.status == .ok)
-}
-
 /// Runs `body` with a fresh sandbox and a fresh AsyncHTTPClient transport, and tears both down.
 private func withAHCContract(
     _ configuration: SandboxConfiguration = SandboxConfiguration(),
