@@ -272,7 +272,11 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCore", "HTTPCoreTesting"],
+            dependencies: [
+                "HTTPCore",
+                "HTTPCoreTesting",
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -113,7 +113,7 @@ extension RedirectPolicy {
         body: Data?,
         sendOnce: (HTTPRequest, Data?, URL) async throws -> TransportResponse
     ) async throws -> TransportResponse {
-        guard let firstURL = request.url else {
+        guard let firstURL = TargetURL.of(request) else {
             throw TransportError(.other, requestMayHaveBeenSent: false, message: "The request has no URL.")
         }
         var current = (request: request, body: body, url: firstURL)

@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTypes
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Receives every task's callbacks for one session and completes each task's continuation.
+///
+/// The body limits are why this delegate exists: URLSession's own async API buffers whatever
+/// arrives, while here each part of the body is counted as it comes and the task is stopped
+/// once it is over the limit.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    struct Limits: Sendable {
+        var body: Int
+        var errorBody: Int
+        /// False for a HEAD, whose answer has no body whatever length it announces.
+        var bodyCanFollow: Bool
+    }
+
+    private let tasks = Locked<[Int: TaskState]>([:])
+
+    func register(
+        task: URLSessionTask,
+        url: URL,
+        limits: Limits,
+        continuation: CheckedContinuation<TransportResponse, any Error>
+    ) {
+        let state = TaskState(continuation: continuation, url: url, limits: limits)
+        tasks.withLock { $0[task.taskIdentifier] = state }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // RedirectPolicy decides; URLSession must hand us the 3xx itself.
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let head = (response as? HTTPURLResponse)?.head
+        let expected = response.expectedContentLength
+        // Optional chaining through the subscript changes the stored state in place.
+        let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.receive(head, announcing: expected) ?? false }
+        if tooLarge {
+            // FoundationNetworking ignores the disposition and would read the whole body, so the
+            // task is cancelled as well; `didCompleteWithError` then reports the limit.
+            dataTask.cancel()
+            completionHandler(.cancel)
+        } else {
+            completionHandler(.allow)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.append(data) ?? false }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        state.continuation.resume(with: state.outcome(error: error))
+    }
+}
+
+/// One task's progress: its head, the body so far, and whether a limit stopped it.
+private struct TaskState: Sendable {
+    let continuation: CheckedContinuation<TransportResponse, any Error>
+    let url: URL
+    let limits: SessionDelegate.Limits
+    var response: HTTPResponse?
+    var data = Data()
+    var limitExceeded = false
+
+    init(continuation: CheckedContinuation<TransportResponse, any Error>, url: URL, limits: SessionDelegate.Limits) {
+        self.continuation = continuation
+        self.url = url
+        self.limits = limits
+    }
+
+    private var isErrorStatus: Bool { (response?.status.code ?? 0) >= 400 }
+
+    /// Takes the head; true when the length it announces is already over the success-body limit.
+    mutating func receive(_ head: HTTPResponse?, announcing expected: Int64) -> Bool {
+        response = head
+        // A HEAD, 204 or 304 answer has no body, whatever length it announces (RFC 9110 §8.6):
+        // a 304 may carry the full representation's length.
+        let status = head?.status.code ?? 0
+        guard limits.bodyCanFollow, status != 204, status != 304, expected > 0 else { return false }
+        let limit = isErrorStatus ? limits.errorBody : limits.body
+        // Refuse up front when the server announces an oversized success body; an error body
+        // is cut at its limit instead.
+        if !isErrorStatus, expected > Int64(limit) {
+            limitExceeded = true
+            return true
+        }
+        data.reserveCapacity(Int(min(expected, Int64(limit))))
+        return false
+    }
+
+    /// Takes a part of the body; true when it takes a success body over its limit, and the
+    /// task must stop. An error body is cut at its limit and the rest ignored.
+    mutating func append(_ part: Data) -> Bool {
+        guard !limitExceeded else { return false }
+        if isErrorStatus {
+            let room = max(limits.errorBody - data.count, 0)
+            if room > 0 { data.append(part.prefix(room)) }
+            return false
+        }
+        if data.count + part.count > limits.body {
+            limitExceeded = true
+            data = Data()
+            return true
+        }
+        data.append(part)
+        return false
+    }
+
+    /// What the caller gets once the task has ended with `error`.
+    func outcome(error: (any Error)?) -> Result<TransportResponse, any Error> {
+        if limitExceeded {
+            return .failure(
+                TransportError(
+                    .bodyLimitExceeded(limit: limits.body),
+                    requestMayHaveBeenSent: true,
+                    message: "The response body is larger than the \(limits.body)-byte limit."
+                )
+            )
+        }
+        if let error {
+            return .failure(TransportError.fromURLSession(error))
+        }
+        guard let response else {
+            return .failure(
+                TransportError(
+                    .invalidResponse,
+                    requestMayHaveBeenSent: true,
+                    message: "The server's answer was not an HTTP response."
+                )
+            )
+        }
+        return .success(TransportResponse(response: response, body: data, url: url))
+    }
+}
