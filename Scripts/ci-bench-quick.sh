@@ -30,3 +30,13 @@ if [[ "$(uname -s)" == "Linux" ]]; then
         exit 1
     fi
 fi
+
+# The URLSession breakdown must still run and print all four of its sides.
+sides=$(timeout 120 swift run --skip-build httpcore-bench profile-urlsession 1)
+printf '%s\n' "$sides"
+for side in "raw data(for:)" "bare session delegate" "URLSessionTransport.send" "client"; do
+    if ! grep -qF -- "$side" <<<"$sides"; then
+        echo "ci-bench-quick: profile-urlsession printed no \"$side\" line" >&2
+        exit 1
+    fi
+done

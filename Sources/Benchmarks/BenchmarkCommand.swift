@@ -31,6 +31,7 @@ struct BenchmarkCommand {
                httpcore-bench profile-pipeline [count] [200|304|decode|bytes|bytes+decode|compare]
                httpcore-bench profile-304 [client|transport|raw|compare|compare-get|decode-times] [count]
                                           [--awake-cores]
+               httpcore-bench profile-urlsession [count]
         """
 
     static func main() async {
@@ -52,6 +53,9 @@ struct BenchmarkCommand {
             case "profile-304":
                 // For `perf`: one side of the AsyncHTTPClient revalidation workload, nothing else.
                 try await profileRevalidation(Array(arguments.dropFirst()))
+            case "profile-urlsession":
+                // URLSession's GET: raw, a bare delegate, the transport and the client, side by side.
+                try await profileURLSession(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 80)
             case "walk-child":
                 arguments.removeFirst()
                 try await walkChild(Options(arguments))
@@ -192,6 +196,13 @@ struct BenchmarkCommand {
         let count = arguments.dropFirst().first.flatMap { Int($0) } ?? (mode == "compare" ? 20 : 5_000)
         try await withRunner(Settings(), .process) { runner in
             try await runner.profileRevalidation(mode: mode, count: count)
+        }
+    }
+
+    /// `profile-urlsession [count]`: see ``Runner/profileURLSession(count:)``.
+    static func profileURLSession(count: Int) async throws {
+        try await withRunner(Settings(), .process) { runner in
+            try await runner.profileURLSession(count: count)
         }
     }
 

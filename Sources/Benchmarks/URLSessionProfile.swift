@@ -1,0 +1,105 @@
+import Foundation
+import HTTPCore
+import HTTPTypes
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Runner {
+    /// The URLSession GET taken apart, without decoding: raw `data(for:)`, a bare session
+    /// delegate that only collects the body (the least any transport that watches the body as it
+    /// streams in can do), `URLSessionTransport.send`, and the whole client. Chunks of 25 calls
+    /// per side for `count` rounds; prints each side's median call, its ratio to raw and the
+    /// process's CPU time per call. The bare delegate's ratio is FoundationNetworking's cost of
+    /// delegate callbacks; the transport's ratio over it is the transport's own work.
+    func profileURLSession(count: Int) async throws {
+        let configuration = Self.sessionConfiguration()
+        let bareDelegate = CollectingDelegate()
+        let bareSession = URLSession(configuration: configuration, delegate: bareDelegate, delegateQueue: nil)
+        defer { bareSession.finishTasksAndInvalidate() }
+        let bare = transport(.urlSession)
+        let plain = try client(.urlSession)
+        let getRequest = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
+        var urlRequest = URLRequest(url: documentURL)
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        let documentRequest = urlRequest
+        let documentBytes = Endpoint<Data>(.get, "bench/doc")
+        let sides: [(name: String, call: () async throws -> Void)] = [
+            ("raw data(for:)", { Sink.consume(try await self.rawGET(.urlSession, self.documentURL).1.count) }),
+            (
+                "bare session delegate",
+                { Sink.consume(try await bareDelegate.get(documentRequest, in: bareSession).count) }
+            ),
+            (
+                "URLSessionTransport.send",
+                { Sink.consume(try await bare.send(getRequest, body: nil, options: Self.bareOptions).body.count) }
+            ),
+            ("client", { Sink.consume(try await plain.send(documentBytes).count) }),
+        ]
+        for side in sides { _ = try await timePerCall(50, side.call) }
+        var cpu = Array(repeating: 0.0, count: sides.count)
+        let times = try await rotatingChunks(
+            rounds: count,
+            sides.indices.map { index in
+                {
+                    let start = ProcessCPU.seconds()
+                    try await sides[index].call()
+                    cpu[index] += ProcessCPU.seconds() - start
+                }
+            }
+        )
+        let raw = Stats.median(times[0])
+        for (index, side) in sides.enumerated() {
+            let median = Stats.median(times[index])
+            print(
+                side.name,
+                Format.value(median, .time),
+                String(format: "ratio %.3f", median / raw),
+                "CPU",
+                Format.value(cpu[index] / Double(times[index].count), .time),
+                "per call"
+            )
+        }
+    }
+}
+
+/// The process's CPU time, all threads: what a side costs beyond its wall-clock time.
+enum ProcessCPU {
+    static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// A session delegate that does nothing but collect each task's body and resume its caller.
+private final class CollectingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Pending: Sendable {
+        var continuation: CheckedContinuation<Data, any Error>
+        var body = Data()
+    }
+
+    private let pending = Locked<[Int: Pending]>([:])
+
+    func get(_ request: URLRequest, in session: URLSession) async throws -> Data {
+        let task = session.dataTask(with: request)
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.withLock { $0[task.taskIdentifier] = Pending(continuation: continuation) }
+            task.resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        pending.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let done = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            done.continuation.resume(throwing: error)
+        } else {
+            done.continuation.resume(returning: done.body)
+        }
+    }
+}
