@@ -306,3 +306,12 @@ enum Sink {
         total.withLock { $0 &+= value }
     }
 }
+
+/// The process's CPU time, all threads: what a side costs beyond its wall-clock time.
+enum ProcessCPU {
+    static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

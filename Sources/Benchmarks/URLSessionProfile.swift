@@ -21,15 +21,16 @@ extension Runner {
         let bare = transport(.urlSession)
         let plain = try client(.urlSession)
         let getRequest = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
-        var urlRequest = URLRequest(url: documentURL)
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        let documentRequest = urlRequest
         let documentBytes = Endpoint<Data>(.get, "bench/doc")
         let sides: [(name: String, call: () async throws -> Void)] = [
             ("raw data(for:)", { Sink.consume(try await self.rawGET(.urlSession, self.documentURL).1.count) }),
             (
                 "bare session delegate",
-                { Sink.consume(try await bareDelegate.get(documentRequest, in: bareSession).count) }
+                {
+                    Sink.consume(
+                        try await bareDelegate.get(self.rawURLRequest(self.documentURL), in: bareSession).count
+                    )
+                }
             ),
             (
                 "URLSessionTransport.send",
@@ -61,15 +62,6 @@ extension Runner {
                 "per call"
             )
         }
-    }
-}
-
-/// The process's CPU time, all threads: what a side costs beyond its wall-clock time.
-enum ProcessCPU {
-    static func seconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
 

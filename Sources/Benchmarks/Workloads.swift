@@ -137,10 +137,7 @@ final class Runner {
     func rawGET(_ kind: TransportKind, _ url: URL, ifNoneMatch: String? = nil) async throws -> (Int, Data) {
         switch kind {
         case .urlSession:
-            var request = URLRequest(url: url)
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
-            let (data, response) = try await urlSession.data(for: request)
+            let (data, response) = try await urlSession.data(for: rawURLRequest(url, ifNoneMatch: ifNoneMatch))
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
         case .asyncHTTPClient:
             var request = HTTPClientRequest(url: url.absoluteString)
@@ -150,6 +147,14 @@ final class Runner {
             let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
             return (Int(response.status.code), Data(body.readableBytesView))
         }
+    }
+
+    /// The URLRequest a raw URLSession GET of `url` sends.
+    func rawURLRequest(_ url: URL, ifNoneMatch: String? = nil) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
+        return request
     }
 
     func rawDocument(_ kind: TransportKind) async throws -> BenchDocument {

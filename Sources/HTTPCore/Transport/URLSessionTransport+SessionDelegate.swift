@@ -96,14 +96,17 @@ private struct TaskState: Sendable {
         // a 304 may carry the full representation's length.
         let status = head?.status.code ?? 0
         guard limits.bodyCanFollow, status != 204, status != 304, expected > 0 else { return false }
-        let limit = isErrorStatus ? limits.errorBody : limits.body
         // Refuse up front when the server announces an oversized success body; an error body
         // is cut at its limit instead.
-        if !isErrorStatus, expected > Int64(limit) {
+        if isErrorStatus {
+            data.reserveCapacity(Int(min(expected, Int64(limits.errorBody))))
+            return false
+        }
+        if expected > Int64(limits.body) {
             limitExceeded = true
             return true
         }
-        data.reserveCapacity(Int(min(expected, Int64(limit))))
+        data.reserveCapacity(Int(expected))
         return false
     }
 
