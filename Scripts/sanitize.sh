@@ -20,16 +20,13 @@ tsan_filter='AuthRefreshTests|AuthSessionTests|MarkbookTests\.SessionTests|AuthC
 # that the process is instrumented: TSan runs it 5-15x slower, ASan about 2x, with the in-process
 # sandboxes and the rest of the suite in parallel on the same cores. They then allow 4x longer for
 # waits they do not measure (client and connect timeouts, server delays that must outlast a client
-# timeout), and skip the five tests whose assertion is itself a wall-clock bound; each has failed
+# timeout), and skip the three tests whose assertion is itself a wall-clock bound; each has failed
 # in a full TSan or ASan run on a busy machine with no sanitizer report:
 #   - "The timeout is an idle timeout while the body streams" (TransportContractTests) and
 #     "A body that keeps arriving outlives several timeouts" (AsyncHTTPClientTransportTests):
 #     100 ms body gaps must never add up to the idle timeout; a gap has been stretched past 5 s.
-#   - "A body that stalls after its first part is timedOut, ..." (AsyncHTTPClientTransportTests):
-#     which timeout message comes depends on the head arriving within 1 s.
-#   - "A success body is refused from its Content-Length before any of it is read" and
-#     "An error body without Content-Length is cut at the error-body limit as it streams"
-#     (AsyncHTTPClientTransportTests): shown by the time taken against the server's pacing.
+#   - "A body that stalls after its first part is timedOut with the body's message"
+#     (AsyncHTTPClientTransportTests): which message comes depends on the head arriving in time.
 # The code paths they cover still run under both sanitizers: the contract's stalled-body, no-head
 # timeout, body-limit, error-body-limit and cancellation tests, on both transports. Each mode
 # prints what its run skipped. Under ASan the BinaryTests suites are left out too (run_address).
@@ -59,7 +56,7 @@ run_logged() {
 
 run_thread() {
     echo "== swift test --sanitize=thread (filter: $tsan_filter)"
-    echo "   HTTPCORE_SANITIZER=thread: longer waits; 5 wall-clock tests skip themselves (listed at the end)"
+    echo "   HTTPCORE_SANITIZER=thread: longer waits; 3 wall-clock tests skip themselves (listed at the end)"
     mkdir -p .build-tsan
     HTTPCORE_SANITIZER=thread SOAK_OPERATIONS="${SOAK_OPERATIONS:-1000}" \
         TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
@@ -74,7 +71,7 @@ run_address() {
     # The BinaryTests suites run the built CLIs as child processes with a clean environment, so
     # those children do not see detect_leaks=0 and exit 1 on the runtime's leak reports; skip them.
     echo "   left out: the BinaryTests suites (child-process CLI runs)"
-    echo "   HTTPCORE_SANITIZER=address: longer waits; 5 wall-clock tests skip themselves (listed at the end)"
+    echo "   HTTPCORE_SANITIZER=address: longer waits; 3 wall-clock tests skip themselves (listed at the end)"
     mkdir -p .build-asan
     HTTPCORE_SANITIZER=address ASAN_OPTIONS="detect_leaks=0 halt_on_error=1 ${ASAN_OPTIONS:-}" \
         run_logged .build-asan/sanitize-address.log \

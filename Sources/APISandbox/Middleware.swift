@@ -6,6 +6,7 @@ enum ControlRoutes {
     static func contains(_ path: String) -> Bool {
         path == "/_test/counters" || path == "/_test/reset"
             || (path.hasPrefix("/_test/script/") && path.hasSuffix("/configure"))
+            || (path.hasPrefix("/_test/hold/") && path.hasSuffix("/release"))
     }
 }
 

@@ -107,11 +107,26 @@ public final class Sandbox: Sendable {
         }
     }
 
-    /// Stops accepting connections, lets in-flight requests finish (for up to five seconds), and
-    /// returns once the server has shut down. Calling it again, or concurrently, is harmless.
+    /// Releases every hold, stops accepting connections, lets in-flight requests finish (for up to
+    /// five seconds), and returns once the server has shut down. Calling it again, or concurrently, is harmless.
     public func stop() async {
+        state.releaseAllHolds()
         await serviceGroup.triggerGracefulShutdown()
         await runTask.value
+    }
+
+    /// Releases the hold `name`, so requests waiting at `/_test/hold/{name}` (or in a body held with
+    /// `?hold={name}`) go on, and later ones pass straight through.
+    ///
+    /// ```swift
+    /// // The server never answers, so only the client's own timeout can end this.
+    /// await #expect(throws: APIError.self) {
+    ///     try await client.send(Endpoint<JSONValue>(.get, "_test/hold/slow"))
+    /// }
+    /// sandbox.release("slow")
+    /// ```
+    public func release(_ name: String) {
+        state.release(name)
     }
 
     /// Installs or replaces the script answered at `/_test/script/{name}`; an empty list removes it.

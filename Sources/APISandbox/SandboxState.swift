@@ -93,6 +93,7 @@ public final class SandboxState: Sendable {
     }
 
     private let storage: NIOLockedValueBox<Storage>
+    private let holds = Holds()
     private let initialFaults: FaultInjection
     /// Whether repeated idempotency keys are deduplicated; fixed for the sandbox's lifetime.
     public let honoursIdempotencyKeys: Bool
@@ -108,11 +109,38 @@ public final class SandboxState: Sendable {
         storage.withLockedValue { $0.counters }
     }
 
-    /// Forgets counters, writes, scripts and ETag resources, and restores the configured fault plan
-    /// with a freshly seeded generator, so one sandbox can serve several independent tests.
+    /// Forgets counters, writes, scripts, ETag resources and released holds, and restores the
+    /// configured fault plan with a freshly seeded generator, so one sandbox can serve several
+    /// independent tests. Requests waiting on a hold keep waiting.
     public func reset() {
         let faults = initialFaults
         storage.withLockedValue { $0 = Storage(faults: faults) }
+        holds.forgetReleases()
+    }
+
+    /// Releases the hold `name`: requests waiting on it go on, and later ones pass straight through.
+    ///
+    /// Holds replace fixed delays in tests that show a client gave up before the server answered;
+    /// see ``waitForRelease(of:)``.
+    public func release(_ name: String) {
+        holds.release(name)
+    }
+
+    /// Waits until the test releases the hold `name` (see ``release(_:)``), or two minutes have
+    /// passed, or the sandbox stops. Modules use this to keep an answer, or the rest of a body,
+    /// back for exactly as long as a test needs.
+    ///
+    /// - Throws: `CancellationError` when the request's task is cancelled while it waits.
+    public func waitForRelease(of name: String) async throws {
+        try await holds.wait(for: name, atMost: Self.longestHold)
+    }
+
+    /// How long a hold lasts when nobody releases it, so a forgotten release cannot hang a run.
+    static let longestHold = Duration.seconds(120)
+
+    /// Releases every hold for good; called as the sandbox stops, so no held request delays it.
+    func releaseAllHolds() {
+        holds.close()
     }
 
     /// Installs or replaces the script for `/_test/script/{name}`; an empty list removes it.

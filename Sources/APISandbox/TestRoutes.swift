@@ -27,6 +27,8 @@ struct TestRoutes: Sendable {
         onEveryMethod(test, "echo/**") { try await echo($0, $1) }
         onEveryMethod(test, "status/:code") { try status($0, $1) }
         onEveryMethod(test, "delay/:ms") { try await delay($0, $1) }
+        onEveryMethod(test, "hold/:name") { try await hold($0, $1) }
+        test.post("hold/:name/release") { try release($0, $1) }
         onEveryMethod(test, "redirect/:code") { try redirect($0, $1) }
         test.get("bytes/:n") { try bytes($0, $1) }
         test.get("etag/:name") { try etag($0, $1) }
@@ -122,6 +124,17 @@ struct TestRoutes: Sendable {
         return try JSONResponse.make(["delayedMs": milliseconds])
     }
 
+    private func hold(_ request: Request, _ context: Context) async throws -> Response {
+        let name = context.parameters.get("name") ?? ""
+        try await state.waitForRelease(of: name)
+        return try JSONResponse.make(["held": name])
+    }
+
+    private func release(_ request: Request, _ context: Context) throws -> Response {
+        state.release(context.parameters.get("name") ?? "")
+        return Response(status: .noContent)
+    }
+
     private func redirect(_ request: Request, _ context: Context) throws -> Response {
         guard let code = context.parameters.get("code", as: Int.self), (300...399).contains(code), code != 304 else {
             return JSONResponse.error("redirect status must be a 3xx code other than 304")
@@ -145,12 +158,17 @@ struct TestRoutes: Sendable {
         }
         let chunkSize = min(max(query.int("chunk_size") ?? 1024, 1), 1024 * 1024)
         let chunkDelay = min(max(query.int("chunk_delay_ms") ?? 0, 0), Self.maxDelayMilliseconds)
+        let hold = query.first("hold")
+        let state = self.state
         // No content length: Hummingbird then leaves framing to NIO, which uses chunked encoding.
         let body = ResponseBody { writer in
             var offset = 0
             while offset < count {
                 let end = min(offset + chunkSize, count)
                 try await writer.write(Self.pattern(offset..<end))
+                if let hold, offset == 0, end < count {
+                    try await state.waitForRelease(of: hold)
+                }
                 offset = end
                 if chunkDelay > 0, offset < count {
                     try await Task.sleep(for: .milliseconds(chunkDelay))

@@ -47,7 +47,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// and AsyncHTTPClient calls its delegate there.
     private let eventLoops: [any EventLoop]
     /// One timeout sweeper per entry of `eventLoops`.
-    private let sweepers: [TimeoutSweeper]
+    private let sweepers: [TimeoutSweeper<ResponseCollector>]
     /// Which entries of `eventLoops` the requests in flight hold (see `sendOnce`).
     private let loopSlots = Locked(LoopSlots())
     /// Whether an owned client has been shut down, so it is shut down once.

@@ -26,7 +26,7 @@ struct CollectedResponse: Sendable {
 ///
 /// Failing a callback's future fails the request; AsyncHTTPClient then closes the connection
 /// instead of reading the rest of the body, which is what a refused or cut body wants.
-final class ResponseCollector: HTTPClientResponseDelegate {
+final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
     typealias Response = CollectedResponse
 
     /// Thrown from a callback to stop reading an error body at its limit; it carries what was
@@ -66,13 +66,13 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let maxBodySize: Int
     private let maxErrorBodySize: Int
     private let timeout: TimeAmount
-    private let sweeper: TimeoutSweeper
+    private let sweeper: TimeoutSweeper<ResponseCollector>
     /// How often the sweeper must look at this request: a quarter of its timeout, so it times out
     /// at most a quarter late.
     let checkInterval: TimeAmount
 
     /// Creates a collector for one request on `sweeper`'s event loop.
-    init(sweeper: TimeoutSweeper, isHead: Bool, options: TransportOptions, started: NIODeadline) {
+    init(sweeper: TimeoutSweeper<ResponseCollector>, isHead: Bool, options: TransportOptions, started: NIODeadline) {
         self.state = NIOLoopBoundBox.makeBoxSendingValue(State(lastActivity: started), eventLoop: sweeper.eventLoop)
         self.sweeper = sweeper
         self.isHead = isHead

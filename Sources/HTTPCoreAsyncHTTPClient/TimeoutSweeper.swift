@@ -1,6 +1,17 @@
 import NIOCore
 
-/// Checks the timeouts of every request running on one event loop with a single timer.
+/// Something a ``TimeoutSweeper`` watches: a running request, in production. Instances stay on
+/// the sweeper's loop; only the type crosses into the timer's closure.
+protocol TimeoutWatched: AnyObject, SendableMetatype {
+    /// How often the sweeper must look: a quarter of the timeout, so it is at most a quarter late.
+    var checkInterval: TimeAmount { get }
+    /// Whether nothing arrived for a whole timeout before `now`.
+    func hasTimedOut(at now: NIODeadline) -> Bool
+    /// Ends the watched work with a timeout.
+    func timeOut()
+}
+
+/// Checks the timeouts of everything running on one event loop with a single timer.
 ///
 /// A timer per request would be scheduled when the request starts and cancelled when it ends;
 /// with many requests in flight, NIO keeps those timers in a heap that each cancellation scans,
@@ -9,9 +20,11 @@ import NIOCore
 /// the set is not empty: a quarter of the shortest timeout in it, so a request times out between
 /// one and one and a quarter timeouts after it went quiet. Sequential requests keep finding the
 /// timer armed and cost no timer operation at all.
-final class TimeoutSweeper: Sendable {
+///
+/// Time is the loop's own (`EventLoop.now`), so a test can drive the sweeper on an embedded loop.
+final class TimeoutSweeper<Watched: TimeoutWatched>: Sendable {
     private struct State {
-        var active: [ObjectIdentifier: ResponseCollector] = [:]
+        var active: [ObjectIdentifier: Watched] = [:]
         var timer: Scheduled<Void>?
         var nextTick = NIODeadline.distantFuture
     }
@@ -25,20 +38,23 @@ final class TimeoutSweeper: Sendable {
         self.state = NIOLoopBoundBox.makeBoxSendingValue(State(), eventLoop: eventLoop)
     }
 
-    /// Starts watching `collector`; call it on the sweeper's loop.
-    func watch(_ collector: ResponseCollector, now: NIODeadline) {
-        state.value.active[ObjectIdentifier(collector)] = collector
-        let due = now + collector.checkInterval
+    /// Starts watching `watched`, quiet since `now`; call it on the sweeper's loop.
+    func watch(_ watched: Watched, now: NIODeadline) {
+        state.value.active[ObjectIdentifier(watched)] = watched
+        let due = now + watched.checkInterval
         if due < state.value.nextTick {
             schedule(at: due)
         }
     }
 
-    /// Stops watching `collector`; call it on the sweeper's loop. The timer runs on until its
-    /// next tick finds nothing to watch.
-    func forget(_ collector: ResponseCollector) {
-        state.value.active[ObjectIdentifier(collector)] = nil
+    /// Stops watching `watched`; call it on the sweeper's loop. The timer runs on until its next
+    /// tick finds nothing to watch.
+    func forget(_ watched: Watched) {
+        state.value.active[ObjectIdentifier(watched)] = nil
     }
+
+    /// Whether a tick is scheduled; for tests.
+    var isTicking: Bool { state.value.timer != nil }
 
     private func schedule(at deadline: NIODeadline) {
         state.value.timer?.cancel()
@@ -52,22 +68,22 @@ final class TimeoutSweeper: Sendable {
         state.value.timer = nil
         state.value.nextTick = .distantFuture
         guard !state.value.active.isEmpty else { return }
-        let now = NIODeadline.now()
-        var expired: [ResponseCollector] = []
+        let now = state.eventLoop.now
+        var expired: [Watched] = []
         var interval = TimeAmount.hours(1)
-        for collector in state.value.active.values {
-            if collector.hasTimedOut(at: now) {
-                expired.append(collector)
+        for watched in state.value.active.values {
+            if watched.hasTimedOut(at: now) {
+                expired.append(watched)
             } else {
-                interval = min(interval, collector.checkInterval)
+                interval = min(interval, watched.checkInterval)
             }
         }
         if expired.count < state.value.active.count {
             schedule(at: now + interval)
         }
-        // Failing a request makes it leave the set, so the set is not being iterated here.
-        for collector in expired {
-            collector.timeOut()
+        // Ending a request makes it leave the set, so the set is not being iterated here.
+        for watched in expired {
+            watched.timeOut()
         }
     }
 }

@@ -90,6 +90,13 @@ extension Sandbox {
     func url(_ pathAndQuery: String) throws -> URL {
         try #require(URL(string: baseURL.absoluteString + pathAndQuery))
     }
+
+    /// Returns once a request to `path` has reached the sandbox.
+    func waitUntilReceived(_ path: String) async throws {
+        while counters().requestsByPath[path] == nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }
 
 /// The JSON body of `/_test/echo`.

@@ -139,23 +139,17 @@ struct TransportContractTests {
         }
     }
 
-    // "Before any of it is read" is shown by the time the refusal takes, against the server's delay
-    // before the body: wall-clock. In full sanitizer runs the refusal alone has taken over half that
-    // delay, so it is skipped there; `bodyLimit` keeps the refusal from Content-Length under the
-    // sanitizers.
+    // "Before any of it is read": the body is held until the test releases it, after the refusal.
+    // A transport that read the body first would get it only when the hold gives out (two minutes),
+    // which the elapsed-time check catches with a wide margin.
     @Test(
         "A success body is refused from its Content-Length before any of it is read; a HEAD is not",
-        .disabled(
-            if: SanitizerRun.isActive,
-            "wall-clock: refusal time against the server's delay; a sanitizer stretches it"
-        ),
         arguments: TransportUnderTest.allCases
     )
     func contentLengthRefusal(kind: TransportUnderTest) async throws {
         let configuration = SandboxConfiguration(modules: [AnnouncedLengthRoute()])
         try await withContract(kind, configuration) { sandbox, transport in
-            try await warmUp(sandbox, transport)
-            // The head announces 10 MB at once; the first byte would come only after the delay.
+            // The head announces 10 MB at once; the first byte comes only after the release.
             let started = ContinuousClock.now
             let error = await transportError {
                 _ = try await transport.send(
@@ -165,7 +159,8 @@ struct TransportContractTests {
                 )
             }
             #expect(error?.kind == .bodyLimitExceeded(limit: 1024))
-            #expect(ContinuousClock.now - started < AnnouncedLengthRoute.delay / 2)
+            #expect(ContinuousClock.now - started < .seconds(60))
+            sandbox.release(AnnouncedLengthRoute.hold)
             // HEAD announces a length too and has no body: nothing to refuse.
             let head = try await transport.send(
                 sandboxRequest(to: sandbox, "/_test/bytes/\(8 * 1024 * 1024)", method: .head),
@@ -330,20 +325,18 @@ struct TransportContractTests {
         }
     }
 
-    // Whole seconds: URLSession on Linux rounds its timeout to seconds (see the next test).
+    // Whole seconds: URLSession on Linux rounds its timeout to seconds (see the next test). The
+    // server holds its answer until the sandbox stops, so only the timeout can end the request.
     @Test("A server that sends no head in time is a network error", arguments: TransportUnderTest.allCases)
     func timeout(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in
             let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
-            // Under a sanitizer the 1 s timer can fire seconds late; the answer comes later still.
-            let delay = 2500 * SanitizerRun.slowdown
             let started = ContinuousClock.now
             let error = await apiError {
-                _ = try await client.send(Endpoint<JSONValue>(.get, "_test/delay/\(delay)"))
+                _ = try await client.send(Endpoint<JSONValue>(.get, "_test/hold/head"))
             }
             #expect(error?.code == .network)
             let elapsed = ContinuousClock.now - started
-            // Not at once; and not a success after the delay either (checked above).
             #expect(elapsed >= .milliseconds(900), "\(elapsed)")
         }
     }
@@ -397,16 +390,14 @@ struct TransportContractTests {
     @Test("A body that stops arriving is a network error", arguments: TransportUnderTest.allCases)
     func stalledBody(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in
-            // Had the client waited, the rest would have come after the delay; under a sanitizer
-            // the 1 s timer can fire seconds late, so the delay grows with it.
-            let delay = 3500 * SanitizerRun.slowdown
+            // The rest of the body is held until the sandbox stops: only the timeout can end this.
             let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
             let error = await apiError {
                 _ = try await client.send(
                     Endpoint<Data>(
                         .get,
                         "_test/bytes/2048",
-                        query: ["chunked": 1, "chunk_size": 1024, "chunk_delay_ms": delay]
+                        query: ["chunked": 1, "chunk_size": 1024, "hold": "rest"]
                     )
                 )
             }
@@ -519,13 +510,12 @@ struct TransportContractTests {
     func cancellation(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in
             let client = try makeClient(sandbox, transport)
-            // Long enough that the answer cannot beat the cancellation, even under a sanitizer.
-            let delay = 3000 * SanitizerRun.slowdown
-            let slowHead = Endpoint<Data>(.get, "_test/delay/\(delay)")
+            // Held until the sandbox stops: only the cancellation can end these.
+            let slowHead = Endpoint<Data>(.get, "_test/hold/head")
             let slowBody = Endpoint<Data>(
                 .get,
                 "_test/bytes/4096",
-                query: ["chunked": 1, "chunk_size": 1024, "chunk_delay_ms": delay]
+                query: ["chunked": 1, "chunk_size": 1024, "hold": "rest"]
             )
             for endpoint in [slowHead, slowBody] {
                 let task = Task { try await client.send(endpoint) }
