@@ -4,6 +4,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPTypes
+import NIOCore
 import Testing
 
 /// A transport the contract suite runs against; every case must pass every contract test.
@@ -39,7 +40,7 @@ enum TransportUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
     /// wait by its 10 s connect timeout, which a full test run on two busy cores can exceed.
     private static var asyncHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = AsyncHTTPClientTransport.recommendedConfiguration
-        configuration.timeout.connect = .seconds(Int64(30 * SanitizerRun.slowdown))
+        configuration.timeout.connect = TimeAmount(SanitizerRun.hangTimeout)
         return configuration
     }
 }
@@ -61,6 +62,11 @@ enum SanitizerRun {
     /// How many times longer to wait for something a test does not measure: a timeout that only
     /// stops a hung test, or a server delay that must outlast the client's timeout.
     static var slowdown: Int { isActive ? 4 : 1 }
+
+    /// A timeout whose only job is to stop a hung test. A minute: two cores overloaded five times
+    /// over (the suite, its in-process servers and other work) have taken over 30 s to serve 100
+    /// concurrent requests over a handful of connections.
+    static var hangTimeout: Duration { .seconds(60 * slowdown) }
 }
 
 /// Runs `body` with a fresh sandbox on an ephemeral loopback port and always stops it.
@@ -90,7 +96,7 @@ func makeClient(
 ) throws -> Client {
     var configuration = ClientConfiguration(
         baseURL: sandbox.baseURL,
-        timeout: .seconds(30 * SanitizerRun.slowdown),
+        timeout: SanitizerRun.hangTimeout,
         retry: .none
     )
     configure(&configuration)
