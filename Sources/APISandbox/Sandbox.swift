@@ -108,7 +108,8 @@ public final class Sandbox: Sendable {
     }
 
     /// Releases every hold, stops accepting connections, lets in-flight requests finish (for up to
-    /// five seconds), and returns once the server has shut down. Calling it again, or concurrently, is harmless.
+    /// five seconds), and returns once the server has shut down. Calling it again, or concurrently,
+    /// is harmless.
     public func stop() async {
         state.releaseAllHolds()
         await serviceGroup.triggerGracefulShutdown()

@@ -135,8 +135,8 @@ public final class SandboxState: Sendable {
         try await holds.wait(for: name, atMost: Self.longestHold)
     }
 
-    /// How long a hold lasts when nobody releases it, so a forgotten release cannot hang a run.
-    static let longestHold = Duration.seconds(120)
+    /// How long a hold lasts when nobody releases it: the cap on every delay, for the same reason.
+    static let longestHold = Duration.milliseconds(TestRoutes.maxDelayMilliseconds)
 
     /// Releases every hold for good; called as the sandbox stops, so no held request delays it.
     func releaseAllHolds() {

@@ -9,10 +9,16 @@ import Testing
 /// load, which the loopback tests can only show as "after the timeout".
 @Suite("Timeout sweeper on an injected clock")
 struct TimeoutSweeperTests {
+    // A fresh loop and sweeper for each test: Swift Testing makes a new suite value per test.
+    private let loop = EmbeddedEventLoop()
+    private let sweeper: TimeoutSweeper<Probe>
+
+    init() {
+        sweeper = TimeoutSweeper(eventLoop: loop)
+    }
+
     @Test("A quiet request times out between one and one and a quarter timeouts")
     func timesOutWithinAQuarter() {
-        let loop = EmbeddedEventLoop()
-        let sweeper = TimeoutSweeper<Probe>(eventLoop: loop)
         let probe = Probe(timeout: .seconds(1), quietSince: loop.now).watched(by: sweeper)
 
         loop.advanceTime(by: .milliseconds(999))
@@ -24,8 +30,6 @@ struct TimeoutSweeperTests {
 
     @Test("Activity restarts the timeout")
     func activityRestarts() {
-        let loop = EmbeddedEventLoop()
-        let sweeper = TimeoutSweeper<Probe>(eventLoop: loop)
         let probe = Probe(timeout: .seconds(1), quietSince: loop.now).watched(by: sweeper)
         for _ in 0..<8 {
             loop.advanceTime(by: .milliseconds(600))
@@ -38,8 +42,6 @@ struct TimeoutSweeperTests {
 
     @Test("A short timeout joining a long one is checked at its own pace")
     func shortJoinsLong() {
-        let loop = EmbeddedEventLoop()
-        let sweeper = TimeoutSweeper<Probe>(eventLoop: loop)
         let patient = Probe(timeout: .seconds(60), quietSince: loop.now).watched(by: sweeper)
         loop.advanceTime(by: .milliseconds(200))
         let impatient = Probe(timeout: .seconds(1), quietSince: loop.now).watched(by: sweeper)
@@ -55,8 +57,6 @@ struct TimeoutSweeperTests {
 
     @Test("Requests that end leave the sweeper, which stops ticking once nothing is left")
     func stopsWhenEmpty() {
-        let loop = EmbeddedEventLoop()
-        let sweeper = TimeoutSweeper<Probe>(eventLoop: loop)
         let ended = Probe(timeout: .seconds(1), quietSince: loop.now).watched(by: sweeper)
         let running = Probe(timeout: .seconds(2), quietSince: loop.now).watched(by: sweeper)
         sweeper.forget(ended)
