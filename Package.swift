@@ -209,6 +209,11 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(
+            name: "BenchmarksTests",
+            dependencies: ["Benchmarks"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MonashScheduleTests",
             dependencies: [
                 "MonashSchedule",

@@ -12,15 +12,15 @@ struct BenchmarkCommand {
                               [--awake-cores] [--rounds-detail]
 
           --quick        tiny sizes: proves every workload runs (CI), numbers mean little
-          --rounds N     alternating variant/baseline rounds per workload (default 11)
+          --rounds N     rounds per workload, the sides taking turns in each (default 11)
           --iterations N sequential requests per round (default 300)
           --workloads    comma-separated subset of: \(Workload.allCases.map(\.rawValue).joined(separator: ","))
           --server       where the sandbox runs: a child process (default) or this process
           --list         print the workloads and exit
-          --chunk N      per-request workloads alternate variant and baseline every N calls
-                         within a round (default 25); 0 runs each side's round as one block
+          --chunk N      per-request workloads switch sides every N calls within a round
+                         (default 25); 0 runs each side's round as one block
           --interleave   the same as --chunk 1: call by call (each call then runs after the
-                         other side's code)
+                         other sides' code)
           --awake-cores  (Linux) keep every core busy at SCHED_IDLE priority, so no virtual CPU
                          halts between requests; also works with profile-304
           --rounds-detail
@@ -70,7 +70,7 @@ struct BenchmarkCommand {
         }
     }
 
-    /// How variant and baseline take turns, for the table's header.
+    /// How the sides take turns, for the table's header.
     static func alternation(_ settings: Settings) -> String {
         switch settings.chunk {
         case 1?: "call by call"
@@ -127,7 +127,7 @@ struct BenchmarkCommand {
 
             \(machineDescription()); build: \(buildConfiguration); server: sandbox in \
             \(placement == .process ? "a child process" : "this process") on \(baseURL.absoluteString)
-            \(settings.rounds) rounds, variant and baseline alternating \
+            \(settings.rounds) rounds, the sides taking turns \
             \(Self.alternation(settings)); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
             (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.\
             \(awakeCores ? " Cores kept awake: one SCHED_IDLE spinner per core (--awake-cores)." : "")

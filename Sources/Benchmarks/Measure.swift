@@ -190,17 +190,49 @@ func paired(
     return result
 }
 
-/// Times `variant` and `baseline` call by call, in alternating chunks of `chunk` calls within
-/// each round (A B B A …), and returns each side's median time per call per round, the
-/// per-round ratio of those medians, and the per-round ratio of the means.
+/// Each side's figures, round by round, from one measurement in which the sides took turns.
+struct SideRounds: Sendable {
+    /// Per side, its figure per round: the median call, or the mean call for whole-round blocks.
+    var figures: [[Double]]
+    /// Per side, its mean call per round when `figures` are medians; `nil` when they are means.
+    var means: [[Double]]?
+
+    /// Side `index` next to side `baseline`, round by round.
+    func pair(_ index: Int, against baseline: Int) -> PairedSamples {
+        let ratios = zip(figures[index], figures[baseline]).map { $0 / $1 }
+        let meanRatios = means.map { means in zip(means[index], means[baseline]).map { $0 / $1 } }
+        return PairedSamples(
+            variant: figures[index],
+            baseline: figures[baseline],
+            ratios: ratios,
+            meanRatios: meanRatios
+        )
+    }
+}
+
+/// The order in which `count` sides run in turn `turn` of a round: with two sides A B, B A, B A,
+/// A B, so neither always runs right after the other; with more, every side leads equally often
+/// and each order is followed by its reverse.
+func turnOrder(_ turn: Int, sides count: Int) -> [Int] {
+    let shift = (turn / 2) % count
+    let rotated = (0..<count).map { ($0 + shift) % count }
+    return turn.isMultiple(of: 2) ? rotated : rotated.reversed()
+}
+
+/// Times `sides` call by call, taking turns every `chunk` calls within each round (see
+/// ``turnOrder(_:sides:)``), and returns each side's median and mean time per call per round.
 ///
 /// On a shared 2-core VM the machine's speed swings by a third within seconds. Blocks of a few
-/// hundred calls per side (``paired(rounds:variant:baseline:)``) catch those swings on one side
-/// only, and their per-round ratios spread from 0.75 to 1.7. Chunks of a few dozen calls put
-/// both sides under nearly the same conditions while each side still runs warm after its first
-/// call or two. With a chunk of one call (call by call) the ratios agree within about ±0.03, but
-/// every call runs after the other side's code has displaced its own from the CPU caches, which
-/// costs the side with more code more: a different question (calls mixed with other work).
+/// hundred calls per side (``blocks(rounds:iterations:_:)``) catch those swings on one side only,
+/// and their per-round ratios spread from 0.75 to 1.7. Chunks of a few dozen calls put the sides
+/// under nearly the same conditions while each still runs warm after its first call or two. With
+/// a chunk of one call (call by call) the ratios agree within about ±0.03, but every call runs
+/// after another side's code has displaced its own from the CPU caches, which costs the side with
+/// more code more: a different question (calls mixed with other work).
+///
+/// Rows that share a baseline (a client and its transport alone, each against the raw transport)
+/// are timed as sides of one measurement, so both see the same conditions and the same baseline
+/// calls.
 ///
 /// Even in chunks, a stall of the whole VM for a few milliseconds (another tenant, the host's
 /// scheduler) lands on one side's chunk and moves that round's ratio of means by several
@@ -210,42 +242,48 @@ func interleaved(
     rounds: Int,
     iterations: Int,
     chunk: Int,
-    variant: () async throws -> Void,
-    baseline: () async throws -> Void
-) async throws -> PairedSamples {
+    _ sides: [() async throws -> Void]
+) async throws -> SideRounds {
     let clock = ContinuousClock()
     let chunk = max(chunk, 1)
-    var result = PairedSamples(meanRatios: [])
-    var variantCalls: [Double] = []
-    var baselineCalls: [Double] = []
-    variantCalls.reserveCapacity(iterations)
-    baselineCalls.reserveCapacity(iterations)
+    var result = SideRounds(
+        figures: Array(repeating: [], count: sides.count),
+        means: Array(repeating: [], count: sides.count)
+    )
+    var calls = Array(repeating: [Double](), count: sides.count)
+    for index in calls.indices { calls[index].reserveCapacity(iterations) }
     for _ in 0..<rounds {
-        variantCalls.removeAll(keepingCapacity: true)
-        baselineCalls.removeAll(keepingCapacity: true)
+        for index in calls.indices { calls[index].removeAll(keepingCapacity: true) }
         var done = 0
         var turn = 0
         while done < iterations {
-            let calls = min(chunk, iterations - done)
-            // A B B A: neither side always runs right after the other.
-            let variantFirst = turn % 4 == 0 || turn % 4 == 3
-            for side in [variantFirst, !variantFirst] {
-                for _ in 0..<calls {
+            let count = min(chunk, iterations - done)
+            for index in turnOrder(turn, sides: sides.count) {
+                for _ in 0..<count {
                     let start = clock.now
-                    if side { try await variant() } else { try await baseline() }
-                    let elapsed = Stats.seconds(clock.now - start)
-                    if side { variantCalls.append(elapsed) } else { baselineCalls.append(elapsed) }
+                    try await sides[index]()
+                    calls[index].append(Stats.seconds(clock.now - start))
                 }
             }
-            done += calls
+            done += count
             turn += 1
         }
-        let a = Stats.median(variantCalls)
-        let b = Stats.median(baselineCalls)
-        result.variant.append(a)
-        result.baseline.append(b)
-        result.ratios.append(a / b)
-        result.meanRatios?.append(Stats.mean(variantCalls) / Stats.mean(baselineCalls))
+        for index in calls.indices {
+            result.figures[index].append(Stats.median(calls[index]))
+            result.means?[index].append(Stats.mean(calls[index]))
+        }
+    }
+    return result
+}
+
+/// Times `sides` in blocks of a whole round each (`iterations` calls), taking turns as
+/// ``turnOrder(_:sides:)`` says round after round, and returns each side's mean call per round.
+func blocks(rounds: Int, iterations: Int, _ sides: [() async throws -> Void]) async throws -> SideRounds {
+    var result = SideRounds(figures: Array(repeating: [], count: sides.count), means: nil)
+    for round in 0..<rounds {
+        for index in turnOrder(round, sides: sides.count) {
+            result.figures[index].append(try await timePerCall(iterations, sides[index]))
+        }
     }
     return result
 }

@@ -28,7 +28,7 @@ struct Settings: Sendable {
     var itemPad = 1000
     var memoryRuns = 3
     var decodeIterations = 100
-    /// Calls per side before per-request workloads switch between variant and baseline within a
+    /// Calls per side before per-request workloads switch to the next side within a
     /// round; `nil` runs each side's whole round as one block.
     var chunk: Int? = 25
 
@@ -200,21 +200,21 @@ final class Runner {
         )
         for kind in TransportKind.allCases {
             let client = try client(kind)
-            let result = try await measurePair(
-                variant: { Sink.consume(try await client.send(Self.document).entries.count) },
-                baseline: { Sink.consume(try await self.rawDocument(kind).entries.count) }
-            )
-            // The transport alone (no Client pipeline), to tell pipeline cost from transport cost.
+            // The transport alone (no Client pipeline), to tell pipeline cost from transport cost;
+            // timed in the same turns as the client, against the same raw calls.
             let bare = transport(kind)
             let request = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
             let decoder = self.decoder
-            let transportOnly = try await measurePair(
-                variant: {
+            let sides = try await measure([
+                { Sink.consume(try await client.send(Self.document).entries.count) },
+                {
                     let result = try await bare.send(request, body: nil, options: Self.bareOptions)
                     Sink.consume(try decoder.decode(BenchDocument.self, from: result.body).entries.count)
                 },
-                baseline: { Sink.consume(try await self.rawDocument(kind).entries.count) }
-            )
+                { Sink.consume(try await self.rawDocument(kind).entries.count) },
+            ])
+            let result = sides.pair(0, against: 2)
+            let transportOnly = sides.pair(1, against: 2)
             rows.append(
                 Row(
                     workload: "1. GET 4 KiB JSON → struct",
@@ -286,27 +286,21 @@ final class Runner {
     /// Warms both sides up, then measures them in alternating rounds of `iterations` calls.
     func measurePair(
         iterations: Int? = nil,
-        variant: () async throws -> Void,
-        baseline: () async throws -> Void
+        variant: @escaping () async throws -> Void,
+        baseline: @escaping () async throws -> Void
     ) async throws -> PairedSamples {
+        try await measure(iterations: iterations, [variant, baseline]).pair(0, against: 1)
+    }
+
+    /// Warms every side up, then measures them taking turns in rounds of `iterations` calls each.
+    func measure(iterations: Int? = nil, _ sides: [() async throws -> Void]) async throws -> SideRounds {
         let count = iterations ?? settings.iterations
         let warmup = max(count / 5, 5)
-        _ = try await timePerCall(warmup, variant)
-        _ = try await timePerCall(warmup, baseline)
+        for side in sides { _ = try await timePerCall(warmup, side) }
         guard let chunk = settings.chunk, chunk < count else {
-            return try await paired(
-                rounds: settings.rounds,
-                variant: { try await timePerCall(count, variant) },
-                baseline: { try await timePerCall(count, baseline) }
-            )
+            return try await blocks(rounds: settings.rounds, iterations: count, sides)
         }
-        return try await interleaved(
-            rounds: settings.rounds,
-            iterations: count,
-            chunk: chunk,
-            variant: variant,
-            baseline: baseline
-        )
+        return try await interleaved(rounds: settings.rounds, iterations: count, chunk: chunk, sides)
     }
 
     // MARK: 2. Cache revalidation
@@ -326,23 +320,22 @@ final class Runner {
                 throw BenchError("the cache did not revalidate /bench/doc (fromCache: \(probe.fromCache))")
             }
             let (_, cachedBody) = try await rawGET(kind, documentURL)
-            let result = try await measurePair(
-                variant: { Sink.consume(try await client.send(Self.document).entries.count) },
-                baseline: { try await self.rawRevalidation(kind, keptBody: cachedBody) }
-            )
             let bare = transport(kind)
             let conditional = conditionalRequest
             let decoder = self.decoder
-            let transportOnly = try await measurePair(
-                variant: {
+            let sides = try await measure([
+                { Sink.consume(try await client.send(Self.document).entries.count) },
+                {
                     let result = try await bare.send(conditional, body: nil, options: Self.bareOptions)
                     guard result.response.status.code == 304 else {
                         throw BenchError("transport answered \(result.response.status.code)")
                     }
                     Sink.consume(try decoder.decode(BenchDocument.self, from: cachedBody).entries.count)
                 },
-                baseline: { try await self.rawRevalidation(kind, keptBody: cachedBody) }
-            )
+                { try await self.rawRevalidation(kind, keptBody: cachedBody) },
+            ])
+            let result = sides.pair(0, against: 2)
+            let transportOnly = sides.pair(1, against: 2)
             rows.append(
                 Row(
                     workload: "2. 304 revalidation",
