@@ -65,11 +65,9 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
     private let isHead: Bool
     private let maxBodySize: Int
     private let maxErrorBodySize: Int
-    private let timeout: TimeAmount
+    /// How long the request may go without the head or further body bytes.
+    let timeout: TimeAmount
     private let sweeper: TimeoutSweeper<ResponseCollector>
-    /// How often the sweeper must look at this request: a quarter of its timeout, so it times out
-    /// at most a quarter late.
-    let checkInterval: TimeAmount
 
     /// Creates a collector for one request on `sweeper`'s event loop.
     init(sweeper: TimeoutSweeper<ResponseCollector>, isHead: Bool, options: TransportOptions, started: NIODeadline) {
@@ -79,7 +77,6 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
         self.maxBodySize = options.maxBodySize
         self.maxErrorBodySize = options.maxErrorBodySize
         self.timeout = TimeAmount(options.timeout)
-        self.checkInterval = .nanoseconds(max(TimeAmount(options.timeout).nanoseconds / 4, 1_000_000))
     }
 
     // MARK: Running the exchange

@@ -3,12 +3,18 @@ import NIOCore
 /// Something a ``TimeoutSweeper`` watches: a running request, in production. Instances stay on
 /// the sweeper's loop; only the type crosses into the timer's closure.
 protocol TimeoutWatched: AnyObject, SendableMetatype {
-    /// How often the sweeper must look: a quarter of the timeout, so it is at most a quarter late.
-    var checkInterval: TimeAmount { get }
+    /// How long the watched work may stay quiet.
+    var timeout: TimeAmount { get }
     /// Whether nothing arrived for a whole timeout before `now`.
     func hasTimedOut(at now: NIODeadline) -> Bool
     /// Ends the watched work with a timeout.
     func timeOut()
+}
+
+extension TimeoutWatched {
+    /// How often the sweeper must look: a quarter of the timeout (at least a millisecond), so the
+    /// work times out at most a quarter late.
+    var checkInterval: TimeAmount { .nanoseconds(max(timeout.nanoseconds / 4, 1_000_000)) }
 }
 
 /// Checks the timeouts of everything running on one event loop with a single timer.

@@ -91,8 +91,6 @@ private final class Probe: TimeoutWatched {
         return self
     }
 
-    var checkInterval: TimeAmount { .nanoseconds(timeout.nanoseconds / 4) }
-
     func hasTimedOut(at now: NIODeadline) -> Bool {
         checks += 1
         lastCheck = now
