@@ -135,10 +135,17 @@ struct BenchmarkCommand {
             """
         )
         print(Format.table(runner.rows))
+        if runner.workloadSteal.contains(where: { $0.share != nil }) {
+            let shares = runner.workloadSteal.map { "\($0.workload.rawValue) \(Format.steal($0.share))" }
+            print(
+                "\nCPU time stolen by the hypervisor while each workload ran (`/proc/stat`; a busy host "
+                    + "delays the wake-ups sequential round trips wait for): " + shares.joined(separator: ", ") + "."
+            )
+        }
         if options.flags.contains("rounds-detail") { print("\n" + Format.roundRatios(runner.rows)) }
         let failures = runner.rows.filter { $0.passes == false }
         if !failures.isEmpty {
-            print("\n\(failures.count) floor(s) not met: " + failures.map(\.workload).joined(separator: "; "))
+            print("\n\(failures.count) floor(s) not met: " + failures.map(Format.failure).joined(separator: "; "))
         }
         if options.flags.contains("strict"), !failures.isEmpty { exit(2) }
     }

@@ -46,12 +46,41 @@ struct Row: Sendable {
     var meanRatios: [Double]? = nil
     var floor: Floor?
     var note: String = ""
+    /// Per round, the share of the machine's CPU time the hypervisor stole (see ``HostCPUTimes``).
+    var roundSteal: [Double?] = []
 
     var ratio: Double? { ratios.flatMap { $0.isEmpty ? nil : Stats.median($0) } }
     var meanRatio: Double? { meanRatios.flatMap { $0.isEmpty ? nil : Stats.median($0) } }
     var passes: Bool? {
         guard let floor, let ratio else { return nil }
         return floor.holds(ratio)
+    }
+}
+
+extension Row {
+    /// A row for a variant measured next to its baseline in the same rounds.
+    init(
+        workload: String,
+        variant: String,
+        unit: Unit,
+        measured: PairedSamples,
+        baseline: String,
+        floor: Floor? = nil,
+        note: String = ""
+    ) {
+        self.init(
+            workload: workload,
+            variant: variant,
+            unit: unit,
+            samples: measured.variant,
+            baseline: baseline,
+            baselineSamples: measured.baseline,
+            ratios: measured.ratios,
+            meanRatios: measured.meanRatios,
+            floor: floor,
+            note: note,
+            roundSteal: measured.steal
+        )
     }
 }
 
@@ -118,9 +147,23 @@ enum Format {
             guard let ratios = row.ratios, !ratios.isEmpty else { continue }
             let values = ratios.map(ratio).joined(separator: " ")
             let note = row.note.isEmpty ? "" : " (\(row.note))"
-            lines.append("- \(row.workload), \(row.variant)\(note): \(values)")
+            let steals = row.roundSteal.map(Format.steal).joined(separator: " ")
+            let steal = row.roundSteal.isEmpty ? "" : "; steal " + steals
+            lines.append("- \(row.workload), \(row.variant)\(note): \(values)\(steal)\(quietRounds(row))")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The rounds the hypervisor stole least in: most sequential rows lose a few hundredths to
+    /// raw in rounds with steal and none in rounds without, so their median says what the code
+    /// costs when the host is quiet. The floors are still read from every round.
+    static func quietRounds(_ row: Row, below limit: Double = 0.01) -> String {
+        guard let ratios = row.ratios, row.roundSteal.count == ratios.count else { return "" }
+        let quiet = zip(ratios, row.roundSteal).compactMap { ratio, steal in
+            steal.map { $0 < limit ? ratio : nil } ?? nil
+        }
+        guard !quiet.isEmpty else { return "; no round with steal under \(Format.steal(limit))" }
+        return "; the \(quiet.count) with steal under \(Format.steal(limit)): median \(ratio(Stats.median(quiet)))"
     }
 
     /// The rows as a GitHub Markdown table.
@@ -162,6 +205,8 @@ struct PairedSamples: Sendable {
     /// Per round, the ratio of the two sides' mean time per call, when the figures above are
     /// per-call medians; `nil` when they already are means.
     var meanRatios: [Double]?
+    /// Per round, the share of the machine's CPU time the hypervisor stole.
+    var steal: [Double?] = []
 }
 
 /// Runs `variant` and `baseline` in alternating order, round after round, so drift in machine
@@ -174,6 +219,7 @@ func paired(
 ) async throws -> PairedSamples {
     var result = PairedSamples()
     for round in 0..<rounds {
+        let host = HostCPUTimes.read()
         let a: Double
         let b: Double
         if round.isMultiple(of: 2) {
@@ -186,6 +232,7 @@ func paired(
         result.variant.append(a)
         result.baseline.append(b)
         result.ratios.append(a / b)
+        result.steal.append(host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })
     }
     return result
 }
@@ -196,6 +243,8 @@ struct SideRounds: Sendable {
     var figures: [[Double]]
     /// Per side, its mean call per round when `figures` are medians; `nil` when they are means.
     var means: [[Double]]?
+    /// Per round, the share of the machine's CPU time the hypervisor stole.
+    var steal: [Double?] = []
 
     /// Side `index` next to side `baseline`, round by round.
     func pair(_ index: Int, against baseline: Int) -> PairedSamples {
@@ -205,7 +254,8 @@ struct SideRounds: Sendable {
             variant: figures[index],
             baseline: figures[baseline],
             ratios: ratios,
-            meanRatios: meanRatios
+            meanRatios: meanRatios,
+            steal: steal
         )
     }
 }
@@ -253,6 +303,7 @@ func interleaved(
     var calls = Array(repeating: [Double](), count: sides.count)
     for index in calls.indices { calls[index].reserveCapacity(iterations) }
     for _ in 0..<rounds {
+        let host = HostCPUTimes.read()
         for index in calls.indices { calls[index].removeAll(keepingCapacity: true) }
         var done = 0
         var turn = 0
@@ -272,6 +323,7 @@ func interleaved(
             result.figures[index].append(Stats.median(calls[index]))
             result.means?[index].append(Stats.mean(calls[index]))
         }
+        result.steal.append(host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })
     }
     return result
 }
@@ -281,9 +333,11 @@ func interleaved(
 func blocks(rounds: Int, iterations: Int, _ sides: [() async throws -> Void]) async throws -> SideRounds {
     var result = SideRounds(figures: Array(repeating: [], count: sides.count), means: nil)
     for round in 0..<rounds {
+        let host = HostCPUTimes.read()
         for index in turnOrder(round, sides: sides.count) {
             result.figures[index].append(try await timePerCall(iterations, sides[index]))
         }
+        result.steal.append(host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })
     }
     return result
 }

@@ -106,7 +106,12 @@ final class Runner {
         try await httpClient.shutdown()
     }
 
+    /// Per workload run, the share of the machine's CPU time the hypervisor stole meanwhile.
+    var workloadSteal: [(workload: Workload, share: Double?)] = []
+
     func run(_ workload: Workload) async throws {
+        let host = HostCPUTimes.read()
+        defer { workloadSteal.append((workload, host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })) }
         switch workload {
         case .get: try await sequentialGET()
         case .cache: try await revalidation()
@@ -220,11 +225,8 @@ final class Runner {
                     workload: "1. GET 4 KiB JSON → struct",
                     variant: "\(kind.rawValue)Transport.send alone + JSONDecoder",
                     unit: .time,
-                    samples: transportOnly.variant,
+                    measured: transportOnly,
                     baseline: "raw \(kind.rawValue) + JSONDecoder",
-                    baselineSamples: transportOnly.baseline,
-                    ratios: transportOnly.ratios,
-                    meanRatios: transportOnly.meanRatios,
                     note: "no Client: the transport adapter's share"
                 )
             )
@@ -233,11 +235,8 @@ final class Runner {
                     workload: "1. GET 4 KiB JSON → struct",
                     variant: "HTTPCore Client, \(kind.rawValue)",
                     unit: .time,
-                    samples: result.variant,
+                    measured: result,
                     baseline: "raw \(kind.rawValue) + JSONDecoder",
-                    baselineSamples: result.baseline,
-                    ratios: result.ratios,
-                    meanRatios: result.meanRatios,
                     floor: .atMost(1.05),
                     note: "retry on, no hooks, cache off"
                 )
@@ -264,11 +263,8 @@ final class Runner {
                 workload: workload,
                 variant: variant,
                 unit: .time,
-                samples: result.variant,
+                measured: result,
                 baseline: "JSONDecoder alone",
-                baselineSamples: result.baseline,
-                ratios: result.ratios,
-                meanRatios: result.meanRatios,
                 note: "the pipeline's own cost, no network"
             )
         )
@@ -341,11 +337,8 @@ final class Runner {
                     workload: "2. 304 revalidation",
                     variant: "\(kind.rawValue)Transport.send alone + decode of kept body",
                     unit: .time,
-                    samples: transportOnly.variant,
+                    measured: transportOnly,
                     baseline: "raw conditional GET + decode of kept body",
-                    baselineSamples: transportOnly.baseline,
-                    ratios: transportOnly.ratios,
-                    meanRatios: transportOnly.meanRatios,
                     note: "no Client: the transport adapter's share"
                 )
             )
@@ -354,11 +347,8 @@ final class Runner {
                     workload: "2. 304 revalidation",
                     variant: "HTTPCore Client + ResponseCache, \(kind.rawValue)",
                     unit: .time,
-                    samples: result.variant,
+                    measured: result,
                     baseline: "raw conditional GET + decode of kept body",
-                    baselineSamples: result.baseline,
-                    ratios: result.ratios,
-                    meanRatios: result.meanRatios,
                     floor: .atMost(1.10)
                 )
             )
@@ -540,10 +530,8 @@ final class Runner {
                 workload: "3. \(workers) concurrent GETs",
                 variant: "HTTPCore Client, AsyncHTTPClient",
                 unit: .throughput,
-                samples: result.variant,
+                measured: result,
                 baseline: "raw AsyncHTTPClient + JSONDecoder",
-                baselineSamples: result.baseline,
-                ratios: result.ratios,
                 floor: .atLeast(0.90),
                 note: "\(workers * perWorker) requests per round"
             )
@@ -603,7 +591,8 @@ final class Runner {
                     floor: consumerMs > 0 ? .atLeast(1.5) : nil,
                     note: consumerMs > 0
                         ? "consumer awaits \(consumerMs) ms per page; ratio = speed-up"
-                        : "consumer does no work: only decoding overlaps the next request; ratio = speed-up"
+                        : "consumer does no work: only decoding overlaps the next request; ratio = speed-up",
+                    roundSteal: result.steal
                 )
             )
         }
@@ -674,11 +663,8 @@ final class Runner {
                     workload: "5. observability hooks",
                     variant: "logging + metrics + tracing, \(kind.rawValue)",
                     unit: .time,
-                    samples: result.variant,
+                    measured: result,
                     baseline: "same client, no hooks",
-                    baselineSamples: result.baseline,
-                    ratios: result.ratios,
-                    meanRatios: result.meanRatios,
                     floor: .atMost(1.10),
                     note: "no-op backends"
                 )
@@ -820,7 +806,14 @@ struct CannedTransport: HTTPTransport {
     }
 
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
-        guard let url = request.url else { throw BenchError("request without URL") }
+        // The URL as the real transports get it (parsed once for a repeated target), so the
+        // in-memory rows time the pipeline, not a URL parse no real transport makes per call.
+        try await options.redirectPolicy.follow(request, body: body) { request, _, url in
+            answer(request, url: url)
+        }
+    }
+
+    private func answer(_ request: HTTPRequest, url: URL) -> TransportResponse {
         guard let etag else {
             return TransportResponse(
                 response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
