@@ -35,6 +35,12 @@ struct HostCPUTimes: Sendable, Equatable {
         guard total > earlier.total, steal >= earlier.steal else { return nil }
         return Double(steal - earlier.steal) / Double(total - earlier.total)
     }
+
+    /// The share of the CPU time from these counters until now that was stolen; `nil` when it
+    /// cannot be told.
+    func stealShareUntilNow() -> Double? {
+        HostCPUTimes.read()?.stealShare(since: self)
+    }
 }
 
 extension Format {

@@ -154,9 +154,9 @@ enum Format {
         return lines.joined(separator: "\n")
     }
 
-    /// The rounds the hypervisor stole least in: most sequential rows lose a few hundredths to
-    /// raw in rounds with steal and none in rounds without, so their median says what the code
-    /// costs when the host is quiet. The floors are still read from every round.
+    /// The rounds the hypervisor stole least in: in some runs the sequential rows lost a few
+    /// hundredths to raw in rounds with steal, so the median of the quiet rounds tells a busy
+    /// host from the code's own cost. The floors are still read from every round.
     static func quietRounds(_ row: Row, below limit: Double = 0.01) -> String {
         guard let ratios = row.ratios, row.roundSteal.count == ratios.count else { return "" }
         let quiet = zip(ratios, row.roundSteal).compactMap { ratio, steal in
@@ -232,7 +232,7 @@ func paired(
         result.variant.append(a)
         result.baseline.append(b)
         result.ratios.append(a / b)
-        result.steal.append(host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })
+        result.steal.append(host?.stealShareUntilNow())
     }
     return result
 }
@@ -323,7 +323,7 @@ func interleaved(
             result.figures[index].append(Stats.median(calls[index]))
             result.means?[index].append(Stats.mean(calls[index]))
         }
-        result.steal.append(host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })
+        result.steal.append(host?.stealShareUntilNow())
     }
     return result
 }
@@ -337,7 +337,7 @@ func blocks(rounds: Int, iterations: Int, _ sides: [() async throws -> Void]) as
         for index in turnOrder(round, sides: sides.count) {
             result.figures[index].append(try await timePerCall(iterations, sides[index]))
         }
-        result.steal.append(host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })
+        result.steal.append(host?.stealShareUntilNow())
     }
     return result
 }

@@ -111,7 +111,7 @@ final class Runner {
 
     func run(_ workload: Workload) async throws {
         let host = HostCPUTimes.read()
-        defer { workloadSteal.append((workload, host.flatMap { HostCPUTimes.read()?.stealShare(since: $0) })) }
+        defer { workloadSteal.append((workload, host?.stealShareUntilNow())) }
         switch workload {
         case .get: try await sequentialGET()
         case .cache: try await revalidation()
