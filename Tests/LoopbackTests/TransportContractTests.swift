@@ -247,6 +247,69 @@ struct TransportContractTests {
         }
     }
 
+    @Test(
+        "A 401 with an authentication challenge comes back as the 401",
+        arguments: TransportUnderTest.allCases,
+        [#"Bearer realm="api", error="invalid_token""#, "Bearer", #"Basic realm="api""#]
+    )
+    func authenticationChallenge(kind: TransportUnderTest, challenge: String) async throws {
+        // FoundationNetworking answers a challenge itself unless the session's delegate does, and
+        // without a credential to offer it left such a request waiting forever.
+        try await withContract(kind) { sandbox, transport in
+            let header = ("WWW-Authenticate:" + challenge).addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+            var options = TransportOptions()
+            options.timeout = .seconds(10)
+            // A POST goes out on a connection of its own on Linux; a GET on the shared one.
+            for method in [HTTPRequest.Method.get, .post] {
+                let request = HTTPRequest(
+                    method: method,
+                    scheme: "http",
+                    authority: "127.0.0.1:\(sandbox.port)",
+                    path: "/_test/status/401?header=" + (header ?? "")
+                )
+                let body = method == .post ? Data("{}".utf8) : nil
+                let response = try await transport.send(request, body: body, options: options)
+                #expect(response.response.status == .unauthorized)
+                #expect(response.response.headerFields[.wwwAuthenticate] == challenge)
+                #expect(String(decoding: response.body, as: UTF8.self) == #"{"status":401}"#)
+            }
+            let client = try makeClient(sandbox, transport)
+            #expect(try await client.send(.echo(.get)).method == "GET")
+        }
+    }
+
+    @Test(
+        "Cancelling just as the answer arrives ends every request, one way or the other",
+        arguments: TransportUnderTest.allCases
+    )
+    func cancellationRacingTheAnswer(kind: TransportUnderTest) async throws {
+        // On Linux URLSession's callbacks run on its work queue, where cancelling in place
+        // would wait on the thread that is resuming the caller. Cancels spread over the
+        // round trip hit every stage of it; a deadlock would hang this test.
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport)
+            let endpoint = Endpoint<Data>(.get, "_test/bytes/4096")
+            let roundTrip = try await ContinuousClock().measure { _ = try await client.send(endpoint) }
+            var (answered, cancelled) = (0, 0)
+            for step in 0..<200 {
+                let task = Task { try await client.send(endpoint) }
+                try await Task.sleep(for: roundTrip * 2 * Double(step) / 200)
+                task.cancel()
+                switch await task.result {
+                case .success(let body):
+                    #expect(body.count == 4096)
+                    answered += 1
+                case .failure(let error):
+                    #expect(error is CancellationError, "\(error)")
+                    cancelled += 1
+                }
+            }
+            #expect(answered + cancelled == 200)
+            // The transport is still usable afterwards.
+            #expect(try await client.send(endpoint).count == 4096)
+        }
+    }
+
     @Test("A same-origin redirect is followed with credentials kept", arguments: TransportUnderTest.allCases)
     func sameOriginRedirect(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in

@@ -30,6 +30,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         tasks.withLock { $0[task.taskIdentifier] = state }
     }
 
+    /// Cancels `task` without waiting for the session's work queue.
+    ///
+    /// `cancel()` enters the work queue synchronously. On Linux the callbacks run on that queue
+    /// (``InPlaceDelegateQueue``), and so does the resumption of a caller's continuation, which
+    /// needs the lock that a Swift task holds while it runs its cancellation handler: cancelling
+    /// in place from either would wait on a thread that is waiting on this one.
+    static func cancel(_ task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
+        DispatchQueue.global().async { task.cancel() }
+        #else
+        task.cancel()
+        #endif
+    }
+
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -54,7 +68,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if tooLarge {
             // FoundationNetworking ignores the disposition and would read the whole body, so the
             // task is cancelled as well; `didCompleteWithError` then reports the limit.
-            dataTask.cancel()
+            Self.cancel(dataTask)
             completionHandler(.cancel)
         } else {
             completionHandler(.allow)
@@ -63,8 +77,35 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.append(data) ?? false }
-        if tooLarge { dataTask.cancel() }
+        if tooLarge { Self.cancel(dataTask) }
     }
+
+    #if canImport(FoundationNetworking)
+    /// Hands a 401 or 407 to the caller as the answer it is.
+    ///
+    /// FoundationNetworking turns any such answer that carries a challenge into this callback
+    /// once the whole body is in, and has no disposition that then delivers the response: without
+    /// a credential to propose, the default handling leaves the task running forever. HTTPCore's
+    /// auth strategies answer a 401 themselves, so the head and body already collected complete
+    /// the call here, and the challenge is cancelled (from another thread, as
+    /// ``cancel(_:)`` explains) so the session lets go of the task.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode
+        guard status == 401 || status == 407,
+            let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) })
+        else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        state.continuation.resume(with: state.outcome(error: nil))
+        DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
+    }
+    #endif
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }

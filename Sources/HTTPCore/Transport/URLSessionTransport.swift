@@ -28,7 +28,17 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let delegate = SessionDelegate()
         self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
+    }
+
+    /// Where the session's delegate callbacks run: in place on Linux (see ``InPlaceDelegateQueue``),
+    /// URLSession's own serial queue elsewhere.
+    private static func delegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+        return InPlaceDelegateQueue()
+        #else
+        return nil
+        #endif
     }
 
     deinit {
@@ -71,7 +81,7 @@ public final class URLSessionTransport: HTTPTransport {
             let oneShot = URLSession(
                 configuration: session.configuration,
                 delegate: oneShotDelegate,
-                delegateQueue: nil
+                delegateQueue: Self.delegateQueue()
             )
             defer { oneShot.finishTasksAndInvalidate() }
             return try await run(urlRequest, url: url, limits: limits, session: oneShot, delegate: oneShotDelegate)
@@ -107,7 +117,7 @@ public final class URLSessionTransport: HTTPTransport {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            SessionDelegate.cancel(task)
         }
     }
 }
