@@ -31,12 +31,19 @@ if [[ "$(uname -s)" == "Linux" ]]; then
     fi
 fi
 
-# The URLSession breakdown must still run and print all four of its sides.
+# The URLSession breakdown must still run and print all seven of its sides, and run one alone.
 sides=$(timeout 120 swift run --skip-build httpcore-bench profile-urlsession 1)
 printf '%s\n' "$sides"
-for side in "raw data(for:)" "bare session delegate" "URLSessionTransport.send" "client"; do
+for side in "raw data(for:)" "bare session delegate" "URLSessionTransport.send" "client" \
+    "raw 304" "URLSessionTransport.send 304" "client + cache 304"; do
     if ! grep -qF -- "$side" <<<"$sides"; then
         echo "ci-bench-quick: profile-urlsession printed no \"$side\" line" >&2
         exit 1
     fi
 done
+alone=$(timeout 120 swift run --skip-build httpcore-bench profile-urlsession 1 "client + cache")
+printf '%s\n' "$alone"
+if [[ "$alone" != "client + cache 304 "*" per call" ]]; then
+    echo "ci-bench-quick: profile-urlsession 1 \"client + cache\" did not run that side alone" >&2
+    exit 1
+fi

@@ -28,10 +28,10 @@ struct BenchmarkCommand {
                          how far a ratio moves within a run
 
         for profilers (perf record):
-               httpcore-bench profile-pipeline [count] [200|304|decode|bytes|bytes+decode|compare]
+               httpcore-bench profile-pipeline [count] [200|304|decode|bytes|304-bytes|bytes+decode|compare]
                httpcore-bench profile-304 [client|transport|raw|compare|compare-get|decode-times] [count]
                                           [--awake-cores]
-               httpcore-bench profile-urlsession [count]
+               httpcore-bench profile-urlsession [count] [side, e.g. "client + cache"]
         """
 
     static func main() async {
@@ -55,7 +55,10 @@ struct BenchmarkCommand {
                 try await profileRevalidation(Array(arguments.dropFirst()))
             case "profile-urlsession":
                 // URLSession's GET: raw, a bare delegate, the transport and the client, side by side.
-                try await profileURLSession(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 80)
+                try await profileURLSession(
+                    count: arguments.dropFirst().first.flatMap { Int($0) } ?? 80,
+                    only: arguments.dropFirst(2).first
+                )
             case "walk-child":
                 arguments.removeFirst()
                 try await walkChild(Options(arguments))
@@ -151,14 +154,15 @@ struct BenchmarkCommand {
     }
 
     /// `variant`: `200` (no cache), `304` (cache on, every call revalidated), `decode` (no client),
-    /// `bytes` (the client returning the body undecoded: the pipeline alone), `bytes+decode` (that,
+    /// `bytes` (the client returning the body undecoded: the pipeline alone), `304-bytes` (the
+    /// same with the cache on, every call revalidated), `bytes+decode` (that,
     /// then a decode outside the client), or `compare` (the four in chunks of 25, printing each
     /// one's median call; `bytes+decode` minus `decode` is what the pipeline costs a decode that
     /// follows it).
     static func profilePipeline(count: Int, variant: String) async throws {
         let body = try JSONEncoder().encode(BenchDocument.make())
         guard let base = URL(string: "http://127.0.0.1:9") else { return }
-        let client = try Runner.inMemoryClient(baseURL: base, body: body, revalidating: variant == "304")
+        let client = try Runner.inMemoryClient(baseURL: base, body: body, revalidating: variant.hasPrefix("304"))
         let decoder = JSONCoding().makeDecoder()
         if variant == "compare" {
             let sides: [(String, () async throws -> Void)] = [
@@ -183,7 +187,7 @@ struct BenchmarkCommand {
             switch variant {
             case "decode":
                 Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
-            case "bytes":
+            case "bytes", "304-bytes":
                 Sink.consume(try await client.send(Self.documentBytes).count)
             case "bytes+decode":
                 Sink.consume(try await client.send(Self.documentBytes).count)
@@ -206,10 +210,10 @@ struct BenchmarkCommand {
         }
     }
 
-    /// `profile-urlsession [count]`: see ``Runner/profileURLSession(count:)``.
-    static func profileURLSession(count: Int) async throws {
+    /// `profile-urlsession [count] [side]`: see ``Runner/profileURLSession(count:only:)``.
+    static func profileURLSession(count: Int, only side: String?) async throws {
         try await withRunner(Settings(), .process) { runner in
-            try await runner.profileURLSession(count: count)
+            try await runner.profileURLSession(count: count, only: side)
         }
     }
 

@@ -9,11 +9,15 @@ import FoundationNetworking
 extension Runner {
     /// The URLSession GET taken apart, without decoding: raw `data(for:)`, a bare session
     /// delegate that only collects the body (the least any transport that watches the body as it
-    /// streams in can do), `URLSessionTransport.send`, and the whole client. Chunks of 25 calls
+    /// streams in can do), `URLSessionTransport.send`, and the whole client; then the same for a
+    /// revalidation answered 304 (raw, transport, and the client handing back its cached body). Chunks of 25 calls
     /// per side for `count` rounds; prints each side's median call, its ratio to raw and the
     /// process's CPU time per call. The bare delegate's ratio is FoundationNetworking's cost of
     /// delegate callbacks; the transport's ratio over it is the transport's own work.
-    func profileURLSession(count: Int) async throws {
+    ///
+    /// With `side` (the start of a side's name, such as `client` or `raw 304`) only that side
+    /// runs, `count` × 25 times after a warm-up, for `perf stat` or `perf record`.
+    func profileURLSession(count: Int, only side: String? = nil) async throws {
         let configuration = Self.sessionConfiguration()
         let bareDelegate = CollectingDelegate()
         let bareSession = URLSession(configuration: configuration, delegate: bareDelegate, delegateQueue: nil)
@@ -22,6 +26,9 @@ extension Runner {
         let plain = try client(.urlSession)
         let getRequest = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
         let documentBytes = Endpoint<Data>(.get, "bench/doc")
+        let caching = try client(.urlSession) { $0.cache = ResponseCache() }
+        _ = try await caching.send(documentBytes)
+        let conditional = conditionalRequest
         let sides: [(name: String, call: () async throws -> Void)] = [
             ("raw data(for:)", { Sink.consume(try await self.rawGET(.urlSession, self.documentURL).1.count) }),
             (
@@ -37,7 +44,30 @@ extension Runner {
                 { Sink.consume(try await bare.send(getRequest, body: nil, options: Self.bareOptions).body.count) }
             ),
             ("client", { Sink.consume(try await plain.send(documentBytes).count) }),
+            (
+                "raw 304",
+                {
+                    let request = self.rawURLRequest(self.documentURL, ifNoneMatch: BenchModule.etag)
+                    Sink.consume(try await self.urlSession.data(for: request).0.count)
+                }
+            ),
+            (
+                "URLSessionTransport.send 304",
+                { Sink.consume(try await bare.send(conditional, body: nil, options: Self.bareOptions).body.count) }
+            ),
+            ("client + cache 304", { Sink.consume(try await caching.send(documentBytes).count) }),
         ]
+        if let side {
+            guard let chosen = sides.first(where: { $0.name.hasPrefix(side) }) else {
+                throw BenchError("no side named \(side); the sides: \(sides.map(\.name).joined(separator: ", "))")
+            }
+            _ = try await timePerCall(50, chosen.call)
+            let start = ProcessCPU.seconds()
+            let wall = try await timePerCall(count * 25, chosen.call)
+            let cpu = (ProcessCPU.seconds() - start) / Double(count * 25)
+            print(chosen.name, Format.value(wall, .time), "CPU", Format.value(cpu, .time), "per call")
+            return
+        }
         for side in sides { _ = try await timePerCall(50, side.call) }
         var cpu = Array(repeating: 0.0, count: sides.count)
         let times = try await rotatingChunks(
