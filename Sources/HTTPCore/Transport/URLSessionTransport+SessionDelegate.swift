@@ -87,8 +87,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// once the whole body is in, and has no disposition that then delivers the response: without
     /// a credential to propose, the default handling leaves the task running forever. HTTPCore's
     /// auth strategies answer a 401 themselves, so the head and body already collected complete
-    /// the call here, and the challenge is cancelled (from another thread, as
-    /// ``cancel(_:)`` explains) so the session lets go of the task.
+    /// the call here, and the challenge is cancelled so the session lets go of the task. Any
+    /// other challenge gets the default handling. Either answer goes back from another thread,
+    /// as ``cancel(_:)`` explains.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -96,14 +97,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode
-        guard status == 401 || status == 407,
-            let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) })
-        else {
-            completionHandler(.performDefaultHandling, nil)
-            return
-        }
-        state.continuation.resume(with: state.outcome(error: nil))
-        DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
+        let state =
+            status == 401 || status == 407 ? tasks.withLock { $0.removeValue(forKey: task.taskIdentifier) } : nil
+        if let state { state.continuation.resume(with: state.outcome(error: nil)) }
+        let disposition: URLSession.AuthChallengeDisposition =
+            state == nil ? .performDefaultHandling : .cancelAuthenticationChallenge
+        // FoundationNetworking acts on either answer at once, and may suspend or cancel the task,
+        // which enters the work queue this callback holds.
+        DispatchQueue.global().async { completionHandler(disposition, nil) }
     }
     #endif
 
