@@ -16,8 +16,9 @@ import FoundationNetworking
 /// `resume()` enter the work queue synchronously, and calling them from a callback would wait on
 /// the very queue the callback holds. ``SessionDelegate`` therefore cancels from another thread.
 /// Callbacks stay in order: the work queue is serial, as the default delegate queue was.
-// `@unchecked` restates what OperationQueue declares: this subclass adds no stored state, so it is
-// exactly as safe to share as the queue it refines.
+///
+/// `@unchecked Sendable` restates OperationQueue's own conformance: this subclass adds no stored
+/// state, so it is exactly as safe to share as the queue it refines.
 final class InPlaceDelegateQueue: OperationQueue, @unchecked Sendable {
     override init() {
         super.init()
