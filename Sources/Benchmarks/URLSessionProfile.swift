@@ -10,9 +10,9 @@ extension Runner {
     /// The URLSession GET taken apart, without decoding: raw `data(for:)`, a bare session
     /// delegate that only collects the body (the least any transport that watches the body as it
     /// streams in can do), `URLSessionTransport.send`, and the whole client; then the same for a
-    /// revalidation answered 304 (raw, transport, and the client handing back its cached body). Chunks of 25 calls
-    /// per side for `count` rounds; prints each side's median call, its ratio to raw and the
-    /// process's CPU time per call. The bare delegate's ratio is FoundationNetworking's cost of
+    /// revalidation answered 304 (raw, transport, and the client handing back its cached body).
+    /// Chunks of 25 calls per side for `count` rounds; prints each side's median call, its ratio to
+    /// raw and the process's CPU time per call. The bare delegate's ratio is FoundationNetworking's cost of
     /// delegate callbacks; the transport's ratio over it is the transport's own work.
     ///
     /// With `side` (the start of a side's name, such as `client` or `raw 304`) only that side
@@ -47,8 +47,9 @@ extension Runner {
             (
                 "raw 304",
                 {
-                    let request = self.rawURLRequest(self.documentURL, ifNoneMatch: BenchModule.etag)
-                    Sink.consume(try await self.urlSession.data(for: request).0.count)
+                    Sink.consume(
+                        try await self.rawGET(.urlSession, self.documentURL, ifNoneMatch: BenchModule.etag).1.count
+                    )
                 }
             ),
             (

@@ -17,14 +17,15 @@ import FoundationNetworking
 /// the very queue the callback holds. ``SessionDelegate`` therefore cancels from another thread.
 /// Callbacks stay in order: the work queue is serial, as the default delegate queue was.
 ///
-/// `@unchecked Sendable` restates OperationQueue's own conformance: this subclass adds no stored
-/// state, so it is exactly as safe to share as the queue it refines.
+/// Holding nothing, one queue serves every session (``shared``).
+///
+/// `@unchecked Sendable` restates FoundationNetworking's own `@unchecked Sendable` on
+/// OperationQueue, which Swift requires a subclass to repeat: this subclass adds no stored state
+/// and only runs blocks where they are handed over, so it is exactly as safe to share as the
+/// queue it refines.
 final class InPlaceDelegateQueue: OperationQueue, @unchecked Sendable {
-    override init() {
-        super.init()
-        name = "HTTPCore.URLSessionTransport.delegate"
-        maxConcurrentOperationCount = 1
-    }
+    /// The queue every ``URLSessionTransport`` session on Linux uses.
+    static let shared = InPlaceDelegateQueue()
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         block()

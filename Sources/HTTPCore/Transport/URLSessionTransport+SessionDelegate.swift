@@ -30,17 +30,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         tasks.withLock { $0[task.taskIdentifier] = state }
     }
 
-    /// Cancels `task` without waiting for the session's work queue.
-    ///
-    /// `cancel()` enters the work queue synchronously. On Linux the callbacks run on that queue
-    /// (``InPlaceDelegateQueue``), and so does the resumption of a caller's continuation, which
-    /// needs the lock that a Swift task holds while it runs its cancellation handler: cancelling
-    /// in place from either would wait on a thread that is waiting on this one.
+    /// Cancels `task` without waiting for the session's work queue (see ``offWorkQueue(_:)``).
     static func cancel(_ task: URLSessionTask) {
+        offWorkQueue { task.cancel() }
+    }
+
+    /// Runs `call`, which may enter the session's work queue, where it cannot wait on that queue.
+    ///
+    /// URLSession's `cancel()`, `suspend()` and the answers to a challenge enter the work queue
+    /// synchronously. On Linux the callbacks run on that queue (``InPlaceDelegateQueue``), and so
+    /// does the resumption of a caller's continuation, which needs the lock that a Swift task
+    /// holds while it runs its cancellation handler: calling in place from either would wait on
+    /// a thread that is waiting on this one. Elsewhere the callbacks have a queue of their own.
+    static func offWorkQueue(_ call: @escaping @Sendable () -> Void) {
         #if canImport(FoundationNetworking)
-        DispatchQueue.global().async { task.cancel() }
+        DispatchQueue.global().async(execute: call)
         #else
-        task.cancel()
+        call()
         #endif
     }
 
@@ -88,8 +94,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// a credential to propose, the default handling leaves the task running forever. HTTPCore's
     /// auth strategies answer a 401 themselves, so the head and body already collected complete
     /// the call here, and the challenge is cancelled so the session lets go of the task. Any
-    /// other challenge gets the default handling. Either answer goes back from another thread,
-    /// as ``cancel(_:)`` explains.
+    /// other challenge gets the default handling. Either answer goes back through
+    /// ``offWorkQueue(_:)``.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -102,9 +108,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let state { state.continuation.resume(with: state.outcome(error: nil)) }
         let disposition: URLSession.AuthChallengeDisposition =
             state == nil ? .performDefaultHandling : .cancelAuthenticationChallenge
-        // FoundationNetworking acts on either answer at once, and may suspend or cancel the task,
-        // which enters the work queue this callback holds.
-        DispatchQueue.global().async { completionHandler(disposition, nil) }
+        Self.offWorkQueue { completionHandler(disposition, nil) }
     }
     #endif
 

@@ -35,7 +35,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// URLSession's own serial queue elsewhere.
     private static func delegateQueue() -> OperationQueue? {
         #if canImport(FoundationNetworking)
-        return InPlaceDelegateQueue()
+        return InPlaceDelegateQueue.shared
         #else
         return nil
         #endif
