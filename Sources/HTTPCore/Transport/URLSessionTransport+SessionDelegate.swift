@@ -30,6 +30,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         tasks.withLock { $0[task.taskIdentifier] = state }
     }
 
+    /// Ends the call waiting on `task` with `CancellationError`, unless its end was already
+    /// reported, and cancels the task, which is never resumed.
+    func abandon(_ task: URLSessionTask) {
+        let state = tasks.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        state?.continuation.resume(throwing: CancellationError())
+        Self.cancel(task)
+    }
+
     /// Cancels `task` without waiting for the session's work queue (see ``offWorkQueue(_:)``).
     static func cancel(_ task: URLSessionTask) {
         offWorkQueue { task.cancel() }
