@@ -47,3 +47,11 @@ if [[ "$alone" != "client + cache 304 "*" per call" ]]; then
     echo "ci-bench-quick: profile-urlsession 1 \"client + cache\" did not run that side alone" >&2
     exit 1
 fi
+
+# The in-memory pipeline with the hooks workload's observability, as profilers run it.
+hooks=$(timeout 120 swift run --skip-build httpcore-bench profile-pipeline 100 hooks-bytes)
+printf '%s\n' "$hooks"
+if [[ "$hooks" != *" per call" ]]; then
+    echo "ci-bench-quick: profile-pipeline 100 hooks-bytes printed no time per call" >&2
+    exit 1
+fi

@@ -28,7 +28,7 @@ struct BenchmarkCommand {
                          how far a ratio moves within a run
 
         for profilers (perf record):
-               httpcore-bench profile-pipeline [count] [200|304|decode|bytes|304-bytes|bytes+decode|compare]
+               httpcore-bench profile-pipeline [count] [200|304|decode|bytes|304-bytes|hooks-bytes|bytes+decode|compare]
                httpcore-bench profile-304 [client|transport|raw|compare|compare-get|decode-times] [count]
                                           [--awake-cores]
                httpcore-bench profile-urlsession [count] [side, e.g. "client + cache"]
@@ -155,14 +155,20 @@ struct BenchmarkCommand {
 
     /// `variant`: `200` (no cache), `304` (cache on, every call revalidated), `decode` (no client),
     /// `bytes` (the client returning the body undecoded: the pipeline alone), `304-bytes` (the
-    /// same with the cache on, every call revalidated), `bytes+decode` (that,
+    /// same with the cache on, every call revalidated), `hooks-bytes` (`bytes` with the hooks
+    /// workload's logging, metrics and tracing over no-op backends), `bytes+decode` (that,
     /// then a decode outside the client), or `compare` (the four in chunks of 25, printing each
     /// one's median call; `bytes+decode` minus `decode` is what the pipeline costs a decode that
     /// follows it).
     static func profilePipeline(count: Int, variant: String) async throws {
         let body = try JSONEncoder().encode(BenchDocument.make())
         guard let base = URL(string: "http://127.0.0.1:9") else { return }
-        let client = try Runner.inMemoryClient(baseURL: base, body: body, revalidating: variant.hasPrefix("304"))
+        let client = try Runner.inMemoryClient(
+            baseURL: base,
+            body: body,
+            revalidating: variant.hasPrefix("304"),
+            observed: variant == "hooks-bytes"
+        )
         let decoder = JSONCoding().makeDecoder()
         if variant == "compare" {
             let sides: [(String, () async throws -> Void)] = [
@@ -187,7 +193,7 @@ struct BenchmarkCommand {
             switch variant {
             case "decode":
                 Sink.consume(try decoder.decode(BenchDocument.self, from: body).entries.count)
-            case "bytes", "304-bytes":
+            case "bytes", "304-bytes", "hooks-bytes":
                 Sink.consume(try await client.send(Self.documentBytes).count)
             case "bytes+decode":
                 Sink.consume(try await client.send(Self.documentBytes).count)

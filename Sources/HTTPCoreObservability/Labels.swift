@@ -34,8 +34,11 @@ enum Labels {
     /// `2xx` … `5xx` for a status, `error` when no usable status arrived.
     static func statusClass(_ status: Int?) -> String {
         guard let status, (100..<600).contains(status) else { return "error" }
-        return "\(status / 100)xx"
+        return statusClasses[status / 100 - 1]
     }
+
+    /// Looked up, not formatted: every attempt and every call records one.
+    private static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
 
     /// Milliseconds, rounded to the microsecond: readable in a log line and exact enough to sort.
     static func milliseconds(_ duration: Duration) -> Double {

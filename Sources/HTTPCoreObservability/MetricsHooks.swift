@@ -91,13 +91,36 @@ public final class MetricsHooks: Hooks {
 
     private struct State: Sendable {
         var counters: [SeriesKey: Counter] = [:]
-        var timers: [SeriesKey: Timer] = [:]
+        var timedSeries: [SeriesKey: TimedSeries] = [:]
         var operationNames: Set<String> = []
+
+        /// `name`, or the overflow name once `limit` other names are kept.
+        mutating func bounded(_ name: String, limit: Int) -> String {
+            if operationNames.contains(name) { return name }
+            guard operationNames.count < limit else { return MetricsHooks.overflowOperationName }
+            operationNames.insert(name)
+            return name
+        }
     }
 
+    /// One series: a metric's name and its dimension values, in the order the table lists them.
+    ///
+    /// Fixed fields rather than an array of values, so finding an existing series (every event
+    /// does) builds nothing.
     private struct SeriesKey: Hashable, Sendable {
         var name: String
-        var values: [String]
+        var first: String
+        var second: String
+        var third: String?
+        var fourth: String?
+
+        var values: [String] { [first, second] + [third, fourth].compactMap { $0 } }
+    }
+
+    /// A counter and a timer that every event of a series records together, found with one lookup.
+    private struct TimedSeries: Sendable {
+        let counter: Counter
+        let timer: Timer
     }
 
     /// Creates metrics hooks.
@@ -116,47 +139,67 @@ public final class MetricsHooks: Hooks {
 
     /// Counts and times the attempt.
     public func requestEnded(_ event: RequestEndEvent) {
-        let dimensions = base(event.operation, event.method) + [Labels.statusClass(event.status)]
-        counter(Name.requests, statusDimensions, dimensions).increment()
-        timer(Name.requestDuration, statusDimensions, dimensions).recordNanoseconds(Labels.nanoseconds(event.duration))
+        let series = timedSeries(
+            Name.requests,
+            Name.requestDuration,
+            statusDimensions,
+            OperationLabels(event.operation, event.method, Labels.statusClass(event.status))
+        )
+        series.counter.increment()
+        series.timer.recordNanoseconds(Labels.nanoseconds(event.duration))
     }
 
     /// Counts the retry by its cause.
     public func retryScheduled(_ event: RetryEvent) {
-        let dimensions = base(event.operation, event.method) + [event.error.code.rawValue]
-        counter(Name.retries, errorDimensions, dimensions).increment()
+        counter(
+            Name.retries,
+            errorDimensions,
+            OperationLabels(event.operation, event.method, event.error.code.rawValue)
+        )
+        .increment()
     }
 
     /// Counts and times the call, and counts its error.
     public func operationEnded(_ event: OperationEndEvent) {
-        let base = base(event.operation, event.method)
         let statusClass = event.cancelled ? "cancelled" : Labels.statusClass(event.status)
-        counter(Name.operations, statusDimensions, base + [statusClass]).increment()
-        timer(Name.operationDuration, statusDimensions, base + [statusClass])
-            .recordNanoseconds(Labels.nanoseconds(event.duration))
+        let series = timedSeries(
+            Name.operations,
+            Name.operationDuration,
+            statusDimensions,
+            OperationLabels(event.operation, event.method, statusClass)
+        )
+        series.counter.increment()
+        series.timer.recordNanoseconds(Labels.nanoseconds(event.duration))
         if let error = event.error {
-            counter(Name.errors, errorDimensions, base + [error.code.rawValue]).increment()
+            counter(Name.errors, errorDimensions, OperationLabels(event.operation, event.method, error.code.rawValue))
+                .increment()
         }
     }
 
     /// Counts the cache's hits, misses, revalidations, stores and evictions.
     public func cache(_ event: CacheEvent) {
-        let dimensions = base(event.operation, event.method) + [event.kind.rawValue]
-        counter(Name.cacheEvents, cacheDimensions, dimensions).increment()
+        counter(Name.cacheEvents, cacheDimensions, OperationLabels(event.operation, event.method, event.kind.rawValue))
+            .increment()
     }
 
     /// Counts pages and their items.
     public func page(_ event: PageEvent) {
-        let dimensions = base(event.operation, nil)
-        counter(Name.pages, pageDimensions, dimensions).increment()
-        counter(Name.pageItems, pageDimensions, dimensions).increment(by: max(event.itemCount, 0))
+        let labels = OperationLabels(event.operation, nil, nil)
+        counter(Name.pages, pageDimensions, labels).increment()
+        counter(Name.pageItems, pageDimensions, labels).increment(by: max(event.itemCount, 0))
     }
 
     /// Counts and times refreshes, logins and renewals.
     public func auth(_ event: AuthEvent) {
-        let dimensions = [event.strategy, event.kind.rawValue, event.trigger.rawValue]
-        counter(Name.authEvents, authDimensions, dimensions).increment()
-        timer(Name.authDuration, authDimensions, dimensions).recordNanoseconds(Labels.nanoseconds(event.duration))
+        let key = SeriesKey(
+            name: Name.authEvents,
+            first: event.strategy,
+            second: event.kind.rawValue,
+            third: event.trigger.rawValue
+        )
+        let series = state.withLock { state in timedSeries(key, Name.authDuration, authDimensions, in: &state) }
+        series.counter.increment()
+        series.timer.recordNanoseconds(Labels.nanoseconds(event.duration))
     }
 
     private let cacheDimensions = [Dimension.operation, Dimension.service, Dimension.method, Dimension.event]
@@ -165,42 +208,80 @@ public final class MetricsHooks: Hooks {
     private let statusDimensions = [Dimension.operation, Dimension.service, Dimension.method, Dimension.statusClass]
     private let errorDimensions = [Dimension.operation, Dimension.service, Dimension.method, Dimension.errorCode]
 
-    private func base(_ operation: OperationMetadata, _ method: HTTPRequest.Method?) -> [String] {
-        let name = Labels.operation(operation)
-        let bounded = state.withLock { state -> String in
-            if state.operationNames.contains(name) { return name }
-            guard state.operationNames.count < maxOperationNames else { return Self.overflowOperationName }
-            state.operationNames.insert(name)
-            return name
+    /// An event's operation, service and method labels and the dimension that follows them;
+    /// the operation name is bounded only once the lock is held.
+    private struct OperationLabels {
+        var operation: String
+        var service: String
+        var method: String?
+        var last: String?
+
+        init(_ operation: OperationMetadata, _ method: HTTPRequest.Method?, _ last: String?) {
+            self.operation = Labels.operation(operation)
+            self.service = Labels.service(operation)
+            self.method = method.map(Labels.method)
+            self.last = last
         }
-        return [bounded, Labels.service(operation)] + (method.map { [Labels.method($0)] } ?? [])
+
+        func key(_ name: String, in state: inout State, limit: Int) -> SeriesKey {
+            SeriesKey(
+                name: name,
+                first: state.bounded(operation, limit: limit),
+                second: service,
+                third: method,
+                fourth: last
+            )
+        }
     }
 
     /// The metric objects are made once per series and reused: creating them per event is slow
     /// and swift-metrics advises against it.
-    private func counter(_ name: String, _ keys: [String], _ values: [String]) -> Counter {
-        let key = SeriesKey(name: name, values: values)
-        return state.withLock { state in
+    private func counter(_ name: String, _ dimensions: [String], _ labels: OperationLabels) -> Counter {
+        state.withLock { state in
+            let key = labels.key(name, in: &state, limit: maxOperationNames)
             if let existing = state.counters[key] { return existing }
-            let counter = Counter(label: label(name), dimensions: Array(zip(keys, values)), factory: factory)
+            let counter = Counter(label: label(name), dimensions: Array(zip(dimensions, key.values)), factory: factory)
             state.counters[key] = counter
             return counter
         }
     }
 
-    private func timer(_ name: String, _ keys: [String], _ values: [String]) -> Timer {
-        let key = SeriesKey(name: name, values: values)
-        return state.withLock { state in
-            if let existing = state.timers[key] { return existing }
-            let timer = Timer(
-                label: label(name),
-                dimensions: Array(zip(keys, values)),
+    private func timedSeries(
+        _ counterName: String,
+        _ timerName: String,
+        _ dimensions: [String],
+        _ labels: OperationLabels
+    ) -> TimedSeries {
+        state.withLock { state in
+            timedSeries(
+                labels.key(counterName, in: &state, limit: maxOperationNames),
+                timerName,
+                dimensions,
+                in: &state
+            )
+        }
+    }
+
+    /// The counter named by `key` and the timer `timerName` with the same dimension values.
+    private func timedSeries(
+        _ key: SeriesKey,
+        _ timerName: String,
+        _ dimensions: [String],
+        in state: inout State
+    ) -> TimedSeries {
+        if let existing = state.timedSeries[key] { return existing }
+        let dimensions = Array(zip(dimensions, key.values))
+        let series = TimedSeries(
+            counter: Counter(label: label(key.name), dimensions: dimensions, factory: factory),
+            timer: Timer(
+                label: label(timerName),
+                dimensions: dimensions,
                 preferredDisplayUnit: .milliseconds,
                 factory: factory
             )
-            state.timers[key] = timer
-            return timer
-        }
+        )
+        state.timedSeries[key] = series
+        return series
     }
 
     private func label(_ name: String) -> String {

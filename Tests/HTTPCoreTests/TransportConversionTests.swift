@@ -33,6 +33,48 @@ struct TransportConversionTests {
         }
     }
 
+    @Test("A field's joined value reads as the subscript reads it")
+    func joinedValue() throws {
+        let xTrace = try #require(HTTPField.Name("X-Trace"))
+        let fields: HTTPFields = [
+            .eTag: "\"v1\"", .cacheControl: "max-age=60", .accept: "text/plain", .cacheControl: "private",
+            .cookie: "a=1", .cookie: "b=2", xTrace: "", .cacheControl: "no-cache",
+        ]
+        for name in [HTTPField.Name.eTag, .cacheControl, .cookie, xTrace, .lastModified, .accept] {
+            #expect(fields.joinedValue(for: name) == fields[name], "\(name)")
+        }
+        #expect(fields.joinedValue(for: .cacheControl) == "max-age=60, private, no-cache")
+        #expect(fields.joinedValue(for: .cookie) == "a=1; b=2")
+        #expect(fields.joinedValue(for: xTrace) == "")
+        #expect(fields.joinedValue(for: .lastModified) == nil)
+    }
+
+    @Test("A request's URL text is what its URL reads as, without parsing it")
+    func urlText() throws {
+        for text in ["https://a.example/v1/items?page=2&q=a%20b", "http://127.0.0.1:8080/"] {
+            let request = try request(text)
+            #expect(request.urlText == request.url?.absoluteString)
+            #expect(request.urlText == text)
+        }
+        // A request carries no user info, in its URL or in its text.
+        let withUserInfo = try request("https://user@a.example:8443/x")
+        #expect(withUserInfo.urlText == withUserInfo.url?.absoluteString)
+        #expect(withUserInfo.urlText == "https://a.example:8443/x")
+        var pathless = try request("https://a.example/x")
+        pathless.path = nil
+        #expect(pathless.urlText == nil)
+    }
+
+    @Test("A cache key's target is the request's URL without its fragment")
+    func requestTarget() throws {
+        let request = try request("https://a.example:8443/v1/items?page=2#top")
+        let target = try #require(ResponseCache.RequestTarget(request))
+        #expect(target.text == "https://a.example:8443/v1/items?page=2")
+        var pathless = request
+        pathless.path = nil
+        #expect(ResponseCache.RequestTarget(pathless) == nil)
+    }
+
     @Test("A request whose fields name no URL gets none")
     func noTargetURL() throws {
         var request = try request("https://a.example/x")

@@ -44,9 +44,9 @@ struct CacheMiddleware: Middleware {
             }
             return result
         }
-        // The URL as text, straight from the request: every lookup needs it, and building a
-        // `URL` (then redacting it) for each one was a visible share of a revalidation's cost.
-        guard let target = ResponseCache.target(of: request) else { return try await next(request, body, context) }
+        // The URL straight from the request: every lookup needs it, and building a `URL` (then
+        // redacting it) for each one was a visible share of a revalidation's cost.
+        guard let target = ResponseCache.RequestTarget(request) else { return try await next(request, body, context) }
         if request.headerFields.contains(where: { Self.callerConditionals.contains($0.name) })
             || CacheControl(request.headerFields[values: .cacheControl]).noStore
         {
@@ -67,8 +67,8 @@ struct CacheMiddleware: Middleware {
 
         emit(.hit, url: displayURL(target, context), bytes: entry.byteCount, request, context)
         var conditional = request
-        if let etag = entry.headers[.eTag] { conditional.headerFields[.ifNoneMatch] = etag }
-        if let lastModified = entry.headers[.lastModified] {
+        if let etag = entry.headers.joinedValue(for: .eTag) { conditional.headerFields[.ifNoneMatch] = etag }
+        if let lastModified = entry.headers.joinedValue(for: .lastModified) {
             conditional.headerFields[.ifModifiedSince] = lastModified
         }
         let result: TransportResponse
@@ -88,8 +88,8 @@ struct CacheMiddleware: Middleware {
     }
 
     /// The URL as hooks and stored entries show it; only worked out when something shows it.
-    private func displayURL(_ target: String, _ context: RequestContext) -> String {
-        context.redactor.redact(urlString: target)
+    private func displayURL(_ target: ResponseCache.RequestTarget, _ context: RequestContext) -> String {
+        context.redactor.redact(urlString: target.text)
     }
 
     /// The stored response, its headers updated by the 304 (RFC 9111 §4.3.4).
@@ -97,7 +97,7 @@ struct CacheMiddleware: Middleware {
         _ entry: CachedResponse,
         by result: TransportResponse,
         request: HTTPRequest,
-        target: String,
+        target: ResponseCache.RequestTarget,
         context: RequestContext
     ) -> TransportResponse {
         var headers = entry.headers
@@ -168,7 +168,7 @@ struct CacheMiddleware: Middleware {
         }
         let storable =
             [200, 203, 204].contains(status)
-            && (fields[.eTag] != nil || fields[.lastModified] != nil)
+            && (fields.contains(.eTag) || fields.contains(.lastModified))
             && !CacheControl(fields[values: .cacheControl]).noStore
         guard storable, let varyHeaders, let fullKey else {
             // The resource changed in a way that may not be kept: the old entry is stale now.

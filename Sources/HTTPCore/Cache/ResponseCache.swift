@@ -90,24 +90,49 @@ public final class ResponseCache: Sendable {
     /// The parts of a request's key that do not depend on a stored response.
     struct RequestKey {
         var primary: String
-        /// The request's URL as text, without a fragment.
-        var target: String
+        /// The request's URL, without a fragment.
+        var target: RequestTarget
 
         /// The key that groups every entry for the URL; hashed only when an entry is stored.
-        var urlKey: String { ResponseCache.urlKey(text: target) }
+        var urlKey: String { ResponseCache.urlKey(text: target.text) }
+    }
+
+    /// A request's URL as its pseudo-header fields carry it: scheme, authority and path (with
+    /// query), with no fragment.
+    ///
+    /// Kept in parts, and only put together as text when something hashes or shows it: a
+    /// revalidation whose key is remembered never needs the text, and building it was two
+    /// allocations on every call.
+    struct RequestTarget: Hashable, Sendable {
+        var scheme: String
+        var authority: String
+        var path: String
+
+        /// The request's target; `nil` when a pseudo-header is missing.
+        init?(_ request: HTTPRequest) {
+            guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
+                return nil
+            }
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+        }
+
+        /// The URL as text, as `HTTPRequest.urlText` gives it.
+        var text: String { scheme + "://" + authority + path }
     }
 
     /// Headers whose values identify who is asking; their digest scopes every key, so one
     /// user's entries are never served to another.
     static let credentialHeaders: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
 
-    /// The key for `request`, whose URL text (without fragment) is `target`.
+    /// The key for `request`, whose URL (without fragment) is `target`.
     ///
     /// A request without credential headers is keyed by its method and URL alone, which hold no
     /// secret, so their digest is kept and reused: revalidating the same URLs again and again
     /// then costs a dictionary lookup instead of a SHA-256. Requests with credentials are hashed
     /// every time, so no credential value is ever kept.
-    func requestKey(for request: HTTPRequest, target: String, redactor: Redactor) -> RequestKey {
+    func requestKey(for request: HTTPRequest, target: RequestTarget, redactor: Redactor) -> RequestKey {
         guard !Self.carriesCredentials(request, redactor: redactor) else {
             return Self.requestKey(for: request, target: target, redactor: redactor)
         }
@@ -133,12 +158,12 @@ public final class ResponseCache: Sendable {
         credentialHeaders.contains(name) || redactor.secretHeaders.contains(name)
     }
 
-    /// The key for `request`, whose URL text (without fragment) is `target`, hashed afresh.
-    static func requestKey(for request: HTTPRequest, target: String, redactor: Redactor) -> RequestKey {
+    /// The key for `request`, whose URL (without fragment) is `target`, hashed afresh.
+    static func requestKey(for request: HTTPRequest, target: RequestTarget, redactor: Redactor) -> RequestKey {
         var hasher = SHA256Hasher()
         hasher.updateField("httpcore-cache-v1")
         hasher.updateField(request.method.rawValue)
-        hasher.updateField(target)
+        hasher.updateField(target.text)
         // The credential headers the request carries, in a fixed order whatever the header
         // order: the standard ones first, then the redactor's others by name. Ordering only the
         // names present spares a request without credentials from sorting the redactor's set.
@@ -159,15 +184,6 @@ public final class ResponseCache: Sendable {
             for value in request.headerFields[values: name] { hasher.updateField(value) }
         }
         return RequestKey(primary: SHA256Hasher.hexString(hasher.finalize()), target: target)
-    }
-
-    /// The request's URL as text without touching `URL`: scheme, authority and path (with
-    /// query) as the request carries them; `nil` when one is missing.
-    static func target(of request: HTTPRequest) -> String? {
-        guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
-            return nil
-        }
-        return scheme + "://" + authority + path
     }
 
     static func fullKey(primary: String, varyHeaders: [String], request: HTTPFields) -> String {
@@ -207,7 +223,7 @@ public final class ResponseCache: Sendable {
     private struct AnonymousKeys: Sendable {
         struct Key: Hashable, Sendable {
             var method: String
-            var target: String
+            var target: RequestTarget
         }
 
         static let limit = 1024
@@ -257,7 +273,11 @@ public final class ResponseCache: Sendable {
                 return Lookup(entry: nil, dropped: dropped.map { [$0] } ?? [])
             }
             state.useCounter += 1
-            state.records[match]?.lastUse = state.useCounter
+            // Through the index rather than `records[match]?.lastUse = …`, whose optional
+            // chaining through the subscript allocated three times on every lookup.
+            if let position = state.records.index(forKey: match) {
+                state.records.values[position].lastUse = state.useCounter
+            }
             return Lookup(entry: entry, dropped: [])
         }
     }

@@ -161,7 +161,7 @@ public final class Client: Sendable {
         }
         let attempts = AttemptCounter()
         context.attemptCounter = attempts
-        let url = request.url.map(redactor.redact) ?? ""
+        let url = request.urlText.map(redactor.redact(urlString:)) ?? ""
         let started = configuration.timeSource.monotonicNow()
         hooks.operationStarted(
             OperationStartEvent(operation: endpoint.operation, method: request.method, url: url, callID: context.callID)
@@ -355,7 +355,7 @@ public final class Client: Sendable {
             let errorResponse = ErrorResponse(
                 response: result.response,
                 body: result.body,
-                requestID: result.response.headerFields[configuration.requestIDHeader],
+                requestID: result.response.headerFields.joinedValue(for: configuration.requestIDHeader),
                 receivedAt: configuration.timeSource.now()
             )
             throw configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
@@ -372,7 +372,7 @@ public final class Client: Sendable {
     ) throws
         -> Response<Value>
     {
-        let requestID = result.response.headerFields[configuration.requestIDHeader]
+        let requestID = result.response.headerFields.joinedValue(for: configuration.requestIDHeader)
         let value: Value
         do {
             value = try decoder.decode(result.body, result.response, coding.decoder)

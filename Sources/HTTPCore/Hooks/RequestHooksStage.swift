@@ -12,7 +12,7 @@ struct RequestHooksStage: Middleware {
         context: RequestContext,
         next: MiddlewareNext
     ) async throws -> TransportResponse {
-        let url = request.url.map(context.redactor.redact) ?? ""
+        let url = request.urlText.map(context.redactor.redact(urlString:)) ?? ""
         hooks.requestStarted(
             RequestStartEvent(
                 operation: context.operation,
@@ -43,7 +43,7 @@ struct RequestHooksStage: Middleware {
             end.duration = clock.now - started
             end.status = result.response.status.code
             end.headers = context.redactor.redact(result.response.headerFields)
-            end.requestID = result.response.headerFields[requestIDHeader]
+            end.requestID = result.response.headerFields.joinedValue(for: requestIDHeader)
             // The cache stage sits outside this one: a 304 to its conditional request is about to
             // be answered from the cache, so report it as such.
             end.fromCache = result.fromCache || (result.response.status.code == 304 && CacheRevalidation.isActive)

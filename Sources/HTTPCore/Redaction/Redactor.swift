@@ -83,15 +83,12 @@ public struct Redactor: Sendable, Hashable {
 
     /// The fields with every secret header's value replaced.
     public func redact(_ fields: HTTPFields) -> HTTPFields {
-        var copy = HTTPFields()
-        for field in fields {
-            if secretHeaders.contains(field.name) {
-                copy.append(HTTPField(name: field.name, value: Self.placeholder))
-            } else {
-                copy.append(field)
-            }
+        // Most fields hold no secret: those come back as they are, without a copy.
+        var redacted = fields
+        for index in fields.indices where secretHeaders.contains(fields[index].name) {
+            redacted[index] = HTTPField(name: fields[index].name, value: Self.placeholder)
         }
-        return copy
+        return redacted
     }
 
     /// A one-line description of a request (`GET https://…`) with secrets replaced.

@@ -29,12 +29,12 @@ struct RetryStage: Sendable {
         // another method (an API that creates with GET) keeps no key, so it is never treated as
         // safe to repeat by a server that may not know keys.
         let keyable = request.method == .post || request.method == .patch
-        if keyable, let header = idempotencyKeyHeader, !context.isIdempotent, request.headerFields[header] == nil {
+        if keyable, let header = idempotencyKeyHeader, !context.isIdempotent, !request.headerFields.contains(header) {
             // One key per logical call, sent unchanged on every attempt, so the server can
             // recognise a repeat and apply the write once.
             request.headerFields[header] = UUID().uuidString
         }
-        let hasKey = keyable && request.headerFields[idempotencyKeyHeader ?? .idempotencyKey] != nil
+        let hasKey = keyable && request.headerFields.contains(idempotencyKeyHeader ?? .idempotencyKey)
         let eligible = context.isIdempotent || hasKey
         budget?.recordFirstAttempt(at: timeSource.monotonicNow())
 
@@ -89,7 +89,7 @@ struct RetryStage: Sendable {
                 RetryEvent(
                     operation: context.operation,
                     method: request.method,
-                    url: request.url.map(context.redactor.redact) ?? "",
+                    url: request.urlText.map(context.redactor.redact(urlString:)) ?? "",
                     callID: context.callID,
                     attempt: context.attempt,
                     error: reason.error,
