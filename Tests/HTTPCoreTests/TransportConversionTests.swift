@@ -68,11 +68,11 @@ struct TransportConversionTests {
     @Test("A cache key's target is the request's URL without its fragment")
     func requestTarget() throws {
         let request = try request("https://a.example:8443/v1/items?page=2#top")
-        let target = try #require(ResponseCache.RequestTarget(request))
+        let target = try #require(RequestTarget(request))
         #expect(target.text == "https://a.example:8443/v1/items?page=2")
         var pathless = request
         pathless.path = nil
-        #expect(ResponseCache.RequestTarget(pathless) == nil)
+        #expect(RequestTarget(pathless) == nil)
     }
 
     @Test("A request whose fields name no URL gets none")

@@ -46,7 +46,7 @@ struct CacheMiddleware: Middleware {
         }
         // The URL straight from the request: every lookup needs it, and building a `URL` (then
         // redacting it) for each one was a visible share of a revalidation's cost.
-        guard let target = ResponseCache.RequestTarget(request) else { return try await next(request, body, context) }
+        guard let target = RequestTarget(request) else { return try await next(request, body, context) }
         if request.headerFields.contains(where: { Self.callerConditionals.contains($0.name) })
             || CacheControl(request.headerFields[values: .cacheControl]).noStore
         {
@@ -88,7 +88,7 @@ struct CacheMiddleware: Middleware {
     }
 
     /// The URL as hooks and stored entries show it; only worked out when something shows it.
-    private func displayURL(_ target: ResponseCache.RequestTarget, _ context: RequestContext) -> String {
+    private func displayURL(_ target: RequestTarget, _ context: RequestContext) -> String {
         context.redactor.redact(urlString: target.text)
     }
 
@@ -97,7 +97,7 @@ struct CacheMiddleware: Middleware {
         _ entry: CachedResponse,
         by result: TransportResponse,
         request: HTTPRequest,
-        target: ResponseCache.RequestTarget,
+        target: RequestTarget,
         context: RequestContext
     ) -> TransportResponse {
         var headers = entry.headers

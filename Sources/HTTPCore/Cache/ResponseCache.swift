@@ -97,31 +97,6 @@ public final class ResponseCache: Sendable {
         var urlKey: String { ResponseCache.urlKey(text: target.text) }
     }
 
-    /// A request's URL as its pseudo-header fields carry it: scheme, authority and path (with
-    /// query), with no fragment.
-    ///
-    /// Kept in parts, and only put together as text when something hashes or shows it: a
-    /// revalidation whose key is remembered never needs the text, and building it was two
-    /// allocations on every call.
-    struct RequestTarget: Hashable, Sendable {
-        var scheme: String
-        var authority: String
-        var path: String
-
-        /// The request's target; `nil` when a pseudo-header is missing.
-        init?(_ request: HTTPRequest) {
-            guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
-                return nil
-            }
-            self.scheme = scheme
-            self.authority = authority
-            self.path = path
-        }
-
-        /// The URL as text, as `HTTPRequest.urlText` gives it.
-        var text: String { scheme + "://" + authority + path }
-    }
-
     /// Headers whose values identify who is asking; their digest scopes every key, so one
     /// user's entries are never served to another.
     static let credentialHeaders: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
