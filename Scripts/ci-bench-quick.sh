@@ -31,12 +31,22 @@ if [[ "$(uname -s)" == "Linux" ]]; then
     fi
 fi
 
-# The URLSession breakdown must still run and print all seven of its sides, and run one alone.
+# The URLSession breakdown must still run and print all eleven of its sides, and run one alone.
 sides=$(timeout 120 swift run --skip-build httpcore-bench profile-urlsession 1)
 printf '%s\n' "$sides"
-for side in "raw data(for:)" "bare session delegate" "URLSessionTransport.send" "client" \
-    "raw 304" "URLSessionTransport.send 304" "client + cache 304"; do
-    if ! grep -qF -- "$side" <<<"$sides"; then
+# Each side's line starts with its exact name and then its time, so "client" is not satisfied by
+# "client + hooks".
+printed() {
+    local line
+    while IFS= read -r line; do
+        [[ $line == "$1 "[0-9]* ]] && return 0
+    done <<<"$sides"
+    return 1
+}
+for side in "raw data(for:)" "bare session delegate" "in-place delegate" "URLSessionTransport.send" \
+    "client" "client + hooks" "raw 304" "bare session delegate 304" "in-place delegate 304" \
+    "URLSessionTransport.send 304" "client + cache 304"; do
+    if ! printed "$side"; then
         echo "ci-bench-quick: profile-urlsession printed no \"$side\" line" >&2
         exit 1
     fi

@@ -9,11 +9,14 @@ import FoundationNetworking
 extension Runner {
     /// The URLSession GET taken apart, without decoding: raw `data(for:)`, a bare session
     /// delegate that only collects the body (the least any transport that watches the body as it
-    /// streams in can do), `URLSessionTransport.send`, and the whole client; then the same for a
-    /// revalidation answered 304 (raw, transport, and the client handing back its cached body).
-    /// Chunks of 25 calls per side for `count` rounds; prints each side's median call, its ratio to
-    /// raw and the process's CPU time per call. The bare delegate's ratio is FoundationNetworking's cost of
-    /// delegate callbacks; the transport's ratio over it is the transport's own work.
+    /// streams in can do), first on URLSession's own delegate queue and then with its callbacks
+    /// run in place (``InPlaceDelegateQueue``, as the transport does), `URLSessionTransport.send`,
+    /// the whole client, and the client with logging, metrics and tracing hooks on no-op backends;
+    /// then the same for a revalidation answered 304 (raw, the two bare delegates, the transport,
+    /// and the client handing back its cached body). Chunks of 25 calls per side for `count`
+    /// rounds; prints each side's median call, its ratio to raw and the process's CPU time per
+    /// call. The bare delegates' ratios are FoundationNetworking's cost of delegate callbacks; the
+    /// transport's ratio over the in-place one is the transport's own work.
     ///
     /// With `side` (the start of a side's name, such as `client` or `raw 304`) only that side
     /// runs, `count` × 25 times after a warm-up, for `perf stat` or `perf record`.
@@ -22,28 +25,33 @@ extension Runner {
         let bareDelegate = CollectingDelegate()
         let bareSession = URLSession(configuration: configuration, delegate: bareDelegate, delegateQueue: nil)
         defer { bareSession.finishTasksAndInvalidate() }
+        let inPlaceDelegate = CollectingDelegate()
+        let inPlaceSession = URLSession(
+            configuration: configuration,
+            delegate: inPlaceDelegate,
+            delegateQueue: URLSessionTransport.delegateQueue()
+        )
+        defer { inPlaceSession.finishTasksAndInvalidate() }
         let bare = transport(.urlSession)
         let plain = try client(.urlSession)
         let getRequest = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
         let documentBytes = Endpoint<Data>(.get, "bench/doc")
         let caching = try client(.urlSession) { $0.cache = ResponseCache() }
+        let observed = try client(.urlSession) { Runner.observeWithNoOpBackends(&$0) }
         _ = try await caching.send(documentBytes)
         let conditional = conditionalRequest
+        let get = rawURLRequest(documentURL)
+        let conditionalGet = rawURLRequest(documentURL, ifNoneMatch: BenchModule.etag)
         let sides: [(name: String, call: () async throws -> Void)] = [
             ("raw data(for:)", { Sink.consume(try await self.rawGET(.urlSession, self.documentURL).1.count) }),
-            (
-                "bare session delegate",
-                {
-                    Sink.consume(
-                        try await bareDelegate.get(self.rawURLRequest(self.documentURL), in: bareSession).count
-                    )
-                }
-            ),
+            ("bare session delegate", { Sink.consume(try await bareDelegate.get(get, in: bareSession).count) }),
+            ("in-place delegate", { Sink.consume(try await inPlaceDelegate.get(get, in: inPlaceSession).count) }),
             (
                 "URLSessionTransport.send",
                 { Sink.consume(try await bare.send(getRequest, body: nil, options: Self.bareOptions).body.count) }
             ),
             ("client", { Sink.consume(try await plain.send(documentBytes).count) }),
+            ("client + hooks", { Sink.consume(try await observed.send(documentBytes).count) }),
             (
                 "raw 304",
                 {
@@ -51,6 +59,14 @@ extension Runner {
                         try await self.rawGET(.urlSession, self.documentURL, ifNoneMatch: BenchModule.etag).1.count
                     )
                 }
+            ),
+            (
+                "bare session delegate 304",
+                { Sink.consume(try await bareDelegate.get(conditionalGet, in: bareSession).count) }
+            ),
+            (
+                "in-place delegate 304",
+                { Sink.consume(try await inPlaceDelegate.get(conditionalGet, in: inPlaceSession).count) }
             ),
             (
                 "URLSessionTransport.send 304",

@@ -32,8 +32,9 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Where the session's delegate callbacks run: in place on Linux (see ``InPlaceDelegateQueue``),
-    /// URLSession's own serial queue elsewhere.
-    private static func delegateQueue() -> OperationQueue? {
+    /// URLSession's own serial queue elsewhere. The benchmarks' bare delegate uses it too, so
+    /// that it measures FoundationNetworking's callbacks as the transport meets them.
+    package static func delegateQueue() -> OperationQueue? {
         #if canImport(FoundationNetworking)
         return InPlaceDelegateQueue.shared
         #else
