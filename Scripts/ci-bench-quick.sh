@@ -36,17 +36,10 @@ sides=$(timeout 120 swift run --skip-build httpcore-bench profile-urlsession 1)
 printf '%s\n' "$sides"
 # Each side's line starts with its exact name and then its time, so "client" is not satisfied by
 # "client + hooks".
-printed() {
-    local line
-    while IFS= read -r line; do
-        [[ $line == "$1 "[0-9]* ]] && return 0
-    done <<<"$sides"
-    return 1
-}
 for side in "raw data(for:)" "bare session delegate" "in-place delegate" "URLSessionTransport.send" \
     "client" "client + hooks" "raw 304" "bare session delegate 304" "in-place delegate 304" \
     "URLSessionTransport.send 304" "client + cache 304"; do
-    if ! printed "$side"; then
+    if [[ $'\n'"$sides" != *$'\n'"$side "[0-9]* ]]; then
         echo "ci-bench-quick: profile-urlsession printed no \"$side\" line" >&2
         exit 1
     fi

@@ -11,11 +11,17 @@ extension HTTPFields {
         var joined: String?
         for field in self where field.name == name {
             if let earlier = joined {
-                joined = earlier + (name == .cookie ? "; " : ", ") + field.value
+                joined = earlier + name.combiningSeparator + field.value
             } else {
                 joined = field.value
             }
         }
         return joined
     }
+}
+
+extension HTTPField.Name {
+    /// What goes between repeated fields of this name when they are sent or read as one: `; ` for
+    /// cookies (RFC 6265 §5.4), `, ` for every other field (RFC 9110 §5.3).
+    var combiningSeparator: String { self == .cookie ? "; " : ", " }
 }

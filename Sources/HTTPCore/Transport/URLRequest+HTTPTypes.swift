@@ -18,7 +18,7 @@ extension URLRequest {
         for field in request.headerFields {
             let name = field.name.rawName
             if let existing = joined[name] {
-                joined[name] = existing + (field.name == .cookie ? "; " : ", ") + field.isoLatin1Text
+                joined[name] = existing + field.name.combiningSeparator + field.isoLatin1Text
             } else {
                 joined[name] = field.isoLatin1Text
             }
