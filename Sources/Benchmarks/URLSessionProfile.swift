@@ -18,6 +18,11 @@ extension Runner {
     /// call. The bare delegates' ratios are FoundationNetworking's cost of delegate callbacks; the
     /// transport's ratio over the in-place one is the transport's own work.
     ///
+    /// The last three sides each make the in-place 304 and then one call over a transport that
+    /// answers from memory: the transport alone, the client, the client with a cache. Their
+    /// differences are what the client's own work costs right after a round trip, the state it
+    /// meets on the wire, which is several times what a loop of in-memory calls shows.
+    ///
     /// With `side` (the start of a side's name, such as `client` or `raw 304`) only that side
     /// runs, `count` × 25 times after a warm-up, for `perf stat` or `perf record`.
     func profileURLSession(count: Int, only side: String? = nil) async throws {
@@ -42,6 +47,18 @@ extension Runner {
         let conditional = conditionalRequest
         let get = rawURLRequest(documentURL)
         let conditionalGet = rawURLRequest(documentURL, ifNoneMatch: BenchModule.etag)
+        let memoryBody = try JSONEncoder().encode(BenchDocument.make())
+        let memoryTransport = CannedTransport(memoryBody, etag: BenchModule.etag)
+        let memoryClient = try Self.inMemoryClient(baseURL: baseURL, body: memoryBody, revalidating: false)
+        let memoryCaching = try Self.inMemoryClient(baseURL: baseURL, body: memoryBody, revalidating: true)
+        _ = try await memoryCaching.send(documentBytes)
+        // The in-place 304, then `call` over memory.
+        func after304(_ call: @escaping () async throws -> Int) -> () async throws -> Void {
+            {
+                Sink.consume(try await inPlaceDelegate.get(conditionalGet, in: inPlaceSession).count)
+                Sink.consume(try await call())
+            }
+        }
         let sides: [(name: String, call: () async throws -> Void)] = [
             ("raw data(for:)", { Sink.consume(try await self.rawGET(.urlSession, self.documentURL).1.count) }),
             ("bare session delegate", { Sink.consume(try await bareDelegate.get(get, in: bareSession).count) }),
@@ -73,6 +90,14 @@ extension Runner {
                 { Sink.consume(try await bare.send(conditional, body: nil, options: Self.bareOptions).body.count) }
             ),
             ("client + cache 304", { Sink.consume(try await caching.send(documentBytes).count) }),
+            (
+                "after 304: in-memory transport",
+                after304 {
+                    try await memoryTransport.send(conditional, body: nil, options: Self.bareOptions).body.count
+                }
+            ),
+            ("after 304: in-memory client", after304 { try await memoryClient.send(documentBytes).count }),
+            ("after 304: in-memory client + cache", after304 { try await memoryCaching.send(documentBytes).count }),
         ]
         if let side {
             guard let chosen = sides.first(where: { $0.name.hasPrefix(side) }) else {
