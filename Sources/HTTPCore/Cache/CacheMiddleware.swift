@@ -16,13 +16,16 @@ struct CacheMiddleware: Middleware {
     let timeSource: any TimeSource
 
     /// Request headers that make a request conditional or partial on the caller's behalf; such
-    /// requests bypass the cache, since the caller wants the server's own answer.
-    private static let callerConditionals: Set<HTTPField.Name> = [
+    /// requests bypass the cache, since the caller wants the server's own answer. A list, not a
+    /// set: every request is checked against it, and a few name comparisons cost less than
+    /// hashing each of its header names.
+    private static let callerConditionals: [HTTPField.Name] = [
         .ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range,
     ]
 
-    /// Response headers that describe the stored body and must not be replaced by a 304's.
-    private static let representationHeaders: Set<HTTPField.Name> = [
+    /// Response headers that describe the stored body and must not be replaced by a 304's; a
+    /// list for the same reason.
+    private static let representationHeaders: [HTTPField.Name] = [
         .contentLength, .contentEncoding, .transferEncoding, .contentRange, .contentType,
     ]
 

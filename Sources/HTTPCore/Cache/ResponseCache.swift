@@ -240,19 +240,18 @@ public final class ResponseCache: Sendable {
     func lookup(_ key: RequestKey, headers: HTTPFields) -> Lookup {
         state.withLock { state in
             load(&state)
-            guard let match = matchingKey(key, headers: headers, in: state) else {
+            guard let match = matchingRecord(key, headers: headers, in: state) else {
                 return Lookup(entry: nil, dropped: [])
             }
-            guard let entry = storage.entry(forKey: match), entry.key == match else {
-                let dropped = remove(match, from: &state)
+            guard let entry = storage.entry(forKey: match.key), entry.key == match.key else {
+                let dropped = remove(match.key, from: &state)
                 return Lookup(entry: nil, dropped: dropped.map { [$0] } ?? [])
             }
             state.useCounter += 1
-            // Through the index rather than `records[match]?.lastUse = …`, whose optional
-            // chaining through the subscript allocated three times on every lookup.
-            if let position = state.records.index(forKey: match) {
-                state.records.values[position].lastUse = state.useCounter
-            }
+            // Through the record's index, found once by the match, rather than
+            // `records[match]?.lastUse = …`, whose optional chaining through the subscript
+            // allocated three times on every lookup. Reading storage left the index valid.
+            state.records.values[match.position].lastUse = state.useCounter
             return Lookup(entry: entry, dropped: [])
         }
     }
@@ -261,15 +260,22 @@ public final class ResponseCache: Sendable {
     func removeMatching(_ key: RequestKey, headers: HTTPFields) -> CacheEntrySummary? {
         state.withLock { state in
             load(&state)
-            return matchingKey(key, headers: headers, in: state).flatMap { remove($0, from: &state) }
+            return matchingRecord(key, headers: headers, in: state).flatMap { remove($0.key, from: &state) }
         }
     }
 
-    /// The stored variant whose `Vary` header values equal the request's.
-    private func matchingKey(_ key: RequestKey, headers: HTTPFields, in state: IndexState) -> String? {
+    /// The stored variant whose `Vary` header values equal the request's: its key and the
+    /// position of its record.
+    private func matchingRecord(
+        _ key: RequestKey,
+        headers: HTTPFields,
+        in state: IndexState
+    ) -> (key: String, position: [String: Record].Index)? {
         guard let variants = state.byPrimary[key.primary] else { return nil }
-        if variants.count == 1, let only = variants.first, let vary = state.records[only]?.summary.varyHeaders {
-            return Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers) == only ? only : nil
+        if variants.count == 1, let only = variants.first, let position = state.records.index(forKey: only) {
+            let vary = state.records.values[position].summary.varyHeaders
+            return Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers) == only
+                ? (only, position) : nil
         }
         var tried: Set<[String]> = []
         for variant in variants {
@@ -277,7 +283,9 @@ public final class ResponseCache: Sendable {
                 continue
             }
             let candidate = Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers)
-            if variants.contains(candidate) { return candidate }
+            if variants.contains(candidate), let position = state.records.index(forKey: candidate) {
+                return (candidate, position)
+            }
         }
         return nil
     }
