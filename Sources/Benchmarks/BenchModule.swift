@@ -27,6 +27,11 @@ struct BenchDocument: Codable, Sendable, Hashable {
     var owner: Owner
     var entries: [Entry]
 
+    /// The default document's JSON, as the in-memory transports answer it.
+    static func encoded() throws -> Data {
+        try JSONEncoder().encode(make())
+    }
+
     /// A deterministic document whose JSON encoding is just over `minimumBytes`.
     static func make(minimumBytes: Int = 4096) -> BenchDocument {
         var document = BenchDocument(

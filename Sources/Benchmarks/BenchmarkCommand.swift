@@ -123,7 +123,7 @@ struct BenchmarkCommand {
             return (runner, runner.baseURL)
         }
 
-        let documentSize = (try? JSONEncoder().encode(BenchDocument.make()).count) ?? 0
+        let documentSize = (try? BenchDocument.encoded().count) ?? 0
         print(
             """
             ## httpcore-bench
@@ -161,7 +161,7 @@ struct BenchmarkCommand {
     /// one's median call; `bytes+decode` minus `decode` is what the pipeline costs a decode that
     /// follows it).
     static func profilePipeline(count: Int, variant: String) async throws {
-        let body = try JSONEncoder().encode(BenchDocument.make())
+        let body = try BenchDocument.encoded()
         guard let base = URL(string: "http://127.0.0.1:9") else { return }
         let client = try Runner.inMemoryClient(
             baseURL: base,

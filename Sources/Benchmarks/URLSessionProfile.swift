@@ -47,7 +47,7 @@ extension Runner {
         let conditional = conditionalRequest
         let get = rawURLRequest(documentURL)
         let conditionalGet = rawURLRequest(documentURL, ifNoneMatch: BenchModule.etag)
-        let memoryBody = try JSONEncoder().encode(BenchDocument.make())
+        let memoryBody = try BenchDocument.encoded()
         let memoryTransport = CannedTransport(memoryBody, etag: BenchModule.etag)
         let memoryClient = try Self.inMemoryClient(baseURL: baseURL, body: memoryBody, revalidating: false)
         let memoryCaching = try Self.inMemoryClient(baseURL: baseURL, body: memoryBody, revalidating: true)

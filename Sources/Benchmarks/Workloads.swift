@@ -248,7 +248,7 @@ final class Runner {
     /// answers from memory (with a 304 to every revalidation when `revalidating`), next to
     /// decoding the same bytes with `JSONDecoder`.
     func inMemoryPipeline(workload: String, variant: String, revalidating: Bool) async throws {
-        let body = try JSONEncoder().encode(BenchDocument.make())
+        let body = try BenchDocument.encoded()
         let client = try Self.inMemoryClient(baseURL: baseURL, body: body, revalidating: revalidating)
         // With the cache on, the first call stores the document and every later one revalidates.
         _ = try await client.send(Self.document)
