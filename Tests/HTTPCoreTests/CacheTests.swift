@@ -75,12 +75,18 @@ struct CacheTests {
 
     @Test("A 304's headers update the stored ones, except those describing the body (RFC 9111 §4.3.4)")
     func revalidationMergesHeaders() async throws {
-        var stored: HTTPFields = [.eTag: "\"v1\"", .cacheControl: "max-age=0"]
+        var stored: HTTPFields = [.eTag: "\"v1\"", .cacheControl: "max-age=0", .date: "Mon", .via: "a"]
         stored.append(HTTPField(name: .link, value: "<a>; rel=\"first\""))
         stored.append(HTTPField(name: .link, value: "<b>; rel=\"last\""))
+        stored.append(HTTPField(name: .server, value: "old"))
         var notModified: HTTPFields = [.eTag: "\"v2\"", .contentType: "text/plain", .cacheControl: "max-age=0"]
         notModified.append(HTTPField(name: .link, value: "<a>; rel=\"first\""))
         notModified.append(HTTPField(name: .link, value: "<c>; rel=\"last\""))
+        // One field each (replaced where it stands), one becoming two, and one the entry lacked.
+        notModified.append(HTTPField(name: .date, value: "Tue"))
+        notModified.append(HTTPField(name: .via, value: "b"))
+        notModified.append(HTTPField(name: .via, value: "c"))
+        notModified.append(HTTPField(name: .age, value: "5"))
         let transport = ScriptedTransport([
             .json(["name": "one", "version": 1], headers: stored),
             .status(304, headers: notModified),
@@ -96,6 +102,12 @@ struct CacheTests {
         #expect(second.headers[values: .link] == ["<a>; rel=\"first\"", "<c>; rel=\"last\""])
         #expect(second.headers[.contentType] == "application/json")
         #expect(second.headers[values: .cacheControl] == ["max-age=0"])
+        #expect(second.headers[values: .date] == ["Tue"])
+        #expect(second.headers[values: .via] == ["b", "c"])
+        #expect(second.headers[values: .age] == ["5"])
+        #expect(second.headers[values: .server] == ["old"])
+        // A replaced single field keeps its place among the stored ones.
+        #expect(second.headers.map(\.name).prefix(4) == [.eTag, .cacheControl, .date, .via])
         #expect(second.value == Resource(name: "one", version: 1))
         // The new validator is kept: the next revalidation asks with it.
         #expect(transport.requests[2].header("If-None-Match") == "\"v2\"")

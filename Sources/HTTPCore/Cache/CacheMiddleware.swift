@@ -70,9 +70,14 @@ struct CacheMiddleware: Middleware {
 
         emit(.hit, url: displayURL(target, context), bytes: entry.byteCount, request, context)
         var conditional = request
-        if let etag = entry.headers.joinedValue(for: .eTag) { conditional.headerFields[.ifNoneMatch] = etag }
+        // Appended, not set through the subscript: the request was checked above to carry no
+        // conditional field, and the setter's search and rebuild of the list measured about 8%
+        // of the cache's own time on a URLSession revalidation (`perf record`).
+        if let etag = entry.headers.joinedValue(for: .eTag) {
+            conditional.headerFields.append(HTTPField(name: .ifNoneMatch, value: etag))
+        }
         if let lastModified = entry.headers.joinedValue(for: .lastModified) {
-            conditional.headerFields[.ifModifiedSince] = lastModified
+            conditional.headerFields.append(HTTPField(name: .ifModifiedSince, value: lastModified))
         }
         let result: TransportResponse
         if hooks == nil {
@@ -108,12 +113,19 @@ struct CacheMiddleware: Middleware {
         let fresh = result.response.headerFields
         for (position, field) in fresh.enumerated() where !Self.representationHeaders.contains(field.name) {
             // Each name once, at its first field.
-            if fresh.prefix(position).contains(where: { $0.name == field.name }) { continue }
+            if fresh[..<position].contains(where: { $0.name == field.name }) { continue }
             // Most of a 304's headers repeat the stored ones; comparing in place spares the
             // value arrays and the copy that rewriting equal values would cost.
-            if Self.sameValues(of: field.name, in: fresh, and: headers) { continue }
+            if fresh.hasSameValues(of: field.name, as: headers) { continue }
             if field.name == .eTag || field.name == .lastModified { validatorsChanged = true }
-            headers[values: field.name] = fresh[values: field.name]
+            // One field on each side, the usual case (a newer `Date`), is replaced where it
+            // stands: the `values` setter rebuilds the whole list, and measured about 30% of
+            // this merge.
+            if let stored = headers.onlyPosition(of: field.name), fresh.onlyPosition(of: field.name) == position {
+                headers[stored] = field
+            } else {
+                headers[values: field.name] = fresh[values: field.name]
+            }
         }
         let served = TransportResponse(
             response: HTTPResponse(status: HTTPResponse.Status(code: entry.status), headerFields: headers),
@@ -141,19 +153,6 @@ struct CacheMiddleware: Middleware {
             cache.refresh(updated)
         }
         return served
-    }
-
-    /// Whether `name` has the same values, in the same order, in both field lists.
-    private static func sameValues(of name: HTTPField.Name, in lhs: HTTPFields, and rhs: HTTPFields) -> Bool {
-        var left = lhs.lazy.filter { $0.name == name }.makeIterator()
-        var right = rhs.lazy.filter { $0.name == name }.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case (let a?, let b?) where a.value == b.value: continue
-            default: return false
-            }
-        }
     }
 
     private func storeIfAllowed(

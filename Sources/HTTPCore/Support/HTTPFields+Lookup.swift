@@ -18,6 +18,25 @@ extension HTTPFields {
         }
         return joined
     }
+
+    /// Whether the fields named `name` have the same values, in the same order, here and in
+    /// `other`.
+    func hasSameValues(of name: HTTPField.Name, as other: HTTPFields) -> Bool {
+        var next = other.startIndex
+        for field in self where field.name == name {
+            guard let match = other[next...].firstIndex(where: { $0.name == name }),
+                other[match].value == field.value
+            else { return false }
+            next = match + 1
+        }
+        return !other[next...].contains { $0.name == name }
+    }
+
+    /// The position of the one field named `name`; `nil` when there is none or more than one.
+    func onlyPosition(of name: HTTPField.Name) -> Int? {
+        guard let first = firstIndex(where: { $0.name == name }) else { return nil }
+        return self[(first + 1)...].contains { $0.name == name } ? nil : first
+    }
 }
 
 extension HTTPField.Name {

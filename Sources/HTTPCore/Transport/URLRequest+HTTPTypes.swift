@@ -16,11 +16,10 @@ extension URLRequest {
         }
         var joined: [String: String] = Dictionary(minimumCapacity: request.headerFields.count)
         for field in request.headerFields {
-            let name = field.name.rawName
-            if let existing = joined[name] {
-                joined[name] = existing + field.name.combiningSeparator + field.isoLatin1Text
-            } else {
-                joined[name] = field.isoLatin1Text
+            // One hash per field; a repeated name, which is rare, pays a second.
+            let text = field.isoLatin1Text
+            if let earlier = joined.updateValue(text, forKey: field.name.rawName) {
+                joined[field.name.rawName] = earlier + field.name.combiningSeparator + text
             }
         }
         allHTTPHeaderFields = joined

@@ -58,6 +58,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #endif
     }
 
+    /// Runs `change` on the state of `task` in place; false when the task is not registered.
+    ///
+    /// Through the entry's position, not `tasks[id]?.change()`: optional chaining through the
+    /// subscript moves the whole state out of the dictionary and back on every callback.
+    private func withState(of task: URLSessionTask, _ change: (inout TaskState) -> Bool) -> Bool {
+        tasks.withLock { tasks in
+            guard let position = tasks.index(forKey: task.taskIdentifier) else { return false }
+            return change(&tasks.values[position])
+        }
+    }
+
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -77,8 +88,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let head = (response as? HTTPURLResponse)?.head
         let expected = response.expectedContentLength
-        // Optional chaining through the subscript changes the stored state in place.
-        let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.receive(head, announcing: expected) ?? false }
+        let tooLarge = withState(of: dataTask) { $0.receive(head, announcing: expected) }
         if tooLarge {
             // FoundationNetworking ignores the disposition and would read the whole body, so the
             // task is cancelled as well; `didCompleteWithError` then reports the limit.
@@ -90,7 +100,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.append(data) ?? false }
+        let tooLarge = withState(of: dataTask) { $0.append(data) }
         if tooLarge { Self.cancel(dataTask) }
     }
 
