@@ -16,6 +16,12 @@ if ! grep -qF -- "- 1. GET" <<<"$output"; then
     echo "ci-bench-quick: --rounds-detail listed no per-round ratios for the GET rows" >&2
     exit 1
 fi
+# --quick shares the per-request rounds between two child processes (rounds-child) and pools them.
+if ! grep -qF -- "rounds in 2 processes (2 + 1), pooled" <<<"$output" \
+    || ! grep -q -- "- 2. 304 revalidation, .*per process (2+1 rounds): medians [0-9.]* [0-9.]*$" <<<"$output"; then
+    echo "ci-bench-quick: the rounds were not shared by two processes, or their medians are missing" >&2
+    exit 1
+fi
 
 # --awake-cores starts one SCHED_IDLE spinner per core and must stop every one of them.
 if [[ "$(uname -s)" == "Linux" ]]; then

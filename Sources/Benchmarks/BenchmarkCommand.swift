@@ -9,10 +9,13 @@ struct BenchmarkCommand {
     static let usage = """
         usage: httpcore-bench [--quick] [--rounds N] [--iterations N] [--workloads a,b,...]
                               [--server process|inprocess] [--chunk N | --interleave] [--list]
-                              [--awake-cores] [--rounds-detail]
+                              [--processes N] [--awake-cores] [--rounds-detail]
 
           --quick        tiny sizes: proves every workload runs (CI), numbers mean little
           --rounds N     rounds per workload, the sides taking turns in each (default 11)
+          --processes N  share the rounds of get, cache, concurrent and hooks among N processes
+                         run one after another, and pool them (default 3; 2 with --quick): a
+                         process's own bias, fixed when it starts, then moves a few rounds, not all
           --iterations N sequential requests per round (default 300)
           --workloads    comma-separated subset of: \(Workload.allCases.map(\.rawValue).joined(separator: ","))
           --server       where the sandbox runs: a child process (default) or this process
@@ -59,6 +62,8 @@ struct BenchmarkCommand {
                     count: arguments.dropFirst().first.flatMap { Int($0) } ?? 80,
                     only: arguments.dropFirst(2).first
                 )
+            case "rounds-child":
+                try await roundsChild(Options(Array(arguments.dropFirst())))
             case "walk-child":
                 arguments.removeFirst()
                 try await walkChild(Options(arguments))
@@ -71,6 +76,56 @@ struct BenchmarkCommand {
             FileHandle.standardError.write(Data("httpcore-bench: \(error)\n".utf8))
             exit(1)
         }
+    }
+
+    /// Where the rounds ran, for the table's header.
+    static func processText(_ shares: [Int]) -> String {
+        guard shares.count > 1 else { return "every round in one process" }
+        let split = shares.map(String.init).joined(separator: " + ")
+        return "the per-request workloads' rounds in \(shares.count) processes (\(split)), pooled"
+    }
+
+    /// The sizes `options` ask for, on top of the defaults or `--quick`'s.
+    static func settings(_ options: Options) throws -> Settings {
+        var settings = options.flags.contains("quick") ? Settings.quick : Settings()
+        if let rounds = try options.int("rounds") { settings.rounds = max(rounds, 1) }
+        if let iterations = try options.int("iterations") { settings.iterations = max(iterations, 1) }
+        if let chunk = try options.int("chunk") { settings.chunk = chunk > 0 ? chunk : nil }
+        if options.flags.contains("interleave") { settings.chunk = 1 }
+        return settings
+    }
+
+    /// The workloads `--workloads` names, every one without it.
+    static func workloads(_ options: Options) throws -> [Workload] {
+        try options.values["workloads"].map { list in
+            try list.split(separator: ",").map { name in
+                guard let workload = Workload(rawValue: String(name)) else {
+                    throw BenchError("unknown workload \(name)\n\(usage)")
+                }
+                return workload
+            }
+        } ?? Workload.allCases
+    }
+
+    static func placement(_ options: Options) throws -> ServerPlacement {
+        try options.values["server"].map { name in
+            guard let placement = ServerPlacement(rawValue: name) else { throw BenchError("unknown --server \(name)") }
+            return placement
+        } ?? .process
+    }
+
+    /// One process's share of a workload's rounds (see ``ProcessRounds``): runs the workload on
+    /// a sandbox of its own and prints its rows as JSON for the parent.
+    static func roundsChild(_ options: Options) async throws {
+        let workloads = try workloads(options)
+        guard workloads.count == 1, let workload = workloads.first else {
+            throw BenchError("rounds-child runs one workload, not \(workloads.count)")
+        }
+        let report = try await withRunner(try settings(options), try placement(options)) { runner in
+            try await runner.run(workload)
+            return ProcessRounds.Report(rows: runner.rows, steal: runner.workloadSteal.first?.share)
+        }
+        FileHandle.standardOutput.write(try ProcessRounds.encode(report))
     }
 
     /// How the sides take turns, for the table's header.
@@ -91,34 +146,23 @@ struct BenchmarkCommand {
             for workload in Workload.allCases { print("\(workload.rawValue): \(workload.summary)") }
             return
         }
-        var settings = options.flags.contains("quick") ? Settings.quick : Settings()
-        if let rounds = try options.int("rounds") { settings.rounds = max(rounds, 1) }
-        if let iterations = try options.int("iterations") { settings.iterations = max(iterations, 1) }
-        if let chunk = try options.int("chunk") { settings.chunk = chunk > 0 ? chunk : nil }
-        if options.flags.contains("interleave") { settings.chunk = 1 }
-        let workloads =
-            try options.values["workloads"].map { list in
-                try list.split(separator: ",").map { name in
-                    guard let workload = Workload(rawValue: String(name)) else {
-                        throw BenchError("unknown workload \(name)\n\(usage)")
-                    }
-                    return workload
-                }
-            } ?? Workload.allCases
-        let placement =
-            try options.values["server"].map { name in
-                guard let placement = ServerPlacement(rawValue: name) else {
-                    throw BenchError("unknown --server \(name)")
-                }
-                return placement
-            } ?? .process
+        let quick = options.flags.contains("quick")
+        let settings = try Self.settings(options)
+        let workloads = try Self.workloads(options)
+        let placement = try Self.placement(options)
+        let processes = max(try options.int("processes") ?? (quick ? 2 : 3), 1)
+        let shares = ProcessRounds.shares(rounds: settings.rounds, processes: processes)
 
         let clock = ContinuousClock()
         let started = clock.now
         let (runner, baseURL) = try await withRunner(settings, placement) { runner in
             for workload in workloads {
                 FileHandle.standardError.write(Data("… \(workload.summary)\n".utf8))
-                try await runner.run(workload)
+                if shares.count > 1, workload.splitsRounds {
+                    try runner.run(workload, inProcesses: shares.count, placement: placement, quick: quick)
+                } else {
+                    try await runner.run(workload)
+                }
             }
             return (runner, runner.baseURL)
         }
@@ -131,7 +175,8 @@ struct BenchmarkCommand {
             \(machineDescription()); build: \(buildConfiguration); server: sandbox in \
             \(placement == .process ? "a child process" : "this process") on \(baseURL.absoluteString)
             \(settings.rounds) rounds, the sides taking turns \
-            \(Self.alternation(settings)); \(settings.iterations) sequential requests per round; /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
+            \(Self.alternation(settings)); \(settings.iterations) sequential requests per round; \
+            \(Self.processText(shares)); /bench/doc is \(documentSize) bytes of JSON. Ratio = median of per-round variant/baseline \
             (speed-up for pagination). Took \(String(format: "%.0f", Stats.seconds(clock.now - started))) s.\
             \(awakeCores ? " Cores kept awake: one SCHED_IDLE spinner per core (--awake-cores)." : "")
 

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 
 /// What a floor demands of a row's ratio.
-enum Floor: Sendable {
+enum Floor: Sendable, Codable, Equatable {
     case atMost(Double)
     case atLeast(Double)
 
@@ -22,7 +22,7 @@ enum Floor: Sendable {
 }
 
 /// How a row's samples are shown.
-enum Unit: Sendable {
+enum Unit: Sendable, Codable, Equatable {
     /// Seconds per operation, shown as µs or ms.
     case time
     /// Operations per second.
@@ -33,7 +33,7 @@ enum Unit: Sendable {
 
 /// One line of the results table: a measured variant, optionally next to a baseline measured in
 /// the same rounds.
-struct Row: Sendable {
+struct Row: Sendable, Codable, Equatable {
     var workload: String
     var variant: String
     var unit: Unit
@@ -48,6 +48,9 @@ struct Row: Sendable {
     var note: String = ""
     /// Per round, the share of the machine's CPU time the hypervisor stole (see ``HostCPUTimes``).
     var roundSteal: [Double?] = []
+    /// How many of the rounds each process measured, in order, when several did (see
+    /// ``ProcessRounds``); empty when the rounds are this process's own.
+    var processRounds: [Int] = []
 
     var ratio: Double? { ratios.flatMap { $0.isEmpty ? nil : Stats.median($0) } }
     var meanRatio: Double? { meanRatios.flatMap { $0.isEmpty ? nil : Stats.median($0) } }
@@ -149,7 +152,8 @@ enum Format {
             let note = row.note.isEmpty ? "" : " (\(row.note))"
             let steals = row.roundSteal.map(Format.steal).joined(separator: " ")
             let steal = row.roundSteal.isEmpty ? "" : "; steal " + steals
-            lines.append("- \(row.workload), \(row.variant)\(note): \(values)\(steal)\(quietRounds(row))")
+            let detail = "\(values)\(steal)\(quietRounds(row))\(perProcess(row))"
+            lines.append("- \(row.workload), \(row.variant)\(note): \(detail)")
         }
         return lines.joined(separator: "\n")
     }
@@ -164,6 +168,15 @@ enum Format {
         }
         guard !quiet.isEmpty else { return "; no round with steal under \(Format.steal(limit))" }
         return "; the \(quiet.count) with steal under \(Format.steal(limit)): median \(ratio(Stats.median(quiet)))"
+    }
+
+    /// Each process's median ratio, when several shared the row's rounds: a process whose
+    /// medians stand apart from the others' shows a bias the pooled median did not take in full.
+    static func perProcess(_ row: Row) -> String {
+        let medians = row.processRatios
+        guard !medians.isEmpty else { return "" }
+        let rounds = row.processRounds.map(String.init).joined(separator: "+")
+        return "; per process (\(rounds) rounds): medians " + medians.map(ratio).joined(separator: " ")
     }
 
     /// The rows as a GitHub Markdown table.
