@@ -107,6 +107,7 @@ struct BenchmarkCommand {
         } ?? Workload.allCases
     }
 
+    /// Where `--server` puts the sandbox: a child process unless it says `inprocess`.
     static func placement(_ options: Options) throws -> ServerPlacement {
         try options.values["server"].map { name in
             guard let placement = ServerPlacement(rawValue: name) else { throw BenchError("unknown --server \(name)") }
@@ -159,7 +160,7 @@ struct BenchmarkCommand {
             for workload in workloads {
                 FileHandle.standardError.write(Data("… \(workload.summary)\n".utf8))
                 if shares.count > 1, workload.splitsRounds {
-                    try runner.run(workload, inProcesses: shares.count, placement: placement, quick: quick)
+                    try runner.run(workload, roundsPerProcess: shares, placement: placement, quick: quick)
                 } else {
                     try await runner.run(workload)
                 }

@@ -115,11 +115,15 @@ extension Workload {
 }
 
 extension Runner {
-    /// Runs `workload` in one child process per share of the rounds, one after another, and
-    /// keeps the merged rows. Each child starts its own sandbox the way this process did.
-    func run(_ workload: Workload, inProcesses processes: Int, placement: ServerPlacement, quick: Bool) throws {
+    /// Runs `workload` in one child process per entry of `shares` (its number of rounds), one
+    /// after another, and keeps the merged rows. Each child starts its own sandbox the way this
+    /// process did.
+    ///
+    /// Waiting on a child blocks this thread: the parent has nothing else to do meanwhile, and a
+    /// parent that stays idle disturbs the child's measurement least.
+    func run(_ workload: Workload, roundsPerProcess shares: [Int], placement: ServerPlacement, quick: Bool) throws {
         var reports: [ProcessRounds.Report] = []
-        for rounds in ProcessRounds.shares(rounds: settings.rounds, processes: processes) {
+        for rounds in shares {
             var arguments = [
                 "rounds-child", "--workloads", workload.rawValue, "--rounds", String(rounds),
                 "--iterations", String(settings.iterations), "--chunk", String(settings.chunk ?? 0),
