@@ -19,7 +19,7 @@ enum ProcessRounds {
     }
 
     /// What one process reports for one workload.
-    struct Report: Codable, Equatable {
+    struct Report: Codable {
         var rows: [Row]
         /// The share of the machine's CPU time the hypervisor stole while the workload ran.
         var steal: Double?
@@ -55,28 +55,27 @@ enum ProcessRounds {
 
     /// Encodes a report for the parent; non-finite figures (a row without a ratio) survive.
     static func encode(_ report: Report) throws -> Data {
-        try coder.encoder.encode(report)
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: nonFinite.positiveInfinity,
+            negativeInfinity: nonFinite.negativeInfinity,
+            nan: nonFinite.nan
+        )
+        return try encoder.encode(report)
     }
 
     static func decode(_ data: Data) throws -> Report {
-        try coder.decoder.decode(Report.self, from: data)
-    }
-
-    private static let coder = {
-        let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
-        )
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
+            positiveInfinity: nonFinite.positiveInfinity,
+            negativeInfinity: nonFinite.negativeInfinity,
+            nan: nonFinite.nan
         )
-        return (encoder: encoder, decoder: decoder)
-    }()
+        return try decoder.decode(Report.self, from: data)
+    }
+
+    /// How the report spells figures JSON has no number for.
+    private static let nonFinite = (positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
 }
 
 extension Row {

@@ -120,8 +120,11 @@ struct CacheMiddleware: Middleware {
             if field.name == .eTag || field.name == .lastModified { validatorsChanged = true }
             // One field on each side, the usual case (a newer `Date`), is replaced where it
             // stands: the `values` setter rebuilds the whole list, and measured about 30% of
-            // this merge.
-            if let stored = headers.onlyPosition(of: field.name), fresh.onlyPosition(of: field.name) == position {
+            // this merge. No earlier 304 field has this name (checked above): only a later one
+            // could repeat it.
+            if let stored = headers.onlyPosition(of: field.name),
+                !fresh[(position + 1)...].contains(where: { $0.name == field.name })
+            {
                 headers[stored] = field
             } else {
                 headers[values: field.name] = fresh[values: field.name]
