@@ -172,11 +172,10 @@ extension ChaosSoakTests {
         func soak() async throws {
             let markbookModule = MarkbookSandboxModule()
             let basecampModule = BasecampSandboxModule()
-            let sandbox = try await Sandbox.start(
-                configuration: SandboxConfiguration(modules: [markbookModule, basecampModule])
-            )
             let count = ChaosSoakTests.operations
-            let (report, finished) = try await ChaosSoakTests.withTransport(stopping: sandbox) { transport in
+            let (report, finished) = try await ChaosSoakTests.withSandboxAndTransport(
+                modules: [markbookModule, basecampModule]
+            ) { sandbox, transport in
                 let tally = AttemptTally()
                 let account = MarkbookSandboxModule.Account.sandbox
                 let markbook = try MarkbookClient(
@@ -284,11 +283,7 @@ extension ChaosSoakTests {
                 return (report, outcomes.count)
             }
             #expect(finished == count)
-            for problem in report.problems.prefix(20) {
-                Issue.record(Comment(rawValue: problem))
-            }
-            #expect(report.problems.isEmpty, "\(report.problems.count) problem(s)")
-            #expect(report.idempotentSuccessRate >= 0.999, "idempotent success \(report.idempotentSuccessRate)")
+            ChaosSoakTests.expectClean(problems: report.problems, idempotentSuccessRate: report.idempotentSuccessRate)
         }
     }
 }
