@@ -46,7 +46,10 @@ struct ModelEmitter {
             emitStruct(schema, properties: properties, into: &writer)
         case .stringEnum(let values):
             writer.doc(
-                "Basecamp's `\(schema.name)` values. A value this version of the SDK does not know decodes as\n``unknown(_:)`` instead of failing."
+                described(
+                    schema,
+                    "Basecamp's `\(schema.name)` values. A value this version of the SDK does not know decodes as\n``unknown(_:)`` instead of failing."
+                )
             )
             emitEnum(name: schema.swiftName, values: values, into: &writer)
         case .alias(let type):
@@ -56,21 +59,31 @@ struct ModelEmitter {
             case .map: what = "an object with free-form keys"
             default: what = "a single value"
             }
-            writer.doc("Basecamp's `\(schema.name)`: \(what).")
+            writer.doc(described(schema, "Basecamp's `\(schema.name)`: \(what)."))
             writer.line("public typealias \(schema.swiftName) = \(swiftType(type))")
         }
         return writer.text
     }
 
+    /// The Spec's description of `schema` as the summary, followed by `generated`; `generated`
+    /// alone when the Spec has none.
+    private func described(_ schema: SchemaModel, _ generated: String) -> String {
+        guard let description = schema.description else { return generated }
+        return description + "\n\n" + generated
+    }
+
     private func structDoc(_ schema: SchemaModel) -> String {
         if let users = bodyUsers[schema.name] {
             let list = users.map { "`\($0)`" }.joined(separator: ", ")
-            return "The request body of \(list) (schema `\(schema.name)`)."
+            return described(schema, "The request body of \(list) (schema `\(schema.name)`).")
         }
         if schema.name.hasSuffix("ErrorResponseContent") {
-            return "An error body Basecamp sends (schema `\(schema.name)`); the SDK reads these into `APIError`."
+            return described(
+                schema,
+                "An error body Basecamp sends (schema `\(schema.name)`); the SDK reads these into `APIError`."
+            )
         }
-        return "Basecamp's `\(schema.name)` object."
+        return described(schema, "Basecamp's `\(schema.name)` object.")
     }
 
     private func ordered(_ properties: [PropertyModel]) -> [PropertyModel] {
@@ -78,7 +91,8 @@ struct ModelEmitter {
     }
 
     private func propertyDoc(_ property: PropertyModel) -> String {
-        var text = "`\(property.jsonName)`"
+        var text = property.description.map { $0 + "\n\n" } ?? ""
+        text += "`\(property.jsonName)`"
         switch property.type {
         case .date: text += ", a calendar day"
         case .dateTime: text += ", a timestamp"
