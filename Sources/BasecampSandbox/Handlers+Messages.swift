@@ -1,0 +1,139 @@
+import Foundation
+import HTTPCore
+
+extension Handlers {
+    func getMessageBoard() throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id("boardId")
+        guard let board = data.messageBoard(id) else { throw APIFailure.notFound("Message board \(id)") }
+        return .json(renderer(data).messageBoard(board), status: 200)
+    }
+
+    /// Newest first, as on the board.
+    func listMessages() throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id("boardId")
+        guard data.messageBoard(id) != nil else { throw APIFailure.notFound("Message board \(id)") }
+        let render = renderer(data)
+        let messages = data.messages.filter { $0.boardID == id && $0.status == "active" }
+            .sorted { $0.createdAt > $1.createdAt }
+        return .list(messages.map(render.message))
+    }
+
+    func getMessage() throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id("messageId")
+        guard let message = data.message(id) else { throw APIFailure.notFound("Message \(id)") }
+        return .json(renderer(data).message(message), status: 200)
+    }
+
+    func createMessage() throws -> APIReply {
+        let boardID = try id("boardId")
+        let body = try request.jsonObject()
+        let subject = try requiredText(body, "subject")
+        let now = Self.now()
+        let (data, id) = try store.update { data -> (AccountData, Int) in
+            guard let board = data.messageBoard(boardID) else { throw APIFailure.notFound("Message board \(boardID)") }
+            let id = data.makeID()
+            data.messages.append(
+                MessageRecord(
+                    id: id,
+                    projectID: board.projectID,
+                    boardID: boardID,
+                    subject: subject,
+                    content: body["content"]?.stringValue ?? "",
+                    creatorID: data.meID,
+                    createdAt: now,
+                    updatedAt: now
+                )
+            )
+            return (data, id)
+        }
+        guard let message = data.message(id) else { throw APIFailure(500, "The message was not stored.") }
+        return .json(renderer(data).message(message), status: 201)
+    }
+
+    func updateMessage() throws -> APIReply {
+        let id = try id("messageId")
+        let body = try request.jsonObject()
+        if body["subject"] != nil { _ = try requiredText(body, "subject") }
+        let now = Self.now()
+        let data = try store.update { data -> AccountData in
+            guard let index = data.messages.firstIndex(where: { $0.id == id }) else {
+                throw APIFailure.notFound("Message \(id)")
+            }
+            if let subject = body["subject"]?.stringValue { data.messages[index].subject = subject }
+            if let content = body["content"]?.stringValue { data.messages[index].content = content }
+            data.messages[index].updatedAt = now
+            return data
+        }
+        guard let message = data.message(id) else { throw APIFailure.notFound("Message \(id)") }
+        return .json(renderer(data).message(message), status: 200)
+    }
+
+    /// Oldest first, as in a thread.
+    func listComments() throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id("recordingId")
+        guard data.recording(id) != nil else { throw APIFailure.notFound("Recording \(id)") }
+        let render = renderer(data)
+        return .list(data.comments.filter { $0.recordingID == id && $0.status == "active" }.map(render.comment))
+    }
+
+    func getComment() throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id("commentId")
+        guard let comment = data.comment(id) else { throw APIFailure.notFound("Comment \(id)") }
+        return .json(renderer(data).comment(comment), status: 200)
+    }
+
+    func createComment() throws -> APIReply {
+        let recordingID = try id("recordingId")
+        let body = try request.jsonObject()
+        let content = try requiredText(body, "content")
+        let now = Self.now()
+        let (data, id) = try store.update { data -> (AccountData, Int) in
+            let project: Int?
+            switch data.recording(recordingID) {
+            case .todo?: project = data.todo(recordingID)?.projectID
+            case .todolist?: project = data.todolist(recordingID)?.projectID
+            case .message?: project = data.message(recordingID)?.projectID
+            case .comment?: project = data.comment(recordingID)?.projectID
+            case nil: project = nil
+            }
+            guard let project else { throw APIFailure.notFound("Recording \(recordingID)") }
+            let id = data.makeID()
+            data.comments.append(
+                CommentRecord(
+                    id: id,
+                    projectID: project,
+                    recordingID: recordingID,
+                    content: content,
+                    creatorID: data.meID,
+                    createdAt: now,
+                    updatedAt: now
+                )
+            )
+            return (data, id)
+        }
+        guard let comment = data.comment(id) else { throw APIFailure(500, "The comment was not stored.") }
+        return .json(renderer(data).comment(comment), status: 201)
+    }
+
+    func updateComment() throws -> APIReply {
+        let id = try id("commentId")
+        let body = try request.jsonObject()
+        let content = try requiredText(body, "content")
+        let now = Self.now()
+        let data = try store.update { data -> AccountData in
+            guard let index = data.comments.firstIndex(where: { $0.id == id }) else {
+                throw APIFailure.notFound("Comment \(id)")
+            }
+            data.comments[index].content = content
+            data.comments[index].updatedAt = now
+            return data
+        }
+        guard let comment = data.comment(id) else { throw APIFailure.notFound("Comment \(id)") }
+        return .json(renderer(data).comment(comment), status: 200)
+    }
+}
