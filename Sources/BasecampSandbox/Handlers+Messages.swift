@@ -59,12 +59,10 @@ extension Handlers {
         if body["subject"] != nil { _ = try requiredText(body, "subject") }
         let now = Self.now()
         let data = try store.update { data -> AccountData in
-            guard let index = data.messages.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Message \(id)")
+            try data.change(\.messages, id, noun: "Message", at: now) { message in
+                if let subject = body["subject"]?.stringValue { message.subject = subject }
+                if let content = body["content"]?.stringValue { message.content = content }
             }
-            if let subject = body["subject"]?.stringValue { data.messages[index].subject = subject }
-            if let content = body["content"]?.stringValue { data.messages[index].content = content }
-            data.messages[index].updatedAt = now
             return data
         }
         guard let message = data.message(id) else { throw APIFailure.notFound("Message \(id)") }
@@ -126,11 +124,7 @@ extension Handlers {
         let content = try requiredText(body, "content")
         let now = Self.now()
         let data = try store.update { data -> AccountData in
-            guard let index = data.comments.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Comment \(id)")
-            }
-            data.comments[index].content = content
-            data.comments[index].updatedAt = now
+            try data.change(\.comments, id, noun: "Comment", at: now) { $0.content = content }
             return data
         }
         guard let comment = data.comment(id) else { throw APIFailure.notFound("Comment \(id)") }

@@ -59,12 +59,10 @@ extension Handlers {
         let name = try requiredText(body, "name")
         let now = Self.now()
         let data = try store.update { data -> AccountData in
-            guard let index = data.projects.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Project \(id)")
+            try data.change(\.projects, id, noun: "Project", at: now) { project in
+                project.name = name
+                if let description = body["description"]?.stringValue { project.description = description }
             }
-            data.projects[index].name = name
-            if let description = body["description"]?.stringValue { data.projects[index].description = description }
-            data.projects[index].updatedAt = now
             return data
         }
         guard let project = data.project(id) else { throw APIFailure.notFound("Project \(id)") }
@@ -75,11 +73,7 @@ extension Handlers {
         let id = try id("projectId")
         let now = Self.now()
         try store.update { data in
-            guard let index = data.projects.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Project \(id)")
-            }
-            data.projects[index].status = status
-            data.projects[index].updatedAt = now
+            try data.change(\.projects, id, noun: "Project", at: now) { $0.status = status }
         }
         return .empty(status: request.operation.successStatus)
     }

@@ -58,12 +58,10 @@ extension Handlers {
         let name = try requiredText(body, "name")
         let now = Self.now()
         let data = try store.update { data -> AccountData in
-            guard let index = data.todolists.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("To-do list \(id)")
+            try data.change(\.todolists, id, noun: "To-do list", at: now) { list in
+                list.name = name
+                list.description = body["description"]?.stringValue ?? ""
             }
-            data.todolists[index].name = name
-            data.todolists[index].description = body["description"]?.stringValue ?? ""
-            data.todolists[index].updatedAt = now
             return data
         }
         guard let list = data.todolist(id) else { throw APIFailure.notFound("To-do list \(id)") }
@@ -153,17 +151,16 @@ extension Handlers {
         let body = try request.jsonObject()
         let now = Self.now()
         let data = try store.update { data -> AccountData in
-            guard let index = data.todos.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("To-do \(id)")
+            let current = data
+            try data.change(\.todos, id, noun: "To-do", at: now) { todo in
+                let fields = try todoFields(body, data: current)
+                todo.content = fields.content
+                todo.description = fields.description
+                todo.assigneeIDs = fields.assigneeIDs
+                todo.completionSubscriberIDs = fields.subscriberIDs
+                todo.dueOn = fields.dueOn
+                todo.startsOn = fields.startsOn
             }
-            let fields = try todoFields(body, data: data)
-            data.todos[index].content = fields.content
-            data.todos[index].description = fields.description
-            data.todos[index].assigneeIDs = fields.assigneeIDs
-            data.todos[index].completionSubscriberIDs = fields.subscriberIDs
-            data.todos[index].dueOn = fields.dueOn
-            data.todos[index].startsOn = fields.startsOn
-            data.todos[index].updatedAt = now
             return data
         }
         guard let todo = data.todo(id) else { throw APIFailure.notFound("To-do \(id)") }
@@ -174,11 +171,7 @@ extension Handlers {
         let id = try id("todoId")
         let now = Self.now()
         try store.update { data in
-            guard let index = data.todos.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("To-do \(id)")
-            }
-            data.todos[index].completed = completed
-            data.todos[index].updatedAt = now
+            try data.change(\.todos, id, noun: "To-do", at: now) { $0.completed = completed }
         }
         return .empty(status: request.operation.successStatus)
     }
@@ -212,28 +205,11 @@ extension Handlers {
         let now = Self.now()
         try store.update { data in
             switch data.recording(id) {
-            case .todo?:
-                if let index = data.todos.firstIndex(where: { $0.id == id }) {
-                    data.todos[index].status = status
-                    data.todos[index].updatedAt = now
-                }
-            case .todolist?:
-                if let index = data.todolists.firstIndex(where: { $0.id == id }) {
-                    data.todolists[index].status = status
-                    data.todolists[index].updatedAt = now
-                }
-            case .message?:
-                if let index = data.messages.firstIndex(where: { $0.id == id }) {
-                    data.messages[index].status = status
-                    data.messages[index].updatedAt = now
-                }
-            case .comment?:
-                if let index = data.comments.firstIndex(where: { $0.id == id }) {
-                    data.comments[index].status = status
-                    data.comments[index].updatedAt = now
-                }
-            case nil:
-                throw APIFailure.notFound("Recording \(id)")
+            case .todo?: try data.change(\.todos, id, noun: "To-do", at: now) { $0.status = status }
+            case .todolist?: try data.change(\.todolists, id, noun: "To-do list", at: now) { $0.status = status }
+            case .message?: try data.change(\.messages, id, noun: "Message", at: now) { $0.status = status }
+            case .comment?: try data.change(\.comments, id, noun: "Comment", at: now) { $0.status = status }
+            case nil: throw APIFailure.notFound("Recording \(id)")
             }
         }
         return .empty(status: request.operation.successStatus)
