@@ -10,6 +10,11 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// What the benchmarks measure and run on, from the root package.
+let sdkProducts = [
+    "HTTPCore", "HTTPCoreAsyncHTTPClient", "HTTPCoreObservability", "APISandbox", "Basecamp", "Markbook",
+]
+
 let package = Package(
     name: "Benchmarks",
     // macOS 15 for Synchronization's Mutex; the benchmark runs on Linux and recent macOS only.
@@ -30,13 +35,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "Benchmarks",
-            dependencies: [
-                .product(name: "HTTPCore", package: "swift-api-sdks"),
-                .product(name: "HTTPCoreAsyncHTTPClient", package: "swift-api-sdks"),
-                .product(name: "HTTPCoreObservability", package: "swift-api-sdks"),
-                .product(name: "APISandbox", package: "swift-api-sdks"),
-                .product(name: "Basecamp", package: "swift-api-sdks"),
-                .product(name: "Markbook", package: "swift-api-sdks"),
+            dependencies: sdkProducts.map { .product(name: $0, package: "swift-api-sdks") } + [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
