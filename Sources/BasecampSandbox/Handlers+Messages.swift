@@ -2,13 +2,6 @@ import Foundation
 import HTTPCore
 
 extension Handlers {
-    func getMessageBoard() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("boardId")
-        guard let board = data.messageBoard(id) else { throw APIFailure.notFound("Message board \(id)") }
-        return .json(renderer(data).messageBoard(board), status: 200)
-    }
-
     /// Newest first, as on the board.
     func listMessages() throws -> APIReply {
         let data = store.snapshot()
@@ -20,19 +13,12 @@ extension Handlers {
         return .list(messages.map(render.message))
     }
 
-    func getMessage() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("messageId")
-        guard let message = data.message(id) else { throw APIFailure.notFound("Message \(id)") }
-        return .json(renderer(data).message(message), status: 200)
-    }
-
     func createMessage() throws -> APIReply {
         let boardID = try id("boardId")
         let body = try request.jsonObject()
         let subject = try requiredText(body, "subject")
         let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
+        return try created(AccountData.message, Renderer.message) { data in
             guard let board = data.messageBoard(boardID) else { throw APIFailure.notFound("Message board \(boardID)") }
             let id = data.makeID()
             data.messages.append(
@@ -47,10 +33,8 @@ extension Handlers {
                     updatedAt: now
                 )
             )
-            return (data, id)
+            return id
         }
-        guard let message = data.message(id) else { throw APIFailure(500, "The message was not stored.") }
-        return .json(renderer(data).message(message), status: 201)
     }
 
     func updateMessage() throws -> APIReply {
@@ -78,19 +62,12 @@ extension Handlers {
         return .list(data.comments.filter { $0.recordingID == id && $0.status == "active" }.map(render.comment))
     }
 
-    func getComment() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("commentId")
-        guard let comment = data.comment(id) else { throw APIFailure.notFound("Comment \(id)") }
-        return .json(renderer(data).comment(comment), status: 200)
-    }
-
     func createComment() throws -> APIReply {
         let recordingID = try id("recordingId")
         let body = try request.jsonObject()
         let content = try requiredText(body, "content")
         let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
+        return try created(AccountData.comment, Renderer.comment) { data in
             let project: Int?
             switch data.recording(recordingID) {
             case .todo?: project = data.todo(recordingID)?.projectID
@@ -112,10 +89,8 @@ extension Handlers {
                     updatedAt: now
                 )
             )
-            return (data, id)
+            return id
         }
-        guard let comment = data.comment(id) else { throw APIFailure(500, "The comment was not stored.") }
-        return .json(renderer(data).comment(comment), status: 201)
     }
 
     func updateComment() throws -> APIReply {

@@ -17,19 +17,12 @@ extension Handlers {
         return .list(data.projects.filter { $0.status == status }.map(render.project))
     }
 
-    func getProject() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("projectId")
-        guard let project = data.project(id) else { throw APIFailure.notFound("Project \(id)") }
-        return .json(renderer(data).project(project), status: 200)
-    }
-
     func createProject() throws -> APIReply {
         let body = try request.jsonObject()
         let name = try requiredText(body, "name")
         let description = body["description"]?.stringValue ?? ""
         let now = Self.now()
-        let (data, id) = store.update { data -> (AccountData, Int) in
+        return try created(AccountData.project, Renderer.project) { data in
             let id = data.makeID()
             let todoset = data.makeID()
             let board = data.makeID()
@@ -47,10 +40,8 @@ extension Handlers {
             )
             data.todosets.append(TodosetRecord(id: todoset, projectID: id, createdAt: now))
             data.messageBoards.append(MessageBoardRecord(id: board, projectID: id, createdAt: now))
-            return (data, id)
+            return id
         }
-        guard let project = data.project(id) else { throw APIFailure(500, "The project was not stored.") }
-        return .json(renderer(data).project(project), status: 201)
     }
 
     func updateProject() throws -> APIReply {

@@ -2,13 +2,6 @@ import Foundation
 import HTTPCore
 
 extension Handlers {
-    func getTodoset() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todosetId")
-        guard let todoset = data.todoset(id) else { throw APIFailure.notFound("To-do set \(id)") }
-        return .json(renderer(data).todoset(todoset), status: 200)
-    }
-
     func listTodolists() throws -> APIReply {
         let data = store.snapshot()
         let id = try id("todosetId")
@@ -18,19 +11,12 @@ extension Handlers {
         return .list(data.todolists.filter { $0.todosetID == id && $0.status == status }.map(render.todolist))
     }
 
-    func getTodolist() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("id")
-        guard let list = data.todolist(id) else { throw APIFailure.notFound("To-do list \(id)") }
-        return .json(renderer(data).todolist(list), status: 200)
-    }
-
     func createTodolist() throws -> APIReply {
         let todosetID = try id("todosetId")
         let body = try request.jsonObject()
         let name = try requiredText(body, "name")
         let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
+        return try created(AccountData.todolist, Renderer.todolist) { data in
             guard let todoset = data.todoset(todosetID) else { throw APIFailure.notFound("To-do set \(todosetID)") }
             let id = data.makeID()
             data.todolists.append(
@@ -45,10 +31,8 @@ extension Handlers {
                     updatedAt: now
                 )
             )
-            return (data, id)
+            return id
         }
-        guard let list = data.todolist(id) else { throw APIFailure(500, "The list was not stored.") }
-        return .json(renderer(data).todolist(list), status: 201)
     }
 
     /// A full replace, as the Spec says: a description left out is cleared.
@@ -83,13 +67,6 @@ extension Handlers {
         return .list(todos.map(render.todo))
     }
 
-    func getTodo() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todoId")
-        guard let todo = data.todo(id) else { throw APIFailure.notFound("To-do \(id)") }
-        return .json(renderer(data).todo(todo), status: 200)
-    }
-
     /// The to-do fields of a create or replace body, checked as Basecamp checks them.
     struct TodoFields {
         var content: String
@@ -119,7 +96,7 @@ extension Handlers {
         let listID = try id("todolistId")
         let body = try request.jsonObject()
         let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
+        return try created(AccountData.todo, Renderer.todo) { data in
             guard let list = data.todolist(listID) else { throw APIFailure.notFound("To-do list \(listID)") }
             let fields = try todoFields(body, data: data)
             let id = data.makeID()
@@ -139,10 +116,8 @@ extension Handlers {
                     updatedAt: now
                 )
             )
-            return (data, id)
+            return id
         }
-        guard let todo = data.todo(id) else { throw APIFailure(500, "The to-do was not stored.") }
-        return .json(renderer(data).todo(todo), status: 201)
     }
 
     /// A full replace: fields left out (description, assignees, dates) are cleared.

@@ -18,7 +18,7 @@ struct Handlers {
         switch request.operation.id {
         case "GetAccount": return account()
         case "ListProjects": return listProjects()
-        case "GetProject": return try getProject()
+        case "GetProject": return try fetched("projectId", "Project", AccountData.project, Renderer.project)
         case "CreateProject": return try createProject()
         case "UpdateProject": return try updateProject()
         case "TrashProject": return try setProjectStatus("trashed")
@@ -29,13 +29,13 @@ struct Handlers {
         case "ListProjectPeople": return try listProjectPeople()
         case "GetPerson": return try getPerson(id("personId"))
         case "GetMyProfile": return try getPerson(store.snapshot().meID)
-        case "GetTodoset": return try getTodoset()
+        case "GetTodoset": return try fetched("todosetId", "To-do set", AccountData.todoset, Renderer.todoset)
         case "ListTodolists": return try listTodolists()
-        case "GetTodolistOrGroup": return try getTodolist()
+        case "GetTodolistOrGroup": return try fetched("id", "To-do list", AccountData.todolist, Renderer.todolist)
         case "CreateTodolist": return try createTodolist()
         case "UpdateTodolistOrGroup": return try updateTodolist()
         case "ListTodos": return try listTodos()
-        case "GetTodo": return try getTodo()
+        case "GetTodo": return try fetched("todoId", "To-do", AccountData.todo, Renderer.todo)
         case "CreateTodo": return try createTodo()
         case "ReplaceTodo": return try replaceTodo()
         case "CompleteTodo": return try setCompleted(true)
@@ -44,17 +44,46 @@ struct Handlers {
         case "TrashRecording": return try setRecordingStatus("trashed")
         case "ArchiveRecording": return try setRecordingStatus("archived")
         case "UnarchiveRecording": return try setRecordingStatus("active")
-        case "GetMessageBoard": return try getMessageBoard()
+        case "GetMessageBoard":
+            return try fetched("boardId", "Message board", AccountData.messageBoard, Renderer.messageBoard)
         case "ListMessages": return try listMessages()
-        case "GetMessage": return try getMessage()
+        case "GetMessage": return try fetched("messageId", "Message", AccountData.message, Renderer.message)
         case "CreateMessage": return try createMessage()
         case "UpdateMessage": return try updateMessage()
         case "ListComments": return try listComments()
-        case "GetComment": return try getComment()
+        case "GetComment": return try fetched("commentId", "Comment", AccountData.comment, Renderer.comment)
         case "CreateComment": return try createComment()
         case "UpdateComment": return try updateComment()
         default: return try example()
         }
+    }
+
+    /// Answers with the record the path parameter `parameter` names; `not_found` naming `noun`
+    /// when there is none.
+    func fetched<Record>(
+        _ parameter: String,
+        _ noun: String,
+        _ find: (AccountData) -> (Int) -> Record?,
+        _ render: (Renderer) -> (Record) -> JSONValue
+    ) throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id(parameter)
+        guard let record = find(data)(id) else { throw APIFailure.notFound("\(noun) \(id)") }
+        return .json(render(renderer(data))(record), status: 200)
+    }
+
+    /// Adds a record with `insert`, which returns its id, and answers `201` with it as stored.
+    func created<Record>(
+        _ find: (AccountData) -> (Int) -> Record?,
+        _ render: (Renderer) -> (Record) -> JSONValue,
+        insert: (inout AccountData) throws -> Int
+    ) throws -> APIReply {
+        let (data, id) = try store.update { data -> (AccountData, Int) in
+            let id = try insert(&data)
+            return (data, id)
+        }
+        guard let record = find(data)(id) else { throw APIFailure(500, "The new record was not stored.") }
+        return .json(render(renderer(data))(record), status: 201)
     }
 
     // MARK: Every other operation
