@@ -186,33 +186,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Benchmarks (`Scripts/bench.sh`: HTTPCore next to raw transports on the loopback sandbox)
-        .executableTarget(
-            name: "Benchmarks",
-            dependencies: [
-                "HTTPCore",
-                "HTTPCoreAsyncHTTPClient",
-                "HTTPCoreObservability",
-                "APISandbox",
-                "Basecamp",
-                "Markbook",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
         // MARK: Tests
-        .testTarget(
-            name: "BenchmarksTests",
-            dependencies: ["Benchmarks"],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(
             name: "MonashScheduleTests",
             dependencies: [
@@ -379,5 +353,4 @@ package.products = [
     .library(name: "Markbook", targets: ["Markbook"]),
     .executable(name: "markbook", targets: ["MarkbookCLI"]),
     .executable(name: "httpcore-example", targets: ["HTTPCoreExample"]),
-    .executable(name: "httpcore-bench", targets: ["Benchmarks"]),
 ]

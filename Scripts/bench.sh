@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the benchmarks in release mode (in .build-release, so a shared debug build is left alone)
-# and prints HTTPCore's cost next to raw transports as a Markdown table on stdout.
+# Builds the benchmarks (Scripts/Benchmarks, a package of its own) in release mode, in
+# Scripts/Benchmarks/.build-release, and prints HTTPCore's cost next to raw transports as a
+# Markdown table on stdout. docs/performance.md explains the workloads, the floors and the method.
 #
 #   Scripts/bench.sh                          # every workload, default sizes (a few minutes)
 #   Scripts/bench.sh --workloads get,cache    # a subset; --list shows them
@@ -11,6 +12,6 @@
 #
 # Uses `wrk` for the server-ceiling row when it is on PATH, and a raw AsyncHTTPClient loop when not.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/Benchmarks"
 swift build -c release --scratch-path .build-release --product httpcore-bench >&2
 exec .build-release/release/httpcore-bench "$@"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# CI: proves the benchmark still compiles and every workload runs end to end (debug build, tiny
-# sizes). It checks that the table is printed, not the numbers: those need Scripts/bench.sh.
+# CI: proves the benchmark package (Scripts/Benchmarks) still compiles, passes its unit tests and
+# runs every workload end to end (debug build, tiny sizes). It checks that the table is printed,
+# not the numbers: those need Scripts/bench.sh.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-swift build --product httpcore-bench >&2
+cd "$(dirname "$0")/Benchmarks"
+swift build --build-tests >&2
+swift test --skip-build >&2
 output=$(timeout 120 swift run --skip-build httpcore-bench --quick --rounds-detail)
 printf '%s\n' "$output"
 for workload in "| 1. GET" "| 2. 304" "| 3. 64 concurrent" "items / " "| 4. peak RSS" "| 5. observability" "| 6. decode" "| server ceiling"; do

@@ -14,8 +14,17 @@ final class Holds: Sendable {
         var released: Set<String> = []
         var waiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
         var nextWaiter = 0
+        /// Tests waiting for requests to park on a hold: the hold, how many requests, and the test.
+        var watchers: [Int: (name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
         /// Set on stop: every hold, present and future, counts as released.
         var isClosed = false
+
+        /// Removes and returns the watchers whose hold now has enough requests waiting.
+        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let satisfied = watchers.filter { $0.value.count <= waiters[$0.value.name]?.count ?? 0 }
+            for id in satisfied.keys { watchers[id] = nil }
+            return satisfied.values.map(\.continuation)
+        }
     }
 
     private let state = NIOLockedValueBox(State())
@@ -33,10 +42,37 @@ final class Holds: Sendable {
     func close() {
         let waiters = state.withLockedValue { state in
             state.isClosed = true
-            defer { state.waiters = [:] }
-            return state.waiters.values.flatMap(\.values)
+            defer {
+                state.waiters = [:]
+                state.watchers = [:]
+            }
+            return state.waiters.values.flatMap(\.values) + state.watchers.values.map(\.continuation)
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once at least `count` requests wait on `name`, or the sandbox has stopped.
+    /// Cancellation ends the wait early and throws `CancellationError`.
+    func waitUntilWaiting(on name: String, count: Int) async throws {
+        let id = state.withLockedValue { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let parked = state.withLockedValue { state in
+                    guard !state.isClosed, !Task.isCancelled, count > state.waiters[name]?.count ?? 0 else {
+                        return false
+                    }
+                    state.watchers[id] = (name, count, continuation)
+                    return true
+                }
+                if !parked { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLockedValue { $0.watchers.removeValue(forKey: id) }?.continuation.resume()
+        }
+        try Task.checkCancellation()
     }
 
     /// Forgets which holds were released, so a name can hold again. Requests already waiting
@@ -67,12 +103,15 @@ final class Holds: Sendable {
             await withCheckedContinuation { continuation in
                 // Checked under the lock: a cancellation handler that ran before this point found
                 // nothing to resume, so this must not park the continuation.
-                let parked = state.withLockedValue { state in
-                    guard !state.isClosed, !state.released.contains(name), !Task.isCancelled else { return false }
+                let (parked, arrivals) = state.withLockedValue { state in
+                    guard !state.isClosed, !state.released.contains(name), !Task.isCancelled else {
+                        return (false, [CheckedContinuation<Void, Never>]())
+                    }
                     state.waiters[name, default: [:]][id] = continuation
-                    return true
+                    return (true, state.satisfiedWatchers())
                 }
                 if !parked { continuation.resume() }
+                for arrival in arrivals { arrival.resume() }
             }
         } onCancel: {
             let waiter = state.withLockedValue { state in

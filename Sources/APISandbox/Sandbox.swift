@@ -12,10 +12,10 @@ import ServiceLifecycle
 /// which gives cross-origin redirect tests a second origin.
 ///
 /// ```swift
-/// let sandbox = try await Sandbox.start()
-/// let url = sandbox.baseURL.appending(path: "_test/status/503")
-/// // ... exercise a client against `url` ...
-/// await sandbox.stop()
+/// try await Sandbox.withRunning { sandbox in
+///     let url = sandbox.baseURL.appending(path: "_test/status/503")
+///     // ... exercise a client against `url` ...
+/// }
 /// ```
 ///
 /// The built-in test surface lives under `/_test/`; see <doc:APISandbox> for every route.
@@ -107,6 +107,43 @@ public final class Sandbox: Sendable {
         }
     }
 
+    /// Starts a sandbox, runs `body` with it and stops it when `body` returns or throws, so a failing
+    /// test never leaves a server listening.
+    ///
+    /// ```swift
+    /// @Test func retriesA503() async throws {
+    ///     try await Sandbox.withRunning { sandbox in
+    ///         sandbox.script("flaky", [ScriptStep(status: 503), ScriptStep(status: 200, body: ["ok": true])])
+    ///         let client = try Client(configuration: ClientConfiguration(baseURL: sandbox.baseURL))
+    ///         _ = try await client.send(Endpoint<JSONValue>(.get, "_test/script/flaky"))
+    ///         #expect(sandbox.counters().requestsByPath["/_test/script/flaky"] == 2)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - port: The port to bind; 0 (the default) lets the system pick a free one.
+    ///   - configuration: Modules, fault plan and other settings.
+    ///   - body: The test, given the running sandbox.
+    /// - Returns: What `body` returns.
+    /// - Throws: What ``start(port:configuration:)`` or `body` throws.
+    public static func withRunning<Result>(
+        port: Int = 0,
+        configuration: SandboxConfiguration = .init(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (Sandbox) async throws -> Result
+    ) async throws -> Result {
+        let sandbox = try await start(port: port, configuration: configuration)
+        do {
+            let result = try await body(sandbox)
+            await sandbox.stop()
+            return result
+        } catch {
+            await sandbox.stop()
+            throw error
+        }
+    }
+
     /// Releases every hold, stops accepting connections, lets in-flight requests finish (for up to
     /// five seconds), and returns once the server has shut down. Calling it again, or concurrently,
     /// is harmless.
@@ -128,6 +165,23 @@ public final class Sandbox: Sendable {
     /// ```
     public func release(_ name: String) {
         state.release(name)
+    }
+
+    /// Returns once `count` requests wait on the hold `name`: they have reached the server, which
+    /// keeps their answers back until ``release(_:)``. Returns at once when they already wait, and
+    /// when the sandbox has stopped.
+    ///
+    /// ```swift
+    /// let call = Task { try await client.send(Endpoint<JSONValue>(.get, "_test/hold/slow")) }
+    /// try await sandbox.waitUntilWaiting(onHold: "slow")   // the request is at the server
+    /// call.cancel()                                        // so this cancels a request in flight
+    /// ```
+    ///
+    /// A released hold keeps nobody waiting, so wait only on holds not yet released.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled while it waits.
+    public func waitUntilWaiting(onHold name: String, count: Int = 1) async throws {
+        try await state.waitUntilWaiting(onHold: name, count: count)
     }
 
     /// Installs or replaces the script answered at `/_test/script/{name}`; an empty list removes it.

@@ -135,6 +135,16 @@ public final class SandboxState: Sendable {
         try await holds.wait(for: name, atMost: Self.longestHold)
     }
 
+    /// Returns once `count` requests wait on the hold `name` (see ``waitForRelease(of:)``), so a
+    /// test can act on a request it knows has reached the server, or once the sandbox has stopped.
+    ///
+    /// A released hold keeps nobody waiting: wait only on holds not yet released.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled while it waits.
+    public func waitUntilWaiting(onHold name: String, count: Int = 1) async throws {
+        try await holds.waitUntilWaiting(on: name, count: count)
+    }
+
     /// How long a hold lasts when nobody releases it: the cap on every delay, for the same reason.
     static let longestHold = Duration.milliseconds(TestRoutes.maxDelayMilliseconds)
 

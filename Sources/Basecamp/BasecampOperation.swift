@@ -76,14 +76,26 @@ public struct BasecampOperation: Sendable, Hashable, Identifiable {
     public var summary: String
     /// The status a success answers with: 200, 201 or 204.
     public var successStatus: Int
-    /// Whether the list is paged through `Link` headers.
-    public var isPaginated: Bool
     /// Whether the operation only reads.
     public var isReadOnly: Bool
+    /// Whether repeating the call cannot apply it twice: every read, and the writes the Spec marks
+    /// idempotent.
+    public var isIdempotent: Bool
+    /// How the call is retried, from the Spec's `x-basecamp-retry`.
+    public var retry: RetryPolicy
+    /// How the list is paged through `Link` headers, or `nil` when the operation is not paginated.
+    public var pagination: PaginationMetadata?
     /// Whether the operation replaces the whole record, clearing any field left out.
     public var replacesWholeRecord: Bool
-    /// Name, service, idempotency, retry and pagination, as sent with every call.
-    public var metadata: OperationMetadata
+
+    /// Whether the list is paged through `Link` headers.
+    public var isPaginated: Bool { pagination != nil }
+
+    /// Name, service, idempotency, retry and pagination, as sent with every call; derived from the
+    /// operation's own fields.
+    public var metadata: OperationMetadata {
+        OperationMetadata(name: id, service: service, idempotent: isIdempotent, retry: retry, pagination: pagination)
+    }
 
     /// Creates an operation description.
     public init(
@@ -93,16 +105,17 @@ public struct BasecampOperation: Sendable, Hashable, Identifiable {
         method: HTTPRequest.Method,
         pathTemplate: String,
         pathParameters: [Parameter],
-        queryParameters: [Parameter],
-        bodyKind: BodyKind?,
-        bodySchema: String?,
-        responseSchema: String?,
+        queryParameters: [Parameter] = [],
+        bodyKind: BodyKind? = nil,
+        bodySchema: String? = nil,
+        responseSchema: String? = nil,
         summary: String,
         successStatus: Int,
-        isPaginated: Bool,
         isReadOnly: Bool,
-        replacesWholeRecord: Bool,
-        metadata: OperationMetadata
+        isIdempotent: Bool,
+        retry: RetryPolicy,
+        pagination: PaginationMetadata? = nil,
+        replacesWholeRecord: Bool = false
     ) {
         self.id = id
         self.service = service
@@ -116,10 +129,11 @@ public struct BasecampOperation: Sendable, Hashable, Identifiable {
         self.responseSchema = responseSchema
         self.summary = summary
         self.successStatus = successStatus
-        self.isPaginated = isPaginated
         self.isReadOnly = isReadOnly
+        self.isIdempotent = isIdempotent
+        self.retry = retry
+        self.pagination = pagination
         self.replacesWholeRecord = replacesWholeRecord
-        self.metadata = metadata
     }
 
     /// The path with `values` filled in (`accountId` included), each percent-encoded.

@@ -38,6 +38,30 @@ enum Naming {
         name.prefix(1).lowercased() + name.dropFirst()
     }
 
+    /// A retry policy's name, from how it differs from HTTPCore's default policy (3 attempts on
+    /// 429 and 503, exponential backoff from 1 s): `standard`, `twoAttempts`, `baseDelay2s`,
+    /// `twoAttemptsLinearOn429And500`.
+    static func retryPolicyName(_ retry: RetryModel) -> String {
+        let numbers = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        var parts: [String] = []
+        if retry.maxAttempts != 3 {
+            parts.append(
+                numbers.indices.contains(retry.maxAttempts)
+                    ? "\(numbers[retry.maxAttempts])Attempts" : "attempts\(retry.maxAttempts)"
+            )
+        }
+        if retry.baseDelayMilliseconds != 1000 {
+            let delay = retry.baseDelayMilliseconds
+            parts.append(delay % 1000 == 0 ? "baseDelay\(delay / 1000)s" : "baseDelay\(delay)ms")
+        }
+        if retry.backoff != "exponential" { parts.append(retry.backoff) }
+        if retry.retryOn != [429, 503] {
+            parts.append("on" + retry.retryOn.map(String.init).joined(separator: "And"))
+        }
+        guard let first = parts.first else { return "standard" }
+        return lowerFirst(first) + parts.dropFirst().map { typeName(fromProperty: $0) }.joined()
+    }
+
     /// The `{name}` placeholders of a path template, in order.
     static func placeholders(in path: String) -> [String] {
         var names: [String] = []

@@ -38,6 +38,8 @@ struct PropertyModel {
     var quirk: String?
     var isDeprecated: Bool
     var format: String?
+    /// The Spec's `description`, when it has one.
+    var description: String?
 
     var isOptional: Bool { !isRequired || isNullable }
 }
@@ -52,6 +54,8 @@ struct SchemaModel {
     var name: String
     var swiftName: String
     var kind: SchemaKind
+    /// The Spec's `description`, when it has one.
+    var description: String? = nil
 }
 
 struct ParameterModel {
@@ -78,7 +82,7 @@ struct PaginationModel {
     var itemsKey: String?
 }
 
-struct RetryModel {
+struct RetryModel: Hashable {
     var maxAttempts: Int
     var baseDelayMilliseconds: Int
     var backoff: String
@@ -141,6 +145,12 @@ struct SpecReader {
     // MARK: Schemas
 
     private func readSchema(name: String, schema: JSONSchema) throws -> SchemaModel {
+        var model = try readSchemaKind(name: name, schema: schema)
+        model.description = schema.description
+        return model
+    }
+
+    private func readSchemaKind(name: String, schema: JSONSchema) throws -> SchemaModel {
         let swiftName =
             extensionString(schema.vendorExtensions, "x-basecamp-swift-name") ?? Naming.typeName(schema: name)
         switch schema.value {
@@ -208,7 +218,8 @@ struct SpecReader {
             isNullable: nullable,
             quirk: extensionString(schema.vendorExtensions, "x-basecamp-wire-quirk"),
             isDeprecated: schema.deprecated,
-            format: target.formatString
+            format: target.formatString,
+            description: schema.description ?? target.description
         )
     }
 

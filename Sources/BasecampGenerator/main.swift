@@ -113,6 +113,7 @@ for service in model.services {
     sources["Catalog/OperationCatalog+\(Naming.typeName(fromProperty: service)).swift"] = services.catalogFile(service)
 }
 sources["OperationCatalog.swift"] = services.catalogIndexFile()
+sources["Catalog/SpecRetryPolicies.swift"] = services.retryPoliciesFile()
 sources["AccountClient+Services.swift"] = services.accountFile()
 write(sources, under: arguments[1])
 write(["OperationInvocations.swift": services.invocationsFile()], under: arguments[2])

@@ -50,6 +50,28 @@ struct AccountData: Codable, Sendable, Equatable {
         if comment(id) != nil { return .comment(id) }
         return nil
     }
+
+    /// Applies `change` to the record `id` in `records` and stamps it with `now`, as Basecamp
+    /// stamps every edit; `not_found` naming `noun` when there is no such record.
+    mutating func change<Record: ChangeableRecord>(
+        _ records: WritableKeyPath<AccountData, [Record]>,
+        _ id: Int,
+        noun: String,
+        at now: String,
+        _ change: (inout Record) throws -> Void
+    ) throws {
+        guard let index = self[keyPath: records].firstIndex(where: { $0.id == id }) else {
+            throw APIFailure.notFound("\(noun) \(id)")
+        }
+        try change(&self[keyPath: records][index])
+        self[keyPath: records][index].updatedAt = now
+    }
+}
+
+/// A record that is edited in place and carries the time of its last edit.
+protocol ChangeableRecord {
+    var id: Int { get }
+    var updatedAt: String { get set }
 }
 
 struct PersonRecord: Codable, Sendable, Equatable {
@@ -65,7 +87,7 @@ struct PersonRecord: Codable, Sendable, Equatable {
     var createdAt: String
 }
 
-struct ProjectRecord: Codable, Sendable, Equatable {
+struct ProjectRecord: Codable, Sendable, Equatable, ChangeableRecord {
     var id: Int
     var name: String
     var description: String
@@ -83,7 +105,7 @@ struct TodosetRecord: Codable, Sendable, Equatable {
     var createdAt: String
 }
 
-struct TodolistRecord: Codable, Sendable, Equatable {
+struct TodolistRecord: Codable, Sendable, Equatable, ChangeableRecord {
     var id: Int
     var projectID: Int
     var todosetID: Int
@@ -95,7 +117,7 @@ struct TodolistRecord: Codable, Sendable, Equatable {
     var updatedAt: String
 }
 
-struct TodoRecord: Codable, Sendable, Equatable {
+struct TodoRecord: Codable, Sendable, Equatable, ChangeableRecord {
     var id: Int
     var projectID: Int
     var todolistID: Int
@@ -118,7 +140,7 @@ struct MessageBoardRecord: Codable, Sendable, Equatable {
     var createdAt: String
 }
 
-struct MessageRecord: Codable, Sendable, Equatable {
+struct MessageRecord: Codable, Sendable, Equatable, ChangeableRecord {
     var id: Int
     var projectID: Int
     var boardID: Int
@@ -130,7 +152,7 @@ struct MessageRecord: Codable, Sendable, Equatable {
     var updatedAt: String
 }
 
-struct CommentRecord: Codable, Sendable, Equatable {
+struct CommentRecord: Codable, Sendable, Equatable, ChangeableRecord {
     var id: Int
     var projectID: Int
     var recordingID: Int

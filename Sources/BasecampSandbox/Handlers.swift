@@ -8,9 +8,9 @@ struct Handlers {
     let server: BasecampServer
     let request: APIRequest
 
-    private var store: AccountStore { server.store }
+    var store: AccountStore { server.store }
 
-    private func renderer(_ data: AccountData) -> Renderer {
+    func renderer(_ data: AccountData) -> Renderer {
         Renderer(origin: request.origin, basePath: server.basePath, data: data)
     }
 
@@ -18,7 +18,7 @@ struct Handlers {
         switch request.operation.id {
         case "GetAccount": return account()
         case "ListProjects": return listProjects()
-        case "GetProject": return try getProject()
+        case "GetProject": return try fetched("projectId", "Project", AccountData.project, Renderer.project)
         case "CreateProject": return try createProject()
         case "UpdateProject": return try updateProject()
         case "TrashProject": return try setProjectStatus("trashed")
@@ -29,13 +29,13 @@ struct Handlers {
         case "ListProjectPeople": return try listProjectPeople()
         case "GetPerson": return try getPerson(id("personId"))
         case "GetMyProfile": return try getPerson(store.snapshot().meID)
-        case "GetTodoset": return try getTodoset()
+        case "GetTodoset": return try fetched("todosetId", "To-do set", AccountData.todoset, Renderer.todoset)
         case "ListTodolists": return try listTodolists()
-        case "GetTodolistOrGroup": return try getTodolist()
+        case "GetTodolistOrGroup": return try fetched("id", "To-do list", AccountData.todolist, Renderer.todolist)
         case "CreateTodolist": return try createTodolist()
         case "UpdateTodolistOrGroup": return try updateTodolist()
         case "ListTodos": return try listTodos()
-        case "GetTodo": return try getTodo()
+        case "GetTodo": return try fetched("todoId", "To-do", AccountData.todo, Renderer.todo)
         case "CreateTodo": return try createTodo()
         case "ReplaceTodo": return try replaceTodo()
         case "CompleteTodo": return try setCompleted(true)
@@ -44,17 +44,46 @@ struct Handlers {
         case "TrashRecording": return try setRecordingStatus("trashed")
         case "ArchiveRecording": return try setRecordingStatus("archived")
         case "UnarchiveRecording": return try setRecordingStatus("active")
-        case "GetMessageBoard": return try getMessageBoard()
+        case "GetMessageBoard":
+            return try fetched("boardId", "Message board", AccountData.messageBoard, Renderer.messageBoard)
         case "ListMessages": return try listMessages()
-        case "GetMessage": return try getMessage()
+        case "GetMessage": return try fetched("messageId", "Message", AccountData.message, Renderer.message)
         case "CreateMessage": return try createMessage()
         case "UpdateMessage": return try updateMessage()
         case "ListComments": return try listComments()
-        case "GetComment": return try getComment()
+        case "GetComment": return try fetched("commentId", "Comment", AccountData.comment, Renderer.comment)
         case "CreateComment": return try createComment()
         case "UpdateComment": return try updateComment()
         default: return try example()
         }
+    }
+
+    /// Answers with the record the path parameter `parameter` names; `not_found` naming `noun`
+    /// when there is none.
+    func fetched<Record>(
+        _ parameter: String,
+        _ noun: String,
+        _ find: (AccountData) -> (Int) -> Record?,
+        _ render: (Renderer) -> (Record) -> JSONValue
+    ) throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id(parameter)
+        guard let record = find(data)(id) else { throw APIFailure.notFound("\(noun) \(id)") }
+        return .json(render(renderer(data))(record), status: 200)
+    }
+
+    /// Adds a record with `insert`, which returns its id, and answers `201` with it as stored.
+    func created<Record>(
+        _ find: (AccountData) -> (Int) -> Record?,
+        _ render: (Renderer) -> (Record) -> JSONValue,
+        insert: (inout AccountData) throws -> Int
+    ) throws -> APIReply {
+        let (data, id) = try store.update { data -> (AccountData, Int) in
+            let id = try insert(&data)
+            return (data, id)
+        }
+        guard let record = find(data)(id) else { throw APIFailure(500, "The new record was not stored.") }
+        return .json(render(renderer(data))(record), status: 201)
     }
 
     // MARK: Every other operation
@@ -90,500 +119,20 @@ struct Handlers {
         return .json(value, status: operation.successStatus)
     }
 
-    // MARK: Account, projects and people
-
-    private func account() -> APIReply {
-        let data = store.snapshot()
-        let value = Templates.parsed("Account").merging([
-            "id": .integer(data.accountID), "name": .string(data.accountName), "active": true,
-        ])
-        return .json(value, status: 200)
-    }
-
-    private func listProjects() -> APIReply {
-        let data = store.snapshot()
-        let status = request.queryValue("status") ?? "active"
-        let render = renderer(data)
-        return .list(data.projects.filter { $0.status == status }.map(render.project))
-    }
-
-    private func getProject() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("projectId")
-        guard let project = data.project(id) else { throw APIFailure.notFound("Project \(id)") }
-        return .json(renderer(data).project(project), status: 200)
-    }
-
-    private func createProject() throws -> APIReply {
-        let body = try request.jsonObject()
-        let name = try requiredText(body, "name")
-        let description = body["description"]?.stringValue ?? ""
-        let now = Self.now()
-        let (data, id) = store.update { data -> (AccountData, Int) in
-            let id = data.makeID()
-            let todoset = data.makeID()
-            let board = data.makeID()
-            data.projects.append(
-                ProjectRecord(
-                    id: id,
-                    name: name,
-                    description: description,
-                    todosetID: todoset,
-                    messageBoardID: board,
-                    peopleIDs: [data.meID],
-                    createdAt: now,
-                    updatedAt: now
-                )
-            )
-            data.todosets.append(TodosetRecord(id: todoset, projectID: id, createdAt: now))
-            data.messageBoards.append(MessageBoardRecord(id: board, projectID: id, createdAt: now))
-            return (data, id)
-        }
-        guard let project = data.project(id) else { throw APIFailure(500, "The project was not stored.") }
-        return .json(renderer(data).project(project), status: 201)
-    }
-
-    private func updateProject() throws -> APIReply {
-        let id = try id("projectId")
-        let body = try request.jsonObject()
-        let name = try requiredText(body, "name")
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            guard let index = data.projects.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Project \(id)")
-            }
-            data.projects[index].name = name
-            if let description = body["description"]?.stringValue { data.projects[index].description = description }
-            data.projects[index].updatedAt = now
-            return data
-        }
-        guard let project = data.project(id) else { throw APIFailure.notFound("Project \(id)") }
-        return .json(renderer(data).project(project), status: 200)
-    }
-
-    private func setProjectStatus(_ status: String) throws -> APIReply {
-        let id = try id("projectId")
-        let now = Self.now()
-        try store.update { data in
-            guard let index = data.projects.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Project \(id)")
-            }
-            data.projects[index].status = status
-            data.projects[index].updatedAt = now
-        }
-        return .empty(status: request.operation.successStatus)
-    }
-
-    private func listPeople(_ include: (PersonRecord) -> Bool) -> APIReply {
-        let data = store.snapshot()
-        let render = renderer(data)
-        return .list(data.people.filter(include).map { render.person($0.id) })
-    }
-
-    private func listProjectPeople() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("projectId")
-        guard let project = data.project(id) else { throw APIFailure.notFound("Project \(id)") }
-        let render = renderer(data)
-        return .list(project.peopleIDs.map(render.person))
-    }
-
-    private func getPerson(_ id: Int) throws -> APIReply {
-        let data = store.snapshot()
-        guard data.person(id) != nil else { throw APIFailure.notFound("Person \(id)") }
-        return .json(renderer(data).person(id), status: 200)
-    }
-
-    // MARK: To-do sets and lists
-
-    private func getTodoset() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todosetId")
-        guard let todoset = data.todoset(id) else { throw APIFailure.notFound("To-do set \(id)") }
-        return .json(renderer(data).todoset(todoset), status: 200)
-    }
-
-    private func listTodolists() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todosetId")
-        guard data.todoset(id) != nil else { throw APIFailure.notFound("To-do set \(id)") }
-        let status = request.queryValue("status") ?? "active"
-        let render = renderer(data)
-        return .list(data.todolists.filter { $0.todosetID == id && $0.status == status }.map(render.todolist))
-    }
-
-    private func getTodolist() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("id")
-        guard let list = data.todolist(id) else { throw APIFailure.notFound("To-do list \(id)") }
-        return .json(renderer(data).todolist(list), status: 200)
-    }
-
-    private func createTodolist() throws -> APIReply {
-        let todosetID = try id("todosetId")
-        let body = try request.jsonObject()
-        let name = try requiredText(body, "name")
-        let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
-            guard let todoset = data.todoset(todosetID) else { throw APIFailure.notFound("To-do set \(todosetID)") }
-            let id = data.makeID()
-            data.todolists.append(
-                TodolistRecord(
-                    id: id,
-                    projectID: todoset.projectID,
-                    todosetID: todosetID,
-                    name: name,
-                    description: body["description"]?.stringValue ?? "",
-                    creatorID: data.meID,
-                    createdAt: now,
-                    updatedAt: now
-                )
-            )
-            return (data, id)
-        }
-        guard let list = data.todolist(id) else { throw APIFailure(500, "The list was not stored.") }
-        return .json(renderer(data).todolist(list), status: 201)
-    }
-
-    /// A full replace, as the Spec says: a description left out is cleared.
-    private func updateTodolist() throws -> APIReply {
-        let id = try id("id")
-        let body = try request.jsonObject()
-        let name = try requiredText(body, "name")
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            guard let index = data.todolists.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("To-do list \(id)")
-            }
-            data.todolists[index].name = name
-            data.todolists[index].description = body["description"]?.stringValue ?? ""
-            data.todolists[index].updatedAt = now
-            return data
-        }
-        guard let list = data.todolist(id) else { throw APIFailure.notFound("To-do list \(id)") }
-        return .json(renderer(data).todolist(list), status: 200)
-    }
-
-    // MARK: To-dos
-
-    /// Open to-dos by default; `completed=true` lists the completed ones and `status` picks
-    /// archived or trashed ones, as Basecamp does.
-    private func listTodos() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todolistId")
-        guard data.todolist(id) != nil else { throw APIFailure.notFound("To-do list \(id)") }
-        let status = request.queryValue("status") ?? "active"
-        let completed = request.queryValue("completed") == "true"
-        let render = renderer(data)
-        let todos = data.todos.filter { $0.todolistID == id && $0.status == status && $0.completed == completed }
-        return .list(todos.map(render.todo))
-    }
-
-    private func getTodo() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todoId")
-        guard let todo = data.todo(id) else { throw APIFailure.notFound("To-do \(id)") }
-        return .json(renderer(data).todo(todo), status: 200)
-    }
-
-    /// The to-do fields of a create or replace body, checked as Basecamp checks them.
-    private struct TodoFields {
-        var content: String
-        var description: String
-        var assigneeIDs: [Int]
-        var subscriberIDs: [Int]
-        var dueOn: String?
-        var startsOn: String?
-    }
-
-    private func todoFields(_ body: [String: JSONValue], data: AccountData) throws -> TodoFields {
-        let fields = TodoFields(
-            content: try requiredText(body, "content"),
-            description: body["description"]?.stringValue ?? "",
-            assigneeIDs: try people(body, "assignee_ids", data: data),
-            subscriberIDs: try people(body, "completion_subscriber_ids", data: data),
-            dueOn: try date(body, "due_on"),
-            startsOn: try date(body, "starts_on")
-        )
-        if let starts = fields.startsOn, let due = fields.dueOn, starts > due {
-            throw APIFailure.invalid("starts_on", "must not be after due_on")
-        }
-        return fields
-    }
-
-    private func createTodo() throws -> APIReply {
-        let listID = try id("todolistId")
-        let body = try request.jsonObject()
-        let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
-            guard let list = data.todolist(listID) else { throw APIFailure.notFound("To-do list \(listID)") }
-            let fields = try todoFields(body, data: data)
-            let id = data.makeID()
-            data.todos.append(
-                TodoRecord(
-                    id: id,
-                    projectID: list.projectID,
-                    todolistID: listID,
-                    content: fields.content,
-                    description: fields.description,
-                    dueOn: fields.dueOn,
-                    startsOn: fields.startsOn,
-                    assigneeIDs: fields.assigneeIDs,
-                    completionSubscriberIDs: fields.subscriberIDs,
-                    creatorID: data.meID,
-                    createdAt: now,
-                    updatedAt: now
-                )
-            )
-            return (data, id)
-        }
-        guard let todo = data.todo(id) else { throw APIFailure(500, "The to-do was not stored.") }
-        return .json(renderer(data).todo(todo), status: 201)
-    }
-
-    /// A full replace: fields left out (description, assignees, dates) are cleared.
-    private func replaceTodo() throws -> APIReply {
-        let id = try id("todoId")
-        let body = try request.jsonObject()
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            guard let index = data.todos.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("To-do \(id)")
-            }
-            let fields = try todoFields(body, data: data)
-            data.todos[index].content = fields.content
-            data.todos[index].description = fields.description
-            data.todos[index].assigneeIDs = fields.assigneeIDs
-            data.todos[index].completionSubscriberIDs = fields.subscriberIDs
-            data.todos[index].dueOn = fields.dueOn
-            data.todos[index].startsOn = fields.startsOn
-            data.todos[index].updatedAt = now
-            return data
-        }
-        guard let todo = data.todo(id) else { throw APIFailure.notFound("To-do \(id)") }
-        return .json(renderer(data).todo(todo), status: 200)
-    }
-
-    private func setCompleted(_ completed: Bool) throws -> APIReply {
-        let id = try id("todoId")
-        let now = Self.now()
-        try store.update { data in
-            guard let index = data.todos.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("To-do \(id)")
-            }
-            data.todos[index].completed = completed
-            data.todos[index].updatedAt = now
-        }
-        return .empty(status: request.operation.successStatus)
-    }
-
-    /// Moves a to-do to `position` (1-based) in its list, or in the list `parent_id` names.
-    private func repositionTodo() throws -> APIReply {
-        let id = try id("todoId")
-        let body = try request.jsonObject()
-        guard let position = body["position"]?.intValue, position >= 1 else {
-            throw APIFailure.invalid("position", "must be a whole number of at least 1")
-        }
-        try store.update { data in
-            guard let index = data.todos.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("To-do \(id)")
-            }
-            var todo = data.todos.remove(at: index)
-            if let parent = body["parent_id"]?.intValue {
-                guard let list = data.todolist(parent) else { throw APIFailure.notFound("To-do list \(parent)") }
-                todo.todolistID = list.id
-                todo.projectID = list.projectID
-            }
-            let siblings = data.todos.indices.filter { data.todos[$0].todolistID == todo.todolistID }
-            let target = position - 1 < siblings.count ? siblings[position - 1] : (siblings.last.map { $0 + 1 } ?? 0)
-            data.todos.insert(todo, at: min(target, data.todos.count))
-        }
-        return .empty(status: request.operation.successStatus)
-    }
-
-    private func setRecordingStatus(_ status: String) throws -> APIReply {
-        let id = try id("recordingId")
-        let now = Self.now()
-        try store.update { data in
-            switch data.recording(id) {
-            case .todo?:
-                if let index = data.todos.firstIndex(where: { $0.id == id }) {
-                    data.todos[index].status = status
-                    data.todos[index].updatedAt = now
-                }
-            case .todolist?:
-                if let index = data.todolists.firstIndex(where: { $0.id == id }) {
-                    data.todolists[index].status = status
-                    data.todolists[index].updatedAt = now
-                }
-            case .message?:
-                if let index = data.messages.firstIndex(where: { $0.id == id }) {
-                    data.messages[index].status = status
-                    data.messages[index].updatedAt = now
-                }
-            case .comment?:
-                if let index = data.comments.firstIndex(where: { $0.id == id }) {
-                    data.comments[index].status = status
-                    data.comments[index].updatedAt = now
-                }
-            case nil:
-                throw APIFailure.notFound("Recording \(id)")
-            }
-        }
-        return .empty(status: request.operation.successStatus)
-    }
-
-    // MARK: Messages and comments
-
-    private func getMessageBoard() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("boardId")
-        guard let board = data.messageBoard(id) else { throw APIFailure.notFound("Message board \(id)") }
-        return .json(renderer(data).messageBoard(board), status: 200)
-    }
-
-    /// Newest first, as on the board.
-    private func listMessages() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("boardId")
-        guard data.messageBoard(id) != nil else { throw APIFailure.notFound("Message board \(id)") }
-        let render = renderer(data)
-        let messages = data.messages.filter { $0.boardID == id && $0.status == "active" }
-            .sorted { $0.createdAt > $1.createdAt }
-        return .list(messages.map(render.message))
-    }
-
-    private func getMessage() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("messageId")
-        guard let message = data.message(id) else { throw APIFailure.notFound("Message \(id)") }
-        return .json(renderer(data).message(message), status: 200)
-    }
-
-    private func createMessage() throws -> APIReply {
-        let boardID = try id("boardId")
-        let body = try request.jsonObject()
-        let subject = try requiredText(body, "subject")
-        let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
-            guard let board = data.messageBoard(boardID) else { throw APIFailure.notFound("Message board \(boardID)") }
-            let id = data.makeID()
-            data.messages.append(
-                MessageRecord(
-                    id: id,
-                    projectID: board.projectID,
-                    boardID: boardID,
-                    subject: subject,
-                    content: body["content"]?.stringValue ?? "",
-                    creatorID: data.meID,
-                    createdAt: now,
-                    updatedAt: now
-                )
-            )
-            return (data, id)
-        }
-        guard let message = data.message(id) else { throw APIFailure(500, "The message was not stored.") }
-        return .json(renderer(data).message(message), status: 201)
-    }
-
-    private func updateMessage() throws -> APIReply {
-        let id = try id("messageId")
-        let body = try request.jsonObject()
-        if body["subject"] != nil { _ = try requiredText(body, "subject") }
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            guard let index = data.messages.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Message \(id)")
-            }
-            if let subject = body["subject"]?.stringValue { data.messages[index].subject = subject }
-            if let content = body["content"]?.stringValue { data.messages[index].content = content }
-            data.messages[index].updatedAt = now
-            return data
-        }
-        guard let message = data.message(id) else { throw APIFailure.notFound("Message \(id)") }
-        return .json(renderer(data).message(message), status: 200)
-    }
-
-    /// Oldest first, as in a thread.
-    private func listComments() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("recordingId")
-        guard data.recording(id) != nil else { throw APIFailure.notFound("Recording \(id)") }
-        let render = renderer(data)
-        return .list(data.comments.filter { $0.recordingID == id && $0.status == "active" }.map(render.comment))
-    }
-
-    private func getComment() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("commentId")
-        guard let comment = data.comment(id) else { throw APIFailure.notFound("Comment \(id)") }
-        return .json(renderer(data).comment(comment), status: 200)
-    }
-
-    private func createComment() throws -> APIReply {
-        let recordingID = try id("recordingId")
-        let body = try request.jsonObject()
-        let content = try requiredText(body, "content")
-        let now = Self.now()
-        let (data, id) = try store.update { data -> (AccountData, Int) in
-            let project: Int?
-            switch data.recording(recordingID) {
-            case .todo?: project = data.todo(recordingID)?.projectID
-            case .todolist?: project = data.todolist(recordingID)?.projectID
-            case .message?: project = data.message(recordingID)?.projectID
-            case .comment?: project = data.comment(recordingID)?.projectID
-            case nil: project = nil
-            }
-            guard let project else { throw APIFailure.notFound("Recording \(recordingID)") }
-            let id = data.makeID()
-            data.comments.append(
-                CommentRecord(
-                    id: id,
-                    projectID: project,
-                    recordingID: recordingID,
-                    content: content,
-                    creatorID: data.meID,
-                    createdAt: now,
-                    updatedAt: now
-                )
-            )
-            return (data, id)
-        }
-        guard let comment = data.comment(id) else { throw APIFailure(500, "The comment was not stored.") }
-        return .json(renderer(data).comment(comment), status: 201)
-    }
-
-    private func updateComment() throws -> APIReply {
-        let id = try id("commentId")
-        let body = try request.jsonObject()
-        let content = try requiredText(body, "content")
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            guard let index = data.comments.firstIndex(where: { $0.id == id }) else {
-                throw APIFailure.notFound("Comment \(id)")
-            }
-            data.comments[index].content = content
-            data.comments[index].updatedAt = now
-            return data
-        }
-        guard let comment = data.comment(id) else { throw APIFailure.notFound("Comment \(id)") }
-        return .json(renderer(data).comment(comment), status: 200)
-    }
-
     // MARK: Checks
 
-    private func id(_ name: String) throws -> Int {
+    func id(_ name: String) throws -> Int {
         guard let value = request.integer(name) else { throw APIFailure(404, "No record \(name).") }
         return value
     }
 
-    private func requiredText(_ body: [String: JSONValue], _ field: String) throws -> String {
+    func requiredText(_ body: [String: JSONValue], _ field: String) throws -> String {
         guard let value = body[field], !Self.isBlank(value) else { throw APIFailure.invalid(field, "can't be blank") }
         guard let text = value.stringValue else { throw APIFailure.invalid(field, "must be text") }
         return text
     }
 
-    private func date(_ body: [String: JSONValue], _ field: String) throws -> String? {
+    func date(_ body: [String: JSONValue], _ field: String) throws -> String? {
         guard let value = body[field], value != .null else { return nil }
         guard let text = value.stringValue, Self.isCalendarDate(text) else {
             throw APIFailure.invalid(field, "must be a date like 2026-02-06")
@@ -591,7 +140,7 @@ struct Handlers {
         return text
     }
 
-    private func people(_ body: [String: JSONValue], _ field: String, data: AccountData) throws -> [Int] {
+    func people(_ body: [String: JSONValue], _ field: String, data: AccountData) throws -> [Int] {
         guard let value = body[field], value != .null else { return [] }
         guard let items = value.arrayValue else { throw APIFailure.invalid(field, "must be a list of person ids") }
         var ids: [Int] = []

@@ -99,7 +99,7 @@ public final class MarkbookSandboxModule: SandboxModule {
         public var isDeleted: Bool
     }
 
-    private struct State {
+    struct State {
         var world: SandboxWorld
         var counters = Counters()
         /// Every session token and key ever handed out, expired ones included.
@@ -116,9 +116,9 @@ public final class MarkbookSandboxModule: SandboxModule {
     /// The school's zone, for answer dates and the 1 AM backup build.
     public let timeZone: TimeZone
 
-    private let now: @Sendable () -> Date
-    private let initialWorld: SandboxWorld
-    private let state: NIOLockedValueBox<State>
+    let now: @Sendable () -> Date
+    let initialWorld: SandboxWorld
+    let state: NIOLockedValueBox<State>
 
     /// Creates the module with the Spec's seed.
     ///
@@ -145,82 +145,6 @@ public final class MarkbookSandboxModule: SandboxModule {
             ?? SandboxWorld(schoolName: "Sandbox Secondary College", users: [], markbooks: [])
         self.initialWorld = world
         self.state = NIOLockedValueBox(State(world: world))
-    }
-
-    // MARK: Test controls
-
-    /// A snapshot of the counters.
-    public func counters() -> Counters {
-        state.withLockedValue { $0.counters }
-    }
-
-    /// Ends every session on the server side, as a server restart or a timeout would.
-    public func expireSessions() {
-        state.withLockedValue { $0.world.sessions = [:] }
-    }
-
-    /// Restores the seed and forgets sessions, the backup and the counters (but not which
-    /// session values were handed out).
-    public func reset() {
-        let world = initialWorld
-        state.withLockedValue { $0 = State(world: world, issuedSessionValues: $0.issuedSessionValues) }
-    }
-
-    /// A student as stored, deleted or not; `nil` when the markbook or student does not exist.
-    public func student(markbookKey: Int, studentKey: Int) -> StudentRecord? {
-        state.withLockedValue { state in
-            guard let index = state.world.markbookIndex(markbookKey),
-                let student = state.world.markbooks[index].students.first(where: { $0.key == studentKey })
-            else { return nil }
-            return Self.record(student)
-        }
-    }
-
-    private static func record(_ student: SandboxWorld.Student) -> StudentRecord {
-        StudentRecord(
-            key: student.key,
-            sid: student.sid,
-            familyName: student.familyName,
-            givenName: student.givenName,
-            preferredName: student.preferredName,
-            gender: student.gender,
-            classKey: student.classKey,
-            isDeleted: student.deleted
-        )
-    }
-
-    /// Every student of a markbook as stored, deleted ones included, in the order they were
-    /// added; empty when the markbook does not exist. Tests count records here to prove a create
-    /// was applied once, whatever the client was told.
-    public func students(markbookKey: Int) -> [StudentRecord] {
-        state.withLockedValue { state in
-            guard let index = state.world.markbookIndex(markbookKey) else { return [] }
-            return state.world.markbooks[index].students.map(Self.record)
-        }
-    }
-
-    /// A stored raw result text, or `nil` when there is none.
-    public func result(markbookKey: Int, studentKey: Int, taskKey: Int) -> String? {
-        state.withLockedValue { state in
-            state.world.markbookIndex(markbookKey).flatMap { state.world.markbooks[$0].results[studentKey]?[taskKey] }
-        }
-    }
-
-    /// The names of every markbook, in key order.
-    public func markbookNames() -> [String] {
-        state.withLockedValue { $0.world.markbooks.sorted { $0.key < $1.key }.map(\.name) }
-    }
-
-    /// The class names of a markbook.
-    public func classNames(markbookKey: Int) -> [String] {
-        state.withLockedValue { state in
-            state.world.markbookIndex(markbookKey).map { state.world.markbooks[$0].classes.map(\.name) } ?? []
-        }
-    }
-
-    /// The session values handed out so far, for tests that check none is ever shown.
-    public func issuedSessionValues() -> [String] {
-        state.withLockedValue { $0.issuedSessionValues }
     }
 
     // MARK: Routes
@@ -257,163 +181,5 @@ public final class MarkbookSandboxModule: SandboxModule {
             headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
         )
-    }
-
-    // MARK: Answering
-
-    /// Answers one request: the whole API, independent of the HTTP server.
-    public func respond(to request: MarkbookSandboxRequest) -> MarkbookSandboxResponse {
-        let now = now()
-        switch (request.method, request.path) {
-        case ("POST", "authenticate.lc"):
-            return json(login(Parameters(request.form), now: now), request, now: now)
-        case ("POST", "post.lc"):
-            return json(post(Parameters(request.form), now: now), request, now: now)
-        case ("GET", ""):
-            return json(action(Parameters(request.query), now: now, apiAddress: request.apiAddress), request, now: now)
-        case ("GET", let path) where path.hasPrefix("backups/"):
-            return backupFile(String(path.dropFirst("backups/".count)), now: now)
-        default:
-            return MarkbookSandboxResponse(
-                status: 405,
-                contentType: "text/plain; charset=utf-8",
-                body: Array("Markbook answers GET \(basePath), POST authenticate.lc and POST post.lc.".utf8)
-            )
-        }
-    }
-
-    private struct Answer {
-        var action: String
-        var status: String
-        var extra: [String: SandboxJSON] = [:]
-    }
-
-    private func json(_ answer: Answer, _ request: MarkbookSandboxRequest, now: Date) -> MarkbookSandboxResponse {
-        let schoolName = state.withLockedValue { $0.world.schoolName }
-        var members: [String: SandboxJSON] = [
-            "source": "Markbook Online",
-            "api": .string(request.apiAddress),
-            "seconds": .integer(Int(now.timeIntervalSince1970)),
-            "date": .string(SandboxFormat.rfc2822(now, timeZone: timeZone)),
-            "schoolname": .string(schoolName),
-            "action": .string(answer.action),
-            "status": .string(answer.status),
-        ]
-        members.merge(answer.extra) { first, _ in first }
-        return MarkbookSandboxResponse(
-            status: 200,
-            contentType: "application/json; charset=utf-8",
-            body: SandboxJSON.object(members).encoded()
-        )
-    }
-
-    private func credentialsMatch(username: String?, password: String?) -> Bool {
-        guard let username, let password, !username.isEmpty, !password.isEmpty else { return false }
-        return acceptsAnyCredentials || (username == account.username && password == account.password)
-    }
-
-    private func apiKeyMatches(_ key: String?) -> Bool {
-        guard let key, !key.isEmpty else { return false }
-        return acceptsAnyCredentials || key == account.apiKey
-    }
-
-    private func login(_ form: Parameters, now: Date) -> Answer {
-        guard credentialsMatch(username: form["apiuser"], password: form["apipassword"]) else {
-            state.withLockedValue { $0.counters.failedLogins += 1 }
-            return Answer(action: "authenticate", status: "ERROR:invalid credentials")
-        }
-        var generator = SystemRandomNumberGenerator()
-        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        let key = Int.random(in: 100_000_000...999_999_999, using: &generator)
-        state.withLockedValue { state in
-            state.world.sessions[token] = SandboxWorld.Session(key: key, openedAt: now)
-            state.issuedSessionValues += [token, String(key)]
-            state.counters.logins += 1
-        }
-        return Answer(
-            action: "authenticate",
-            status: "OKAY",
-            extra: ["sessiontoken": .string(token), "sessionkey": .integer(key)]
-        )
-    }
-
-    /// Whether the API key and session are good; an expired session is forgotten.
-    private func sessionIsValid(_ parameters: Parameters, in state: inout State, now: Date) -> Bool {
-        guard apiKeyMatches(parameters["apikey"]), let token = parameters["sessiontoken"],
-            let session = state.world.sessions[token], parameters["sessionkey"] == String(session.key)
-        else { return false }
-        guard now.timeIntervalSince(session.openedAt) < Self.sessionLifetime else {
-            state.world.sessions[token] = nil
-            return false
-        }
-        return true
-    }
-
-    private func action(_ query: Parameters, now: Date, apiAddress: String) -> Answer {
-        let name = query["action"] ?? ""
-        return state.withLockedValue { state in
-            state.counters.requestsByAction[name, default: 0] += 1
-            guard sessionIsValid(query, in: &state, now: now) else {
-                state.counters.rejectedSessions += 1
-                return Answer(action: name, status: "ERROR:invalid credentials")
-            }
-            do throws(StatusError) {
-                var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
-                let extra = try handler.run(name, query)
-                state.world = handler.world
-                if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
-                return Answer(action: name, status: "OKAY", extra: extra)
-            } catch {
-                state.counters.refusalsByAction[name, default: 0] += 1
-                var extra: [String: SandboxJSON] = [:]
-                if name == "getbackupurl" { extra["url"] = "" }
-                return Answer(action: name, status: error.status, extra: extra)
-            }
-        }
-    }
-
-    private func post(_ form: Parameters, now: Date) -> Answer {
-        let name = form["apiaction"] ?? ""
-        return state.withLockedValue { state in
-            state.counters.requestsByAction[name, default: 0] += 1
-            guard sessionIsValid(form, in: &state, now: now) else {
-                state.counters.rejectedSessions += 1
-                return Answer(action: name, status: "ERROR:invalid credentials")
-            }
-            guard name == "createmarkbook" else {
-                state.counters.refusalsByAction[name, default: 0] += 1
-                return Answer(action: name, status: "ERROR:invalid action")
-            }
-            do throws(StatusError) {
-                var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
-                let extra = try handler.createMarkbook(form)
-                state.world = handler.world
-                state.counters.appliedWritesByAction[name, default: 0] += 1
-                return Answer(action: name, status: "OKAY", extra: extra)
-            } catch {
-                state.counters.refusalsByAction[name, default: 0] += 1
-                return Answer(action: name, status: error.status)
-            }
-        }
-    }
-
-    /// An empty zip archive (just the end-of-central-directory record): enough for a download
-    /// to succeed and unzip.
-    static let emptyZip: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
-
-    private func backupFile(_ file: String, now: Date) -> MarkbookSandboxResponse {
-        let available = state.withLockedValue { state -> Bool in
-            guard let backup = state.world.backup, backup.fileName == file, now >= backup.readyAt else { return false }
-            if let first = backup.firstReturnedAt, now.timeIntervalSince(first) > Self.backupRetention { return false }
-            return true
-        }
-        guard available else {
-            return MarkbookSandboxResponse(
-                status: 404,
-                contentType: "text/plain; charset=utf-8",
-                body: Array("No such backup.".utf8)
-            )
-        }
-        return MarkbookSandboxResponse(status: 200, contentType: "application/zip", body: Self.emptyZip)
     }
 }

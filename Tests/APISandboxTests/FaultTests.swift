@@ -21,7 +21,7 @@ struct FaultTests {
             ],
             pathPrefixes: ["/_test/echo"]
         )
-        try await withSandbox(SandboxConfiguration(faults: faults)) { sandbox in
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(faults: faults)) { sandbox in
             let url = try sandbox.url("/_test/echo/target")
 
             #expect(try await Client.sendOnFreshConnection(url).status == 503)
@@ -41,7 +41,7 @@ struct FaultTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func truncatedBodyDeclaresMoreThanItSends() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             // A raw socket client shows exactly what arrived: the full Content-Length, half the bytes.
             let (head, body) = try await RawHTTP.get(port: sandbox.port, path: "/_test/bytes/1000")
             #expect(head.hasPrefix("HTTP/1.1 200"))
@@ -64,7 +64,7 @@ struct FaultTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func scriptedConnectionFaultBreaksTheRequest() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             sandbox.script("breaks", [.fault(.closeBeforeResponse), ScriptStep(status: 200, body: "recovered")])
             let url = try sandbox.url("/_test/script/breaks")
             await #expect(throws: (any Error).self) { try await Client.sendOnFreshConnection(url) }
@@ -77,7 +77,7 @@ struct FaultTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func droppedResponseStillAppliesTheWriteSoOnlyTheKeyPreventsADuplicate() async throws {
         let faults = FaultInjection(sequence: [.connection(.dropResponse)], pathPrefixes: ["/_test/writes"])
-        try await withSandbox(SandboxConfiguration(faults: faults)) { sandbox in
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(faults: faults)) { sandbox in
             let url = try sandbox.url("/_test/writes")
             let headers = ["Idempotency-Key": "payment-7"]
             await #expect(throws: (any Error).self) {
@@ -102,7 +102,8 @@ struct FaultTests {
         let faults = FaultInjection(rules: [.init(.serviceUnavailable, probability: 0.5)], seed: 42)
         var runs: [[Int]] = []
         for _ in 0..<2 {
-            let statuses = try await withSandbox(SandboxConfiguration(faults: faults)) { sandbox in
+            let statuses = try await Sandbox.withRunning(configuration: SandboxConfiguration(faults: faults)) {
+                sandbox in
                 let client = Client()
                 var statuses: [Int] = []
                 for _ in 0..<20 {
@@ -120,7 +121,7 @@ struct FaultTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func controlRoutesAreNeverFaulted() async throws {
         let faults = FaultInjection(rules: [.init(.serviceUnavailable, probability: 1)])
-        try await withSandbox(SandboxConfiguration(faults: faults)) { sandbox in
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(faults: faults)) { sandbox in
             let client = Client()
             let faulted = try await client.send(sandbox.url("/_test/echo"))
             let counters = try await client.send(sandbox.url("/_test/counters"))

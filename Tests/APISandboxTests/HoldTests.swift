@@ -9,30 +9,56 @@ import FoundationNetworking
 @Suite("Holds: answers kept back until the test releases them")
 struct HoldTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A held request is answered only after the release")
+    @Test("A held request waits at the server and is answered only after the release", .timeLimit(.minutes(1)))
     func heldUntilReleased() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let url = try sandbox.url("/_test/hold/first")
-            try await withThrowingTaskGroup(of: Reply?.self) { group in
-                group.addTask { try await Client().send(url) }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(300))
-                    return nil
-                }
-                // Unheld, the answer would take milliseconds; the timer must win.
-                let first = try await group.next()
-                #expect(first.map { $0 == nil } == true, "the request was answered before the release")
-                sandbox.release("first")
-                let reply = try #require(try await group.next() ?? nil)
-                #expect(try isHoldAnswer(reply, "first"))
+            let answered = Flag()
+            let call = Task {
+                let reply = try await Client().send(url)
+                await answered.set()
+                return reply
             }
+            try await sandbox.waitUntilWaiting(onHold: "first")
+            #expect(await !answered.isSet, "the request was answered before the release")
+            sandbox.release("first")
+            #expect(try isHoldAnswer(await call.value, "first"))
         }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A release that comes first is kept until reset; the HTTP release is a control route")
+    @Test("The arrival wait counts requests, and returns at once for those already waiting", .timeLimit(.minutes(1)))
+    func arrivals() async throws {
+        try await Sandbox.withRunning { sandbox in
+            let url = try sandbox.url("/_test/hold/gate")
+            let calls = (0..<3).map { _ in Task { try await Client.sendOnFreshConnection(url) } }
+            try await sandbox.waitUntilWaiting(onHold: "gate", count: 3)
+            try await sandbox.waitUntilWaiting(onHold: "gate")
+            #expect(sandbox.counters().requestsByPath["/_test/hold/gate"] == 3)
+            sandbox.release("gate")
+            for call in calls { #expect(try isHoldAnswer(await call.value, "gate")) }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("An arrival wait ends with CancellationError when its task is cancelled, and at once on stop")
+    func cancelledArrivalWait() async throws {
+        let sandbox = try await Sandbox.start()
+        let cancelled = Task { try await sandbox.waitUntilWaiting(onHold: "nobody") }
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        let waiting = Task { try await sandbox.waitUntilWaiting(onHold: "nobody") }
+        await sandbox.stop()
+        try await waiting.value
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test(
+        "A release that comes first is kept until reset; the HTTP release is a control route",
+        .timeLimit(.minutes(1))
+    )
     func releaseBeforeRequest() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let started = ContinuousClock.now
             sandbox.release("early")
             #expect(try await Client().send(sandbox.url("/_test/hold/early")).status == 200)
@@ -46,7 +72,12 @@ struct HoldTests {
             #expect(sandbox.counters().requestsByPath["/_test/hold/remote"] == 1)
 
             sandbox.state.reset()
-            #expect(try await holdsBack(sandbox, "early"), "reset kept the release")
+            // Had the reset kept the release, the wait would not park and the arrival wait would
+            // not return (the suite's time limit ends the test).
+            let waiting = Task { try await sandbox.state.waitForRelease(of: "early") }
+            try await sandbox.waitUntilWaiting(onHold: "early")
+            sandbox.release("early")
+            try await waiting.value
         }
     }
 
@@ -57,7 +88,7 @@ struct HoldTests {
         let url = try sandbox.url("/_test/hold/forever")
         let held = Task { try await Client().send(url) }
         // The stop must find the request in flight.
-        try await sandbox.waitUntilReceived("/_test/hold/forever")
+        try await sandbox.waitUntilWaiting(onHold: "forever")
         await sandbox.stop()
         // Had the stop only waited out its grace period, the handler would have been cancelled
         // and never answered.
@@ -67,7 +98,7 @@ struct HoldTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A wait ends with CancellationError when its task is cancelled")
     func cancelledWait() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let waiting = Task { try await sandbox.state.waitForRelease(of: "never") }
             waiting.cancel()
             await #expect(throws: CancellationError.self) { try await waiting.value }
@@ -81,10 +112,10 @@ struct HoldTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A held body arrives whole, byte for byte, after the release")
     func heldBody() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let url = try sandbox.url("/_test/bytes/4000?chunked=1&chunk_size=1024&hold=body")
             let transfer = Task { try await Client().send(url) }
-            try await sandbox.waitUntilReceived("/_test/bytes/4000")
+            try await sandbox.waitUntilWaiting(onHold: "body")
             sandbox.release("body")
             let reply = try await transfer.value
             #expect(reply.status == 200)
@@ -99,21 +130,9 @@ private func isHoldAnswer(_ reply: Reply, _ name: String) throws -> Bool {
     try reply.status == 200 && reply.json([String: String].self) == ["held": name]
 }
 
-/// Whether a wait on the hold `name` is still waiting after 300 ms. A busy machine can only make
-/// the answer "yes" more likely, so it shows that something holds, never that nothing does.
-@available(macOS 14, iOS 17, tvOS 17, *)
-private func holdsBack(_ sandbox: Sandbox, _ name: String) async throws -> Bool {
-    try await withThrowingTaskGroup(of: Bool.self) { group in
-        group.addTask {
-            try await sandbox.state.waitForRelease(of: name)
-            return false
-        }
-        group.addTask {
-            try await Task.sleep(for: .milliseconds(300))
-            return true
-        }
-        let timerFirst = try await group.next() ?? false
-        group.cancelAll()
-        return timerFirst
-    }
+/// Set once, read from any task.
+private actor Flag {
+    private(set) var isSet = false
+
+    func set() { isSet = true }
 }

@@ -11,8 +11,8 @@ import FoundationNetworking
 struct LifecycleTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func twoSandboxesRunSideBySideAndRedirectAcrossOrigins() async throws {
-        try await withSandbox { first in
-            try await withSandbox { second in
+        try await Sandbox.withRunning { first in
+            try await Sandbox.withRunning { second in
                 #expect(first.port != second.port)
                 #expect(first.baseURL.absoluteString == "http://127.0.0.1:\(first.port)")
 
@@ -71,7 +71,7 @@ struct LifecycleTests {
             modules: [WidgetsModule()],
             faults: FaultInjection(sequence: [nil, nil, .serviceUnavailable])
         )
-        try await withSandbox(configuration) { sandbox in
+        try await Sandbox.withRunning(configuration: configuration) { sandbox in
             let client = Client()
             let items = try await client.send(sandbox.url("/widgets/v1/items"))
             #expect(String(decoding: items.body, as: UTF8.self) == #"[{"id":"w1"}]"#)

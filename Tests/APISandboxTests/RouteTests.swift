@@ -10,7 +10,7 @@ import FoundationNetworking
 struct RouteTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func echoReflectsMethodPathQueryHeadersAndBody() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let reply = try await Client().send(
                 sandbox.url("/_test/echo/a/b?x=1&x=2&y=hello%20world"),
                 method: "POST",
@@ -34,7 +34,7 @@ struct RouteTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test(arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"])
     func echoAnswersEveryMethod(method: String) async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let reply = try await Client().send(sandbox.url("/_test/echo"), method: method)
             #expect(reply.status == 200)
             if method == "HEAD" {
@@ -51,7 +51,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func echoSendsBinaryBodiesAsBase64() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let bytes = Data([0xFF, 0xFE, 0x00, 0x41])
             let reply = try await Client().send(sandbox.url("/_test/echo/binary"), method: "PUT", body: bytes)
             let echo = try reply.json(Echo.self)
@@ -63,7 +63,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func statusAnswersWithTheRequestedCodeBodyAndHeaders() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let reply = try await Client().send(
                 sandbox.url("/_test/status/418?body=short%20and%20stout&header=X-First:%201&header=X-Second:two")
             )
@@ -81,7 +81,7 @@ struct RouteTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test(arguments: [204, 304])
     func bodilessStatusesHaveNoBody(code: Int) async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let reply = try await Client().send(sandbox.url("/_test/status/\(code)?body=ignored&header=X-Kept:yes"))
             #expect(reply.status == code)
             #expect(reply.body.isEmpty)
@@ -91,7 +91,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func delayWaitsBeforeAnswering() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let clock = ContinuousClock()
             let start = clock.now
             let reply = try await Client().send(sandbox.url("/_test/delay/250"))
@@ -102,7 +102,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func redirectPointsWhereAsked() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             // Following the redirect lands on the echo route with the method preserved (307).
             let reply = try await Client().send(
                 sandbox.url("/_test/redirect/307?to=/_test/echo/landed"),
@@ -118,7 +118,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func bytesAreDeterministicWithAndWithoutChunking() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let fixed = try await Client().send(sandbox.url("/_test/bytes/5000"))
             #expect(fixed.header("Content-Length") == "5000")
             #expect(fixed.body == expectedPattern(count: 5000))
@@ -131,7 +131,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func etagRevalidatesAndChangesOnPut() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let client = Client()
             let url = try sandbox.url("/_test/etag/profile")
             let first = try await client.send(url)
@@ -185,7 +185,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func pagesCarryLinkAndTotalCountHeaders() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let client = Client()
             let page = try await client.send(sandbox.url("/_test/pages?total=25&per_page=10&page=2"))
             #expect(try page.json([Item].self) == (11...20).map { Item(id: $0) })
@@ -206,7 +206,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func scriptConfiguredOverHTTPPlaysInOrderThenRepeatsTheLastStep() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let client = Client()
             let script = #"""
                 {"steps":[{"status":503},{"status":429,"headers":{"Retry-After":"1"}},{"status":200,"body":{"ok":true}}]}
@@ -234,7 +234,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func unknownScriptIsNotFound() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let reply = try await Client().send(sandbox.url("/_test/script/missing"))
             #expect(reply.status == 404)
         }
@@ -242,7 +242,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func countersTrackRequestsAndResetClearsThem() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let client = Client()
             _ = try await client.send(sandbox.url("/_test/echo/one"))
             _ = try await client.send(sandbox.url("/_test/echo/one"))
@@ -262,7 +262,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func honouredIdempotencyKeysApplyAWriteOnce() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let client = Client()
             let url = try sandbox.url("/_test/writes")
             let headers = ["Idempotency-Key": "order-1"]
@@ -285,7 +285,7 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func ignoredIdempotencyKeysLetRetriesDuplicateWrites() async throws {
-        try await withSandbox(SandboxConfiguration(honoursIdempotencyKeys: false)) { sandbox in
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(honoursIdempotencyKeys: false)) { sandbox in
             let client = Client()
             let url = try sandbox.url("/_test/writes")
             for _ in 0..<2 {

@@ -6,24 +6,6 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Starts a sandbox for the duration of `body` and always stops it, so a failing test cannot leak
-/// a listening server into the next one.
-@available(macOS 14, iOS 17, tvOS 17, *)
-func withSandbox<Result>(
-    _ configuration: SandboxConfiguration = .init(),
-    _ body: (Sandbox) async throws -> Result
-) async throws -> Result {
-    let sandbox = try await Sandbox.start(configuration: configuration)
-    do {
-        let result = try await body(sandbox)
-        await sandbox.stop()
-        return result
-    } catch {
-        await sandbox.stop()
-        throw error
-    }
-}
-
 /// A response as the tests need it: status, headers and the whole body.
 struct Reply {
     let response: HTTPURLResponse
@@ -89,13 +71,6 @@ extension Sandbox {
     /// `baseURL` plus a path that may carry a query string, which `appending(path:)` would escape.
     func url(_ pathAndQuery: String) throws -> URL {
         try #require(URL(string: baseURL.absoluteString + pathAndQuery))
-    }
-
-    /// Returns once a request to `path` has reached the sandbox.
-    func waitUntilReceived(_ path: String) async throws {
-        while counters().requestsByPath[path] == nil {
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
 

@@ -19,14 +19,7 @@ func withBasecampSandbox(
     faults: FaultInjection = .none,
     _ body: (Sandbox) async throws -> Void
 ) async throws {
-    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
-    do {
-        try await body(sandbox)
-        await sandbox.stop()
-    } catch {
-        await sandbox.stop()
-        throw error
-    }
+    try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module], faults: faults), body)
 }
 
 @available(macOS 14, iOS 17, tvOS 17, *)

@@ -103,4 +103,35 @@ struct AllOperationsTests {
         #expect(OperationCatalog.all.filter(\.replacesWholeRecord).count == 6)
         #expect(OperationCatalog.all.filter(\.isPaginated).count == 61)
     }
+
+    @Test("Each operation's metadata is what its Spec entry says: name, service, idempotency, retry, pages")
+    func metadataMatchesEachSpecEntry() throws {
+        let spec = try #require(SpecSamples.shared)
+        let paths = try #require(spec.document["paths"]?.objectValue)
+        var checked = 0
+        for item in paths.values {
+            for entry in (item.objectValue ?? [:]).values {
+                guard let id = entry["operationId"]?.stringValue else { continue }
+                let metadata = try #require(OperationCatalog.operation(id: id)).metadata
+                let readOnly = entry["x-basecamp-readonly"]?.boolValue == true
+                let retry = try #require(entry["x-basecamp-retry"]?.objectValue)
+                let expectedRetry = RetryPolicy(
+                    maxAttempts: try #require(retry["maxAttempts"]?.intValue),
+                    baseDelay: .milliseconds(try #require(retry["baseDelayMs"]?.intValue)),
+                    backoff: try #require(retry["backoff"]?.stringValue) == "exponential" ? .exponential : .linear,
+                    retryableStatuses: Set(try #require(retry["retryOn"]?.arrayValue).compactMap(\.intValue))
+                )
+                let pages = entry["x-basecamp-pagination"]?.objectValue
+                #expect(metadata.name == id)
+                #expect(metadata.service == entry["x-basecamp-service"]?.stringValue)
+                #expect(metadata.idempotent == (readOnly || entry["x-basecamp-idempotent"]?.boolValue == true), "\(id)")
+                #expect(metadata.retry == expectedRetry, "\(id)")
+                #expect(metadata.pagination?.pageSize == pages?["pageSize"]?.intValue, "\(id)")
+                #expect(metadata.pagination?.itemsKey == pages?["itemsKey"]?.stringValue, "\(id)")
+                #expect((metadata.pagination == nil) == (pages == nil), "\(id)")
+                checked += 1
+            }
+        }
+        #expect(checked == 250)
+    }
 }

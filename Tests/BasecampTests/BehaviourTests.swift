@@ -78,10 +78,9 @@ struct BehaviourTests {
 
         let unsafe = ScriptedTransport([.status(503), jsonResponse(try todo(id: 9), status: 201)])
         let account = try makeBasecamp(unsafe).forAccount("999")
-        let error = await apiError {
+        let error = await expectAPIError(.apiError) {
             _ = try await account.todos.create(todolistID: 1, CreateTodoRequest(content: "Buy milk"))
         }
-        #expect(error?.code == .apiError)
         #expect(error?.httpStatus == 503)
         #expect(unsafe.requests.count == 1)
     }
@@ -89,21 +88,20 @@ struct BehaviourTests {
     @Test("GETs are retried on 429 within the Spec's attempts; retry can be switched off")
     func getRetry() async throws {
         let transport = ScriptedTransport([.status(429), .status(429), .status(429)])
-        let error = await apiError {
+        await expectAPIError(.rateLimit) {
             _ = try await makeBasecamp(transport).forAccount("999").todos.get(todoID: 1)
         }
-        #expect(error?.code == .rateLimit)
         #expect(transport.requests.count == 3)
 
         let off = ScriptedTransport([.status(503), .status(204)])
         let account = try makeBasecamp(off, config: BasecampConfig(enableRetry: false)).forAccount("999")
-        let offError = await apiError { try await account.todos.complete(todoID: 7) }
+        let offError = await expectAPIError { try await account.todos.complete(todoID: 7) }
         #expect(offError?.httpStatus == 503)
         #expect(off.requests.count == 1)
 
         let capped = ScriptedTransport([.status(503), .status(503), .status(204)])
         let cappedAccount = try makeBasecamp(capped, config: BasecampConfig(maxRetries: 1)).forAccount("999")
-        let cappedError = await apiError { try await cappedAccount.todos.complete(todoID: 7) }
+        let cappedError = await expectAPIError { try await cappedAccount.todos.complete(todoID: 7) }
         #expect(cappedError?.httpStatus == 503)
         #expect(capped.requests.count == 2)
     }
@@ -119,9 +117,10 @@ struct BehaviourTests {
         ])
         let account = try makeBasecamp(transport).forAccount("999")
         let error = try #require(
-            await apiError { _ = try await account.todos.create(todolistID: 1, CreateTodoRequest(content: "")) }
+            await expectAPIError(.validation) {
+                _ = try await account.todos.create(todolistID: 1, CreateTodoRequest(content: ""))
+            }
         )
-        #expect(error.code == .validation)
         #expect(error.exitCode == 9)
         #expect(error.requestID == "req-422")
         #expect(error.details.fieldErrors.map(\.field) == ["content", "due_on"])
@@ -135,8 +134,7 @@ struct BehaviourTests {
             jsonResponse(["error": "Not found"], status: 404, headers: ["X-Request-Id": "req-404"])
         ])
         let account = try makeBasecamp(transport).forAccount("999")
-        let error = try #require(await apiError { _ = try await account.projects.get(projectID: 5) })
-        #expect(error.code == .notFound)
+        let error = try #require(await expectAPIError(.notFound) { _ = try await account.projects.get(projectID: 5) })
         #expect(error.exitCode == 2)
         #expect(error.requestID == "req-404")
         #expect(!String(describing: error).contains(testToken))
@@ -179,16 +177,16 @@ struct BehaviourTests {
             .status(302, headers: [.location: "https://elsewhere.example.com/b"]),
         ])
         let basecamp = try makeBasecamp(transport)
-        let error = await apiError { _ = try await basecamp.download("https://3.basecampapi.com/1/blobs/x/download/a") }
-        #expect(error?.code == .apiError)
+        let error = await expectAPIError(.apiError) {
+            _ = try await basecamp.download("https://3.basecampapi.com/1/blobs/x/download/a")
+        }
         #expect(error?.httpStatus == 302)
         #expect(transport.requests.count == 2)
 
         let untouched = ScriptedTransport([])
-        let foreign = await apiError {
+        await expectAPIError(.usage) {
             _ = try await makeBasecamp(untouched).download("https://evil.example.com/steal")
         }
-        #expect(foreign?.code == .usage)
         #expect(untouched.requests.isEmpty)
     }
 
@@ -216,10 +214,9 @@ struct BehaviourTests {
         let spec = try #require(SpecSamples.shared)
         let transport = ScriptedTransport([jsonResponse(spec.sample(schema: "CloudFile"))])
         let account = try makeBasecamp(transport).forAccount("999")
-        let error = await apiError {
+        await expectAPIError(.usage) {
             _ = try await account.cloudFiles.modify(cloudFileID: 3) { $0.title = "Renamed" }
         }
-        #expect(error?.code == .usage)
         #expect(transport.requests.map(\.request.method) == [.get])
     }
 

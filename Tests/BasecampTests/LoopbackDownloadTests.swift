@@ -8,8 +8,7 @@ import Testing
 struct LoopbackDownloadTests {
     @Test("URLSession delivers the first hop's redirect; the storage hop carries no credentials")
     func twoHopsOverURLSession() async throws {
-        let sandbox = try await Sandbox.start()
-        do {
+        try await Sandbox.withRunning { sandbox in
             let storage = sandbox.baseURL.appendingPathComponent("_test/echo/storage/file.bin")
             var components = URLComponents(
                 url: sandbox.baseURL.appendingPathComponent("_test/redirect/302"),
@@ -29,10 +28,6 @@ struct LoopbackDownloadTests {
             #expect(echo["headers"]?["authorization"] == nil)
             #expect(echo["headers"]?["user-agent"] == ["BasecampTests (tests@example.com)"])
             #expect(file.redirected)
-            await sandbox.stop()
-        } catch {
-            await sandbox.stop()
-            throw error
         }
     }
 }

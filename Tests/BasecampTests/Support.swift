@@ -25,18 +25,6 @@ func makeBasecamp(
     )
 }
 
-/// Runs `body` and returns the `APIError` it throws, or nil.
-func apiError(_ body: () async throws -> Void) async -> APIError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as APIError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
 /// The repository's root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

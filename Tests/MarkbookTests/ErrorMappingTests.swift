@@ -46,8 +46,7 @@ struct ErrorMappingTests {
         let answer = ScriptedTransport.Step.json(envelope("getmarkbook", status: status))
         let transport = ScriptedTransport([loginOK, answer, loginOK, answer])
         let client = try scriptedClient(transport)
-        let error = try #require(await apiError { _ = try await client.getMarkbook(key: 1_000_001) })
-        #expect(error.code == code)
+        let error = try #require(await expectMarkbookError(code) { _ = try await client.getMarkbook(key: 1_000_001) })
         #expect(error.details.rawStatus == status)
         #expect(error.httpStatus == nil, "every Markbook answer is a 200; the status is what failed")
         #expect(error.message.contains(status))
@@ -65,11 +64,10 @@ struct ErrorMappingTests {
     func httpFailures(_ status: Int, _ code: APIError.Code) async throws {
         let transport = ScriptedTransport([loginOK, .status(status), loginOK, .status(status)])
         let error = try #require(
-            await apiError {
+            await expectMarkbookError(code) {
                 _ = try await scriptedClient(transport).deleteStudent(markbookKey: 1, studentKey: 2, sid: "3")
             }
         )
-        #expect(error.code == code)
         #expect(error.httpStatus == status)
     }
 
@@ -77,8 +75,7 @@ struct ErrorMappingTests {
     func loginServerError() async throws {
         let transport = ScriptedTransport([.status(500), loginOK, .json(envelope("userlist", ["list": []]))])
         let client = try scriptedClient(transport)
-        let error = try #require(await apiError { _ = try await client.userList() })
-        #expect(error.code == .apiError)
+        let error = try #require(await expectMarkbookError(.apiError) { _ = try await client.userList() })
         #expect(error.message.hasPrefix("The Markbook login failed"))
         _ = try await client.userList()
     }
@@ -89,18 +86,18 @@ struct ErrorMappingTests {
         let echo = "ERROR:unexpected value \(TestAccount.apiKey) near st-0a1b2c3d4e5f"
         let transport = ScriptedTransport([loginOK, .json(envelope("userlist", status: echo))])
         let error = try #require(
-            await apiError(sessions: scriptedSessionValues) { _ = try await scriptedClient(transport).userList() }
+            await expectMarkbookError(.apiError, sessions: scriptedSessionValues) {
+                _ = try await scriptedClient(transport).userList()
+            }
         )
         #expect(error.details.rawStatus == "ERROR:unexpected value [REDACTED] near [REDACTED]")
-        #expect(error.code == .apiError)
     }
 
     @Test("A body that is not JSON, or a status missing, is api_error")
     func notJSON() async throws {
         for body in ["<html>maintenance</html>", #"{"action":"userlist"}"#] {
             let transport = ScriptedTransport([loginOK, .status(200, body: body)])
-            let error = try #require(await apiError { _ = try await scriptedClient(transport).userList() })
-            #expect(error.code == .apiError)
+            await expectMarkbookError(.apiError) { _ = try await scriptedClient(transport).userList() }
         }
     }
 
@@ -108,8 +105,9 @@ struct ErrorMappingTests {
     func malformed() async throws {
         let bad = envelope("markbooklist", ["list": [["key": "k1", "name": "x"]]])
         let transport = ScriptedTransport([loginOK, .json(bad)])
-        let error = try #require(await apiError { _ = try await scriptedClient(transport).markbookList() })
-        #expect(error.code == .apiError)
+        let error = try #require(
+            await expectMarkbookError(.apiError) { _ = try await scriptedClient(transport).markbookList() }
+        )
         #expect(error.message.contains("`list[0].key` is not a whole number"))
     }
 
@@ -133,8 +131,9 @@ struct ErrorMappingTests {
             ]
         )
         let transport = ScriptedTransport([loginOK, .json(sheet)])
-        let error = try #require(await apiError { _ = try await scriptedClient(transport).getMarkbook(key: 1) })
-        #expect(error.code == .apiError)
+        let error = try #require(
+            await expectMarkbookError(.apiError) { _ = try await scriptedClient(transport).getMarkbook(key: 1) }
+        )
         #expect(error.message.contains("studentlist[0].rawresults"))
         #expect(error.message.contains("one result per task (2 tasks, 1 raw and 1 rounded results)"))
     }
@@ -143,7 +142,7 @@ struct ErrorMappingTests {
     func createWithoutKey() async throws {
         let transport = ScriptedTransport([loginOK, .json(envelope("createclass"))])
         let error = try #require(
-            await apiError {
+            await expectMarkbookError(.apiError) {
                 _ = try await scriptedClient(transport).createClass(
                     markbookKey: 1,
                     name: "X",
@@ -152,7 +151,6 @@ struct ErrorMappingTests {
                 )
             }
         )
-        #expect(error.code == .apiError)
         #expect(error.details.rawStatus == "OKAY")
         #expect(error.hint?.hasPrefix("Do not repeat the call") == true)
     }
@@ -171,8 +169,7 @@ struct ErrorMappingTests {
         }
         let invalid = ScriptedTransport.Step.json(envelope("getbackupurl", status: "ERROR:invalid credentials"))
         let transport = ScriptedTransport([loginOK, invalid, loginOK, invalid])
-        let error = await apiError { _ = try await scriptedClient(transport).getBackupURL() }
-        #expect(error?.code == .authRequired)
+        await expectMarkbookError(.authRequired) { _ = try await scriptedClient(transport).getBackupURL() }
     }
 
     // MARK: Input checked before any request
@@ -184,9 +181,8 @@ struct ErrorMappingTests {
     func shortMatching(_ matching: String) async throws {
         let transport = ScriptedTransport([loginOK])
         let error = try #require(
-            await apiError { try await scriptedClient(transport).scheduleBackup(matching: matching) }
+            await expectMarkbookError(.usage) { try await scriptedClient(transport).scheduleBackup(matching: matching) }
         )
-        #expect(error.code == .usage)
         #expect(error.exitCode == 1)
         #expect(transport.requests.isEmpty)
     }
@@ -265,22 +261,19 @@ struct ErrorMappingTests {
     @Test("Bad input is usage before any request", arguments: badInputs)
     func badInput(_ input: BadInput) async throws {
         let transport = ScriptedTransport([loginOK])
-        let error = try #require(await apiError { try await input.call(try scriptedClient(transport)) })
-        #expect(error.code == .usage)
+        await expectMarkbookError(.usage) { try await input.call(try scriptedClient(transport)) }
         #expect(transport.requests.isEmpty)
     }
 
     @Test("Empty credentials: the plain init defers usage to the first call; the throwing init throws")
     func emptyCredentials() async throws {
         let client = MarkbookClient(apiKey: "", username: "u", password: "")
-        let error = try #require(await apiError { _ = try await client.markbookList() })
-        #expect(error.code == .usage)
+        let error = try #require(await expectMarkbookError(.usage) { _ = try await client.markbookList() })
         #expect(error.message.contains("apiKey, password"))
-        let thrown = await apiError {
+        await expectMarkbookError(.usage) {
             _ = try MarkbookClient(apiKey: "k", username: " ", password: "p", baseURL: exampleBaseURL)
         }
-        #expect(thrown?.code == .usage)
-        let insecure = await apiError {
+        await expectMarkbookError(.usage) {
             _ = try MarkbookClient(
                 apiKey: "k",
                 username: "u",
@@ -288,6 +281,5 @@ struct ErrorMappingTests {
                 baseURL: URL(string: "http://markbook.example.com") ?? exampleBaseURL
             )
         }
-        #expect(insecure?.code == .usage)
     }
 }

@@ -7,7 +7,7 @@ import MarkbookSandbox
 import Testing
 
 /// The API key, the password and the session values must never show: not in errors, hook
-/// events, descriptions or dumps. Every test's errors pass through `apiError`, which checks them;
+/// events, descriptions or dumps. Every test's errors pass through `expectMarkbookError`, which checks them;
 /// this suite drives every operation and every kind of failure on purpose and scans all of it.
 @Suite("Secrets never show")
 struct LeakTests {

@@ -22,8 +22,9 @@ struct RetryTests {
             try await shape.call(client)
             #expect(transport.requests.count == 3)
         } else {
-            let error = try #require(await apiError(sessions: scriptedSessionValues) { try await shape.call(client) })
-            #expect(error.code == .ambiguous)
+            let error = try #require(
+                await expectMarkbookError(.ambiguous, sessions: scriptedSessionValues) { try await shape.call(client) }
+            )
             #expect(error.exitCode == 8)
             #expect(transport.requests.count == 2, "sent once, never repeated")
         }
@@ -37,8 +38,7 @@ struct RetryTests {
             try await shape.call(client)
             #expect(transport.requests.count == 3)
         } else {
-            let error = try #require(await apiError { try await shape.call(client) })
-            #expect(error.code == .apiError)
+            let error = try #require(await expectMarkbookError(.apiError) { try await shape.call(client) })
             #expect(error.httpStatus == 503)
             #expect(transport.requests.count == 2)
         }
@@ -63,8 +63,7 @@ struct RetryTests {
         var payload = RequestShapeTests.payload
         payload.schoolName = "School"
         let transport = ScriptedTransport([loginOK, .connectionLost, .json(envelope("createmarkbook"))])
-        let error = try #require(await apiError { _ = try await scriptedClient(transport).createMarkbook(payload) })
-        #expect(error.code == .ambiguous)
+        await expectMarkbookError(.ambiguous) { _ = try await scriptedClient(transport).createMarkbook(payload) }
         #expect(transport.requests.count == 2)
     }
 
@@ -74,7 +73,7 @@ struct RetryTests {
             loginOK, .connectionLost, .json(envelope("createstudent", ["studentkey": 1])),
         ])
         let client = try scriptedClient(transport) { $0.idempotencyKeyHeader = .idempotencyKey }
-        let error = await apiError {
+        await expectMarkbookError(.ambiguous) {
             _ = try await client.createStudent(
                 markbookKey: 1_000_001,
                 sid: "1",
@@ -85,7 +84,6 @@ struct RetryTests {
                 classKey: 3001
             )
         }
-        #expect(error?.code == .ambiguous)
         #expect(transport.requests.count == 2)
         #expect(transport.requests.last?.header("Idempotency-Key") == nil)
     }
@@ -110,20 +108,9 @@ struct RetryTests {
             // Warm up: log in and leave a keep-alive connection that the create could reuse.
             _ = try await client.getMarkbook(key: 1_000_001)
             harness.sandbox.setFaults(FaultInjection(sequence: [.connection(.dropResponse)]))
-            let error = try #require(
-                await apiError(sessions: harness.sessions) {
-                    _ = try await client.createStudent(
-                        markbookKey: 1_000_001,
-                        sid: "100399",
-                        familyName: "Patel",
-                        givenName: "Aanya",
-                        preferredName: "",
-                        gender: .female,
-                        classKey: 3002
-                    )
-                }
-            )
-            #expect(error.code == .ambiguous)
+            await expectMarkbookError(.ambiguous, sessions: harness.sessions) {
+                _ = try await client.createAanyaPatel()
+            }
             #expect(harness.module.counters().requestsByAction["createstudent"] == 1)
             #expect(harness.module.counters().appliedWritesByAction["createstudent"] == 1)
             let sheet = try await client.getMarkbook(key: 1_000_001)
@@ -163,7 +150,7 @@ struct RetryTests {
             #expect(sheet.students.count == 8)
             harness.sandbox.setFaults(FaultInjection(sequence: [.serviceUnavailable]))
             let error = try #require(
-                await apiError {
+                await expectMarkbookError(.apiError) {
                     _ = try await client.createClass(
                         markbookKey: 1_000_001,
                         name: "10MAT1-C",
@@ -172,7 +159,6 @@ struct RetryTests {
                     )
                 }
             )
-            #expect(error.code == .apiError)
             #expect(error.httpStatus == 503)
             #expect(harness.module.classNames(markbookKey: 1_000_001) == ["10MAT1-A", "10MAT1-B"])
         }

@@ -44,8 +44,9 @@ struct SandboxTests {
             #expect(sheet.result(studentKey: 5004, taskKey: 4003) == nil, "Sophie has no Statistics result")
             #expect(sheet.result(studentKey: 5002, taskKey: 4001)?.rounded == "38.0")
             #expect(sheet.results.values.map(\.count).reduce(0, +) == 37)
-            let missing = await apiError(sessions: harness.sessions) { _ = try await client.getMarkbook(key: 42) }
-            #expect(missing?.code == .notFound)
+            let missing = await expectMarkbookError(.notFound, sessions: harness.sessions) {
+                _ = try await client.getMarkbook(key: 42)
+            }
             #expect(missing?.details.rawStatus == "ERROR:invalid markbook")
         }
     }
@@ -81,7 +82,7 @@ struct SandboxTests {
             try await client.putStudentResult(markbookKey: 1_000_001, student: olivia, task: exam, result: "")
             #expect(try await client.getMarkbook(key: 1_000_001).result(studentKey: 5001, taskKey: 4004) == nil)
 
-            let wrongStudent = await apiError(sessions: harness.sessions) {
+            let wrongStudent = await expectMarkbookError(.notFound, sessions: harness.sessions) {
                 try await client.putStudentResult(
                     markbookKey: 1_000_001,
                     studentKey: 5001,
@@ -91,9 +92,8 @@ struct SandboxTests {
                     result: "1"
                 )
             }
-            #expect(wrongStudent?.code == .notFound)
             #expect(wrongStudent?.details.rawStatus == "ERROR:invalid student")
-            let wrongTask = await apiError(sessions: harness.sessions) {
+            await expectMarkbookError(.notFound, sessions: harness.sessions) {
                 try await client.putStudentResult(
                     markbookKey: 1_000_001,
                     studentKey: 5001,
@@ -103,7 +103,6 @@ struct SandboxTests {
                     result: "1"
                 )
             }
-            #expect(wrongTask?.code == .notFound)
             #expect(harness.module.result(markbookKey: 1_000_001, studentKey: 5001, taskKey: 4001) == "42.5")
             #expect(harness.module.counters().appliedWritesByAction["putstudentresult"] == 2)
         }
@@ -114,32 +113,15 @@ struct SandboxTests {
     func students() async throws {
         try await SandboxHarness.run { harness in
             let client = try harness.client()
-            let key = try await client.createStudent(
-                markbookKey: 1_000_001,
-                sid: "100399",
-                familyName: "Patel",
-                givenName: "Aanya",
-                preferredName: "",
-                gender: .female,
-                classKey: 3002
-            )
+            let key = try await client.createAanyaPatel()
             #expect(key == 5016)
             var sheet = try await client.getMarkbook(key: 1_000_001)
             #expect(sheet.student(key: key)?.className == "10MAT1-B")
             #expect(sheet.result(studentKey: key, taskKey: 4001) == nil)
 
-            let duplicate = await apiError(sessions: harness.sessions) {
-                _ = try await client.createStudent(
-                    markbookKey: 1_000_001,
-                    sid: "100399",
-                    familyName: "Patel",
-                    givenName: "Aanya",
-                    preferredName: "",
-                    gender: .female,
-                    classKey: 3002
-                )
+            await expectMarkbookError(.validation, sessions: harness.sessions) {
+                _ = try await client.createAanyaPatel()
             }
-            #expect(duplicate?.code == .validation)
 
             try await client.updateStudent(
                 markbookKey: 1_000_001,
@@ -159,7 +141,7 @@ struct SandboxTests {
             #expect(sheet.student(key: 5006) == nil)
             #expect(try await client.getOutcomes(key: 1_000_001).students.contains { $0.key == 5006 } == false)
             #expect(harness.module.student(markbookKey: 1_000_001, studentKey: 5006)?.isDeleted == true)
-            let deletedUpdate = await apiError(sessions: harness.sessions) {
+            await expectMarkbookError(.notFound, sessions: harness.sessions) {
                 try await client.updateStudent(
                     markbookKey: 1_000_001,
                     studentKey: 5006,
@@ -170,14 +152,13 @@ struct SandboxTests {
                     gender: .female
                 )
             }
-            #expect(deletedUpdate?.code == .notFound)
 
             try await client.updateStudentClass(markbookKey: 1_000_001, studentKey: 5006, sid: "100301", classKey: 3001)
             sheet = try await client.getMarkbook(key: 1_000_001)
             #expect(sheet.student(key: 5006)?.className == "10MAT1-A")
             #expect(sheet.result(studentKey: 5006, taskKey: 4004)?.roundedValue == 58, "results survive a soft delete")
 
-            let badClass = await apiError(sessions: harness.sessions) {
+            let badClass = await expectMarkbookError(sessions: harness.sessions) {
                 try await client.updateStudentClass(
                     markbookKey: 1_000_001,
                     studentKey: 5006,
@@ -205,7 +186,7 @@ struct SandboxTests {
             #expect(
                 created == MarkbookClass(key: key, name: "10MAT1-C", teacherName1: "Ms Ada", teacherName2: "Okafor")
             )
-            let duplicate = await apiError(sessions: harness.sessions) {
+            let duplicate = await expectMarkbookError(.validation, sessions: harness.sessions) {
                 _ = try await client.createClass(
                     markbookKey: 1_000_001,
                     name: " 10mat1-c ",
@@ -213,7 +194,6 @@ struct SandboxTests {
                     teacherGivenName: ""
                 )
             }
-            #expect(duplicate?.code == .validation)
             #expect(duplicate?.details.rawStatus == "ERROR:duplicate class name")
             #expect(harness.module.classNames(markbookKey: 1_000_001).count == 3)
             let other = try await client.createClass(
@@ -287,8 +267,9 @@ struct SandboxTests {
 
             var orphan = payload
             orphan.ownerKey = 9999
-            let error = await apiError(sessions: harness.sessions) { _ = try await client.createMarkbook(orphan) }
-            #expect(error?.code == .notFound)
+            let error = await expectMarkbookError(.notFound, sessions: harness.sessions) {
+                _ = try await client.createMarkbook(orphan)
+            }
             #expect(error?.details.rawStatus == "ERROR:invalid user")
             #expect(harness.module.markbookNames().count == 6)
             #expect(harness.module.counters().appliedWritesByAction["createmarkbook"] == 3)
@@ -339,7 +320,7 @@ struct SandboxTests {
             let noSession = try await raw.send(Endpoint<JSONValue>(.get, "", query: ["action": "markbooklist"]))
             #expect(noSession["status"] == "ERROR:invalid credentials")
             #expect(noSession["action"] == "markbooklist")
-            let wrongMethod = await apiError {
+            let wrongMethod = await expectMarkbookError {
                 _ = try await raw.send(Endpoint<Data>(.delete, "authenticate.lc"))
             }
             #expect(wrongMethod?.httpStatus == 404 || wrongMethod?.httpStatus == 405)

@@ -122,15 +122,7 @@ struct SessionTests {
         let (client, module, transport) = try setUp(hooks: recorder)
         _ = try await client.markbookList()
         module.expireSessions()
-        let key = try await client.createStudent(
-            markbookKey: 1_000_001,
-            sid: "100399",
-            familyName: "Patel",
-            givenName: "Aanya",
-            preferredName: "",
-            gender: .female,
-            classKey: 3002
-        )
+        let key = try await client.createAanyaPatel()
         #expect(key == 5016)
         #expect(module.counters().logins == 2)
         #expect(module.counters().rejectedSessions == 1)
@@ -158,9 +150,10 @@ struct SessionTests {
         let transport = ScriptedTransport([loginOK, invalid, loginOK, invalid, loginOK])
         let client = try scriptedClient(transport)
         let error = try #require(
-            await apiError(sessions: scriptedSessionValues) { _ = try await client.markbookList() }
+            await expectMarkbookError(.authRequired, sessions: scriptedSessionValues) {
+                _ = try await client.markbookList()
+            }
         )
-        #expect(error.code == .authRequired)
         #expect(error.exitCode == 3)
         #expect(error.details.rawStatus == "ERROR:invalid credentials")
         #expect(transport.requests.count == 4)
@@ -182,14 +175,12 @@ struct SessionTests {
             configuration: configuration,
             transport: transport
         )
-        let error = try #require(await apiError { _ = try await client.markbookList() })
-        #expect(error.code == .authRequired)
+        let error = try #require(await expectMarkbookError(.authRequired) { _ = try await client.markbookList() })
         #expect(error.details.rawStatus == "ERROR:invalid credentials")
-        let again = try #require(await apiError { _ = try await client.userList() })
-        #expect(again.code == .authRequired)
+        await expectMarkbookError(.authRequired) { _ = try await client.userList() }
         #expect(module.counters().failedLogins == 1, "a refused login is never retried: no account lockout")
         await client.resetSession()
-        _ = await apiError { _ = try await client.userList() }
+        await expectMarkbookError(.authRequired) { _ = try await client.userList() }
         #expect(module.counters().failedLogins == 2)
     }
 
@@ -205,12 +196,9 @@ struct SessionTests {
             configuration: ClientConfiguration(baseURL: exampleBaseURL, timeSource: TestClock()),
             transport: transport
         )
-        let error = try #require(
-            await apiError(sessions: module.issuedSessionValues()) {
-                try await client.deleteStudent(markbookKey: 1_000_001, studentKey: 5001, sid: "100234")
-            }
-        )
-        #expect(error.code == .authRequired)
+        await expectMarkbookError(.authRequired, sessions: module.issuedSessionValues()) {
+            try await client.deleteStudent(markbookKey: 1_000_001, studentKey: 5001, sid: "100234")
+        }
         #expect(module.counters().logins == 2)
         #expect(module.student(markbookKey: 1_000_001, studentKey: 5001)?.isDeleted == false)
     }

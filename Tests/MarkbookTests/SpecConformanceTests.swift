@@ -180,16 +180,18 @@ struct SpecConformanceTests {
         let call = try Self.call(action, query: query, form: request["form"])
         let expectedCode = MarkbookStatus.errorCode(for: status)
         if example["clientRefuses"]?.boolValue == true {
-            let error = try #require(await apiError { try await call(client) })
-            #expect(error.code == .usage, "the client refuses this request before sending it")
+            await expectMarkbookError(.usage, "the client refuses this request before sending it") {
+                try await call(client)
+            }
             #expect(transport.requests.isEmpty)
         } else if action == "getbackupurl" {
             let backup = try await client.getBackupURL()
             #expect(backup.status == BackupStatus(status: status))
             #expect(backup.isReady == (status == "OKAY"))
         } else if let expectedCode {
-            let error = try #require(await apiError(sessions: scriptedSessionValues) { try await call(client) })
-            #expect(error.code == expectedCode)
+            let error = try #require(
+                await expectMarkbookError(expectedCode, sessions: scriptedSessionValues) { try await call(client) }
+            )
             #expect(error.details.rawStatus == status)
         } else {
             try await call(client)

@@ -61,22 +61,21 @@ enum Leaks {
     }
 }
 
-/// Runs `body` and returns the APIError it throws, or nil; the error is checked for secrets.
-func apiError(
+/// ``expectAPIError(_:_:sourceLocation:isolation:performing:)`` for Markbook calls: the error
+/// must have `code` (when given) and must not show the account's secrets or any of `sessions`.
+@discardableResult
+func expectMarkbookError(
+    _ code: APIError.Code? = nil,
+    _ comment: Comment? = nil,
     sessions: [String] = [],
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> Void
 ) async -> APIError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as APIError {
+    let error = await expectAPIError(code, comment, sourceLocation: sourceLocation, performing: body)
+    if let error {
         Leaks.expectNone(in: Leaks.render(error), sessions: sessions, sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Leaks.expectNone(in: Leaks.render(error), sessions: sessions, sourceLocation: sourceLocation)
-        return nil
     }
+    return error
 }
 
 /// Hooks that keep every event as text (for leak scans) and the auth events typed.
@@ -213,14 +212,9 @@ struct SandboxHarness {
         _ body: (SandboxHarness) async throws -> Void
     ) async throws {
         let module = MarkbookSandboxModule(account: TestAccount.account, now: { clock.now() })
-        let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module]))
-        do {
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module])) { sandbox in
             try await body(SandboxHarness(sandbox: sandbox, module: module, clock: clock))
-        } catch {
-            await sandbox.stop()
-            throw error
         }
-        await sandbox.stop()
     }
 }
 
@@ -235,5 +229,21 @@ final class Counter: Sendable {
             $0 += 1
             return $0
         }
+    }
+}
+
+extension MarkbookClient {
+    /// Adds Aanya Patel (student id 100399) to class 10MAT1-B of markbook 1000001, the student
+    /// several tests create, and returns her key.
+    func createAanyaPatel() async throws -> Int {
+        try await createStudent(
+            markbookKey: 1_000_001,
+            sid: "100399",
+            familyName: "Patel",
+            givenName: "Aanya",
+            preferredName: "",
+            gender: .female,
+            classKey: 3002
+        )
     }
 }

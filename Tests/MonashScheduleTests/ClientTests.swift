@@ -34,8 +34,7 @@ struct ClientTests {
     @Test("HTTP 500 is an api_error, retryable, exit code 7 (the reference app's failing session)")
     func serverError() async throws {
         let (client, transport) = try client([.json(["error": "schedule service down"], status: 500)])
-        let error = try #require(await apiError { try await client.timetable() })
-        #expect(error.code == .apiError)
+        let error = try #require(await expectAPIError(.apiError) { try await client.timetable() })
         #expect(error.httpStatus == 500)
         #expect(error.exitCode == 7)
         #expect(error.isRetryable)
@@ -48,8 +47,7 @@ struct ClientTests {
     func malformedResponse() async throws {
         let broken = Fixtures.sampleReplacing("2020-03-13T10:00:00", with: "soon")
         let (client, _) = try client([.respond(status: 200, headers: [.xRequestID: "req-42"], body: broken)])
-        let error = try #require(await apiError { try await client.timetable() })
-        #expect(error.code == .apiError)
+        let error = try #require(await expectAPIError(.apiError) { try await client.timetable() })
         #expect(error.httpStatus == 200)
         #expect(error.requestID == "req-42")
         #expect(error.message.contains("`schedules[0].start_time`"))
@@ -69,8 +67,7 @@ struct ClientTests {
     @Test("There is no default host: plain http to a remote host is refused")
     func baseURLPolicy() async throws {
         let insecure = try #require(URL(string: "http://schedule.example.edu"))
-        let error = try #require(await apiError { try ScheduleClient(baseURL: insecure) })
-        #expect(error.code == .usage)
+        await expectAPIError(.usage) { try ScheduleClient(baseURL: insecure) }
     }
 }
 
@@ -78,14 +75,10 @@ struct ClientTests {
 struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     func withSandbox(_ body: (Sandbox, URL) async throws -> Void) async throws {
-        let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [MonashSandboxModule()]))
-        do {
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [MonashSandboxModule()])) {
+            sandbox in
             try await body(sandbox, sandbox.baseURL.appending(path: MonashSandboxModule.defaultBasePath))
-        } catch {
-            await sandbox.stop()
-            throw error
         }
-        await sandbox.stop()
     }
 
     @Test("The sandbox serves the sample week by default and the larger week on request")
@@ -122,9 +115,10 @@ struct SandboxTests {
         try await withSandbox { _, baseURL in
             let client = try Client(configuration: ClientConfiguration(baseURL: baseURL))
             let error = try #require(
-                await apiError { try await client.send(Endpoint<Data>(.get, "schedules", query: ["week": "huge"])) }
+                await expectAPIError(.validation) {
+                    try await client.send(Endpoint<Data>(.get, "schedules", query: ["week": "huge"]))
+                }
             )
-            #expect(error.code == .validation)
             #expect(error.message.contains("huge"))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import MonashSchedule
 import Testing
 
@@ -88,8 +89,7 @@ struct DecodingTests {
     func malformed(original: String, replacement: String, keyPath: String) async throws {
         let payload = Fixtures.sampleReplacing(original, with: replacement)
         #expect(payload != Fixtures.sample, "the fixture edit must change something")
-        let error = try #require(await apiError { try Timetable.decode(from: payload) })
-        #expect(error.code == .apiError)
+        let error = try #require(await expectAPIError(.apiError) { try Timetable.decode(from: payload) })
         #expect(error.exitCode == 7)
         #expect(error.message.contains("`\(keyPath)`"), "\(error.message)")
     }
@@ -97,8 +97,7 @@ struct DecodingTests {
     @Test("A body that is not JSON, or is empty, is an api_error")
     func notJSON() async throws {
         for body in [Data("<html>oops</html>".utf8), Data()] {
-            let error = try #require(await apiError { try Timetable.decode(from: body) })
-            #expect(error.code == .apiError)
+            await expectAPIError(.apiError) { try Timetable.decode(from: body) }
         }
     }
 }

@@ -42,17 +42,3 @@ enum Fixtures {
         Data(MonashSpecPayloads.sampleWeek.replacingOccurrences(of: original, with: replacement).utf8)
     }
 }
-
-/// The APIError a closure throws, or a recorded failure.
-func apiError(_ body: () async throws -> some Any) async -> APIError? {
-    do {
-        _ = try await body()
-        Issue.record("expected an APIError, got a value")
-        return nil
-    } catch let error as APIError {
-        return error
-    } catch {
-        Issue.record("expected an APIError, got \(error)")
-        return nil
-    }
-}

@@ -70,43 +70,43 @@ struct CLISecretScanTests {
         let faults = FaultInjection(
             sequence: [.serviceUnavailable, nil, .tooManyRequests(retryAfterSeconds: 1), nil, nil, nil, nil, nil]
         )
-        let sandbox = try await Sandbox.start(
-            configuration: SandboxConfiguration(modules: [MonashSandboxModule()], faults: faults)
-        )
-        let base = Self.withUserInfo(sandbox.baseURL.appending(path: MonashSandboxModule.defaultBasePath))
-        var ran = 0
-        for command in [["timetable"], ["parking"], ["buses"], ["timetable", "--json"], ["parking", "--json"]] {
-            let result = await Self.monash(["--verbose", "--base-url", base] + command)
-            #expect(result.exitCode == 0, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("[http]"), "\(command): --verbose wrote no HTTP lines")
-            Self.expectClean(result, "monash \(command)")
-            ran += 1
+        let configuration = SandboxConfiguration(modules: [MonashSandboxModule()], faults: faults)
+        let ran = try await Sandbox.withRunning(configuration: configuration) { sandbox in
+            let base = Self.withUserInfo(sandbox.baseURL.appending(path: MonashSandboxModule.defaultBasePath))
+            var ran = 0
+            for command in [["timetable"], ["parking"], ["buses"], ["timetable", "--json"], ["parking", "--json"]] {
+                let result = await Self.monash(["--verbose", "--base-url", base] + command)
+                #expect(result.exitCode == 0, "\(command): \(result.stderr)")
+                #expect(result.stderr.contains("[http]"), "\(command): --verbose wrote no HTTP lines")
+                Self.expectClean(result, "monash \(command)")
+                ran += 1
+            }
+            // The base URL set through the environment instead of the option.
+            let viaEnvironment = await Self.monash(["--verbose", "parking"], variables: ["MONASH_BASE_URL": base])
+            #expect(viaEnvironment.exitCode == 0, "\(viaEnvironment.stderr)")
+            Self.expectClean(viaEnvironment, "monash parking (MONASH_BASE_URL)")
+            return ran
         }
-        // The base URL set through the environment instead of the option.
-        let viaEnvironment = await Self.monash(["--verbose", "parking"], variables: ["MONASH_BASE_URL": base])
-        #expect(viaEnvironment.exitCode == 0, "\(viaEnvironment.stderr)")
-        Self.expectClean(viaEnvironment, "monash parking (MONASH_BASE_URL)")
-        await sandbox.stop()
         #expect(ran == 5)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("monash: failure paths (HTTP 500, refused connection, bad URL, bad options)")
     func monashFailures() async throws {
-        let sandbox = try await Sandbox.start(
-            configuration: SandboxConfiguration(modules: [FailingModule()])
-        )
-        let broken = Self.withUserInfo(sandbox.baseURL.appending(path: "broken"))
-        for extra in [[], ["--json"], ["--no-retry"]] {
-            let result = await Self.monash(["--verbose", "--base-url", broken, "timetable"] + extra)
-            #expect(result.exitCode != 0, "HTTP 500 should fail")
-            #expect(result.stderr.contains("[http]"))
-            Self.expectClean(result, "monash 500 \(extra)")
+        let stopped = try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [FailingModule()])) {
+            sandbox in
+            let broken = Self.withUserInfo(sandbox.baseURL.appending(path: "broken"))
+            for extra in [[], ["--json"], ["--no-retry"]] {
+                let result = await Self.monash(["--verbose", "--base-url", broken, "timetable"] + extra)
+                #expect(result.exitCode != 0, "HTTP 500 should fail")
+                #expect(result.stderr.contains("[http]"))
+                Self.expectClean(result, "monash 500 \(extra)")
+            }
+            return sandbox.baseURL
         }
-        await sandbox.stop()
 
         // Nothing listens on the stopped sandbox's port.
-        let refused = Self.withUserInfo(sandbox.baseURL.appending(path: "monash"))
+        let refused = Self.withUserInfo(stopped.appending(path: "monash"))
         for extra in [[], ["--json"]] {
             let result = await Self.monash(["--verbose", "--timeout", "2", "--base-url", refused, "parking"] + extra)
             #expect(result.exitCode == 6, "refused connection: \(result.stderr)")

@@ -35,6 +35,23 @@ struct SDKCLISecretScanTests {
         }
     }
 
+    /// Runs `tool` once per argument list, expecting each run to succeed or each to fail, and
+    /// returns the results labelled for the scan.
+    static func run<Tool: CommandLineTool>(
+        _ tool: Tool.Type,
+        _ runs: [([String], [String: String])],
+        succeed: Bool
+    ) async -> [(String, CommandResult)] {
+        var results: [(String, CommandResult)] = []
+        for (arguments, variables) in runs {
+            let result = await CLIRunner.capture(tool, arguments: arguments, variables: variables)
+            let label = "\(Tool.toolName) \(arguments)"
+            #expect((result.exitCode == 0) == succeed, "\(label) exited \(result.exitCode): \(result.stderr)")
+            results.append((label, result))
+        }
+        return results
+    }
+
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("markbook: reads with retries, wrong password, no password, unknown markbook, refused connection")
     func markbook() async throws {
@@ -50,48 +67,43 @@ struct SDKCLISecretScanTests {
         let faults = FaultInjection(sequence: [
             nil, .serviceUnavailable, nil, nil, .tooManyRequests(retryAfterSeconds: 1),
         ])
-        let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
-        let base = sandbox.baseURL.appending(path: MarkbookSandboxModule.defaultBasePath).absoluteString
-        let environment = [
-            "MARKBOOK_BASE_URL": base, "MARKBOOK_API_KEY": Self.apiKey, "MARKBOOK_USERNAME": Self.username,
-            "MARKBOOK_PASSWORD": Self.password,
-        ]
         var results: [(String, CommandResult)] = []
-        for command in [
-            ["list"], ["users"], ["show", "1000001"], ["--json", "show", "1000001"], ["outcomes", "1000001"],
-        ] {
-            let result = await CLIRunner.capture(
-                MarkbookTool.self,
-                arguments: ["--verbose"] + command,
-                variables: environment
-            )
-            #expect(result.exitCode == 0, "markbook \(command): \(result.stderr)")
-            results.append(("markbook \(command)", result))
-        }
-        // Credentials as options rather than variables.
-        let viaOptions = await CLIRunner.capture(
-            MarkbookTool.self,
-            arguments: [
-                "--verbose", "--base-url", base, "--api-key", Self.apiKey, "--username", Self.username,
-                "--password", Self.password, "list",
+        let environment = try await Sandbox.withRunning(
+            configuration: SandboxConfiguration(modules: [module], faults: faults)
+        ) { sandbox in
+            let base = sandbox.baseURL.appending(path: MarkbookSandboxModule.defaultBasePath).absoluteString
+            let environment = [
+                "MARKBOOK_BASE_URL": base, "MARKBOOK_API_KEY": Self.apiKey, "MARKBOOK_USERNAME": Self.username,
+                "MARKBOOK_PASSWORD": Self.password,
             ]
-        )
-        #expect(viaOptions.exitCode == 0, "\(viaOptions.stderr)")
-        results.append(("markbook list (options)", viaOptions))
-        // Failures: an unknown markbook, a wrong password, missing credentials.
-        let failures: [([String], [String: String])] = [
-            (["--verbose", "show", "999"], environment),
-            (["--verbose", "--json", "list"], environment.merging(["MARKBOOK_PASSWORD": Self.password + "x"]) { $1 }),
-            (["--verbose", "list"], environment.merging(["MARKBOOK_PASSWORD": Self.password + "x"]) { $1 }),
-            (["--verbose", "list"], ["MARKBOOK_BASE_URL": base, "MARKBOOK_API_KEY": Self.apiKey]),
-        ]
-        for (arguments, variables) in failures {
-            let result = await CLIRunner.capture(MarkbookTool.self, arguments: arguments, variables: variables)
-            #expect(result.exitCode != 0, "markbook \(arguments) should fail")
-            results.append(("markbook \(arguments)", result))
+            let reads = [
+                ["list"], ["users"], ["show", "1000001"], ["--json", "show", "1000001"], ["outcomes", "1000001"],
+            ]
+            results += await Self.run(MarkbookTool.self, reads.map { (["--verbose"] + $0, environment) }, succeed: true)
+            // Credentials as options rather than variables.
+            let viaOptions = await CLIRunner.capture(
+                MarkbookTool.self,
+                arguments: [
+                    "--verbose", "--base-url", base, "--api-key", Self.apiKey, "--username", Self.username,
+                    "--password", Self.password, "list",
+                ]
+            )
+            #expect(viaOptions.exitCode == 0, "\(viaOptions.stderr)")
+            results.append(("markbook list (options)", viaOptions))
+            // Failures: an unknown markbook, a wrong password, missing credentials.
+            let failures: [([String], [String: String])] = [
+                (["--verbose", "show", "999"], environment),
+                (
+                    ["--verbose", "--json", "list"],
+                    environment.merging(["MARKBOOK_PASSWORD": Self.password + "x"]) { $1 }
+                ),
+                (["--verbose", "list"], environment.merging(["MARKBOOK_PASSWORD": Self.password + "x"]) { $1 }),
+                (["--verbose", "list"], ["MARKBOOK_BASE_URL": base, "MARKBOOK_API_KEY": Self.apiKey]),
+            ]
+            results += await Self.run(MarkbookTool.self, failures, succeed: false)
+            return environment
         }
         let sessions = module.issuedSessionValues()
-        await sandbox.stop()
         let refused = await CLIRunner.capture(
             MarkbookTool.self,
             arguments: ["--verbose", "--timeout", "2", "list"],
@@ -111,43 +123,39 @@ struct SDKCLISecretScanTests {
     func basecamp() async throws {
         let module = BasecampSandboxModule(rejectedTokens: [Self.revokedToken])
         let faults = FaultInjection(sequence: [.serviceUnavailable, nil, .tooManyRequests(retryAfterSeconds: 1), nil])
-        let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
-        let base = sandbox.baseURL.appending(path: "basecamp").absoluteString
-        let environment = [
-            "BASECAMP_BASE_URL": base, "BASECAMP_TOKEN": Self.token,
-            "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID,
-        ]
         var results: [(String, CommandResult)] = []
-        for command in [["projects", "list"], ["--json", "projects", "list"]] {
-            let result = await CLIRunner.capture(
+        let environment = try await Sandbox.withRunning(
+            configuration: SandboxConfiguration(modules: [module], faults: faults)
+        ) { sandbox in
+            let base = sandbox.baseURL.appending(path: "basecamp").absoluteString
+            let environment = [
+                "BASECAMP_BASE_URL": base, "BASECAMP_TOKEN": Self.token,
+                "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID,
+            ]
+            let reads = [["projects", "list"], ["--json", "projects", "list"]]
+            results += await Self.run(
                 BasecampCommand.self,
-                arguments: ["--verbose"] + command,
-                variables: environment
+                reads.map { (["--verbose"] + $0, environment) },
+                succeed: true
             )
-            #expect(result.exitCode == 0, "basecamp \(command): \(result.stderr)")
-            results.append(("basecamp \(command)", result))
+            let viaOption = await CLIRunner.capture(
+                BasecampCommand.self,
+                arguments: ["--verbose", "--token", Self.token, "projects", "list"],
+                variables: ["BASECAMP_BASE_URL": base, "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID]
+            )
+            #expect(viaOption.exitCode == 0, "\(viaOption.stderr)")
+            results.append(("basecamp --token", viaOption))
+            let failures: [([String], [String: String])] = [
+                (["--verbose", "todos", "get", "1"], environment),
+                (
+                    ["--verbose", "--json", "projects", "list"],
+                    environment.merging(["BASECAMP_TOKEN": Self.revokedToken]) { $1 }
+                ),
+                (["--verbose", "projects", "list"], environment.merging(["BASECAMP_TOKEN": Self.revokedToken]) { $1 }),
+            ]
+            results += await Self.run(BasecampCommand.self, failures, succeed: false)
+            return environment
         }
-        let viaOption = await CLIRunner.capture(
-            BasecampCommand.self,
-            arguments: ["--verbose", "--token", Self.token, "projects", "list"],
-            variables: ["BASECAMP_BASE_URL": base, "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID]
-        )
-        #expect(viaOption.exitCode == 0, "\(viaOption.stderr)")
-        results.append(("basecamp --token", viaOption))
-        let failures: [([String], [String: String])] = [
-            (["--verbose", "todos", "get", "1"], environment),
-            (
-                ["--verbose", "--json", "projects", "list"],
-                environment.merging(["BASECAMP_TOKEN": Self.revokedToken]) { $1 }
-            ),
-            (["--verbose", "projects", "list"], environment.merging(["BASECAMP_TOKEN": Self.revokedToken]) { $1 }),
-        ]
-        for (arguments, variables) in failures {
-            let result = await CLIRunner.capture(BasecampCommand.self, arguments: arguments, variables: variables)
-            #expect(result.exitCode != 0, "basecamp \(arguments) should fail")
-            results.append(("basecamp \(arguments)", result))
-        }
-        await sandbox.stop()
         let refused = await CLIRunner.capture(
             BasecampCommand.self,
             arguments: ["--verbose", "--timeout", "2", "projects", "list"],

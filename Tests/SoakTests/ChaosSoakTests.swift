@@ -60,22 +60,35 @@ struct ChaosSoakTests {
     /// retry storms against a failing server, which is exactly what this run simulates on purpose.
     static let retryBudget = RetryBudget(ratio: 1.0)
 
-    /// Runs `body` with a new AsyncHTTPClient transport, then shuts the transport down and stops
-    /// `sandbox` whether `body` returns or throws (an HTTP client left running aborts the process
-    /// when it is released).
+    /// Runs `body` with a sandbox playing `modules` and a new AsyncHTTPClient transport, then shuts
+    /// the transport down and stops the sandbox whether `body` returns or throws (an HTTP client
+    /// left running aborts the process when it is released).
     @available(macOS 14, iOS 17, tvOS 17, *)
-    static func withTransport<Result>(
-        stopping sandbox: Sandbox,
-        _ body: (AsyncHTTPClientTransport) async throws -> Result
+    static func withSandboxAndTransport<Result>(
+        modules: [any SandboxModule],
+        _ body: (Sandbox, AsyncHTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        do {
-            let result = try await withAsyncHTTPClientTransport { try await body($0) }
-            await sandbox.stop()
-            return result
-        } catch {
-            await sandbox.stop()
-            throw error
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: modules)) { sandbox in
+            try await withAsyncHTTPClientTransport { try await body(sandbox, $0) }
         }
+    }
+
+    /// Fails the test on every problem the audit found (the first 20 listed one by one) and on an
+    /// idempotent success rate under 99.9%.
+    static func expectClean(
+        problems: [String],
+        idempotentSuccessRate: Double,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for problem in problems.prefix(20) {
+            Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+        }
+        #expect(problems.isEmpty, "\(problems.count) problem(s)", sourceLocation: sourceLocation)
+        #expect(
+            idempotentSuccessRate >= 0.999,
+            "idempotent success \(idempotentSuccessRate)",
+            sourceLocation: sourceLocation
+        )
     }
 
     /// Runs `perform` for every index in `0..<count`, `concurrency` at a time, and returns what
@@ -176,18 +189,5 @@ final class AttemptTally: Hooks {
             let outcomes = counts.byOutcome.keys.sorted().map { "\($0)=\(counts.byOutcome[$0, default: 0])" }
             return outcomes.joined(separator: " ") + "; retries=\(counts.retries)"
         }
-    }
-}
-
-/// The operation mix is drawn from its own generator so it does not depend on scheduling.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

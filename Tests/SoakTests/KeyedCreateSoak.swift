@@ -61,7 +61,8 @@ extension ChaosSoakTests {
         }
 
         static func kind(for index: Int) -> Kind {
-            var random = SplitMix(seed: ChaosSoakTests.seed &+ UInt64(index))
+            // The mix comes from a generator of its own, so it does not depend on scheduling.
+            var random = SplitMix64(seed: ChaosSoakTests.seed &+ UInt64(index))
             let draw = random.next() % 100
             switch draw {
             case 0..<20: return .keyedCreate
@@ -125,9 +126,10 @@ extension ChaosSoakTests {
         @Test("faults on 20% of requests: no crash, no doubled write, state matches, idempotent calls succeed")
         func soak() async throws {
             let module = SoakModule()
-            let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module]))
             let count = ChaosSoakTests.operations
-            let (report, finished) = try await ChaosSoakTests.withTransport(stopping: sandbox) { transport in
+            let (report, finished) = try await ChaosSoakTests.withSandboxAndTransport(modules: [module]) {
+                sandbox,
+                transport in
                 let tally = AttemptTally()
                 let keyed = try Client(
                     configuration: Self.configuration(baseURL: sandbox.baseURL, keyed: true, hooks: tally),
@@ -171,11 +173,7 @@ extension ChaosSoakTests {
                 return (report, outcomes.count)
             }
             #expect(finished == count)
-            for problem in report.problems.prefix(20) {
-                Issue.record(Comment(rawValue: problem))
-            }
-            #expect(report.problems.isEmpty, "\(report.problems.count) problem(s)")
-            #expect(report.idempotentSuccessRate >= 0.999, "idempotent success \(report.idempotentSuccessRate)")
+            ChaosSoakTests.expectClean(problems: report.problems, idempotentSuccessRate: report.idempotentSuccessRate)
         }
 
         struct Report {

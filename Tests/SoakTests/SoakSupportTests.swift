@@ -16,7 +16,9 @@ struct SoakSupportTests {
     @Test("Markbook sandbox: students(markbookKey:) lists every student once; a repeated create is counted as refused")
     func markbookInspection() async throws {
         let module = MarkbookSandboxModule()
-        try await withSandbox(module) { sandbox in try await checkMarkbook(module, sandbox) }
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module])) { sandbox in
+            try await checkMarkbook(module, sandbox)
+        }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
@@ -61,7 +63,9 @@ struct SoakSupportTests {
     func basecampInspection() async throws {
         let module = BasecampSandboxModule()
         #expect(module.todos().isEmpty)
-        try await withSandbox(module) { sandbox in try await checkBasecamp(module, sandbox) }
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module])) { sandbox in
+            try await checkBasecamp(module, sandbox)
+        }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
@@ -203,19 +207,6 @@ struct SoakSupportTests {
         let summary = report.summary(elapsed: .zero, requests: 0, attempts: "")
         #expect(summary.hasSuffix("problems: 6"))
         #expect(summary.contains("[soak] idempotent: 3/4 = 75.0000% (failed: readMarkbook/ambiguous=1)"))
-    }
-}
-
-/// Starts a sandbox with `module`, runs `body`, and stops the sandbox whatever happens.
-@available(macOS 14, iOS 17, tvOS 17, *)
-private func withSandbox(_ module: any SandboxModule, _ body: (Sandbox) async throws -> Void) async throws {
-    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module]))
-    do {
-        try await body(sandbox)
-        await sandbox.stop()
-    } catch {
-        await sandbox.stop()
-        throw error
     }
 }
 

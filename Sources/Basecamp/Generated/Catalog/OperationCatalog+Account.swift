@@ -13,27 +13,12 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Account",
         summary: "Get account.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetAccount",
-            service: "account",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `RemoveAccountLogo`: Remove account logo. `DELETE /{accountId}/account/logo.json`
@@ -46,27 +31,11 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Remove account logo.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "RemoveAccountLogo",
-            service: "account",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `UpdateAccountLogo`: Update account logo. `PUT /{accountId}/account/logo.json`
@@ -79,27 +48,12 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
         bodyKind: .multipart,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Update account logo.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateAccountLogo",
-            service: "account",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `UpdateAccountName`: Update account name. `PUT /{accountId}/account/name.json`
@@ -112,26 +66,13 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateAccountNameRequestContent",
         responseSchema: "Account",
         summary: "Update account name.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateAccountName",
-            service: "account",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.twoAttempts
     )
 }

@@ -21,20 +21,8 @@ extension OperationCatalog {
         responseSchema: "CreateAttachmentResponseContent",
         summary: "Create attachment.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateAttachment",
-            service: "attachments",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(2),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.baseDelay2s
     )
 }

@@ -13,26 +13,11 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[LineupMarker]",
         summary: "List lineup markers.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListLineupMarkers",
-            service: "automation",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

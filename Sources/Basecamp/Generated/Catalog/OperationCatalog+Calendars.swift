@@ -14,27 +14,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "calendarId", swiftName: "calendarID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Calendar",
         summary: "Get calendar.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetCalendar",
-            service: "calendars",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `UpdateCalendar`: Update calendar. `PUT /{accountId}/calendars/{calendarId}`
@@ -48,26 +33,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "calendarId", swiftName: "calendarID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateCalendarRequestContent",
         responseSchema: "Calendar",
         summary: "Update calendar.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateCalendar",
-            service: "calendars",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

@@ -14,27 +14,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateCampfireLineRequestContent",
         responseSchema: "CampfireLine",
         summary: "Create campfire line.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateCampfireLine",
-            service: "campfires",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `CreateCampfireUpload`: Create campfire upload. `POST /{accountId}/chats/{campfireId}/uploads.json`
@@ -56,21 +43,9 @@ extension OperationCatalog {
         responseSchema: "CampfireLine",
         summary: "Create campfire upload.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateCampfireUpload",
-            service: "campfires",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(2),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.baseDelay2s
     )
 
     /// `CreateChatbot`: Create chatbot. `POST /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json`
@@ -85,27 +60,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateChatbotRequestContent",
         responseSchema: "Chatbot",
         summary: "Create chatbot.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateChatbot",
-            service: "campfires",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `DeleteCampfireLine`: Delete campfire line. `DELETE /{accountId}/chats/{campfireId}/lines/{lineId}`
@@ -120,27 +82,11 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "lineId", swiftName: "lineID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Delete campfire line.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "DeleteCampfireLine",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `DeleteChatbot`: Delete chatbot. `DELETE
@@ -157,27 +103,11 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "chatbotId", swiftName: "chatbotID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Delete chatbot.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "DeleteChatbot",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetCampfire`: Get campfire. `GET /{accountId}/chats/{campfireId}`
@@ -191,27 +121,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Campfire",
         summary: "Get campfire.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetCampfire",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetCampfireLine`: Get campfire line. `GET /{accountId}/chats/{campfireId}/lines/{lineId}`
@@ -226,27 +141,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "lineId", swiftName: "lineID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "CampfireLine",
         summary: "Get campfire line.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetCampfireLine",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetChatbot`: Get chatbot. `GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations/{chatbotId}`
@@ -262,27 +162,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "chatbotId", swiftName: "chatbotID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Chatbot",
         summary: "Get chatbot.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetChatbot",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListCampfireLines`: List campfire lines. `GET /{accountId}/chats/{campfireId}/lines.json`
@@ -301,26 +186,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "direction", swiftName: "direction", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[CampfireLine]",
         summary: "List campfire lines.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListCampfireLines",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ListCampfireUploads`: List campfire uploads. `GET /{accountId}/chats/{campfireId}/uploads.json`
@@ -339,26 +211,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "direction", swiftName: "direction", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[CampfireLine]",
         summary: "List campfire uploads.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListCampfireUploads",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ListCampfires`: List campfires. `GET /{accountId}/chats.json`
@@ -374,26 +233,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Campfire]",
         summary: "List campfires.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListCampfires",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ListChatbots`: List chatbots. `GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json`
@@ -408,27 +254,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Chatbot]",
         summary: "List chatbots.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListChatbots",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `UpdateCampfireLine`: Update campfire line. `PUT /{accountId}/chats/{campfireId}/lines/{lineId}`
@@ -443,27 +275,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "lineId", swiftName: "lineID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateCampfireLineRequestContent",
-        responseSchema: nil,
         summary: "Update campfire line.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateCampfireLine",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `UpdateChatbot`: Update chatbot. `PUT
@@ -480,26 +298,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "campfireId", swiftName: "campfireID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "chatbotId", swiftName: "chatbotID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateChatbotRequestContent",
         responseSchema: "Chatbot",
         summary: "Update chatbot.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateChatbot",
-            service: "campfires",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

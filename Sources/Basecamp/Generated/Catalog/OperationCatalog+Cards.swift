@@ -14,27 +14,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "columnId", swiftName: "columnID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateCardRequestContent",
         responseSchema: "Card",
         summary: "Create card.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateCard",
-            service: "cards",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `GetCard`: Get card. `GET /{accountId}/card_tables/cards/{cardId}`
@@ -48,27 +35,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "cardId", swiftName: "cardID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Card",
         summary: "Get card.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetCard",
-            service: "cards",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListCards`: List cards. `GET /{accountId}/card_tables/lists/{columnId}/cards.json`
@@ -85,26 +57,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Card]",
         summary: "List cards.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListCards",
-            service: "cards",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `MoveCard`: Move card. `POST /{accountId}/card_tables/cards/{cardId}/moves.json`
@@ -118,27 +77,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "cardId", swiftName: "cardID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "MoveCardRequestContent",
-        responseSchema: nil,
         summary: "Move card.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "MoveCard",
-            service: "cards",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `UpdateCard`: Update card. `PUT /{accountId}/card_tables/cards/{cardId}`
@@ -152,26 +97,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "cardId", swiftName: "cardID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateCardRequestContent",
         responseSchema: "Card",
         summary: "Update card.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateCard",
-            service: "cards",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

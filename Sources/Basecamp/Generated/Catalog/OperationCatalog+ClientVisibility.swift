@@ -19,26 +19,13 @@ extension OperationCatalog {
                 isRequired: true
             ),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "SetClientVisibilityRequestContent",
         responseSchema: "Recording",
         summary: "Set client visibility.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "SetClientVisibility",
-            service: "clientVisibility",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

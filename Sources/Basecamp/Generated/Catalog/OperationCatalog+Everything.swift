@@ -16,26 +16,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Recording]",
         summary: "Get everything checkins.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingCheckins",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingComments`: Get everything comments. `GET /{accountId}/comments.json`
@@ -51,26 +38,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Recording]",
         summary: "Get everything comments.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingComments",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingCompletedCards`: Get everything completed cards. `GET /{accountId}/cards/completed.json`
@@ -93,26 +67,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketCardsGroup]",
         summary: "Get everything completed cards.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingCompletedCards",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingCompletedTodos`: Get everything completed todos. `GET /{accountId}/todos/completed.json`
@@ -135,26 +96,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketTodosGroup]",
         summary: "Get everything completed todos.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingCompletedTodos",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingFiles`: Get everything files. `GET /{accountId}/files.json`
@@ -177,26 +125,13 @@ extension OperationCatalog {
             ),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[EverythingFile]",
         summary: "Get everything files.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingFiles",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingForwards`: Get everything forwards. `GET /{accountId}/forwards.json`
@@ -212,26 +147,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Recording]",
         summary: "Get everything forwards.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingForwards",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingMessages`: Get everything messages. `GET /{accountId}/messages.json`
@@ -247,26 +169,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Recording]",
         summary: "Get everything messages.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingMessages",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingNoDueDateCards`: Get everything no due date cards. `GET /{accountId}/cards/no_due_date.json`
@@ -289,26 +198,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketCardsGroup]",
         summary: "Get everything no due date cards.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingNoDueDateCards",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingNoDueDateTodos`: Get everything no due date todos. `GET /{accountId}/todos/no_due_date.json`
@@ -331,26 +227,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketTodosGroup]",
         summary: "Get everything no due date todos.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingNoDueDateTodos",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingNotNowCards`: Get everything not now cards. `GET /{accountId}/cards/not_now.json`
@@ -373,26 +256,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketCardsGroup]",
         summary: "Get everything not now cards.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingNotNowCards",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingOpenCards`: Get everything open cards. `GET /{accountId}/cards/open.json`
@@ -415,26 +285,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketCardsGroup]",
         summary: "Get everything open cards.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingOpenCards",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingOpenTodos`: Get everything open todos. `GET /{accountId}/todos/open.json`
@@ -457,26 +314,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketTodosGroup]",
         summary: "Get everything open todos.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingOpenTodos",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingOverdueCards`: Get everything overdue cards. `GET /{accountId}/cards/overdue.json`
@@ -498,26 +342,12 @@ extension OperationCatalog {
             ),
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Card]",
         summary: "Get everything overdue cards.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingOverdueCards",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetEverythingOverdueTodos`: Get everything overdue todos. `GET /{accountId}/todos/overdue.json`
@@ -539,26 +369,12 @@ extension OperationCatalog {
             ),
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Todo]",
         summary: "Get everything overdue todos.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingOverdueTodos",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetEverythingUnassignedCards`: Get everything unassigned cards. `GET /{accountId}/cards/unassigned.json`
@@ -581,26 +397,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketCardsGroup]",
         summary: "Get everything unassigned cards.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingUnassignedCards",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 
     /// `GetEverythingUnassignedTodos`: Get everything unassigned todos. `GET /{accountId}/todos/unassigned.json`
@@ -623,25 +426,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "due", swiftName: "due", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[BucketTodosGroup]",
         summary: "Get everything unassigned todos.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetEverythingUnassignedTodos",
-            service: "everything",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 5, totalCountHeader: "X-Total-Count")
     )
 }

@@ -16,27 +16,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "vaultId", swiftName: "vaultID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateGoogleDocumentRequestContent",
         responseSchema: "GoogleDocument",
         summary: "Create google document.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateGoogleDocument",
-            service: "googleDocuments",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `GetGoogleDocument`: Get google document. `GET /{accountId}/google_documents/{googleDocumentId}`
@@ -55,27 +42,12 @@ extension OperationCatalog {
                 isRequired: true
             ),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "GoogleDocument",
         summary: "Get google document.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetGoogleDocument",
-            service: "googleDocuments",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `UpdateGoogleDocument`: Update google document. `PUT /{accountId}/google_documents/{googleDocumentId}`
@@ -94,26 +66,14 @@ extension OperationCatalog {
                 isRequired: true
             ),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateGoogleDocumentRequestContent",
         responseSchema: "GoogleDocument",
         summary: "Update google document.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: true,
-        metadata: OperationMetadata(
-            name: "UpdateGoogleDocument",
-            service: "googleDocuments",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        replacesWholeRecord: true
     )
 }

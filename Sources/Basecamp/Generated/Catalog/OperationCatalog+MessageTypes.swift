@@ -14,27 +14,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateMessageTypeRequestContent",
         responseSchema: "MessageType",
         summary: "Create message type.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateMessageType",
-            service: "messageTypes",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `DeleteMessageType`: Delete message type. `DELETE /{accountId}/buckets/{bucketId}/categories/{typeId}`
@@ -49,27 +36,11 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "typeId", swiftName: "typeID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Delete message type.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "DeleteMessageType",
-            service: "messageTypes",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetMessageType`: Get message type. `GET /{accountId}/buckets/{bucketId}/categories/{typeId}`
@@ -84,27 +55,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "typeId", swiftName: "typeID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "MessageType",
         summary: "Get message type.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetMessageType",
-            service: "messageTypes",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListMessageTypes`: List message types. `GET /{accountId}/buckets/{bucketId}/categories.json`
@@ -118,27 +74,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[MessageType]",
         summary: "List message types.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListMessageTypes",
-            service: "messageTypes",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `UpdateMessageType`: Update message type. `PUT /{accountId}/buckets/{bucketId}/categories/{typeId}`
@@ -153,26 +95,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "typeId", swiftName: "typeID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateMessageTypeRequestContent",
         responseSchema: "MessageType",
         summary: "Update message type.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateMessageType",
-            service: "messageTypes",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

@@ -14,27 +14,11 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "personId", swiftName: "personID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Disable out of office.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "DisableOutOfOffice",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `EnableOutOfOffice`: Enable out of office. `POST /{accountId}/people/{personId}/out_of_office.json`
@@ -48,27 +32,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "personId", swiftName: "personID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "EnableOutOfOfficeRequestContent",
         responseSchema: "OutOfOffice",
         summary: "Enable out of office.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "EnableOutOfOffice",
-            service: "people",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `GetMyPreferences`: Get my preferences. `GET /{accountId}/my/preferences.json`
@@ -81,27 +52,12 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Preferences",
         summary: "Get my preferences.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetMyPreferences",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetMyProfile`: Get my profile. `GET /{accountId}/my/profile.json`
@@ -114,27 +70,12 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Person",
         summary: "Get my profile.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetMyProfile",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetOutOfOffice`: Get out of office. `GET /{accountId}/people/{personId}/out_of_office.json`
@@ -148,27 +89,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "personId", swiftName: "personID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "OutOfOffice",
         summary: "Get out of office.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetOutOfOffice",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetPerson`: Get person. `GET /{accountId}/people/{personId}`
@@ -182,27 +108,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "personId", swiftName: "personID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Person",
         summary: "Get person.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetPerson",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListAssignablePeople`: List assignable people. `GET /{accountId}/reports/todos/assigned.json`
@@ -215,27 +126,12 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Person]",
         summary: "List assignable people.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListAssignablePeople",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListPeople`: List people. `GET /{accountId}/people.json`
@@ -251,26 +147,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Person]",
         summary: "List people.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListPeople",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ListPingablePeople`: List pingable people. `GET /{accountId}/circles/people.json`
@@ -283,27 +166,13 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Person]",
         summary: "List pingable people.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListPingablePeople",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ListProjectPeople`: List project people. `GET /{accountId}/projects/{projectId}/people.json`
@@ -320,26 +189,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Person]",
         summary: "List project people.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListProjectPeople",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `UpdateMyPreferences`: Update my preferences. `PUT /{accountId}/my/preferences.json`
@@ -352,27 +208,14 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateMyPreferencesRequestContent",
         responseSchema: "Preferences",
         summary: "Update my preferences.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateMyPreferences",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `UpdateMyProfile`: Update my profile. `PUT /{accountId}/my/profile.json`
@@ -385,27 +228,13 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateMyProfileRequestContent",
-        responseSchema: nil,
         summary: "Update my profile.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateMyProfile",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `UpdateProjectAccess`: Update project access. `PUT /{accountId}/projects/{projectId}/people/users.json`
@@ -419,26 +248,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "projectId", swiftName: "projectID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateProjectAccessRequestContent",
         responseSchema: "ProjectAccessResult",
         summary: "Update project access.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateProjectAccess",
-            service: "people",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

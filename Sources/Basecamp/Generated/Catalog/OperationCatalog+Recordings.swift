@@ -19,27 +19,11 @@ extension OperationCatalog {
                 isRequired: true
             ),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Archive recording.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ArchiveRecording",
-            service: "recordings",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListRecordings`: List recordings. `GET /{accountId}/projects/recordings.json`
@@ -60,26 +44,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "direction", swiftName: "direction", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Recording]",
         summary: "List recordings.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListRecordings",
-            service: "recordings",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `TrashRecording`: Trash recording. `PUT /{accountId}/recordings/{recordingId}/status/trashed.json`
@@ -98,27 +69,11 @@ extension OperationCatalog {
                 isRequired: true
             ),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Trash recording.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "TrashRecording",
-            service: "recordings",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `UnarchiveRecording`: Unarchive recording. `PUT /{accountId}/recordings/{recordingId}/status/active.json`
@@ -137,26 +92,10 @@ extension OperationCatalog {
                 isRequired: true
             ),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Unarchive recording.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UnarchiveRecording",
-            service: "recordings",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

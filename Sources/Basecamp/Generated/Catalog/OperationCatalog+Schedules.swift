@@ -14,27 +14,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "scheduleId", swiftName: "scheduleID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateScheduleEntryRequestContent",
         responseSchema: "ScheduleEntry",
         summary: "Create schedule entry.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateScheduleEntry",
-            service: "schedules",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `GetSchedule`: Get schedule. `GET /{accountId}/schedules/{scheduleId}`
@@ -48,27 +35,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "scheduleId", swiftName: "scheduleID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Schedule",
         summary: "Get schedule.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetSchedule",
-            service: "schedules",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetScheduleEntry`: Get schedule entry. `GET /{accountId}/schedule_entries/{entryId}`
@@ -82,27 +54,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "entryId", swiftName: "entryID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "ScheduleEntry",
         summary: "Get schedule entry.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetScheduleEntry",
-            service: "schedules",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetScheduleEntryOccurrence`: Get schedule entry occurrence. `GET
@@ -118,27 +75,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "entryId", swiftName: "entryID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "date", swiftName: "date", kind: .date, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "ScheduleEntry",
         summary: "Get schedule entry occurrence.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetScheduleEntryOccurrence",
-            service: "schedules",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListScheduleEntries`: List schedule entries. `GET /{accountId}/schedules/{scheduleId}/entries.json`
@@ -156,26 +98,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "status", swiftName: "status", kind: .string, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[ScheduleEntry]",
         summary: "List schedule entries.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListScheduleEntries",
-            service: "schedules",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ReplaceScheduleEntry`: Replace schedule entry. `PUT /{accountId}/schedule_entries/{entryId}`
@@ -189,27 +118,15 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "entryId", swiftName: "entryID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "ReplaceScheduleEntryRequestContent",
         responseSchema: "ScheduleEntry",
         summary: "Replace schedule entry.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: true,
-        metadata: OperationMetadata(
-            name: "ReplaceScheduleEntry",
-            service: "schedules",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        replacesWholeRecord: true
     )
 
     /// `UpdateScheduleSettings`: Update schedule settings. `PUT /{accountId}/schedules/{scheduleId}`
@@ -223,26 +140,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "scheduleId", swiftName: "scheduleID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateScheduleSettingsRequestContent",
         responseSchema: "Schedule",
         summary: "Update schedule settings.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateScheduleSettings",
-            service: "schedules",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

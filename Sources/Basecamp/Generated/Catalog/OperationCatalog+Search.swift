@@ -13,27 +13,12 @@ extension OperationCatalog {
         pathParameters: [
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true)
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "SearchMetadata",
         summary: "Get search metadata.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetSearchMetadata",
-            service: "search",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `Search`: Search. `GET /{accountId}/search.json`
@@ -80,25 +65,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "creator_id", swiftName: "creatorID", kind: .integer, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[SearchResult]",
         summary: "Search.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "Search",
-            service: "search",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 }

@@ -14,27 +14,11 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "todoId", swiftName: "todoID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Complete todo.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CompleteTodo",
-            service: "todos",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `CreateTodo`: Create todo. `POST /{accountId}/todolists/{todolistId}/todos.json`
@@ -48,27 +32,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "todolistId", swiftName: "todolistID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateTodoRequestContent",
         responseSchema: "Todo",
         summary: "Create todo.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateTodo",
-            service: "todos",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `CreateTodosetTodo`: Create todoset todo. `POST /{accountId}/buckets/{bucketId}/todosets/{todosetId}/todos.json`
@@ -83,27 +54,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "todosetId", swiftName: "todosetID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateTodosetTodoRequestContent",
         responseSchema: "Todo",
         summary: "Create todoset todo.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateTodosetTodo",
-            service: "todos",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetTodo`: Get todo. `GET /{accountId}/todos/{todoId}`
@@ -117,27 +75,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "todoId", swiftName: "todoID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Todo",
         summary: "Get todo.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetTodo",
-            service: "todos",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListTodos`: List todos. `GET /{accountId}/todolists/{todolistId}/todos.json`
@@ -156,26 +99,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "completed", swiftName: "completed", kind: .boolean, isRequired: false),
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false),
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Todo]",
         summary: "List todos.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListTodos",
-            service: "todos",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ReplaceTodo`: Replace todo. `PUT /{accountId}/todos/{todoId}`
@@ -189,27 +119,15 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "todoId", swiftName: "todoID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "ReplaceTodoRequestContent",
         responseSchema: "Todo",
         summary: "Replace todo.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: true,
-        metadata: OperationMetadata(
-            name: "ReplaceTodo",
-            service: "todos",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        replacesWholeRecord: true
     )
 
     /// `RepositionTodo`: Reposition todo. `PUT /{accountId}/todos/{todoId}/position.json`
@@ -223,27 +141,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "todoId", swiftName: "todoID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "RepositionTodoRequestContent",
-        responseSchema: nil,
         summary: "Reposition todo.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "RepositionTodo",
-            service: "todos",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `UncompleteTodo`: Uncomplete todo. `DELETE /{accountId}/todos/{todoId}/completion.json`
@@ -257,26 +161,10 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "todoId", swiftName: "todoID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Uncomplete todo.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UncompleteTodo",
-            service: "todos",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

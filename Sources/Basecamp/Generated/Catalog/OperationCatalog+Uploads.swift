@@ -14,27 +14,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "vaultId", swiftName: "vaultID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateUploadRequestContent",
         responseSchema: "Upload",
         summary: "Create upload.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateUpload",
-            service: "uploads",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `CreateUploadVersion`: Create upload version. `POST /{accountId}/uploads/{uploadId}/versions.json`
@@ -48,27 +35,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "uploadId", swiftName: "uploadID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateUploadVersionRequestContent",
         responseSchema: "Upload",
         summary: "Create upload version.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateUploadVersion",
-            service: "uploads",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `GetUpload`: Get upload. `GET /{accountId}/uploads/{uploadId}`
@@ -82,27 +56,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "uploadId", swiftName: "uploadID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Upload",
         summary: "Get upload.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetUpload",
-            service: "uploads",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListUploadVersions`: List upload versions. `GET /{accountId}/uploads/{uploadId}/versions.json`
@@ -116,27 +75,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "uploadId", swiftName: "uploadID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[UploadVersion]",
         summary: "List upload versions.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListUploadVersions",
-            service: "uploads",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `ListUploads`: List uploads. `GET /{accountId}/vaults/{vaultId}/uploads.json`
@@ -153,26 +98,13 @@ extension OperationCatalog {
         queryParameters: [
             BasecampOperation.Parameter(name: "page", swiftName: "page", kind: .integer, isRequired: false)
         ],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Upload]",
         summary: "List uploads.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListUploads",
-            service: "uploads",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `UpdateUpload`: Update upload. `PUT /{accountId}/uploads/{uploadId}`
@@ -186,26 +118,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "uploadId", swiftName: "uploadID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateUploadRequestContent",
         responseSchema: "Upload",
         summary: "Update upload.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateUpload",
-            service: "uploads",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

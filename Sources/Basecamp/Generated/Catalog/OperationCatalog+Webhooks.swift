@@ -14,27 +14,14 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateWebhookRequestContent",
         responseSchema: "Webhook",
         summary: "Create webhook.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateWebhook",
-            service: "webhooks",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `DeleteWebhook`: Delete webhook. `DELETE /{accountId}/webhooks/{webhookId}`
@@ -48,27 +35,11 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "webhookId", swiftName: "webhookID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Delete webhook.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "DeleteWebhook",
-            service: "webhooks",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `GetWebhook`: Get webhook. `GET /{accountId}/webhooks/{webhookId}`
@@ -82,27 +53,12 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "webhookId", swiftName: "webhookID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "Webhook",
         summary: "Get webhook.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "GetWebhook",
-            service: "webhooks",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `ListWebhooks`: List webhooks. `GET /{accountId}/buckets/{bucketId}/webhooks.json`
@@ -116,27 +72,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
         responseSchema: "[Webhook]",
         summary: "List webhooks.",
         successStatus: 200,
-        isPaginated: true,
         isReadOnly: true,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "ListWebhooks",
-            service: "webhooks",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count", itemsKey: nil)
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard,
+        pagination: PaginationMetadata(pageSize: 50, totalCountHeader: "X-Total-Count")
     )
 
     /// `UpdateWebhook`: Update webhook. `PUT /{accountId}/webhooks/{webhookId}`
@@ -150,26 +92,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
             BasecampOperation.Parameter(name: "webhookId", swiftName: "webhookID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateWebhookRequestContent",
         responseSchema: "Webhook",
         summary: "Update webhook.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateWebhook",
-            service: "webhooks",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

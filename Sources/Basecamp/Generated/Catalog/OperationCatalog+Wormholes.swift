@@ -21,27 +21,14 @@ extension OperationCatalog {
                 isRequired: true
             ),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "CreateWormholeRequestContent",
         responseSchema: "Wormhole",
         summary: "Create wormhole.",
         successStatus: 201,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "CreateWormhole",
-            service: "wormholes",
-            idempotent: false,
-            retry: RetryPolicy(
-                maxAttempts: 2,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: false,
+        retry: SpecRetryPolicies.twoAttempts
     )
 
     /// `DeleteWormhole`: Delete wormhole. `DELETE /{accountId}/buckets/{bucketId}/card_tables/wormholes/{wormholeId}`
@@ -56,27 +43,11 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "wormholeId", swiftName: "wormholeID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
-        bodyKind: nil,
-        bodySchema: nil,
-        responseSchema: nil,
         summary: "Delete wormhole.",
         successStatus: 204,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "DeleteWormhole",
-            service: "wormholes",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 
     /// `UpdateWormhole`: Update wormhole. `PUT /{accountId}/buckets/{bucketId}/card_tables/wormholes/{wormholeId}`
@@ -91,26 +62,13 @@ extension OperationCatalog {
             BasecampOperation.Parameter(name: "bucketId", swiftName: "bucketID", kind: .integer, isRequired: true),
             BasecampOperation.Parameter(name: "wormholeId", swiftName: "wormholeID", kind: .integer, isRequired: true),
         ],
-        queryParameters: [],
         bodyKind: .json,
         bodySchema: "UpdateWormholeRequestContent",
         responseSchema: "Wormhole",
         summary: "Update wormhole.",
         successStatus: 200,
-        isPaginated: false,
         isReadOnly: false,
-        replacesWholeRecord: false,
-        metadata: OperationMetadata(
-            name: "UpdateWormhole",
-            service: "wormholes",
-            idempotent: true,
-            retry: RetryPolicy(
-                maxAttempts: 3,
-                baseDelay: .seconds(1),
-                backoff: .exponential,
-                retryableStatuses: [429, 503]
-            ),
-            pagination: nil
-        )
+        isIdempotent: true,
+        retry: SpecRetryPolicies.standard
     )
 }

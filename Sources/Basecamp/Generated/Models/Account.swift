@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A Basecamp account: the company or team that pays for Basecamp, with its plan, limits and settings.
+///
 /// Basecamp's `Account` object.
 public struct Account: Codable, Sendable, Hashable {
     /// `created_at`, a timestamp.

@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A project's chat room.
+///
 /// Basecamp's `Campfire` object.
 public struct Campfire: Codable, Sendable, Hashable {
     /// `app_url`.

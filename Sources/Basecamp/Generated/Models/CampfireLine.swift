@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// One line said in a Campfire chat.
+///
 /// Basecamp's `CampfireLine` object.
 public struct CampfireLine: Codable, Sendable, Hashable {
     /// `app_url`.

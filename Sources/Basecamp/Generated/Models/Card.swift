@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A card on a card table (Kanban board), sitting in one of its columns.
+///
 /// Basecamp's `Card` object.
 public struct Card: Codable, Sendable, Hashable {
     /// `app_url`.

@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A comment on a recording: a to-do, a message, a document or anything else that takes comments.
+///
 /// Basecamp's `Comment` object.
 public struct Comment: Codable, Sendable, Hashable {
     /// `app_url`.

@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A document in a project's docs and files (a vault).
+///
 /// Basecamp's `Document` object.
 public struct Document: Codable, Sendable, Hashable {
     /// `app_url`.

@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A message on a project's message board.
+///
 /// Basecamp's `Message` object.
 public struct Message: Codable, Sendable, Hashable {
     /// `app_url`.

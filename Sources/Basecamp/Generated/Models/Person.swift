@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// Someone in the account: an employee, an administrator or a client, with what they may do.
+///
 /// Basecamp's `Person` object.
 public struct Person: Codable, Sendable, Hashable {
     /// `id`. May arrive as a string of digits.

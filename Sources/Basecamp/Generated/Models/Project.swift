@@ -3,6 +3,9 @@
 import Foundation
 import HTTPCore
 
+/// A project (a "bucket" in API URLs): the place where a team's to-dos, messages, documents, schedule and chat live.
+/// Its `dock` lists the tools it has switched on.
+///
 /// Basecamp's `Project` object.
 public struct Project: Codable, Sendable, Hashable {
     /// `app_url`.
@@ -11,6 +14,8 @@ public struct Project: Codable, Sendable, Hashable {
     public var createdAt: Date
     /// `id`.
     public var id: Int64
+    /// The project's name.
+    ///
     /// `name`.
     public var name: String
     /// `status`.
@@ -35,6 +40,8 @@ public struct Project: Codable, Sendable, Hashable {
     public var dock: [DockItem]?
     /// `end_date`; `nil` when absent or null.
     public var endDate: String?
+    /// What the project is for: `topic` for an ordinary project, `company_hq` or `team`.
+    ///
     /// `purpose`; `nil` when absent or null.
     public var purpose: String?
     /// `start_date`; `nil` when absent or null.

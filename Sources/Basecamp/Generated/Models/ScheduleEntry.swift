@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// An event on a project's schedule: a time span or an all-day entry, with its participants.
+///
 /// Basecamp's `ScheduleEntry` object.
 public struct ScheduleEntry: Codable, Sendable, Hashable {
     /// `all_day`.

@@ -3,12 +3,16 @@
 import Foundation
 import HTTPCore
 
+/// A to-do: one item on a to-do list, with its assignees, dates and whether it is done.
+///
 /// Basecamp's `Todo` object.
 public struct Todo: Codable, Sendable, Hashable {
     /// `app_url`.
     public var appURL: String
     /// `bucket`.
     public var bucket: TodoBucket
+    /// What the to-do says: its title line.
+    ///
     /// `content`.
     public var content: String
     /// `created_at`, a timestamp.
@@ -47,18 +51,26 @@ public struct Todo: Codable, Sendable, Hashable {
     public var commentsCount: Int?
     /// `comments_url`; `nil` when absent or null.
     public var commentsURL: String?
+    /// Whether the to-do is done.
+    ///
     /// `completed`; `nil` when absent or null.
     public var completed: Bool?
     /// `completion_subscribers`; `nil` when absent or null.
     public var completionSubscribers: [Person]?
     /// `completion_url`; `nil` when absent or null.
     public var completionURL: String?
+    /// Notes under the to-do, as rich text (HTML).
+    ///
     /// `description`; `nil` when absent or null.
     public var description: String?
+    /// The day the to-do is due, if it has one.
+    ///
     /// `due_on`, a calendar day; `nil` when absent or null.
     public var dueOn: CalendarDate?
     /// `position`; `nil` when absent or null.
     public var position: Int?
+    /// The day work on the to-do starts, if it has one.
+    ///
     /// `starts_on`, a calendar day; `nil` when absent or null.
     public var startsOn: CalendarDate?
     /// `steps`; `nil` when absent or null.

@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A list of to-dos inside a project's to-do set, with its completion ratio.
+///
 /// Basecamp's `Todolist` object.
 public struct Todolist: Codable, Sendable, Hashable {
     /// `app_url`.

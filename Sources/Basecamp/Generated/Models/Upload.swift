@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A file uploaded to a project's docs and files, with its size, type and download URL.
+///
 /// Basecamp's `Upload` object.
 public struct Upload: Codable, Sendable, Hashable {
     /// `app_url`.

@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A folder in a project's docs and files; vaults nest.
+///
 /// Basecamp's `Vault` object.
 public struct Vault: Codable, Sendable, Hashable {
     /// `app_url`.

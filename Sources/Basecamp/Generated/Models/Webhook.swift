@@ -3,6 +3,8 @@
 import Foundation
 import HTTPCore
 
+/// A URL that Basecamp calls when recordings in a project change.
+///
 /// Basecamp's `Webhook` object.
 public struct Webhook: Codable, Sendable, Hashable {
     /// `app_url`.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import Synchronization
 
 /// What a floor demands of a row's ratio.
 enum Floor: Sendable, Codable, Equatable {
@@ -285,22 +286,21 @@ func turnOrder(_ turn: Int, sides count: Int) -> [Int] {
 /// Times `sides` call by call, taking turns every `chunk` calls within each round (see
 /// ``turnOrder(_:sides:)``), and returns each side's median and mean time per call per round.
 ///
-/// On a shared 2-core VM the machine's speed swings by a third within seconds. Blocks of a few
-/// hundred calls per side (``blocks(rounds:iterations:_:)``) catch those swings on one side only,
-/// and their per-round ratios spread from 0.75 to 1.7. Chunks of a few dozen calls put the sides
-/// under nearly the same conditions while each still runs warm after its first call or two. With
-/// a chunk of one call (call by call) the ratios agree within about ±0.03, but every call runs
-/// after another side's code has displaced its own from the CPU caches, which costs the side with
-/// more code more: a different question (calls mixed with other work).
+/// A shared machine's speed can swing within seconds. Blocks of a few hundred calls per side
+/// (``blocks(rounds:iterations:_:)``) catch such a swing on one side only; chunks of a few dozen
+/// calls put the sides under nearly the same conditions while each still runs warm after its
+/// first call or two. A chunk of one call (call by call) answers a different question: every call
+/// then runs after another side's code has displaced its own from the CPU caches, which costs
+/// the side with more code more.
 ///
 /// Rows that share a baseline (a client and its transport alone, each against the raw transport)
 /// are timed as sides of one measurement, so both see the same conditions and the same baseline
 /// calls.
 ///
-/// Even in chunks, a stall of the whole VM for a few milliseconds (another tenant, the host's
-/// scheduler) lands on one side's chunk and moves that round's ratio of means by several
-/// percent. The median call is what such a stall does not reach, so the floor is read from it;
-/// the ratio of means is returned too, and the table shows both.
+/// Even in chunks, a stall of the whole machine for a few milliseconds (another tenant, the
+/// host's scheduler) lands on one side's chunk and moves that round's mean. The median call is
+/// what such a stall does not reach, so the floor is read from it; the ratio of means is returned
+/// too, and the table shows both.
 func interleaved(
     rounds: Int,
     iterations: Int,
@@ -405,7 +405,7 @@ func throughput(
 
 /// Keeps results observable so the optimiser cannot drop the work that produced them.
 enum Sink {
-    private static let total = Locked(0)
+    private static let total = Mutex(0)
 
     static func consume(_ value: Int) {
         total.withLock { $0 &+= value }

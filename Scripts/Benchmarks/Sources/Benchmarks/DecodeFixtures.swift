@@ -6,7 +6,7 @@ enum DecodeFixtures {
     /// A 50-item Basecamp todo page: the spec's `Todo.json` example repeated with distinct ids
     /// and titles, as `GET …/todolists/{id}/todos.json` returns it.
     static func basecampTodoPage(count: Int = 50) throws -> Data {
-        let example = packageRoot.appending(path: "Spec/Basecamp/examples/Todo.json")
+        let example = repositoryRoot.appending(path: "Spec/Basecamp/examples/Todo.json")
         let data = try Data(contentsOf: example)
         guard let todo = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw BenchError("Spec/Basecamp/examples/Todo.json is not a JSON object")
@@ -22,9 +22,12 @@ enum DecodeFixtures {
         return try JSONSerialization.data(withJSONObject: page, options: [.sortedKeys])
     }
 
-    /// The package root, found from this file's path so the benchmark runs from any directory.
-    static var packageRoot: URL {
-        URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository's root (Scripts/Benchmarks/Sources/Benchmarks/ is four folders below it),
+    /// found from this file's path so the benchmark runs from any directory.
+    static var repositoryRoot: URL {
+        var root = URL(filePath: #filePath)
+        for _ in 0..<5 { root.deleteLastPathComponent() }
+        return root
     }
 
     /// A Markbook `getmarkbook` answer for `students` students and `tasks` tasks in three

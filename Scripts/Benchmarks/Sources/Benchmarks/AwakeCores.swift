@@ -10,10 +10,10 @@ import Glibc
 /// On a virtual machine an idle vCPU halts, and the next wake-up aimed at it (a response handed
 /// from an event loop to a waiting task) waits for the hypervisor to run it again. Which side of
 /// a sequential workload pays that more often depends on how much unrelated work each keeps
-/// running between requests, not on how much work it does: on this project's 2-core VM the
-/// leaner AsyncHTTPClient transport lost 3–6% to raw AsyncHTTPClient that way, and tied or won
-/// with the cores kept awake. `SCHED_IDLE` threads run only when nothing else wants the core, so
-/// both sides keep their CPU time; the table's header says when this was on.
+/// running between requests, not on how much work it does, so this diagnostic takes the halts
+/// out of a comparison (docs/performance.md shows what it found). `SCHED_IDLE` threads run only
+/// when nothing else wants the core, so both sides keep their CPU time; the table's header says
+/// when this was on.
 struct AwakeCores {
     private let children: [(Process, Pipe)]
 

@@ -4,11 +4,9 @@ import Foundation
 ///
 /// How fast a side runs depends on more than its code: where a process's threads settle, how
 /// its code and data happen to be laid out, which caches and predictors they share. All of that
-/// is fixed when the process starts and stays for its life. On the 2-core VM one process ran
-/// every round of the hooks row 0.03–0.05 slower than other processes did (per-round 1.03–1.12,
-/// against 0.99–1.08), and `perf stat` of one side differed by ±10% between processes. Rounds
-/// taken in one process cannot show such a bias, let alone average it out; rounds pooled from
-/// several can, as JMH's forks do.
+/// is fixed when the process starts and stays for its life, so one process can be slower on one
+/// side in every round. Rounds taken in one process cannot show such a bias, let alone average it
+/// out; rounds pooled from several can, as JMH's forks do.
 enum ProcessRounds {
     /// How `rounds` rounds are shared by `processes` processes: as evenly as possible, the
     /// earlier processes taking one more when they do not divide. Never a process without a round.

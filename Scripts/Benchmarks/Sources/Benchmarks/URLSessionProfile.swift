@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPTypes
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -34,7 +35,7 @@ extension Runner {
         let inPlaceSession = URLSession(
             configuration: configuration,
             delegate: inPlaceDelegate,
-            delegateQueue: URLSessionTransport.delegateQueue()
+            delegateQueue: InPlaceDelegateQueue.forTransport
         )
         defer { inPlaceSession.finishTasksAndInvalidate() }
         let bare = transport(.urlSession)
@@ -144,7 +145,7 @@ private final class CollectingDelegate: NSObject, URLSessionDataDelegate, Sendab
         var body = Data()
     }
 
-    private let pending = Locked<[Int: Pending]>([:])
+    private let pending = Mutex<[Int: Pending]>([:])
 
     func get(_ request: URLRequest, in session: URLSession) async throws -> Data {
         let task = session.dataTask(with: request)
@@ -167,3 +168,33 @@ private final class CollectingDelegate: NSObject, URLSessionDataDelegate, Sendab
         }
     }
 }
+
+/// Where `URLSessionTransport` runs its session's delegate callbacks: in place on the session's own
+/// work queue on Linux, URLSession's default queue elsewhere; the in-place sides use the same.
+enum InPlaceDelegateQueue {
+    static var forTransport: OperationQueue? {
+        #if canImport(FoundationNetworking)
+        return InPlaceOperationQueue.shared
+        #else
+        return nil
+        #endif
+    }
+}
+
+#if canImport(FoundationNetworking)
+/// Runs each operation where it is added instead of handing it to another thread.
+///
+/// `@unchecked Sendable` restates FoundationNetworking's own conformance of OperationQueue, which a
+/// subclass must repeat: this one adds no stored state, so it is exactly as safe to share.
+private final class InPlaceOperationQueue: OperationQueue, @unchecked Sendable {
+    static let shared = InPlaceOperationQueue()
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        block()
+    }
+
+    override func addOperation(_ operation: Operation) {
+        operation.start()
+    }
+}
+#endif

@@ -1,0 +1,50 @@
+extension ServiceEmitter {
+    func invocationsFile() -> String {
+        var writer = CodeWriter.generatedFile(imports: ["Basecamp", "Foundation", "HTTPCore"])
+        writer.doc(
+            "Calls the generated method of `operationID` with arguments from `samples`; false for an unknown id."
+        )
+        writer.block(
+            "func invokeOperation(_ operationID: String, on account: AccountClient, samples: OperationSamples) async throws -> Bool"
+        ) { w in
+            w.line("switch operationID {")
+            for operation in model.operations {
+                w.line("case \(literal(operation.id)):")
+                w.indent { w in w.line("_ = try await \(invocation(operation))") }
+            }
+            w.line("default:")
+            w.indent { w in w.line("return false") }
+            w.line("}")
+            w.line("return true")
+        }
+        return writer.text
+    }
+
+    func invocation(_ operation: OperationModel) -> String {
+        var arguments: [String] = []
+        for (index, parameter) in nonAccountPathParameters(operation).enumerated() {
+            let value = parameter.type == .date ? "samples.day(\(index))" : "samples.id(\(index))"
+            arguments.append("\(parameter.swiftName): \(value)")
+        }
+        switch operation.body {
+        case .json(let schema): arguments.append("samples.body(\(types.swiftType(.ref(schema))).self)")
+        case .octetStream: arguments.append("samples.bytes")
+        case .multipart: arguments.append(contentsOf: ["samples.bytes", "filename: \"logo.png\""])
+        case nil: break
+        }
+        for parameter in queryParameters(operation) {
+            let name = literal(parameter.name)
+            let value: String
+            switch parameter.type {
+            case .int32: value = "samples.integer(\(name))"
+            case .int64: value = "samples.int64(\(name))"
+            case .bool: value = "samples.bool(\(name))"
+            case .date: value = "samples.date(\(name))"
+            case .array: value = "samples.ids(\(name))"
+            default: value = "samples.string(\(name))"
+            }
+            arguments.append("\(parameter.swiftName): \(value)")
+        }
+        return "account.\(operation.service).\(operation.swiftName)(\(arguments.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,164 @@
+import APISandbox
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+
+extension MarkbookSandboxModule {
+    /// Answers one request: the whole API, independent of the HTTP server.
+    public func respond(to request: MarkbookSandboxRequest) -> MarkbookSandboxResponse {
+        let now = now()
+        switch (request.method, request.path) {
+        case ("POST", "authenticate.lc"):
+            return json(login(Parameters(request.form), now: now), request, now: now)
+        case ("POST", "post.lc"):
+            return json(post(Parameters(request.form), now: now), request, now: now)
+        case ("GET", ""):
+            return json(action(Parameters(request.query), now: now, apiAddress: request.apiAddress), request, now: now)
+        case ("GET", let path) where path.hasPrefix("backups/"):
+            return backupFile(String(path.dropFirst("backups/".count)), now: now)
+        default:
+            return MarkbookSandboxResponse(
+                status: 405,
+                contentType: "text/plain; charset=utf-8",
+                body: Array("Markbook answers GET \(basePath), POST authenticate.lc and POST post.lc.".utf8)
+            )
+        }
+    }
+
+    struct Answer {
+        var action: String
+        var status: String
+        var extra: [String: SandboxJSON] = [:]
+    }
+
+    func json(_ answer: Answer, _ request: MarkbookSandboxRequest, now: Date) -> MarkbookSandboxResponse {
+        let schoolName = state.withLockedValue { $0.world.schoolName }
+        var members: [String: SandboxJSON] = [
+            "source": "Markbook Online",
+            "api": .string(request.apiAddress),
+            "seconds": .integer(Int(now.timeIntervalSince1970)),
+            "date": .string(SandboxFormat.rfc2822(now, timeZone: timeZone)),
+            "schoolname": .string(schoolName),
+            "action": .string(answer.action),
+            "status": .string(answer.status),
+        ]
+        members.merge(answer.extra) { first, _ in first }
+        return MarkbookSandboxResponse(
+            status: 200,
+            contentType: "application/json; charset=utf-8",
+            body: SandboxJSON.object(members).encoded()
+        )
+    }
+
+    func credentialsMatch(username: String?, password: String?) -> Bool {
+        guard let username, let password, !username.isEmpty, !password.isEmpty else { return false }
+        return acceptsAnyCredentials || (username == account.username && password == account.password)
+    }
+
+    func apiKeyMatches(_ key: String?) -> Bool {
+        guard let key, !key.isEmpty else { return false }
+        return acceptsAnyCredentials || key == account.apiKey
+    }
+
+    func login(_ form: Parameters, now: Date) -> Answer {
+        guard credentialsMatch(username: form["apiuser"], password: form["apipassword"]) else {
+            state.withLockedValue { $0.counters.failedLogins += 1 }
+            return Answer(action: "authenticate", status: "ERROR:invalid credentials")
+        }
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let key = Int.random(in: 100_000_000...999_999_999, using: &generator)
+        state.withLockedValue { state in
+            state.world.sessions[token] = SandboxWorld.Session(key: key, openedAt: now)
+            state.issuedSessionValues += [token, String(key)]
+            state.counters.logins += 1
+        }
+        return Answer(
+            action: "authenticate",
+            status: "OKAY",
+            extra: ["sessiontoken": .string(token), "sessionkey": .integer(key)]
+        )
+    }
+
+    /// Whether the API key and session are good; an expired session is forgotten.
+    func sessionIsValid(_ parameters: Parameters, in state: inout State, now: Date) -> Bool {
+        guard apiKeyMatches(parameters["apikey"]), let token = parameters["sessiontoken"],
+            let session = state.world.sessions[token], parameters["sessionkey"] == String(session.key)
+        else { return false }
+        guard now.timeIntervalSince(session.openedAt) < Self.sessionLifetime else {
+            state.world.sessions[token] = nil
+            return false
+        }
+        return true
+    }
+
+    func action(_ query: Parameters, now: Date, apiAddress: String) -> Answer {
+        let name = query["action"] ?? ""
+        return state.withLockedValue { state in
+            state.counters.requestsByAction[name, default: 0] += 1
+            guard sessionIsValid(query, in: &state, now: now) else {
+                state.counters.rejectedSessions += 1
+                return Answer(action: name, status: "ERROR:invalid credentials")
+            }
+            do throws(StatusError) {
+                var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
+                let extra = try handler.run(name, query)
+                state.world = handler.world
+                if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
+                return Answer(action: name, status: "OKAY", extra: extra)
+            } catch {
+                state.counters.refusalsByAction[name, default: 0] += 1
+                var extra: [String: SandboxJSON] = [:]
+                if name == "getbackupurl" { extra["url"] = "" }
+                return Answer(action: name, status: error.status, extra: extra)
+            }
+        }
+    }
+
+    func post(_ form: Parameters, now: Date) -> Answer {
+        let name = form["apiaction"] ?? ""
+        return state.withLockedValue { state in
+            state.counters.requestsByAction[name, default: 0] += 1
+            guard sessionIsValid(form, in: &state, now: now) else {
+                state.counters.rejectedSessions += 1
+                return Answer(action: name, status: "ERROR:invalid credentials")
+            }
+            guard name == "createmarkbook" else {
+                state.counters.refusalsByAction[name, default: 0] += 1
+                return Answer(action: name, status: "ERROR:invalid action")
+            }
+            do throws(StatusError) {
+                var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
+                let extra = try handler.createMarkbook(form)
+                state.world = handler.world
+                state.counters.appliedWritesByAction[name, default: 0] += 1
+                return Answer(action: name, status: "OKAY", extra: extra)
+            } catch {
+                state.counters.refusalsByAction[name, default: 0] += 1
+                return Answer(action: name, status: error.status)
+            }
+        }
+    }
+
+    /// An empty zip archive (just the end-of-central-directory record): enough for a download
+    /// to succeed and unzip.
+    static let emptyZip: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
+
+    func backupFile(_ file: String, now: Date) -> MarkbookSandboxResponse {
+        let available = state.withLockedValue { state -> Bool in
+            guard let backup = state.world.backup, backup.fileName == file, now >= backup.readyAt else { return false }
+            if let first = backup.firstReturnedAt, now.timeIntervalSince(first) > Self.backupRetention { return false }
+            return true
+        }
+        guard available else {
+            return MarkbookSandboxResponse(
+                status: 404,
+                contentType: "text/plain; charset=utf-8",
+                body: Array("No such backup.".utf8)
+            )
+        }
+        return MarkbookSandboxResponse(status: 200, contentType: "application/zip", body: Self.emptyZip)
+    }
+}
