@@ -295,25 +295,21 @@ struct SignInSandboxTests {
         }
     }
 
-    @Test("Two stores on one file refresh at once: exactly one refresh reaches the server")
-    func twoStoresOneRefresh() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        // Tokens live 45 s, inside the clients' 60 s refresh margin: every client refreshes first.
+    /// Signs in to a sandbox whose tokens live 45 s (inside the clients' 60 s refresh margin,
+    /// so every client refreshes before its call), saves the credentials to a file, runs
+    /// `body`, and checks that exactly one refresh reached the server and the file holds its
+    /// result.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private func expectOneRefresh(
+        _ body: (_ sandbox: Sandbox, _ oauth: OAuthClient, _ file: URL) async throws -> Void
+    ) async throws {
         try await withAuthSandbox(SandboxAuthorizationOptions(accessTokenLifetime: 45, requiresIssuedTokens: true)) {
             sandbox,
             authorization in
             let oauth = launchpadClient(sandbox)
             let credentials = try await signInWithoutBrowser(oauth)
             try await withCredentialsFile(credentials) { file in
-                let clients = try (0..<2).map { _ in
-                    try basecamp(sandbox, auth: oauth.refreshingAuth(store: FileCredentialStore(url: file)))
-                }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for client in clients {
-                        group.addTask { _ = try await client.forAccount(accountID).projects.list() }
-                    }
-                    try await group.waitForAll()
-                }
+                try await body(sandbox, oauth, file)
                 #expect(authorization.refreshRequests == 1)
                 let stored = try #require(await FileCredentialStore(url: file).load())
                 #expect(stored.accessToken != credentials.accessToken)
@@ -321,32 +317,39 @@ struct SignInSandboxTests {
         }
     }
 
+    @Test("Two stores on one file refresh at once: exactly one refresh reaches the server")
+    func twoStoresOneRefresh() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await expectOneRefresh { sandbox, oauth, file in
+            let clients = try (0..<2).map { _ in
+                try basecamp(sandbox, auth: oauth.refreshingAuth(store: FileCredentialStore(url: file)))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in clients {
+                    group.addTask { _ = try await client.forAccount(accountID).projects.list() }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
     @Test("Two processes refreshing the same stored token at once: exactly one refresh reaches the server")
     func twoProcessesOneRefresh() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        // Tokens live 45 s, inside the clients' 60 s refresh margin: every client refreshes first.
-        try await withAuthSandbox(SandboxAuthorizationOptions(accessTokenLifetime: 45, requiresIssuedTokens: true)) {
-            sandbox,
-            authorization in
-            let credentials = try await signInWithoutBrowser(launchpadClient(sandbox))
-            try await withCredentialsFile(credentials) { file in
-                let arguments = [
-                    file.path,
-                    "sandbox-app",
-                    sandbox.baseURL.appending(path: "launchpad/authorization/token").absoluteString,
-                    sandbox.basecampURL.appending(path: "\(accountID)/projects.json").absoluteString,
-                    file.deletingLastPathComponent().appending(path: "barrier").path,
-                    "2",
-                ]
-                async let first = BuiltExecutable.run("OAuthRefreshProbe", arguments: arguments)
-                async let second = BuiltExecutable.run("OAuthRefreshProbe", arguments: arguments)
-                for result in try await [first, second] {
-                    #expect(result.exitCode == 0, "\(result.stdout) \(result.stderr)")
-                    #expect(result.stdout == "ok 200\n")
-                }
-                #expect(authorization.refreshRequests == 1)
-                let stored = try #require(await FileCredentialStore(url: file).load())
-                #expect(stored.accessToken != credentials.accessToken)
+        try await expectOneRefresh { sandbox, oauth, file in
+            let arguments = [
+                file.path,
+                oauth.registration.clientID,
+                sandbox.baseURL.appending(path: "launchpad/authorization/token").absoluteString,
+                sandbox.basecampURL.appending(path: "\(accountID)/projects.json").absoluteString,
+                file.deletingLastPathComponent().appending(path: "barrier").path,
+                "2",
+            ]
+            async let first = BuiltExecutable.run("OAuthRefreshProbe", arguments: arguments)
+            async let second = BuiltExecutable.run("OAuthRefreshProbe", arguments: arguments)
+            for result in try await [first, second] {
+                #expect(result.exitCode == 0, "\(result.stdout) \(result.stderr)")
+                #expect(result.stdout == "ok 200\n")
             }
         }
     }
