@@ -122,6 +122,17 @@ struct AuthorizationCodeTests {
         #expect(foreign?.oauthErrorCode == nil)
     }
 
+    @Test("isCallback tells this sign-in's callbacks, errors included, from everything else")
+    func isCallback() throws {
+        let request = try makeOAuth(ScriptedTransport()).authorizationRequest()
+        #expect(request.isCallback(callback(request, "code=c&state=\(request.state)")))
+        #expect(request.isCallback(callback(request, "error=access_denied&state=\(request.state)")))
+        #expect(!request.isCallback(callback(request, "code=c&state=other")))
+        #expect(!request.isCallback(callback(request, "code=c")))
+        #expect(!request.isCallback(callback(request, "state=\(request.state)&state=\(request.state)")))
+        #expect(!request.isCallback(url("http://127.0.0.1:8765/elsewhere?code=c&state=\(request.state)")))
+    }
+
     @Test("An iss that is not the server's issuer is refused (RFC 9207)")
     func issuerMismatch() async throws {
         let request = try makeOAuth(ScriptedTransport()).authorizationRequest()
