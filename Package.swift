@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: HTTP layer (Foundation + swift-http-types only)
@@ -36,6 +37,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"], swiftSettings: swiftSettings),
+
+        // MARK: Sign-in (OAuth 2: PKCE, code and device grants, discovery, token refresh)
+        .target(
+            name: "HTTPCoreOAuth",
+            dependencies: [
+                "HTTPCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Transports (each heavier HTTP stack in its own target)
         .target(
@@ -90,7 +102,7 @@ let package = Package(
         // MARK: Basecamp SDK (generated from Spec/Basecamp by BasecampGenerator)
         .target(
             name: "Basecamp",
-            dependencies: ["HTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["HTTPCore", "HTTPCoreOAuth", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -102,6 +114,7 @@ let package = Package(
             name: "BasecampSandbox",
             dependencies: [
                 "APISandbox", "Basecamp", "HTTPCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -258,6 +271,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // One process of the two-process refresh test (BasecampSandboxTests runs two).
+        .executableTarget(
+            name: "OAuthRefreshProbe",
+            dependencies: ["HTTPCore", "HTTPCoreOAuth"],
+            path: "Tests/OAuthRefreshProbe",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPCoreOAuthTests",
+            dependencies: [
+                "HTTPCoreOAuth",
+                "HTTPCore",
+                "HTTPCoreTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPCoreObservabilityTests",
             dependencies: [
@@ -292,7 +322,8 @@ let package = Package(
         .testTarget(
             name: "BasecampSandboxTests",
             dependencies: [
-                "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting",
+                "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth",
+                "CLISupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -309,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "BasecampTests",
             dependencies: [
-                "Basecamp", "HTTPCore", "HTTPCoreTesting", "APISandbox",
+                "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "APISandbox",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
@@ -343,6 +374,7 @@ package.products = [
     .library(name: "Basecamp", targets: ["Basecamp"]),
     .library(name: "HTTPCore", targets: ["HTTPCore"]),
     .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
+    .library(name: "HTTPCoreOAuth", targets: ["HTTPCoreOAuth"]),
     .library(name: "MonashSchedule", targets: ["MonashSchedule"]),
     .library(name: "HTTPCoreObservability", targets: ["HTTPCoreObservability"]),
     .library(name: "HTTPCoreAsyncHTTPClient", targets: ["HTTPCoreAsyncHTTPClient"]),

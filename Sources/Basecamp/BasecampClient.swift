@@ -27,12 +27,14 @@ public final class BasecampClient: Sendable {
     ///
     /// - Parameters:
     ///   - accessToken: An OAuth 2 access token; it never appears in logs, errors or hooks.
-    ///   - userAgent: Basecamp requires an app name and contact, e.g. `"MyApp (me@example.com)"`.
+    ///   - userAgent: Basecamp requires an app name and contact, e.g. `"MyApp (me@example.com)"`;
+    ///     one without a contact is refused (see ``BasecampUserAgent``).
     ///   - config: Settings; the defaults talk to the public API.
     ///   - hooks: Observers of every call, attempt, retry and page.
     ///   - transport: How requests are sent; URLSession by default.
     ///   - timeSource: The clock for backoff and timing; tests pass a test clock.
-    /// - Throws: ``APIError/usage(_:)`` for an empty token or user agent, or an unusable base URL.
+    /// - Throws: ``APIError/usage(_:)`` for an empty token, a user agent without a contact, or an
+    ///   unusable base URL.
     public convenience init(
         accessToken: String,
         userAgent: String,
@@ -57,7 +59,7 @@ public final class BasecampClient: Sendable {
     /// Creates a client that asks `tokenProvider` for the current token before each attempt
     /// (and again after a 401), for apps that refresh tokens themselves.
     ///
-    /// - Throws: ``APIError/usage(_:)`` for an empty user agent or an unusable base URL.
+    /// - Throws: ``APIError/usage(_:)`` for a user agent without a contact or an unusable base URL.
     public convenience init(
         tokenProvider: any TokenProvider,
         userAgent: String,
@@ -77,9 +79,10 @@ public final class BasecampClient: Sendable {
     }
 
     /// Creates a client with any HTTPCore authentication strategy (for example
-    /// `RefreshingTokenAuth` for OAuth refresh).
+    /// `RefreshingTokenAuth` for OAuth refresh, as ``BasecampOAuth`` sets up).
     ///
-    /// - Throws: ``APIError/usage(_:)`` for an empty user agent or an unusable base URL.
+    /// - Throws: ``APIError/usage(_:)`` for a user agent that names no contact (see
+    ///   ``BasecampUserAgent``) or an unusable base URL.
     public init(
         auth: any AuthStrategy,
         userAgent: String,
@@ -88,15 +91,7 @@ public final class BasecampClient: Sendable {
         transport: any HTTPTransport = URLSessionTransport.shared,
         timeSource: any TimeSource = SystemTimeSource()
     ) throws {
-        let agent = userAgent.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !agent.isEmpty else {
-            throw APIError.usage(
-                APIError.Details(
-                    message: "The User-Agent is empty.",
-                    hint: "Basecamp requires one naming your app and a contact, e.g. \"MyApp (me@example.com)\"."
-                )
-            )
-        }
+        let agent = try BasecampUserAgent(userAgent.trimmingCharacters(in: .whitespacesAndNewlines)).value
         guard config.maxPages > 0, config.timeoutInterval.isFinite, config.timeoutInterval > 0,
             (config.maxRetries ?? 0) >= 0
         else {

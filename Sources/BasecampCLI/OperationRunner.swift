@@ -31,7 +31,10 @@ struct OperationRunner {
         )
         let client = try BasecampClient(
             accessToken: token,
-            userAgent: connection.configuration.userAgent ?? "basecamp (swift-api-sdks)",
+            userAgent: try BasecampUserAgent.forTool(
+                connection.configuration.userAgent ?? "basecamp",
+                override: context.toolVariable("USER_AGENT")
+            ).value,
             config: config,
             hooks: connection.configuration.hooks,
             transport: connection.transport,

@@ -19,6 +19,10 @@ public import Hummingbird
 /// to-dos, message boards, messages and comments are stateful (see ``BasecampSandboxSeed`` for
 /// the account it starts with); the rest answer with the Spec's example for their response and
 /// their success status. Any non-empty bearer token is accepted; none is `401`.
+///
+/// The module also mounts a ``BasecampSandboxAuthorization`` (Launchpad and the resource-first
+/// server), so the sandbox can be signed in to for real; the API accepts the tokens it issues
+/// and refuses them once they expire or are revoked.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public struct BasecampSandboxModule: SandboxModule {
     /// Where the API is mounted unless told otherwise.
@@ -33,6 +37,8 @@ public struct BasecampSandboxModule: SandboxModule {
     public let stateFile: URL?
     /// Tokens answered with `401`, for testing what a client does with a revoked token.
     public let rejectedTokens: Set<String>
+    /// The authorization servers mounted with the API, whose tokens the API checks.
+    public let authorization: BasecampSandboxAuthorization
     /// The account of the sandbox this module was last mounted on, for ``todos()``; shared by
     /// copies of the module, since ``APISandbox/SandboxConfiguration`` keeps its own copy.
     private let mounted = Locked<AccountStore?>(nil)
@@ -71,17 +77,41 @@ public struct BasecampSandboxModule: SandboxModule {
     ///   - stateFile: Where to keep the account's data between runs; created on the first change.
     ///     A missing or unreadable file starts from the seeded account.
     ///   - rejectedTokens: Bearer tokens to refuse with `401`; every other non-empty one is accepted.
-    public init(basePath: String = defaultBasePath, stateFile: URL? = nil, rejectedTokens: Set<String> = []) {
+    ///   - authorization: The authorization servers to mount (Launchpad at `/launchpad`, the
+    ///     resource-first server at the root); a default one unless given.
+    public init(
+        basePath: String = defaultBasePath,
+        stateFile: URL? = nil,
+        rejectedTokens: Set<String> = [],
+        authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
+    ) {
         self.basePath = basePath
         self.stateFile = stateFile
         self.rejectedTokens = rejectedTokens
+        self.authorization = authorization
     }
 
     /// Adds `{basePath}/**` for every method; the Spec's path templates decide what exists.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         let store = AccountStore(stateFile: stateFile)
         mounted.withLock { $0 = store }
-        let server = BasecampServer(basePath: basePath, store: store, rejectedTokens: rejectedTokens)
+        let server = BasecampServer(
+            basePath: basePath,
+            store: store,
+            rejectedTokens: rejectedTokens,
+            acceptsToken: authorization.accepts
+        )
+        authorization.register(on: router, apiBasePath: basePath) {
+            let data = store.snapshot()
+            let me = data.person(data.meID)
+            return SandboxIdentity(
+                personID: data.meID,
+                name: me?.name ?? "Sandbox User",
+                email: me?.email ?? "sandbox@example.com",
+                accountID: data.accountID,
+                accountName: data.accountName
+            )
+        }
         let group = router.group(RouterPath(basePath))
         for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
             group.on("**", method: method) { request, _ in

@@ -67,13 +67,21 @@ final class BasecampServer: Sendable {
     let basePath: String
     let store: AccountStore
     let rejectedTokens: Set<String>
+    /// Whether a non-empty bearer token is good (the authorization servers' verdict).
+    let acceptsToken: @Sendable (String) -> Bool
     let routes = RouteTable()
     private let requestCounter = Locked(0)
 
-    init(basePath: String, store: AccountStore, rejectedTokens: Set<String>) {
+    init(
+        basePath: String,
+        store: AccountStore,
+        rejectedTokens: Set<String>,
+        acceptsToken: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) {
         self.basePath = basePath
         self.store = store
         self.rejectedTokens = rejectedTokens
+        self.acceptsToken = acceptsToken
     }
 
     func handle(_ request: Request) async throws -> Response {
@@ -127,7 +135,9 @@ final class BasecampServer: Sendable {
         return try respond(reply, to: apiRequest, ifNoneMatch: request.headers[.ifNoneMatch], requestID: requestID)
     }
 
-    /// Any non-empty bearer token is accepted, except the ones the module was told to reject.
+    /// Any non-empty bearer token is accepted, except the ones the module was told to reject and
+    /// the ones the authorization servers refuse (issued but expired or revoked, or any they did
+    /// not issue when they require their own).
     private func authenticate(_ request: Request) throws {
         let header = request.headers[.authorization] ?? ""
         let parts = header.split(separator: " ", maxSplits: 1)
@@ -135,7 +145,7 @@ final class BasecampServer: Sendable {
             throw APIFailure(401, "OAuth token required: send Authorization: Bearer <token>.")
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, !rejectedTokens.contains(token) else {
+        guard !token.isEmpty, !rejectedTokens.contains(token), acceptsToken(token) else {
             throw APIFailure(401, "The access token is invalid or has expired.")
         }
     }

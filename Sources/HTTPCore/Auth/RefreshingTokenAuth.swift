@@ -19,6 +19,12 @@ public import HTTPTypes
 /// for a transient reason (network, 5xx, 429) fails the waiting requests with that retryable
 /// error and leaves the refresh token in place, so a network blip never logs anyone out.
 ///
+/// With a store, a refresh also coordinates with everyone else using the same stored
+/// credentials: it runs inside the store's ``CredentialStore/withRefreshLock(_:)`` and first
+/// reads the store again. When another process (or another strategy on the same store) has
+/// renewed the credentials meanwhile, those are used and no refresh is sent, so a rotating
+/// refresh token is never spent twice.
+///
 /// ```swift
 /// let auth = RefreshingTokenAuth(
 ///     refresh: RefreshEndpoint(path: "oauth/token", extraFields: ["client_id": "my-app"]),
@@ -28,16 +34,21 @@ public import HTTPTypes
 /// // after the user signs in:
 /// await auth.setCredentials(TokenCredentials(accessToken: access, refreshToken: refresh, expiresAt: expiry))
 /// ```
+///
+/// For OAuth 2 servers, the `HTTPCoreOAuth` product's refresher plugs in with
+/// ``init(credentials:refresher:store:refreshMargin:authFailure:)``.
 public final class RefreshingTokenAuth: AuthStrategy {
     /// How long before expiry a token is refreshed ahead of use.
     public let refreshMargin: Duration
-    /// `Authorization`, plus the refresh endpoint's token fields as secret form and query
-    /// names.
+    /// `Authorization`, plus the token fields (`access_token`, `refresh_token` and the
+    /// refresher's own) as secret form and query names.
     public let redactor: Redactor
 
-    private let endpoint: RefreshEndpoint
-    private let decoder: CredentialsDecoder
+    private let refresher: any TokenRefresher
     private let store: (any CredentialStore)?
+    /// The tokens this strategy last read from or wrote to the store, so a refresh can tell a
+    /// renewal by someone else (adopt it) from a save of its own that failed (ignore the file).
+    private let lastStored = Locked<TokenCredentials?>(nil)
     private let failureSignal: AuthFailureSignal
     private let state: SingleFlightCredential<TokenCredentials>
 
@@ -53,7 +64,7 @@ public final class RefreshingTokenAuth: AuthStrategy {
     ///   - refreshMargin: Refresh ahead of use when the token expires within this margin.
     ///   - authFailure: Which responses mean "token rejected"; a 401 by default.
     ///   - decoder: Reads the refresh endpoint's response; OAuth's shape by default.
-    public init(
+    public convenience init(
         credentials: TokenCredentials? = nil,
         refresh: RefreshEndpoint,
         store: (any CredentialStore)? = nil,
@@ -61,18 +72,45 @@ public final class RefreshingTokenAuth: AuthStrategy {
         authFailure: AuthFailureSignal = .unauthorized,
         decoder: CredentialsDecoder = .standard
     ) {
-        self.endpoint = refresh
+        self.init(
+            credentials: credentials,
+            refresher: EndpointRefresher(endpoint: refresh, decoder: decoder),
+            store: store,
+            refreshMargin: refreshMargin,
+            authFailure: authFailure
+        )
+    }
+
+    /// Creates the strategy with a refresher of your own (for example OAuth 2's, from
+    /// `HTTPCoreOAuth`).
+    ///
+    /// - Parameters:
+    ///   - credentials: The credentials to start with; `nil` loads them from `store` on first
+    ///     use.
+    ///   - refresher: Sends the refresh request and reads its answer.
+    ///   - store: Where credentials persist and how refreshes coordinate with other processes.
+    ///   - refreshMargin: Refresh ahead of use when the token expires within this margin.
+    ///   - authFailure: Which responses mean "token rejected"; a 401 by default.
+    public init(
+        credentials: TokenCredentials? = nil,
+        refresher: any TokenRefresher,
+        store: (any CredentialStore)? = nil,
+        refreshMargin: Duration = .seconds(30),
+        authFailure: AuthFailureSignal = .unauthorized
+    ) {
+        self.refresher = refresher
         self.store = store
         self.refreshMargin = refreshMargin
         self.failureSignal = authFailure
-        self.decoder = decoder
-        var redactor = Redactor()
-        for name in Set(["access_token", "refresh_token", refresh.refreshTokenField]) {
-            redactor.addSecretQueryParameter(name)
-        }
-        self.redactor = redactor
+        self.redactor = Redactor(secretQueryParameters: ["access_token", "refresh_token"]).merging(refresher.redactor)
         var loader: (@Sendable () async -> TokenCredentials?)?
-        if let store { loader = { await store.load() } }
+        if let store {
+            loader = { [lastStored] in
+                let loaded = await store.load()
+                lastStored.withLock { $0 = loaded }
+                return loaded
+            }
+        }
         self.state = SingleFlightCredential(credentials, loader: loader)
     }
 
@@ -94,6 +132,7 @@ public final class RefreshingTokenAuth: AuthStrategy {
     public func setCredentials(_ credentials: TokenCredentials) async throws {
         await state.replace(with: credentials)
         try await store?.save(credentials)
+        lastStored.withLock { $0 = credentials }
     }
 
     /// Forgets the credentials in memory and in the store; requests fail with `auth_required`
@@ -103,6 +142,7 @@ public final class RefreshingTokenAuth: AuthStrategy {
     public func signOut() async throws {
         await state.replace(with: nil)
         try await store?.remove()
+        lastStored.withLock { $0 = nil }
     }
 
     /// Adds `Authorization: Bearer`, refreshing first when the token is about to expire.
@@ -155,133 +195,91 @@ public final class RefreshingTokenAuth: AuthStrategy {
         _ trigger: AuthEvent.Trigger,
         _ context: AuthContext
     ) -> @Sendable (TokenCredentials?) async throws -> TokenCredentials {
-        { [endpoint, decoder, store] current in
-            let started = context.timeSource.monotonicNow()
-            do {
-                let fresh = try await Self.refresh(current, endpoint: endpoint, decoder: decoder, context: context)
-                context.emit(
-                    context.event(
-                        .refreshed,
-                        trigger,
-                        strategy: "RefreshingTokenAuth",
-                        started: started,
-                        validUntil: fresh.expiresAt
-                    )
-                )
-                await Self.persist(fresh, in: store, trigger: trigger, context: context)
-                return fresh
-            } catch {
-                let apiError = error as? APIError
-                context.emit(
-                    context.event(
-                        .refreshFailed,
-                        trigger,
-                        strategy: "RefreshingTokenAuth",
-                        started: started,
-                        error: apiError
-                    )
-                )
-                if apiError?.code == .authRequired {
-                    await Self.persist(nil, in: store, trigger: trigger, context: context)
-                }
-                throw error
+        { [self] current in
+            guard let store else { return try await refreshAndReport(current, trigger, context) }
+            return try await store.withRefreshLock {
+                if let renewed = await renewedElsewhere(than: current, in: store) { return renewed }
+                return try await refreshAndReport(current, trigger, context)
             }
         }
     }
 
-    private static func refresh(
+    /// What the store holds when someone else renewed or replaced the credentials since this
+    /// strategy last saw the store; `nil` when the refresh is this strategy's to make.
+    ///
+    /// A file older than the credentials in use (a save of ours that failed, or a file left from
+    /// before credentials were handed to `init`) is not a renewal: it expires earlier.
+    private func renewedElsewhere(
+        than current: TokenCredentials?,
+        in store: any CredentialStore
+    ) async
+        -> TokenCredentials?
+    {
+        guard let stored = await store.load() else { return nil }
+        let seen = lastStored.withLock { $0 }
+        if let seen, seen.hasSameTokens(as: stored) { return nil }
+        if let current {
+            if current.hasSameTokens(as: stored) { return nil }
+            if let storedExpiry = stored.expiresAt, let currentExpiry = current.expiresAt, storedExpiry < currentExpiry
+            {
+                return nil
+            }
+        }
+        lastStored.withLock { $0 = stored }
+        return stored
+    }
+
+    private func refreshAndReport(
         _ current: TokenCredentials?,
-        endpoint: RefreshEndpoint,
-        decoder: CredentialsDecoder,
-        context: AuthContext
+        _ trigger: AuthEvent.Trigger,
+        _ context: AuthContext
     ) async throws -> TokenCredentials {
-        guard let refreshToken = current?.refreshToken else {
-            throw APIError.authRequired(
-                APIError.Details(
-                    message: "The access token was rejected and there is no refresh token to renew it.",
-                    hint: "Sign in again."
-                )
-            )
-        }
-        let sentAt = context.timeSource.now()
-        let response: TransportResponse
+        let started = context.timeSource.monotonicNow()
         do {
-            let (request, body) = try context.makeRequest(
-                endpoint.method,
-                endpoint.path,
-                headers: endpoint.headers,
-                body: endpoint.body(refreshToken)
-            )
-            response = try await context.send(request, body: body)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            // Cancellation included: the refresh is shared, so a stop here is a failure for
-            // everyone waiting, but not a reason to discard the refresh token.
-            var details = APIError.Details(
-                message: "The token refresh request failed: \((error as? TransportError)?.message ?? "no response").",
-                hint: "Check the connection and try again."
-            )
-            details.cause = error as? TransportError
-            throw APIError.network(details)
-        }
-        let status = response.response.status.code
-        switch status {
-        case 200..<300:
-            do {
-                var fresh = try decoder.decode(response.body, sentAt)
-                // OAuth servers may omit the refresh token when it stays the same.
-                if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
-                return fresh
-            } catch {
+            guard let current, current.refreshToken != nil else {
                 throw APIError.authRequired(
                     APIError.Details(
-                        message: "The token refresh response did not contain credentials.",
-                        hint: "Sign in again.",
-                        httpStatus: status
+                        message: "The access token was rejected and there is no refresh token to renew it.",
+                        hint: "Sign in again."
                     )
                 )
             }
-        case 408, 429, 500...:
-            let code: APIError.Code = status == 429 ? .rateLimit : (status == 408 ? .network : .apiError)
-            throw APIError(
-                code,
-                APIError.Details(
-                    message: "The token refresh failed with HTTP \(status); the credentials are kept.",
-                    hint: "Try again later.",
-                    httpStatus: status
+            let fresh = try await refresher.refresh(current, context: context).carryingForward(from: current)
+            context.emit(
+                context.event(
+                    .refreshed,
+                    trigger,
+                    strategy: "RefreshingTokenAuth",
+                    started: started,
+                    validUntil: fresh.expiresAt
                 )
             )
-        default:
-            let reason = ErrorBodyFields(body: response.body).message.map { " (\(Self.shortCode($0)))" } ?? ""
-            throw APIError.authRequired(
-                APIError.Details(
-                    message: "The refresh token was rejected with HTTP \(status)\(reason).",
-                    hint: "Sign in again.",
-                    httpStatus: status
+            await persist(fresh, trigger: trigger, context: context)
+            return fresh
+        } catch {
+            let apiError = error as? APIError
+            context.emit(
+                context.event(
+                    .refreshFailed,
+                    trigger,
+                    strategy: "RefreshingTokenAuth",
+                    started: started,
+                    error: apiError
                 )
             )
+            if apiError?.code == .authRequired {
+                await persist(nil, trigger: trigger, context: context)
+            }
+            throw error
         }
     }
 
-    /// An OAuth error code such as `invalid_grant`, or nothing: a free-text message from the
-    /// server could quote the token it rejected.
-    private static func shortCode(_ text: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz_")
-        guard text.count <= 40, text.allSatisfy({ allowed.contains($0) }) else { return "rejected" }
-        return text
-    }
-
-    private static func persist(
-        _ credentials: TokenCredentials?,
-        in store: (any CredentialStore)?,
-        trigger: AuthEvent.Trigger,
-        context: AuthContext
-    ) async {
+    private func persist(_ credentials: TokenCredentials?, trigger: AuthEvent.Trigger, context: AuthContext) async {
         guard let store else { return }
         let started = context.timeSource.monotonicNow()
         do {
             if let credentials { try await store.save(credentials) } else { try await store.remove() }
+            lastStored.withLock { $0 = credentials }
         } catch {
             context.emit(
                 context.event(
@@ -301,75 +299,4 @@ extension RefreshingTokenAuth: CustomStringConvertible, CustomReflectable {
     public var description: String { "RefreshingTokenAuth(refreshMargin: \(refreshMargin))" }
     /// Only the margin, so `dump` shows no credential.
     public var customMirror: Mirror { Mirror(self, children: ["refreshMargin": refreshMargin]) }
-}
-
-/// Where and how ``RefreshingTokenAuth`` refreshes its token.
-///
-/// The default is OAuth 2's refresh grant: `POST` with the form body
-/// `grant_type=refresh_token&refresh_token=…`. JSON bodies, other field names, extra fields
-/// (`client_id`) and fully custom bodies are configurable.
-public struct RefreshEndpoint: Sendable {
-    /// How the refresh request's fields are encoded.
-    public enum BodyEncoding: Sendable, Hashable {
-        /// `application/x-www-form-urlencoded`.
-        case form
-        /// A JSON object of strings.
-        case json
-    }
-
-    /// A path relative to the client's base URL, or an absolute URL (which must be https,
-    /// unless loopback).
-    public var path: String
-    /// The HTTP method.
-    public var method: HTTPRequest.Method
-    /// Extra headers, for example a client credential (registered as secret if it is one).
-    public var headers: HTTPFields
-    /// The field that carries the refresh token, registered as secret.
-    public var refreshTokenField: String
-    /// Builds the body from the refresh token.
-    public var body: @Sendable (_ refreshToken: String) -> RequestBody
-
-    /// A refresh sending the refresh token and `extraFields` as a form or JSON body.
-    ///
-    /// - Parameters:
-    ///   - path: The endpoint, relative or absolute.
-    ///   - method: `POST` by default.
-    ///   - encoding: ``BodyEncoding/form`` (the OAuth default) or ``BodyEncoding/json``.
-    ///   - refreshTokenField: The refresh token's field name.
-    ///   - extraFields: Sent along, in order; `grant_type=refresh_token` by default.
-    ///   - headers: Extra headers.
-    public init(
-        path: String,
-        method: HTTPRequest.Method = .post,
-        encoding: BodyEncoding = .form,
-        refreshTokenField: String = "refresh_token",
-        extraFields: KeyValuePairs<String, String> = ["grant_type": "refresh_token"],
-        headers: HTTPFields = [:]
-    ) {
-        let fields = extraFields.map { ($0.key, $0.value) }
-        self.init(path: path, method: method, refreshTokenField: refreshTokenField, headers: headers) { token in
-            let all = fields + [(refreshTokenField, token)]
-            switch encoding {
-            case .form:
-                return .form(QueryParameters(all.map { ($0.0, $0.1 as (any QueryValueConvertible)?) }))
-            case .json:
-                return .json(.object(Dictionary(all.map { ($0.0, JSONValue.string($0.1)) }) { _, last in last }))
-            }
-        }
-    }
-
-    /// A refresh with a body of your own making.
-    public init(
-        path: String,
-        method: HTTPRequest.Method = .post,
-        refreshTokenField: String = "refresh_token",
-        headers: HTTPFields = [:],
-        body: @escaping @Sendable (_ refreshToken: String) -> RequestBody
-    ) {
-        self.path = path
-        self.method = method
-        self.headers = headers
-        self.refreshTokenField = refreshTokenField
-        self.body = body
-    }
 }

@@ -1,13 +1,15 @@
 public import Foundation
 
-/// An access token, the refresh token that renews it, and when it expires.
+/// An access token, the refresh token that renews it, when it expires, and what OAuth said
+/// about it (token type, scope, and the RFC 8707 `resource` it is bound to).
 ///
 /// Printing, dumping or logging credentials never shows the tokens: ``description`` and the
 /// mirror replace them with `[REDACTED]`.
 ///
 /// Encoded (for a ``CredentialStore``) as
 /// `{"access_token": "…", "refresh_token": "…", "expires_at": 1700000000.0}`, with
-/// `expires_at` in seconds since 1970.
+/// `expires_at` in seconds since 1970, plus `token_type`, `scope` and `resource` when known.
+/// Files written before those three existed still load.
 public struct TokenCredentials: Sendable, Hashable, Codable {
     /// The bearer token sent with every request.
     public var accessToken: String
@@ -16,12 +18,29 @@ public struct TokenCredentials: Sendable, Hashable, Codable {
     /// When the access token stops working; `nil` when unknown (then only a 401 triggers a
     /// refresh).
     public var expiresAt: Date?
+    /// The token type the server named (`Bearer`); `nil` when it named none.
+    public var tokenType: String?
+    /// The scope the server granted, space-separated; `nil` when it did not say.
+    public var scope: String?
+    /// The RFC 8707 resource indicator the token is bound to (for example
+    /// `urn:bc:account:123`); sent back on every refresh.
+    public var resource: String?
 
     /// Creates credentials.
-    public init(accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil) {
+    public init(
+        accessToken: String,
+        refreshToken: String? = nil,
+        expiresAt: Date? = nil,
+        tokenType: String? = nil,
+        scope: String? = nil,
+        resource: String? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
+        self.tokenType = tokenType
+        self.scope = scope
+        self.resource = resource
     }
 
     /// Creates credentials from a relative lifetime such as OAuth's `expires_in`.
@@ -37,6 +56,9 @@ public struct TokenCredentials: Sendable, Hashable, Codable {
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
         case expiresAt = "expires_at"
+        case tokenType = "token_type"
+        case scope
+        case resource
     }
 
     /// Decodes the store format.
@@ -47,6 +69,9 @@ public struct TokenCredentials: Sendable, Hashable, Codable {
         expiresAt = try container.decodeIfPresent(Double.self, forKey: .expiresAt).map(
             Date.init(timeIntervalSince1970:)
         )
+        tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        resource = try container.decodeIfPresent(String.self, forKey: .resource)
     }
 
     /// Encodes the store format.
@@ -55,6 +80,9 @@ public struct TokenCredentials: Sendable, Hashable, Codable {
         try container.encode(accessToken, forKey: .accessToken)
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
         try container.encodeIfPresent(expiresAt?.timeIntervalSince1970, forKey: .expiresAt)
+        try container.encodeIfPresent(tokenType, forKey: .tokenType)
+        try container.encodeIfPresent(scope, forKey: .scope)
+        try container.encodeIfPresent(resource, forKey: .resource)
     }
 
     /// Whether the access token expires within `margin` of `now` (or already has).
@@ -62,21 +90,40 @@ public struct TokenCredentials: Sendable, Hashable, Codable {
         guard let expiresAt else { return false }
         return now.addingTimeInterval(margin.seconds) >= expiresAt
     }
+
+    /// Whether `other` holds different tokens: the same tokens with another expiry or scope
+    /// are the same credentials, renewed by nobody.
+    package func hasSameTokens(as other: TokenCredentials) -> Bool {
+        accessToken == other.accessToken && refreshToken == other.refreshToken
+    }
 }
 
 extension TokenCredentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The expiry only; both tokens are shown as `[REDACTED]`.
+    /// The expiry, token type, scope and resource; both tokens are shown as `[REDACTED]`.
     public var description: String {
         let refresh = refreshToken == nil ? "nil" : Redactor.placeholder
         let expiry = expiresAt.map { $0.formatted(JSONCoding.wholeSeconds) } ?? "unknown"
-        return "TokenCredentials(accessToken: \(Redactor.placeholder), refreshToken: \(refresh), expiresAt: \(expiry))"
+        var text =
+            "TokenCredentials(accessToken: \(Redactor.placeholder), refreshToken: \(refresh), expiresAt: \(expiry)"
+        if let tokenType { text += ", tokenType: \(tokenType)" }
+        if let scope { text += ", scope: \(scope)" }
+        if let resource { text += ", resource: \(resource)" }
+        return text + ")"
     }
 
     /// The same as ``description``.
     public var debugDescription: String { description }
 
-    /// Only the expiry, so `dump` shows no token.
-    public var customMirror: Mirror { Mirror(self, children: ["expiresAt": expiresAt as Any]) }
+    /// Only what is not secret, so `dump` shows no token.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "expiresAt": expiresAt as Any, "tokenType": tokenType as Any, "scope": scope as Any,
+                "resource": resource as Any,
+            ]
+        )
+    }
 }
 
 /// Turns a token endpoint's response body into ``TokenCredentials``.

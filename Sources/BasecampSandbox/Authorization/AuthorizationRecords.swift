@@ -1,0 +1,99 @@
+import Foundation
+
+/// Which of the sandbox's two servers issued something; they speak different token styles.
+enum IssuingServer: String, Codable, Sendable {
+    /// Launchpad: `type=web_server`, no `token_type` in answers.
+    case launchpad
+    /// The resource-first server: standard grants, PKCE required, `token_type` and `resource`.
+    case resourceFirst
+}
+
+/// Everything the sandbox's authorization servers issued, in Codable form for the state file.
+struct AuthorizationRecords: Codable, Sendable {
+    static let currentVersion = 1
+
+    struct Code: Codable, Sendable {
+        var server: IssuingServer
+        var clientID: String
+        var redirectURI: String
+        var challenge: String?
+        var resource: String?
+        var expiresAt: Date
+    }
+
+    struct AccessToken: Codable, Sendable {
+        var clientID: String
+        var expiresAt: Date
+        var resource: String?
+        var revoked = false
+    }
+
+    struct RefreshToken: Codable, Sendable {
+        var server: IssuingServer
+        var clientID: String
+        var resource: String?
+        /// Spent by a refresh (tokens rotate) or revoked by a test.
+        var isUsable = true
+    }
+
+    struct DeviceCode: Codable, Sendable {
+        var clientID: String
+        var userCode: String
+        var resource: String?
+        var expiresAt: Date
+        var interval: Int
+        var polls = 0
+        var lastPoll: Date
+        var isUsable = true
+    }
+
+    var version = currentVersion
+    var codes: [String: Code] = [:]
+    var accessTokens: [String: AccessToken] = [:]
+    var refreshTokens: [String: RefreshToken] = [:]
+    var deviceCodes: [String: DeviceCode] = [:]
+    /// Refresh grant requests received, granted or not.
+    var refreshRequests = 0
+
+    /// The records in `url`, or `nil` when there is no current state file there.
+    static func load(_ url: URL?) -> AuthorizationRecords? {
+        guard let url, let data = try? Data(contentsOf: url),
+            let records = try? JSONDecoder().decode(AuthorizationRecords.self, from: data),
+            records.version == currentVersion
+        else { return nil }
+        return records
+    }
+
+    /// Writes the records to `url`; a failure leaves them in memory for this run.
+    func save(to url: URL?) {
+        guard let url else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { return }
+        try? data.write(to: url, options: .atomic)
+    }
+
+    /// Drops what expired, so a long-lived state file does not grow without end.
+    mutating func prune(now: Date) {
+        codes = codes.filter { $0.value.expiresAt > now }
+        deviceCodes = deviceCodes.filter { $0.value.expiresAt > now.addingTimeInterval(-3600) }
+        accessTokens = accessTokens.filter { $0.value.expiresAt > now.addingTimeInterval(-86_400) }
+    }
+}
+
+/// Random values for codes and tokens, from the system's cryptographic generator.
+enum SandboxSecrets {
+    static func make(_ prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return prefix
+            + (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// A user code like `BXKM-PQRT`: consonants only, so it never spells a word.
+    static func userCode() -> String {
+        let letters = Array("BCDFGHJKLMNPQRSTVWXZ")
+        var generator = SystemRandomNumberGenerator()
+        let picked = (0..<8).map { _ in letters[Int.random(in: 0..<letters.count, using: &generator)] }
+        return String(picked[0..<4]) + "-" + String(picked[4...])
+    }
+}

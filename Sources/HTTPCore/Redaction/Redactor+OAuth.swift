@@ -1,0 +1,36 @@
+import Foundation
+
+extension Redactor {
+    /// The OAuth 2 parameter names whose values are secrets, in URLs (an authorization
+    /// response's `code`), forms (a token request) and bodies: `access_token`, `refresh_token`,
+    /// `id_token`, `code`, `code_verifier`, `client_secret`, `device_code`, `assertion`,
+    /// `client_assertion` and `password`.
+    ///
+    /// `state` is not among them: it proves nothing once the redirect is checked, and showing it
+    /// helps to match a browser's callback to the sign-in that asked for it.
+    public static let oauthSecretParameters: Set<String> = [
+        "access_token", "refresh_token", "id_token", "code", "code_verifier", "client_secret",
+        "device_code", "assertion", "client_assertion", "password",
+    ]
+
+    /// A copy that also hides every ``oauthSecretParameters`` name in URLs and forms.
+    public func addingOAuthSecrets() -> Redactor {
+        var redactor = self
+        for name in Self.oauthSecretParameters { redactor.addSecretQueryParameter(name) }
+        return redactor
+    }
+
+    /// `text` with every occurrence of each of `secrets` replaced by ``placeholder``.
+    ///
+    /// For text a server wrote (an OAuth `error_description`), which may quote a code or token
+    /// it was sent. Secrets shorter than 4 characters are left alone: replacing them would
+    /// garble ordinary words without protecting anything.
+    public static func scrub(_ text: String, removing secrets: some Sequence<String>) -> String {
+        var scrubbed = text
+        // Longest first, so a secret that contains another is replaced whole.
+        for secret in Set(secrets).filter({ $0.count >= 4 }).sorted(by: { $0.count > $1.count }) {
+            scrubbed = scrubbed.replacingOccurrences(of: secret, with: placeholder)
+        }
+        return scrubbed
+    }
+}

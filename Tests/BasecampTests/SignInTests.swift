@@ -1,0 +1,148 @@
+import Basecamp
+import Foundation
+import HTTPCore
+import HTTPCoreOAuth
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+@Suite("Signing in to Basecamp: presets, User-Agent, authorization.json")
+struct SignInTests {
+    @Test(
+        "A User-Agent must name an app and a contact",
+        arguments: [
+            ("MyApp (me@example.com)", true), ("Acme Reports/2.1 (https://acme.example/support)", true),
+            ("tool (+https://github.com/o/r)", true), ("MyApp", false), ("MyApp (swift-api-sdks)", false),
+            ("me@example.com", false), ("", false), ("App (a@b)", false), ("App\r\nX-Evil: 1 (a@b.co)", false),
+            (String(repeating: "a", count: 510) + " a@b.co", false),
+        ]
+    )
+    func userAgent(value: String, valid: Bool) async {
+        let error = await apiError { _ = try BasecampUserAgent(value) }
+        #expect((error == nil) == valid)
+        if !valid {
+            #expect(error?.code == .usage)
+            #expect(error?.hint?.contains("MyApp (me@example.com)") == true)
+        }
+    }
+
+    @Test("BasecampClient refuses a User-Agent without a contact")
+    func clientRefusesAgent() async {
+        let error = await apiError {
+            _ = try BasecampClient(accessToken: "t", userAgent: "MyApp", transport: ScriptedTransport([]))
+        }
+        #expect(error?.code == .usage)
+    }
+
+    @Test("BASECAMP_USER_AGENT is read and checked; a tool without one names the package as contact")
+    func environmentAndTools() async throws {
+        #expect(try BasecampUserAgent.fromEnvironment([:]) == nil)
+        #expect(
+            try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "Me (me@example.com)"])?.value
+                == "Me (me@example.com)"
+        )
+        let error = await apiError { _ = try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "nobody"]) }
+        #expect(error?.message.hasPrefix("BASECAMP_USER_AGENT:") == true)
+        let tool = try BasecampUserAgent.forTool("basecamp/0.1.0 (swift-api-sdks)")
+        #expect(tool.value == "basecamp/0.1.0 (swift-api-sdks) (+\(BasecampUserAgent.packageHomepage))")
+        #expect(
+            try BasecampUserAgent.forTool("basecamp/0.1.0", override: "Ops (ops@acme.example)").value
+                == "Ops (ops@acme.example)"
+        )
+        #expect(try BasecampUserAgent(app: "Acme", contact: "ops@acme.example").value == "Acme (ops@acme.example)")
+    }
+
+    @Test("The Launchpad preset: its endpoints and the drafts' spelling")
+    func launchpadPreset() throws {
+        let server = BasecampOAuth.launchpad()
+        #expect(server.authorizationEndpoint?.absoluteString == "https://launchpad.37signals.com/authorization/new")
+        #expect(server.tokenEndpoint.absoluteString == "https://launchpad.37signals.com/authorization/token")
+        #expect(server.tokenRequestStyle == .legacyType)
+        #expect(server.deviceAuthorizationEndpoint == nil)
+        let local = BasecampOAuth.launchpad(at: try #require(URL(string: "http://127.0.0.1:9/launchpad/")))
+        #expect(local.tokenEndpoint.absoluteString == "http://127.0.0.1:9/launchpad/authorization/token")
+        #expect(
+            try BasecampOAuth.resource(for: try #require(URL(string: "https://3.basecampapi.com/999/"))).absoluteString
+                == "https://3.basecampapi.com"
+        )
+    }
+
+    private func discover(
+        _ steps: [ScriptedTransport.Step],
+        expected: String? = nil
+    ) async throws -> DiscoveredAuthorizationServer {
+        let transport = ScriptedTransport(steps)
+        return try await BasecampOAuth.discoverAuthorizationServer(
+            expectedIssuer: expected,
+            network: OAuthNetwork(
+                transport: transport,
+                timeSource: TestClock(mode: .manual),
+                userAgent: "T (t@example.com)"
+            )
+        )
+    }
+
+    private static func advertised(_ servers: [String]) -> ScriptedTransport.Step {
+        .json(["resource": "https://3.basecampapi.com", "authorization_servers": .array(servers.map(JSONValue.string))])
+    }
+
+    private static let newServer: ScriptedTransport.Step = .json([
+        "issuer": "https://id.37signals.example", "token_endpoint": "https://id.37signals.example/token",
+        "authorization_endpoint": "https://id.37signals.example/authorize",
+    ])
+
+    @Test("Basecamp's issuer rule: the one non-Launchpad issuer, else Launchpad, never a guess")
+    func issuerRule() async throws {
+        let chosen = try await discover([
+            Self.advertised([BasecampOAuth.launchpadIssuer, "https://id.37signals.example"]), Self.newServer,
+        ])
+        #expect(chosen.source == .discovered(issuer: "https://id.37signals.example"))
+        #expect(chosen.server.tokenRequestStyle == .standard)
+
+        for steps in [[Self.advertised([BasecampOAuth.launchpadIssuer])], [Self.advertised([])], [.status(404)]] {
+            let found = try await discover(steps)
+            #expect(found.server == BasecampOAuth.launchpad())
+        }
+        let ambiguous = await apiError {
+            _ = try await discover([Self.advertised(["https://a.example", "https://b.example"])])
+        }
+        #expect(ambiguous?.code == .apiError)
+        let expectedMissing = await apiError {
+            _ = try await discover([Self.advertised(["https://a.example"])], expected: "https://id.37signals.example")
+        }
+        #expect(expectedMissing != nil)
+    }
+
+    @Test("authorization.json: identity, every account, the Basecamp ones, and where their API lives")
+    func authorizationDocument() async throws {
+        let transport = ScriptedTransport([
+            .json([
+                "expires_at": "2024-07-01T12:00:00.000Z",
+                "identity": [
+                    "id": 9_999_999, "first_name": "Ada", "last_name": "Lovelace", "email_address": "ada@example.com",
+                ],
+                "accounts": [
+                    [
+                        "product": "bc3", "id": 999_999_999, "name": "Acme",
+                        "href": "https://3.basecampapi.com/999999999", "app_href": "https://3.basecamp.com/999999999",
+                    ],
+                    [
+                        "product": "hey", "id": 1, "name": "HEY", "href": "https://app.hey.com",
+                        "app_href": "https://app.hey.com",
+                    ],
+                ],
+            ])
+        ])
+        let basecamp = try makeBasecamp(transport)
+        let authorization = try await basecamp.authorization()
+        let request = try #require(transport.requests.first)
+        #expect(request.url.absoluteString == "https://launchpad.37signals.com/authorization.json")
+        #expect(request.header("Authorization") == "Bearer \(testToken)")
+        #expect(request.header("User-Agent") == "BasecampTests (tests@example.com)")
+        #expect(authorization.identity.firstName == "Ada")
+        #expect(authorization.accounts.count == 2)
+        #expect(authorization.basecampAccounts.map(\.id) == [999_999_999])
+        #expect(authorization.basecampAccounts.first?.apiBaseURL?.absoluteString == "https://3.basecampapi.com")
+        #expect(authorization.expiresAt == Date(timeIntervalSince1970: 1_719_835_200))
+    }
+}
