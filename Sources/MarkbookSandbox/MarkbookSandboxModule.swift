@@ -26,6 +26,8 @@ import NIOCore
 /// whole markbooks (`-1`, `-2`, … when a name is taken). Sessions last 20 minutes and backups
 /// become ready at 1 AM the next day, both on the clock passed as `now`, so a test can advance
 /// time. Every answer is HTTP 200 with the API's envelope, as the real API sends.
+/// ``MarkbookSandboxOptions`` make a backup ready, pending or absent at once and make result
+/// writes fail, for tests of downloads and interrupted imports.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public final class MarkbookSandboxModule: SandboxModule {
     /// Where the API is mounted unless told otherwise; the real API's path.
@@ -77,6 +79,10 @@ public final class MarkbookSandboxModule: SandboxModule {
         /// action. A client that sends only valid calls should see none; a `createstudent`
         /// here after unique student ids means a create reached the server twice.
         public var refusalsByAction: [String: Int] = [:]
+        /// `putstudentresult` writes applied, by cell: a cell an import left unchanged has none.
+        public var resultWritesByCell: [ResultCell: Int] = [:]
+        /// `putstudentresult` requests failed on purpose by ``MarkbookSandboxOptions/ResultWriteFaults``.
+        public var injectedResultFailures = 0
     }
 
     /// A student as the sandbox holds them, deleted ones included.
@@ -104,6 +110,20 @@ public final class MarkbookSandboxModule: SandboxModule {
         var counters = Counters()
         /// Every session token and key ever handed out, expired ones included.
         var issuedSessionValues: [String] = []
+        var backupMode = MarkbookSandboxOptions.BackupMode.scheduled
+        var resultFaults = ResultFaultState(.none)
+
+        init(world: SandboxWorld, options: MarkbookSandboxOptions, now: Date, issuedSessionValues: [String] = []) {
+            self.world = world
+            self.issuedSessionValues = issuedSessionValues
+            setOptions(options, now: now)
+        }
+
+        mutating func setOptions(_ options: MarkbookSandboxOptions, now: Date) {
+            backupMode = options.backup
+            resultFaults = ResultFaultState(options.resultWriteFaults)
+            if options.backup == .ready { world.seedReadyBackup(now: now) }
+        }
     }
 
     /// The path prefix of every route.
@@ -118,6 +138,7 @@ public final class MarkbookSandboxModule: SandboxModule {
 
     private let now: @Sendable () -> Date
     private let initialWorld: SandboxWorld
+    private let initialOptions: MarkbookSandboxOptions
     private let state: NIOLockedValueBox<State>
 
     /// Creates the module with the Spec's seed.
@@ -127,12 +148,14 @@ public final class MarkbookSandboxModule: SandboxModule {
     ///   - account: The only credentials accepted (unless `acceptsAnyCredentials`).
     ///   - acceptsAnyCredentials: Accept any non-empty credentials.
     ///   - timeZone: The school's zone; Australia/Sydney by default.
+    ///   - options: Backup mode and result-write faults; by default the real API's behaviour.
     ///   - now: The sandbox's clock; tests pass their test clock's `now()`.
     public init(
         basePath: String = defaultBasePath,
         account: Account = .sandbox,
         acceptsAnyCredentials: Bool = false,
         timeZone: TimeZone = TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt,
+        options: MarkbookSandboxOptions = MarkbookSandboxOptions(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.basePath = basePath
@@ -144,7 +167,8 @@ public final class MarkbookSandboxModule: SandboxModule {
             (try? JSONDecoder().decode(SeedFile.self, from: Data(MarkbookSpecPayloads.seed.utf8)))?.world
             ?? SandboxWorld(schoolName: "Sandbox Secondary College", users: [], markbooks: [])
         self.initialWorld = world
-        self.state = NIOLockedValueBox(State(world: world))
+        self.initialOptions = options
+        self.state = NIOLockedValueBox(State(world: world, options: options, now: now()))
     }
 
     // MARK: Test controls
@@ -159,11 +183,23 @@ public final class MarkbookSandboxModule: SandboxModule {
         state.withLockedValue { $0.world.sessions = [:] }
     }
 
-    /// Restores the seed and forgets sessions, the backup and the counters (but not which
-    /// session values were handed out).
+    /// Restores the seed and the options given at creation, and forgets sessions, the backup and
+    /// the counters (but not which session values were handed out).
     public func reset() {
         let world = initialWorld
-        state.withLockedValue { $0 = State(world: world, issuedSessionValues: $0.issuedSessionValues) }
+        let options = initialOptions
+        let now = now()
+        state.withLockedValue {
+            $0 = State(world: world, options: options, now: now, issuedSessionValues: $0.issuedSessionValues)
+        }
+    }
+
+    /// Replaces the backup mode and result-write faults while the sandbox runs; the count of
+    /// successful writes that ``MarkbookSandboxOptions/ResultWriteFaults/failAfterWrites`` looks
+    /// at starts again from zero. ``reset()`` restores the options given at creation.
+    public func setOptions(_ options: MarkbookSandboxOptions) {
+        let now = now()
+        state.withLockedValue { $0.setOptions(options, now: now) }
     }
 
     /// A student as stored, deleted or not; `nil` when the markbook or student does not exist.
@@ -286,9 +322,18 @@ public final class MarkbookSandboxModule: SandboxModule {
         var action: String
         var status: String
         var extra: [String: SandboxJSON] = [:]
+        /// An HTTP error to answer instead of the envelope (an injected fault).
+        var httpStatus: Int? = nil
     }
 
     private func json(_ answer: Answer, _ request: MarkbookSandboxRequest, now: Date) -> MarkbookSandboxResponse {
+        if let httpStatus = answer.httpStatus {
+            return MarkbookSandboxResponse(
+                status: httpStatus,
+                contentType: "text/plain; charset=utf-8",
+                body: Array("The sandbox failed this \(answer.action) on purpose.".utf8)
+            )
+        }
         let schoolName = state.withLockedValue { $0.world.schoolName }
         var members: [String: SandboxJSON] = [
             "source": "Markbook Online",
@@ -357,11 +402,28 @@ public final class MarkbookSandboxModule: SandboxModule {
                 state.counters.rejectedSessions += 1
                 return Answer(action: name, status: "ERROR:invalid credentials")
             }
+            if name == "getbackupurl", let forced = state.backupMode.forcedStatus {
+                state.counters.refusalsByAction[name, default: 0] += 1
+                return Answer(action: name, status: forced, extra: ["url": ""])
+            }
+            let fault = name == "putstudentresult" ? state.resultFaults.failure(for: query) : nil
+            if let fault, !fault.appliesWrite {
+                state.counters.injectedResultFailures += 1
+                return Answer(action: name, status: fault.status ?? "OKAY", httpStatus: fault.httpStatus)
+            }
             do throws(StatusError) {
                 var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
                 let extra = try handler.run(name, query)
                 state.world = handler.world
                 if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
+                if name == "putstudentresult", let cell = ResultFaultState.cell(query) {
+                    state.counters.resultWritesByCell[cell, default: 0] += 1
+                    state.resultFaults.successfulWrites += 1
+                }
+                if let fault {
+                    state.counters.injectedResultFailures += 1
+                    return Answer(action: name, status: "OKAY", httpStatus: fault.httpStatus)
+                }
                 return Answer(action: name, status: "OKAY", extra: extra)
             } catch {
                 state.counters.refusalsByAction[name, default: 0] += 1
@@ -397,23 +459,21 @@ public final class MarkbookSandboxModule: SandboxModule {
         }
     }
 
-    /// An empty zip archive (just the end-of-central-directory record): enough for a download
-    /// to succeed and unzip.
-    static let emptyZip: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
-
+    /// Serves the backup's zip (``BackupArchive``) while its URL works.
     private func backupFile(_ file: String, now: Date) -> MarkbookSandboxResponse {
-        let available = state.withLockedValue { state -> Bool in
-            guard let backup = state.world.backup, backup.fileName == file, now >= backup.readyAt else { return false }
-            if let first = backup.firstReturnedAt, now.timeIntervalSince(first) > Self.backupRetention { return false }
-            return true
+        let snapshot = state.withLockedValue { state -> (SandboxWorld, SandboxWorld.Backup)? in
+            guard let backup = state.world.backup, backup.fileName == file, now >= backup.readyAt else { return nil }
+            if let first = backup.firstReturnedAt, now.timeIntervalSince(first) > Self.backupRetention { return nil }
+            return (state.world, backup)
         }
-        guard available else {
+        guard let (world, backup) = snapshot else {
             return MarkbookSandboxResponse(
                 status: 404,
                 contentType: "text/plain; charset=utf-8",
                 body: Array("No such backup.".utf8)
             )
         }
-        return MarkbookSandboxResponse(status: 200, contentType: "application/zip", body: Self.emptyZip)
+        let zip = BackupArchive.zip(of: world, backup: backup, timeZone: timeZone)
+        return MarkbookSandboxResponse(status: 200, contentType: "application/zip", body: zip)
     }
 }
