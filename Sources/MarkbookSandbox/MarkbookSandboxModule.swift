@@ -261,9 +261,10 @@ public final class MarkbookSandboxModule: SandboxModule {
 
     // MARK: Routes
 
-    /// Adds `GET {basePath}`, `POST {basePath}/authenticate.lc`, `POST {basePath}/post.lc` and
-    /// `GET {basePath}/backups/{file}`.
+    /// Adds `GET {basePath}`, `POST {basePath}/authenticate.lc`, `POST {basePath}/post.lc`,
+    /// `GET {basePath}/backups/{file}` and the test controls under ``testPath``.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+        registerTestRoutes(on: router)
         router.get(RouterPath(basePath)) { request, _ in try await self.serve(request, path: "") }
         router.post(RouterPath(basePath + "/authenticate.lc")) { request, _ in
             try await self.serve(request, path: "authenticate.lc")
