@@ -31,9 +31,18 @@ extension MarkbookSandboxModule {
         var action: String
         var status: String
         var extra: [String: SandboxJSON] = [:]
+        /// An HTTP error to answer instead of the envelope (an injected fault).
+        var httpStatus: Int? = nil
     }
 
     func json(_ answer: Answer, _ request: MarkbookSandboxRequest, now: Date) -> MarkbookSandboxResponse {
+        if let httpStatus = answer.httpStatus {
+            return MarkbookSandboxResponse(
+                status: httpStatus,
+                contentType: "text/plain; charset=utf-8",
+                body: Array("The sandbox failed this \(answer.action) on purpose.".utf8)
+            )
+        }
         let schoolName = state.withLockedValue { $0.world.schoolName }
         var members: [String: SandboxJSON] = [
             "source": "Markbook Online",
@@ -102,11 +111,28 @@ extension MarkbookSandboxModule {
                 state.counters.rejectedSessions += 1
                 return Answer(action: name, status: "ERROR:invalid credentials")
             }
+            if name == "getbackupurl", let forced = state.backupMode.forcedStatus {
+                state.counters.refusalsByAction[name, default: 0] += 1
+                return Answer(action: name, status: forced, extra: ["url": ""])
+            }
+            let fault = name == "putstudentresult" ? state.resultFaults.failure(for: query) : nil
+            if let fault, !fault.appliesWrite {
+                state.counters.injectedResultFailures += 1
+                return Answer(action: name, status: fault.status ?? "OKAY", httpStatus: fault.httpStatus)
+            }
             do throws(StatusError) {
                 var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
                 let extra = try handler.run(name, query)
                 state.world = handler.world
                 if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
+                if name == "putstudentresult", let cell = ResultFaultState.cell(query) {
+                    state.counters.resultWritesByCell[cell, default: 0] += 1
+                    state.resultFaults.successfulWrites += 1
+                }
+                if let fault {
+                    state.counters.injectedResultFailures += 1
+                    return Answer(action: name, status: "OKAY", httpStatus: fault.httpStatus)
+                }
                 return Answer(action: name, status: "OKAY", extra: extra)
             } catch {
                 state.counters.refusalsByAction[name, default: 0] += 1
@@ -142,23 +168,21 @@ extension MarkbookSandboxModule {
         }
     }
 
-    /// An empty zip archive (just the end-of-central-directory record): enough for a download
-    /// to succeed and unzip.
-    static let emptyZip: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
-
+    /// Serves the backup's zip (``BackupArchive``) while its URL works.
     func backupFile(_ file: String, now: Date) -> MarkbookSandboxResponse {
-        let available = state.withLockedValue { state -> Bool in
-            guard let backup = state.world.backup, backup.fileName == file, now >= backup.readyAt else { return false }
-            if let first = backup.firstReturnedAt, now.timeIntervalSince(first) > Self.backupRetention { return false }
-            return true
+        let snapshot = state.withLockedValue { state -> (SandboxWorld, SandboxWorld.Backup)? in
+            guard let backup = state.world.backup, backup.fileName == file, now >= backup.readyAt else { return nil }
+            if let first = backup.firstReturnedAt, now.timeIntervalSince(first) > Self.backupRetention { return nil }
+            return (state.world, backup)
         }
-        guard available else {
+        guard let (world, backup) = snapshot else {
             return MarkbookSandboxResponse(
                 status: 404,
                 contentType: "text/plain; charset=utf-8",
                 body: Array("No such backup.".utf8)
             )
         }
-        return MarkbookSandboxResponse(status: 200, contentType: "application/zip", body: Self.emptyZip)
+        let zip = BackupArchive.zip(of: world, backup: backup, timeZone: timeZone)
+        return MarkbookSandboxResponse(status: 200, contentType: "application/zip", body: zip)
     }
 }

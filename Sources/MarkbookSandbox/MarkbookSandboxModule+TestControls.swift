@@ -16,11 +16,23 @@ extension MarkbookSandboxModule {
         state.withLockedValue { $0.world.sessions = [:] }
     }
 
-    /// Restores the seed and forgets sessions, the backup and the counters (but not which
-    /// session values were handed out).
+    /// Restores the seed and the options given at creation, and forgets sessions, the backup and
+    /// the counters (but not which session values were handed out).
     public func reset() {
         let world = initialWorld
-        state.withLockedValue { $0 = State(world: world, issuedSessionValues: $0.issuedSessionValues) }
+        let options = initialOptions
+        let now = now()
+        state.withLockedValue {
+            $0 = State(world: world, options: options, now: now, issuedSessionValues: $0.issuedSessionValues)
+        }
+    }
+
+    /// Replaces the backup mode and result-write faults while the sandbox runs; the count of
+    /// successful writes that ``MarkbookSandboxOptions/ResultWriteFaults/failAfterWrites`` looks
+    /// at starts again from zero. ``reset()`` restores the options given at creation.
+    public func setOptions(_ options: MarkbookSandboxOptions) {
+        let now = now()
+        state.withLockedValue { $0.setOptions(options, now: now) }
     }
 
     /// A student as stored, deleted or not; `nil` when the markbook or student does not exist.

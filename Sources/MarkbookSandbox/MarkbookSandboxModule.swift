@@ -26,6 +26,8 @@ import NIOCore
 /// whole markbooks (`-1`, `-2`, … when a name is taken). Sessions last 20 minutes and backups
 /// become ready at 1 AM the next day, both on the clock passed as `now`, so a test can advance
 /// time. Every answer is HTTP 200 with the API's envelope, as the real API sends.
+/// ``MarkbookSandboxOptions`` make a backup ready, pending or absent at once and make result
+/// writes fail, for tests of downloads and interrupted imports.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public final class MarkbookSandboxModule: SandboxModule {
     /// Where the API is mounted unless told otherwise; the real API's path.
@@ -77,6 +79,10 @@ public final class MarkbookSandboxModule: SandboxModule {
         /// action. A client that sends only valid calls should see none; a `createstudent`
         /// here after unique student ids means a create reached the server twice.
         public var refusalsByAction: [String: Int] = [:]
+        /// `putstudentresult` writes applied, by cell: a cell an import left unchanged has none.
+        public var resultWritesByCell: [ResultCell: Int] = [:]
+        /// `putstudentresult` requests failed on purpose by ``MarkbookSandboxOptions/ResultWriteFaults``.
+        public var injectedResultFailures = 0
     }
 
     /// A student as the sandbox holds them, deleted ones included.
@@ -104,6 +110,20 @@ public final class MarkbookSandboxModule: SandboxModule {
         var counters = Counters()
         /// Every session token and key ever handed out, expired ones included.
         var issuedSessionValues: [String] = []
+        var backupMode = MarkbookSandboxOptions.BackupMode.scheduled
+        var resultFaults = ResultFaultState(.none)
+
+        init(world: SandboxWorld, options: MarkbookSandboxOptions, now: Date, issuedSessionValues: [String] = []) {
+            self.world = world
+            self.issuedSessionValues = issuedSessionValues
+            setOptions(options, now: now)
+        }
+
+        mutating func setOptions(_ options: MarkbookSandboxOptions, now: Date) {
+            backupMode = options.backup
+            resultFaults = ResultFaultState(options.resultWriteFaults)
+            if options.backup == .ready { world.seedReadyBackup(now: now) }
+        }
     }
 
     /// The path prefix of every route.
@@ -118,6 +138,7 @@ public final class MarkbookSandboxModule: SandboxModule {
 
     let now: @Sendable () -> Date
     let initialWorld: SandboxWorld
+    let initialOptions: MarkbookSandboxOptions
     let state: NIOLockedValueBox<State>
 
     /// Creates the module with the Spec's seed.
@@ -127,12 +148,14 @@ public final class MarkbookSandboxModule: SandboxModule {
     ///   - account: The only credentials accepted (unless `acceptsAnyCredentials`).
     ///   - acceptsAnyCredentials: Accept any non-empty credentials.
     ///   - timeZone: The school's zone; Australia/Sydney by default.
+    ///   - options: Backup mode and result-write faults; by default the real API's behaviour.
     ///   - now: The sandbox's clock; tests pass their test clock's `now()`.
     public init(
         basePath: String = defaultBasePath,
         account: Account = .sandbox,
         acceptsAnyCredentials: Bool = false,
         timeZone: TimeZone = TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt,
+        options: MarkbookSandboxOptions = MarkbookSandboxOptions(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.basePath = basePath
@@ -144,14 +167,16 @@ public final class MarkbookSandboxModule: SandboxModule {
             (try? JSONDecoder().decode(SeedFile.self, from: Data(MarkbookSpecPayloads.seed.utf8)))?.world
             ?? SandboxWorld(schoolName: "Sandbox Secondary College", users: [], markbooks: [])
         self.initialWorld = world
-        self.state = NIOLockedValueBox(State(world: world))
+        self.initialOptions = options
+        self.state = NIOLockedValueBox(State(world: world, options: options, now: now()))
     }
 
     // MARK: Routes
 
-    /// Adds `GET {basePath}`, `POST {basePath}/authenticate.lc`, `POST {basePath}/post.lc` and
-    /// `GET {basePath}/backups/{file}`.
+    /// Adds `GET {basePath}`, `POST {basePath}/authenticate.lc`, `POST {basePath}/post.lc`,
+    /// `GET {basePath}/backups/{file}` and the test controls under ``testPath``.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+        registerTestRoutes(on: router)
         router.get(RouterPath(basePath)) { request, _ in try await self.serve(request, path: "") }
         router.post(RouterPath(basePath + "/authenticate.lc")) { request, _ in
             try await self.serve(request, path: "authenticate.lc")

@@ -38,8 +38,15 @@ struct APISandboxCommand: AsyncParsableCommand {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else {
             throw ValidationError("api-sandbox needs macOS 14 or later")
         }
+        let markbookOptions: MarkbookSandboxOptions
+        do {
+            markbookOptions = try MarkbookSandboxOptions(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
         let modules: [any SandboxModule] = [
-            BasecampSandboxModule(), MonashSandboxModule(), MarkbookSandboxModule(acceptsAnyCredentials: true),
+            BasecampSandboxModule(), MonashSandboxModule(),
+            MarkbookSandboxModule(acceptsAnyCredentials: true, options: markbookOptions),
         ]
         let configuration = SandboxConfiguration(modules: modules, logRequests: verbose)
         let sandbox = try await Sandbox.start(port: port, configuration: configuration)

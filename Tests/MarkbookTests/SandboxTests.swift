@@ -226,7 +226,7 @@ struct SandboxTests {
             #expect(url.lastPathComponent == "markbook-backup-20240614T150000Z.zip", "the zip's timestamp is UTC")
             let zip = try await Client(configuration: ClientConfiguration(baseURL: harness.sandbox.baseURL))
                 .send(Endpoint<Data>(.get, url.absoluteString))
-            #expect(zip.prefix(4) == Data([0x50, 0x4B, 0x05, 0x06]))
+            #expect(zip.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]), "a zip's first local file header")
 
             harness.clock.advance(by: .seconds(59 * 60))
             #expect(try await client.getBackupURL().isReady)

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A `VTIMEZONE` for a Foundation time zone over a span of dates, and date-times in the formats
+/// iCalendar uses.
+///
+/// The component lists the zone's actual offset changes (`STANDARD` / `DAYLIGHT` observances with
+/// their onset, `TZOFFSETFROM` and `TZOFFSETTO`) from a year before the span to its end, read from
+/// the same time-zone data that turned the API's wall-clock times into `Date`s, so a reader that
+/// follows the component gets exactly those instants. Explicit onsets rather than `RRULE`s: they
+/// are right for whatever rules the zone had in those years, without deriving a rule.
+enum ICalendarTimeZone {
+    /// Observances are listed from this long before the span, so its start is always covered.
+    static let lookBack: TimeInterval = 366 * 86_400
+
+    static func component(_ zone: TimeZone, covering span: ClosedRange<Date>, into text: inout ICalendarText) {
+        text.line("BEGIN", "VTIMEZONE")
+        text.line("TZID", zone.identifier)
+        var transitions: [Date] = []
+        var cursor = span.lowerBound.addingTimeInterval(-lookBack)
+        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next <= span.upperBound {
+            transitions.append(next)
+            cursor = next
+        }
+        if transitions.first.map({ $0 > span.lowerBound }) ?? true {
+            // Nothing changes the offset before the span starts: one observance from long before.
+            let start = span.lowerBound.addingTimeInterval(-lookBack)
+            let offset = zone.secondsFromGMT(for: start)
+            observance(zone.isDaylightSavingTime(for: start), onset: start, from: offset, to: offset, into: &text)
+        }
+        for transition in transitions {
+            let from = zone.secondsFromGMT(for: transition.addingTimeInterval(-1))
+            let to = zone.secondsFromGMT(for: transition)
+            observance(zone.isDaylightSavingTime(for: transition), onset: transition, from: from, to: to, into: &text)
+        }
+        text.line("END", "VTIMEZONE")
+    }
+
+    private static func observance(_ daylight: Bool, onset: Date, from: Int, to: Int, into text: inout ICalendarText) {
+        let kind = daylight ? "DAYLIGHT" : "STANDARD"
+        text.line("BEGIN", kind)
+        // An observance's onset is written in the wall time in force before it.
+        text.line("DTSTART", wallTime(onset, offset: from))
+        text.line("TZOFFSETFROM", offsetText(from))
+        text.line("TZOFFSETTO", offsetText(to))
+        text.line("END", kind)
+    }
+
+    /// `20240405T100000`: the wall time at `offset` seconds from UTC.
+    static func wallTime(_ date: Date, offset: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        let shifted = date.addingTimeInterval(TimeInterval(offset))
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: shifted)
+        return pad(parts.year, 4) + pad(parts.month, 2) + pad(parts.day, 2) + "T" + pad(parts.hour, 2)
+            + pad(parts.minute, 2) + pad(parts.second, 2)
+    }
+
+    /// `20240404T230000Z`.
+    static func utcTime(_ date: Date) -> String {
+        wallTime(date, offset: 0) + "Z"
+    }
+
+    /// `+1100`, `-0330`, or `+053045` when seconds are needed.
+    static func offsetText(_ seconds: Int) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let magnitude = abs(seconds)
+        let text = sign + pad(magnitude / 3600, 2) + pad(magnitude % 3600 / 60, 2)
+        return magnitude % 60 == 0 ? text : text + pad(magnitude % 60, 2)
+    }
+
+    private static func pad(_ value: Int?, _ width: Int) -> String {
+        let digits = String(value ?? 0)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
