@@ -17,18 +17,18 @@ struct SignInTests {
             (String(repeating: "a", count: 510) + " a@b.co", false),
         ]
     )
-    func userAgent(value: String, valid: Bool) async {
-        let error = await apiError { _ = try BasecampUserAgent(value) }
-        #expect((error == nil) == valid)
-        if !valid {
-            #expect(error?.code == .usage)
+    func userAgent(value: String, valid: Bool) async throws {
+        if valid {
+            #expect(try BasecampUserAgent(value).value == value)
+        } else {
+            let error = await expectAPIError(.usage) { _ = try BasecampUserAgent(value) }
             #expect(error?.hint?.contains("MyApp (me@example.com)") == true)
         }
     }
 
     @Test("BasecampClient refuses a User-Agent without a contact")
     func clientRefusesAgent() async {
-        let error = await apiError {
+        let error = await expectAPIError {
             _ = try BasecampClient(accessToken: "t", userAgent: "MyApp", transport: ScriptedTransport([]))
         }
         #expect(error?.code == .usage)
@@ -41,7 +41,7 @@ struct SignInTests {
             try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "Me (me@example.com)"])?.value
                 == "Me (me@example.com)"
         )
-        let error = await apiError { _ = try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "nobody"]) }
+        let error = await expectAPIError { _ = try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "nobody"]) }
         #expect(error?.message.hasPrefix("BASECAMP_USER_AGENT:") == true)
         let tool = try BasecampUserAgent.forTool("basecamp/0.1.0 (swift-api-sdks)")
         #expect(tool.value == "basecamp/0.1.0 (swift-api-sdks) (+\(BasecampUserAgent.packageHomepage))")
@@ -103,11 +103,11 @@ struct SignInTests {
             let found = try await discover(steps)
             #expect(found.server == BasecampOAuth.launchpad())
         }
-        let ambiguous = await apiError {
+        let ambiguous = await expectAPIError {
             _ = try await discover([Self.advertised(["https://a.example", "https://b.example"])])
         }
         #expect(ambiguous?.code == .apiError)
-        let expectedMissing = await apiError {
+        let expectedMissing = await expectAPIError {
             _ = try await discover([Self.advertised(["https://a.example"])], expected: "https://id.37signals.example")
         }
         #expect(expectedMissing != nil)

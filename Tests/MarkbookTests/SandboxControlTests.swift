@@ -27,7 +27,7 @@ struct SandboxControlTests {
             let sheet = try await client.getMarkbook(key: 1_000_001)
             let (olivia, jack, algebra) = (sheet.students[0], sheet.students[1], sheet.tasks[0])
             try await client.putStudentResult(markbookKey: sheet.key, student: olivia, task: algebra, result: "44")
-            let refused = await apiError(sessions: harness.sessions) {
+            let refused = await expectMarkbookError(sessions: harness.sessions) {
                 try await client.putStudentResult(markbookKey: sheet.key, student: jack, task: algebra, result: "40")
             }
             #expect(refused?.code == .apiError)
@@ -39,7 +39,7 @@ struct SandboxControlTests {
             let counters = try await controls.send(Endpoint<JSONValue>(.get, path + "/counters"))
             #expect(counters["injectedResultFailures"] == 1)
 
-            let bad = await apiError {
+            let bad = await expectMarkbookError {
                 try await setOptions(["MARKBOOK_SANDBOX_BACKUP": "tomorrow"])
             }
             #expect(bad?.code == .validation, "a 400")

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Swaps credentials whose access token expired (or was rejected) for fresh ones: the network
 /// half of ``RefreshingTokenAuth``.

@@ -75,7 +75,7 @@ struct ImportSandboxTests {
             rows = ImportFixtures.edited(rows, sid: "100234", header: "Algebra test", "44")
             rows = ImportFixtures.edited(rows, sid: "100251", header: "Homework", "1e1")
             let plan = try await importer.plan(markbookKey: 1_000_001, grid: MarkbookGrid(table: rows))
-            let error = await apiError(sessions: harness.sessions) { _ = try await importer.apply(plan) }
+            let error = await expectMarkbookError(sessions: harness.sessions) { _ = try await importer.apply(plan) }
             #expect(error?.code == .validation)
             #expect(harness.module.counters().requestsByAction["putstudentresult"] == nil)
             #expect(harness.module.result(markbookKey: 1_000_001, studentKey: 5001, taskKey: 4001) == "42.5")

@@ -269,7 +269,7 @@ struct ImporterTests {
         let plan = try sheet.importPlan(MarkbookGrid(table: rows))
         #expect(plan.invalid.count == 1)
         let before = harness.transport.requests.count
-        let refused = await apiError { _ = try await MarkbookImporter(client: harness.client).apply(plan) }
+        let refused = await expectMarkbookError { _ = try await MarkbookImporter(client: harness.client).apply(plan) }
         #expect(refused?.code == .validation)
         #expect(refused?.exitCode == 9)
         #expect(harness.transport.requests.count == before, "not even a read")
@@ -288,9 +288,11 @@ struct ImporterTests {
         twice.new = "1"
         plan.changes.append(twice)
         let before = harness.transport.requests.count
-        let conflicting = await apiError { _ = try await MarkbookImporter(client: harness.client).apply(plan) }
+        let conflicting = await expectMarkbookError {
+            _ = try await MarkbookImporter(client: harness.client).apply(plan)
+        }
         #expect(conflicting?.code == .usage)
-        let zero = await apiError {
+        let zero = await expectMarkbookError {
             _ = try await MarkbookImporter(client: harness.client, maximumConcurrentWrites: 0).apply(plan)
         }
         #expect(zero?.code == .usage)
