@@ -13,9 +13,9 @@ import NIOHTTP1
 /// become ``HTTPCore/TransportError`` with an honest
 /// ``HTTPCore/TransportError/requestMayHaveBeenSent``.
 ///
-/// It costs about what calling AsyncHTTPClient directly does: each request runs on one of the
-/// client's event loops through AsyncHTTPClient's delegate API, with no extra Swift task and no
-/// timer of its own (one timer per event loop checks every request's timeout).
+/// Each request goes through AsyncHTTPClient's async API, `HTTPClient.execute(_:deadline:)`:
+/// the timeout bounds the wait for the response head, and then, as an idle timeout, each gap
+/// while the body streams in.
 ///
 /// A transport either owns its `HTTPClient` or borrows one:
 ///
@@ -43,13 +43,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     private let ownership: Ownership
-    /// The client's event loops, in order. A request runs on one of them: it is started there,
-    /// and AsyncHTTPClient calls its delegate there.
-    private let eventLoops: [any EventLoop]
-    /// One timeout sweeper per entry of `eventLoops`.
-    private let sweepers: [TimeoutSweeper<ResponseCollector>]
-    /// Which entries of `eventLoops` the requests in flight hold (see `sendOnce`).
-    private let loopSlots = Locked(LoopSlots())
     /// Whether an owned client has been shut down, so it is shut down once.
     private let isShutDown = Locked(false)
 
@@ -83,8 +76,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         configuration.redirectConfiguration = .disallow
         self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.ownership = .owned
-        self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
-        self.sweepers = eventLoops.map { TimeoutSweeper(eventLoop: $0) }
     }
 
     /// Creates a transport that borrows `client`; its owner shuts it down.
@@ -96,20 +87,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public init(client: HTTPClient) {
         self.client = client
         self.ownership = .borrowed
-        self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
-        self.sweepers = eventLoops.map { TimeoutSweeper(eventLoop: $0) }
     }
 
     private init(client: HTTPClient, ownership: Ownership) {
         self.client = client
         self.ownership = ownership
-        self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
-        self.sweepers = eventLoops.map { TimeoutSweeper(eventLoop: $0) }
-    }
-
-    private static func eventLoops(of group: any EventLoopGroup) -> [any EventLoop] {
-        let loops = Array(group.makeIterator())
-        return loops.isEmpty ? [group.next()] : loops
     }
 
     deinit {
@@ -144,102 +126,60 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         url: URL,
         options: TransportOptions
     ) async throws -> TransportResponse {
-        let started = NIODeadline.now()
+        // AsyncHTTPClient learns of a cancellation asynchronously and may still send the request.
+        try Task.checkCancellation()
         let outgoing = try Self.clientRequest(request, body: body, url: url)
-        // AsyncHTTPClient prefers an idle connection on the request's loop and opens new ones
-        // there; on any other connection every callback hops between two threads. So a request
-        // alone always takes the first loop, and sequential requests keep reusing one connection
-        // that never changes threads. Concurrent requests take further slots, spreading over the
-        // loops as their connections do, and the most recently freed slot goes first: its loop is
-        // the one whose connection was just released.
-        let slot = loopSlots.withLock { $0.take() }
-        defer { loopSlots.withLock { $0.give(slot) } }
-        let eventLoop = eventLoops[slot % eventLoops.count]
-        let collector = ResponseCollector(
-            sweeper: sweepers[slot % sweepers.count],
-            isHead: request.method == .head,
-            options: options,
-            started: started
-        )
-        let client = self.client
-        let collected: CollectedResponse
+        var headArrived = false
         do {
-            // One hop onto the loop starts the request, puts it under the loop's timeout sweeper
-            // and registers for the outcome; the outcome resumes this task. Nothing else crosses
-            // threads.
-            collected = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    eventLoop.execute {
-                        collector.start(outgoing, on: client) { continuation.resume(with: $0) }
-                    }
-                }
-            } onCancel: {
-                eventLoop.execute { collector.cancel() }
-            }
+            let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(options.timeout))
+            headArrived = true
+            let head = try Self.head(of: response)
+            let bodyFollows = request.method != .head && response.status.mayHaveResponseBody
+            let data = try await ResponseBodyReader(head: head, bodyFollows: bodyFollows, options: options)
+                .read(response.body)
+            return TransportResponse(response: head, body: data, url: url)
         } catch {
-            // A request that failed for its own reasons while its task was cancelled reports the
-            // cancellation, as the caller expects.
-            if Task.isCancelled { throw CancellationError() }
-            throw error
+            throw TransportErrorMapping.transportError(from: error, url: url, responseStarted: headArrived)
         }
-        // The body becomes `Data` here, on the task that will decode it (see `BodyBuffer`).
-        return TransportResponse(response: Self.httpResponse(from: collected.head), body: collected.body.data, url: url)
     }
 
-    private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) throws -> HTTPClient.Request {
-        var fields: [(String, String)] = []
-        fields.reserveCapacity(request.headerFields.count)
+    private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) throws -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headerFields {
             // AsyncHTTPClient frames the body itself and rejects conflicting framing headers.
             if field.name == .contentLength || field.name == .transferEncoding { continue }
-            fields.append((field.name.rawName, field.value))
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        do {
-            return try HTTPClient.Request(
-                url: url,
-                method: HTTPMethod(rawValue: request.method.rawValue),
-                // Built in one go: `HTTPHeaders.add` re-checks every name, which `HTTPField` did.
-                headers: HTTPHeaders(fields),
-                body: body.map { .bytes($0) }
-            )
-        } catch {
-            throw TransportError(
-                .other,
-                requestMayHaveBeenSent: false,
-                message: "The request could not be started (\(error)).",
-                underlying: error
-            )
-        }
+        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        return outgoing
     }
 
-    private static func httpResponse(from head: HTTPResponseHead) -> HTTPResponse {
+    /// The response's status and headers, or why it must be refused from its head alone.
+    private static func head(of response: HTTPClientResponse) throws -> HTTPResponse {
+        guard response.history.count <= 1 else {
+            throw TransportError(
+                .redirectRefused,
+                requestMayHaveBeenSent: true,
+                message: "The HTTPClient followed a redirect itself; create it with redirectConfiguration: .disallow."
+            )
+        }
+        guard (100...999).contains(response.status.code) else {
+            throw TransportError(
+                .invalidResponse,
+                requestMayHaveBeenSent: true,
+                message: "The server answered with an invalid status code."
+            )
+        }
         var fields = HTTPFields()
-        fields.reserveCapacity(head.headers.count)
-        for (name, value) in head.headers {
+        for (name, value) in response.headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-        // The collector refused any code outside 100...999.
         return HTTPResponse(
-            status: HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase),
+            status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
             headerFields: fields
         )
-    }
-}
-
-/// The free entries of a transport's event-loop list, most recently freed last.
-private struct LoopSlots: Sendable {
-    private var free: [Int] = []
-    private var created = 0
-
-    mutating func take() -> Int {
-        if let slot = free.popLast() { return slot }
-        defer { created += 1 }
-        return created
-    }
-
-    mutating func give(_ slot: Int) {
-        free.append(slot)
     }
 }
 
