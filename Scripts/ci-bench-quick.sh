@@ -37,13 +37,13 @@ if [[ "$(uname -s)" == "Linux" ]]; then
     fi
 fi
 
-# The URLSession breakdown must still run and print all twelve of its sides, and run one alone.
+# The URLSession breakdown must still run and print all fourteen of its sides, and run one alone.
 sides=$(timeout 120 swift run --skip-build httpcore-bench profile-urlsession 1)
 printf '%s\n' "$sides"
 # Each side's line starts with its exact name and then its time, so "client" is not satisfied by
 # "client + hooks".
-for side in "raw data(for:)" "bare session delegate" "URLSessionTransport.send" \
-    "client" "client + hooks" "raw 304" "bare session delegate 304" \
+for side in "raw data(for:)" "bare session delegate" "in-place delegate" "URLSessionTransport.send" \
+    "client" "client + hooks" "raw 304" "bare session delegate 304" "in-place delegate 304" \
     "URLSessionTransport.send 304" "client + cache 304" "after 304: in-memory transport" \
     "after 304: in-memory client" "after 304: in-memory client + cache"; do
     if [[ $'\n'"$sides" != *$'\n'"$side "[0-9]* ]]; then

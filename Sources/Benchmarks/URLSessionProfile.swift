@@ -9,15 +9,16 @@ import FoundationNetworking
 extension Runner {
     /// The URLSession GET taken apart, without decoding: raw `data(for:)`, a bare session
     /// delegate that only collects the body (the least any transport that watches the body as it
-    /// streams in can do), `URLSessionTransport.send`, the whole client, and the client with
-    /// logging, metrics and tracing hooks on no-op backends; then the same for a revalidation
-    /// answered 304 (raw, the bare delegate, the transport, and the client handing back its cached
-    /// body). Chunks of 25 calls per side for `count` rounds; prints each side's median call, its
-    /// ratio to raw and the process's CPU time per call. The bare delegate's ratio is
-    /// FoundationNetworking's cost of delegate callbacks; the transport's ratio over it is the
-    /// transport's own work.
+    /// streams in can do), first on URLSession's own delegate queue and then with its callbacks
+    /// run in place (``InPlaceDelegateQueue``, as the transport does), `URLSessionTransport.send`,
+    /// the whole client, and the client with logging, metrics and tracing hooks on no-op backends;
+    /// then the same for a revalidation answered 304 (raw, the two bare delegates, the transport,
+    /// and the client handing back its cached body). Chunks of 25 calls per side for `count`
+    /// rounds; prints each side's median call, its ratio to raw and the process's CPU time per
+    /// call. The bare delegates' ratios are FoundationNetworking's cost of delegate callbacks; the
+    /// transport's ratio over the in-place one is the transport's own work.
     ///
-    /// The last three sides each make the bare delegate's 304 and then one call over a transport that
+    /// The last three sides each make the in-place 304 and then one call over a transport that
     /// answers from memory: the transport alone, the client, the client with a cache. Their
     /// differences are what the client's own work costs right after a round trip, the state it
     /// meets on the wire, which is several times what a loop of in-memory calls shows.
@@ -29,6 +30,13 @@ extension Runner {
         let bareDelegate = CollectingDelegate()
         let bareSession = URLSession(configuration: configuration, delegate: bareDelegate, delegateQueue: nil)
         defer { bareSession.finishTasksAndInvalidate() }
+        let inPlaceDelegate = CollectingDelegate()
+        let inPlaceSession = URLSession(
+            configuration: configuration,
+            delegate: inPlaceDelegate,
+            delegateQueue: URLSessionTransport.delegateQueue()
+        )
+        defer { inPlaceSession.finishTasksAndInvalidate() }
         let bare = transport(.urlSession)
         let plain = try client(.urlSession)
         let getRequest = HTTPRequest(method: .get, url: documentURL, headerFields: [.accept: "application/json"])
@@ -44,16 +52,17 @@ extension Runner {
         let memoryClient = try Self.inMemoryClient(baseURL: baseURL, body: memoryBody, revalidating: false)
         let memoryCaching = try Self.inMemoryClient(baseURL: baseURL, body: memoryBody, revalidating: true)
         _ = try await memoryCaching.send(documentBytes)
-        // The bare delegate's 304, then `call` over memory.
+        // The in-place 304, then `call` over memory.
         func after304(_ call: @escaping () async throws -> Int) -> () async throws -> Void {
             {
-                Sink.consume(try await bareDelegate.get(conditionalGet, in: bareSession).count)
+                Sink.consume(try await inPlaceDelegate.get(conditionalGet, in: inPlaceSession).count)
                 Sink.consume(try await call())
             }
         }
         let sides: [(name: String, call: () async throws -> Void)] = [
             ("raw data(for:)", { Sink.consume(try await self.rawGET(.urlSession, self.documentURL).1.count) }),
             ("bare session delegate", { Sink.consume(try await bareDelegate.get(get, in: bareSession).count) }),
+            ("in-place delegate", { Sink.consume(try await inPlaceDelegate.get(get, in: inPlaceSession).count) }),
             (
                 "URLSessionTransport.send",
                 { Sink.consume(try await bare.send(getRequest, body: nil, options: Self.bareOptions).body.count) }
@@ -71,6 +80,10 @@ extension Runner {
             (
                 "bare session delegate 304",
                 { Sink.consume(try await bareDelegate.get(conditionalGet, in: bareSession).count) }
+            ),
+            (
+                "in-place delegate 304",
+                { Sink.consume(try await inPlaceDelegate.get(conditionalGet, in: inPlaceSession).count) }
             ),
             (
                 "URLSessionTransport.send 304",

@@ -13,9 +13,8 @@ import NIOHTTP1
 /// become ``HTTPCore/TransportError`` with an honest
 /// ``HTTPCore/TransportError/requestMayHaveBeenSent``.
 ///
-/// Each request goes through AsyncHTTPClient's async API, `HTTPClient.execute(_:deadline:)`:
-/// the timeout bounds the wait for the response head, and then, as an idle timeout, each gap
-/// while the body streams in.
+/// Each request runs on one of the client's event loops through AsyncHTTPClient's delegate API,
+/// which lets the transport stop a quiet or oversized body without a task of its own.
 ///
 /// A transport either owns its `HTTPClient` or borrows one:
 ///
@@ -43,6 +42,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     private let ownership: Ownership
+    /// The client's event loops, in order; a request runs on one of them.
+    private let eventLoops: [any EventLoop]
+    /// Which entries of `eventLoops` the requests in flight hold (see `sendOnce`).
+    private let loopSlots = Locked(LoopSlots())
     /// Whether an owned client has been shut down, so it is shut down once.
     private let isShutDown = Locked(false)
 
@@ -76,6 +79,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         configuration.redirectConfiguration = .disallow
         self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.ownership = .owned
+        self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
     }
 
     /// Creates a transport that borrows `client`; its owner shuts it down.
@@ -87,11 +91,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public init(client: HTTPClient) {
         self.client = client
         self.ownership = .borrowed
+        self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
     }
 
     private init(client: HTTPClient, ownership: Ownership) {
         self.client = client
         self.ownership = ownership
+        self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
+    }
+
+    private static func eventLoops(of group: any EventLoopGroup) -> [any EventLoop] {
+        let loops = Array(group.makeIterator())
+        return loops.isEmpty ? [group.next()] : loops
     }
 
     deinit {
@@ -126,60 +137,89 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         url: URL,
         options: TransportOptions
     ) async throws -> TransportResponse {
-        // AsyncHTTPClient learns of a cancellation asynchronously and may still send the request.
-        try Task.checkCancellation()
+        let started = NIODeadline.now()
         let outgoing = try Self.clientRequest(request, body: body, url: url)
-        var headArrived = false
+        // Sequential requests take the first event loop and keep reusing its connection without
+        // changing threads; concurrent ones spread over the loops as their connections do.
+        let slot = loopSlots.withLock { $0.take() }
+        defer { loopSlots.withLock { $0.give(slot) } }
+        let eventLoop = eventLoops[slot % eventLoops.count]
+        let collector = ResponseCollector(
+            eventLoop: eventLoop,
+            isHead: request.method == .head,
+            options: options,
+            started: started
+        )
+        let client = self.client
+        let collected: CollectedResponse
         do {
-            let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(options.timeout))
-            headArrived = true
-            let head = try Self.head(of: response)
-            let bodyFollows = request.method != .head && response.status.mayHaveResponseBody
-            let data = try await ResponseBodyReader(head: head, bodyFollows: bodyFollows, options: options)
-                .read(response.body)
-            return TransportResponse(response: head, body: data, url: url)
+            collected = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    eventLoop.execute {
+                        collector.start(outgoing, on: client, url: url) { continuation.resume(with: $0) }
+                    }
+                }
+            } onCancel: {
+                eventLoop.execute { collector.cancel() }
+            }
         } catch {
-            throw TransportErrorMapping.transportError(from: error, url: url, responseStarted: headArrived)
+            // A request that failed for its own reasons while its task was cancelled reports the
+            // cancellation, as the caller expects.
+            if Task.isCancelled { throw CancellationError() }
+            throw error
+        }
+        return TransportResponse(
+            response: Self.httpResponse(from: collected.head),
+            body: collected.body.map { Data($0.readableBytesView) } ?? Data(),
+            url: url
+        )
+    }
+
+    private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) throws -> HTTPClient.Request {
+        do {
+            return try HTTPClient.Request(
+                url: url,
+                method: HTTPMethod(rawValue: request.method.rawValue),
+                // AsyncHTTPClient frames the body itself and rejects conflicting framing headers.
+                headers: HTTPHeaders(
+                    request.headerFields
+                        .filter { $0.name != .contentLength && $0.name != .transferEncoding }
+                        .map { ($0.name.rawName, $0.value) }
+                ),
+                body: body.map { .bytes($0) }
+            )
+        } catch {
+            throw TransportError.invalidURL(url, "AsyncHTTPClient cannot use this URL", underlying: error)
         }
     }
 
-    private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) throws -> HTTPClientRequest {
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headerFields {
-            // AsyncHTTPClient frames the body itself and rejects conflicting framing headers.
-            if field.name == .contentLength || field.name == .transferEncoding { continue }
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        return outgoing
-    }
-
-    /// The response's status and headers, or why it must be refused from its head alone.
-    private static func head(of response: HTTPClientResponse) throws -> HTTPResponse {
-        guard response.history.count <= 1 else {
-            throw TransportError(
-                .redirectRefused,
-                requestMayHaveBeenSent: true,
-                message: "The HTTPClient followed a redirect itself; create it with redirectConfiguration: .disallow."
-            )
-        }
-        guard (100...999).contains(response.status.code) else {
-            throw TransportError(
-                .invalidResponse,
-                requestMayHaveBeenSent: true,
-                message: "The server answered with an invalid status code."
-            )
-        }
+    private static func httpResponse(from head: HTTPResponseHead) -> HTTPResponse {
         var fields = HTTPFields()
-        for (name, value) in response.headers {
+        for (name, value) in head.headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))
         }
+        // The collector refused any code outside 100...999.
         return HTTPResponse(
-            status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+            status: HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase),
             headerFields: fields
         )
+    }
+}
+
+/// The free entries of a transport's event-loop list, most recently freed last.
+private struct LoopSlots: Sendable {
+    private var free: [Int] = []
+    private var created = 0
+
+    mutating func take() -> Int {
+        if let slot = free.popLast() { return slot }
+        defer { created += 1 }
+        return created
+    }
+
+    mutating func give(_ slot: Int) {
+        free.append(slot)
     }
 }
 

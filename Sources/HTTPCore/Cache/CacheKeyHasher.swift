@@ -11,9 +11,11 @@ struct CacheKeyHasher {
 
     /// Adds `text`, length first.
     mutating func update(field text: String) {
-        let bytes = Data(text.utf8)
-        withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { sha256.update(bufferPointer: $0) }
-        sha256.update(data: bytes)
+        var text = text
+        text.withUTF8 { bytes in
+            withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { sha256.update(bufferPointer: $0) }
+            sha256.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+        }
     }
 
     /// The digest as 64 lowercase hex digits.
@@ -30,6 +32,16 @@ struct CacheKeyHasher {
 extension Digest {
     /// The digest as lowercase hex digits.
     var hexString: String {
-        map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        var digits: [UInt8] = []
+        digits.reserveCapacity(Self.byteCount * 2)
+        for byte in self {
+            digits.append(Self.hexDigit(byte >> 4))
+            digits.append(Self.hexDigit(byte & 0x0f))
+        }
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -47,7 +47,7 @@ struct CacheStage: Middleware {
         let key = ResponseCache.requestKey(for: request, url: url, redactor: context.redactor)
         let lookup = cache.lookup(key, headers: request.headerFields)
         for dropped in lookup.dropped {
-            emit(.evicted, reason: .unreadable, url: dropped.displayURL, bytes: dropped.byteCount, request, context)
+            evicted(dropped, .unreadable, request, context)
         }
         guard let entry = lookup.entry else {
             emit(.miss, url: displayURL(url, context), request, context)
@@ -102,14 +102,7 @@ struct CacheStage: Middleware {
         emit(.revalidated, url: displayURL(url, context), bytes: entry.byteCount, request, context)
         if CacheControl(result.response.headerFields[values: .cacheControl]).noStore {
             if let dropped = cache.remove(key: entry.key) {
-                emit(
-                    .evicted,
-                    reason: .notCacheable,
-                    url: dropped.displayURL,
-                    bytes: dropped.byteCount,
-                    request,
-                    context
-                )
+                evicted(dropped, .notCacheable, request, context)
             }
         } else if validatorsChanged {
             var updated = entry
@@ -139,14 +132,7 @@ struct CacheStage: Middleware {
         guard storable, let varyHeaders, let fullKey else {
             // The resource changed in a way that may not be kept: the old entry is stale now.
             if let dropped = cache.removeMatching(key, headers: request.headerFields) {
-                emit(
-                    .evicted,
-                    reason: .notCacheable,
-                    url: dropped.displayURL,
-                    bytes: dropped.byteCount,
-                    request,
-                    context
-                )
+                evicted(dropped, .notCacheable, request, context)
             }
             return
         }
@@ -163,7 +149,7 @@ struct CacheStage: Middleware {
         )
         let outcome = cache.store(entry)
         for (summary, reason) in outcome.evicted {
-            emit(.evicted, reason: reason, url: summary.displayURL, bytes: summary.byteCount, request, context)
+            evicted(summary, reason, request, context)
         }
         if outcome.stored { emit(.stored, url: entry.displayURL, bytes: entry.byteCount, request, context) }
     }
@@ -184,14 +170,7 @@ struct CacheStage: Middleware {
         }
         for target in targets {
             for dropped in cache.invalidate(urlKey: ResponseCache.urlKey(target)) {
-                emit(
-                    .evicted,
-                    reason: .invalidated,
-                    url: dropped.displayURL,
-                    bytes: dropped.byteCount,
-                    request,
-                    context
-                )
+                evicted(dropped, .invalidated, request, context)
             }
         }
     }
@@ -216,6 +195,16 @@ struct CacheStage: Middleware {
         fields[.setCookie] = nil
         for name in redactor.secretHeaders { fields[name] = nil }
         return fields
+    }
+
+    /// Reports that `summary`'s entry was dropped.
+    private func evicted(
+        _ summary: CacheEntrySummary,
+        _ reason: CacheEvent.EvictionReason,
+        _ request: HTTPRequest,
+        _ context: RequestContext
+    ) {
+        emit(.evicted, reason: reason, url: summary.displayURL, bytes: summary.byteCount, request, context)
     }
 
     /// Reports a cache event; `url` is only worked out when there are hooks to tell.

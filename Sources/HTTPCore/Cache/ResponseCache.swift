@@ -107,15 +107,19 @@ public final class ResponseCache: Sendable {
         hasher.update(field: "httpcore-cache-v1")
         hasher.update(field: request.method.rawValue)
         hasher.update(field: url)
-        let present = Set(request.headerFields.map(\.name)).filter {
-            credentialHeaders.contains($0) || redactor.secretHeaders.contains($0)
+        var present: [HTTPField.Name] = []
+        for field in request.headerFields
+        where !present.contains(field.name)
+            && (credentialHeaders.contains(field.name) || redactor.secretHeaders.contains(field.name))
+        {
+            present.append(field.name)
         }
-        let ordered = present.sorted { lhs, rhs in
+        present.sort { lhs, rhs in
             let left = credentialHeaders.firstIndex(of: lhs) ?? credentialHeaders.count
             let right = credentialHeaders.firstIndex(of: rhs) ?? credentialHeaders.count
             return left != right ? left < right : lhs.canonicalName < rhs.canonicalName
         }
-        for name in ordered {
+        for name in present {
             hasher.update(field: name.canonicalName)
             for value in request.headerFields[values: name] { hasher.update(field: value) }
         }
@@ -204,10 +208,12 @@ public final class ResponseCache: Sendable {
     /// The key of the stored variant whose `Vary` header values equal the request's.
     private func matchingRecord(_ key: RequestKey, headers: HTTPFields, in state: IndexState) -> String? {
         guard let variants = state.byPrimary[key.primary] else { return nil }
-        let varySets = Set(variants.compactMap { state.records[$0]?.summary.varyHeaders })
-        return varySets.lazy
-            .map { Self.fullKey(primary: key.primary, varyHeaders: $0, request: headers) }
-            .first { variants.contains($0) }
+        for variant in variants {
+            guard let vary = state.records[variant]?.summary.varyHeaders else { continue }
+            let candidate = Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers)
+            if variants.contains(candidate) { return candidate }
+        }
+        return nil
     }
 
     /// What storing did.

@@ -80,7 +80,22 @@ struct RequestBuilder: Sendable {
     /// `path` with the characters a URL may not carry percent-encoded; existing escapes,
     /// separators and any query or fragment in the path stay as they are.
     private static func escapingPath(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? path
+        // Most paths need nothing encoded, and are checked without Foundation's slower bridge.
+        guard !path.utf8.allSatisfy(isAllowedInPath) else { return path }
+        return path.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? path
+    }
+
+    /// Letters, digits, `-._~`, and the separators and escapes `!$&'()*+,;=:@/?%#`.
+    private static func isAllowedInPath(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "&")...UInt8(ascii: "/"), UInt8(ascii: ":"),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "_"),
+            UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"):
+            true
+        default:
+            false
+        }
     }
 
     private static let allowedInPath = CharacterSet(

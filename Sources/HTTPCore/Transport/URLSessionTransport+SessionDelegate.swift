@@ -39,13 +39,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         Self.cancel(task)
     }
 
-    /// Cancels `task` without blocking the caller, often a Swift task's cancellation handler:
-    /// FoundationNetworking's `cancel()` waits for the session's work queue.
+    /// Cancels `task` without waiting for the session's work queue (see ``offWorkQueue(_:)``).
     static func cancel(_ task: URLSessionTask) {
+        offWorkQueue { task.cancel() }
+    }
+
+    /// Runs `call`, which enters the session's work queue synchronously, from another thread on
+    /// Linux: the callbacks run on that queue (``InPlaceDelegateQueue``), and a Swift task's
+    /// cancellation handler holds a lock that a callback resuming that task's caller waits for.
+    static func offWorkQueue(_ call: @escaping @Sendable () -> Void) {
         #if canImport(FoundationNetworking)
-        DispatchQueue.global().async { task.cancel() }
+        DispatchQueue.global().async(execute: call)
         #else
-        task.cancel()
+        call()
         #endif
     }
 
@@ -92,7 +98,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// a credential to propose, the default handling leaves the task running forever. HTTPCore's
     /// auth strategies answer a 401 themselves, so the head and body already collected complete
     /// the call here, and the challenge is cancelled so the session lets go of the task. Any
-    /// other challenge gets the default handling.
+    /// other challenge gets the default handling. Either answer goes back through
+    /// ``offWorkQueue(_:)``.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -105,7 +112,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let state { state.continuation.resume(with: state.outcome(error: nil)) }
         let disposition: URLSession.AuthChallengeDisposition =
             state == nil ? .performDefaultHandling : .cancelAuthenticationChallenge
-        completionHandler(disposition, nil)
+        Self.offWorkQueue { completionHandler(disposition, nil) }
     }
     #endif
 

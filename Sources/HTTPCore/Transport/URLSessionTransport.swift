@@ -29,7 +29,17 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let delegate = SessionDelegate()
         self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
+    }
+
+    /// Where the session's delegate callbacks run: in place on Linux (see ``InPlaceDelegateQueue``),
+    /// URLSession's own serial queue elsewhere. The benchmarks' bare delegate uses it too.
+    package static func delegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+        return InPlaceDelegateQueue.shared
+        #else
+        return nil
+        #endif
     }
 
     deinit {
@@ -73,7 +83,7 @@ public final class URLSessionTransport: HTTPTransport {
             let oneShot = URLSession(
                 configuration: session.configuration,
                 delegate: oneShotDelegate,
-                delegateQueue: nil
+                delegateQueue: Self.delegateQueue()
             )
             defer { oneShot.finishTasksAndInvalidate() }
             return try await run(urlRequest, url: url, limits: limits, session: oneShot, delegate: oneShotDelegate)
