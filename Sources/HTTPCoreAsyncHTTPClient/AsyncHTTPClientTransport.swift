@@ -13,9 +13,8 @@ import NIOHTTP1
 /// become ``HTTPCore/TransportError`` with an honest
 /// ``HTTPCore/TransportError/requestMayHaveBeenSent``.
 ///
-/// It costs about what calling AsyncHTTPClient directly does: each request runs on one of the
-/// client's event loops through AsyncHTTPClient's delegate API, with no extra Swift task and no
-/// timer of its own (one timer per event loop checks every request's timeout).
+/// Each request runs on one of the client's event loops through AsyncHTTPClient's delegate API,
+/// which lets the transport stop a quiet or oversized body without a task of its own.
 ///
 /// A transport either owns its `HTTPClient` or borrows one:
 ///
@@ -43,11 +42,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     private let ownership: Ownership
-    /// The client's event loops, in order. A request runs on one of them: it is started there,
-    /// and AsyncHTTPClient calls its delegate there.
+    /// The client's event loops, in order; a request runs on one of them.
     private let eventLoops: [any EventLoop]
-    /// One timeout sweeper per entry of `eventLoops`.
-    private let sweepers: [TimeoutSweeper<ResponseCollector>]
     /// Which entries of `eventLoops` the requests in flight hold (see `sendOnce`).
     private let loopSlots = Locked(LoopSlots())
     /// Whether an owned client has been shut down, so it is shut down once.
@@ -84,7 +80,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.ownership = .owned
         self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
-        self.sweepers = eventLoops.map { TimeoutSweeper(eventLoop: $0) }
     }
 
     /// Creates a transport that borrows `client`; its owner shuts it down.
@@ -97,14 +92,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.client = client
         self.ownership = .borrowed
         self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
-        self.sweepers = eventLoops.map { TimeoutSweeper(eventLoop: $0) }
     }
 
     private init(client: HTTPClient, ownership: Ownership) {
         self.client = client
         self.ownership = ownership
         self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
-        self.sweepers = eventLoops.map { TimeoutSweeper(eventLoop: $0) }
     }
 
     private static func eventLoops(of group: any EventLoopGroup) -> [any EventLoop] {
@@ -146,17 +139,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ) async throws -> TransportResponse {
         let started = NIODeadline.now()
         let outgoing = try Self.clientRequest(request, body: body, url: url)
-        // AsyncHTTPClient prefers an idle connection on the request's loop and opens new ones
-        // there; on any other connection every callback hops between two threads. So a request
-        // alone always takes the first loop, and sequential requests keep reusing one connection
-        // that never changes threads. Concurrent requests take further slots, spreading over the
-        // loops as their connections do, and the most recently freed slot goes first: its loop is
-        // the one whose connection was just released.
+        // Sequential requests take the first event loop and keep reusing its connection without
+        // changing threads; concurrent ones spread over the loops as their connections do.
         let slot = loopSlots.withLock { $0.take() }
         defer { loopSlots.withLock { $0.give(slot) } }
         let eventLoop = eventLoops[slot % eventLoops.count]
         let collector = ResponseCollector(
-            sweeper: sweepers[slot % sweepers.count],
+            eventLoop: eventLoop,
             isHead: request.method == .head,
             options: options,
             started: started
@@ -164,13 +153,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let client = self.client
         let collected: CollectedResponse
         do {
-            // One hop onto the loop starts the request, puts it under the loop's timeout sweeper
-            // and registers for the outcome; the outcome resumes this task. Nothing else crosses
-            // threads.
             collected = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     eventLoop.execute {
-                        collector.start(outgoing, on: client) { continuation.resume(with: $0) }
+                        collector.start(outgoing, on: client, url: url) { continuation.resume(with: $0) }
                     }
                 }
             } onCancel: {
@@ -182,39 +168,33 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if Task.isCancelled { throw CancellationError() }
             throw error
         }
-        // The body becomes `Data` here, on the task that will decode it (see `BodyBuffer`).
-        return TransportResponse(response: Self.httpResponse(from: collected.head), body: collected.body.data, url: url)
+        return TransportResponse(
+            response: Self.httpResponse(from: collected.head),
+            body: collected.body.map { Data($0.readableBytesView) } ?? Data(),
+            url: url
+        )
     }
 
     private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) throws -> HTTPClient.Request {
-        var fields: [(String, String)] = []
-        fields.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
-            // AsyncHTTPClient frames the body itself and rejects conflicting framing headers.
-            if field.name == .contentLength || field.name == .transferEncoding { continue }
-            fields.append((field.name.rawName, field.value))
-        }
         do {
             return try HTTPClient.Request(
                 url: url,
                 method: HTTPMethod(rawValue: request.method.rawValue),
-                // Built in one go: `HTTPHeaders.add` re-checks every name, which `HTTPField` did.
-                headers: HTTPHeaders(fields),
+                // AsyncHTTPClient frames the body itself and rejects conflicting framing headers.
+                headers: HTTPHeaders(
+                    request.headerFields
+                        .filter { $0.name != .contentLength && $0.name != .transferEncoding }
+                        .map { ($0.name.rawName, $0.value) }
+                ),
                 body: body.map { .bytes($0) }
             )
         } catch {
-            throw TransportError(
-                .other,
-                requestMayHaveBeenSent: false,
-                message: "The request could not be started (\(error)).",
-                underlying: error
-            )
+            throw TransportError.invalidURL(url, "AsyncHTTPClient cannot use this URL", underlying: error)
         }
     }
 
     private static func httpResponse(from head: HTTPResponseHead) -> HTTPResponse {
         var fields = HTTPFields()
-        fields.reserveCapacity(head.headers.count)
         for (name, value) in head.headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))

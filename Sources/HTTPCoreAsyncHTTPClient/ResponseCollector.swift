@@ -5,28 +5,21 @@ import NIOCore
 import NIOHTTP1
 
 /// What one exchange produced: the final response head and its body, read within the limits.
-///
-/// The body stays in NIO's buffers until the caller's task turns it into `Data` (see
-/// ``BodyBuffer``).
 struct CollectedResponse: Sendable {
     var head: HTTPResponseHead
-    var body: BodyBuffer = BodyBuffer()
+    /// The body as NIO read it; the caller's task turns it into `Data`.
+    var body: ByteBuffer?
 }
 
 /// Runs one exchange on one event loop: starts the request there, collects the response,
-/// enforces the body limits and the timeout as the bytes arrive, and reports the outcome once.
+/// enforces the body limits and the idle timeout as the bytes arrive, and reports the outcome
+/// once.
 ///
-/// Everything happens on the loop the request was started on, the loop AsyncHTTPClient calls a
-/// delegate on: the state needs no lock, the timeout is checked there by the loop's
-/// ``TimeoutSweeper`` (no timer of its own), and when the connection lives on the same loop
-/// AsyncHTTPClient writes the request without another hop. The caller's only cross-thread steps
-/// are the hop onto the loop and the resumption when the outcome is known. Reading
-/// `HTTPClientResponse.body` instead took a second Swift task for the watchdog, a repeating timer
-/// scheduled and cancelled from off the loop, and an async-sequence resumption per body part.
-///
-/// Failing a callback's future fails the request; AsyncHTTPClient then closes the connection
-/// instead of reading the rest of the body, which is what a refused or cut body wants.
-final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
+/// Everything happens on the loop AsyncHTTPClient calls the delegate on, so the state needs no
+/// lock and the caller's task is resumed once, with the whole response. Failing a callback's
+/// future fails the request; AsyncHTTPClient then closes the connection instead of reading the
+/// rest of the body, which is what a refused or cut body wants.
+final class ResponseCollector: HTTPClientResponseDelegate {
     typealias Response = CollectedResponse
 
     /// Thrown from a callback to stop reading an error body at its limit; it carries what was
@@ -47,12 +40,14 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
         /// redirect itself.
         var responsesSeen = 0
         var head: HTTPResponseHead?
-        var body = BodyBuffer()
+        var body: ByteBuffer?
         /// How many body bytes to keep: the body limit, or the error-body limit from 400 up.
         var cap = 0
         var isErrorStatus = false
         /// When something last arrived (or the request started); the timeout counts from here.
         var lastActivity: NIODeadline
+        /// The timer that checks the timeout, armed until the exchange ends.
+        var timer: Scheduled<Void>?
         /// The running request, so cancellation can reach it.
         var task: HTTPClient.Task<CollectedResponse>?
         /// Whether the caller cancelled, possibly before the request started.
@@ -66,13 +61,11 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
     private let maxBodySize: Int
     private let maxErrorBodySize: Int
     /// How long the request may go without the head or further body bytes.
-    let timeout: TimeAmount
-    private let sweeper: TimeoutSweeper<ResponseCollector>
+    private let timeout: TimeAmount
 
-    /// Creates a collector for one request on `sweeper`'s event loop.
-    init(sweeper: TimeoutSweeper<ResponseCollector>, isHead: Bool, options: TransportOptions, started: NIODeadline) {
-        self.state = NIOLoopBoundBox.makeBoxSendingValue(State(lastActivity: started), eventLoop: sweeper.eventLoop)
-        self.sweeper = sweeper
+    /// Creates a collector for one request on `eventLoop`.
+    init(eventLoop: any EventLoop, isHead: Bool, options: TransportOptions, started: NIODeadline) {
+        self.state = NIOLoopBoundBox.makeBoxSendingValue(State(lastActivity: started), eventLoop: eventLoop)
         self.isHead = isHead
         self.maxBodySize = options.maxBodySize
         self.maxErrorBodySize = options.maxErrorBodySize
@@ -86,6 +79,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
     func start(
         _ request: HTTPClient.Request,
         on client: HTTPClient,
+        url: URL,
         completion: @escaping @Sendable (Result<CollectedResponse, any Error>) -> Void
     ) {
         if state.value.isCancelled {
@@ -103,11 +97,11 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
         )
         state.value.task = task
         if state.value.phase != .finished {
-            sweeper.watch(self, now: state.value.lastActivity)
+            armTimer(at: state.value.lastActivity + timeout)
         }
         // The task's future lives on this loop, so this registers without a hop.
         task.futureResult.whenComplete { [self] result in
-            let outcome = self.finish(result)
+            let outcome = self.finish(result, url: url)
             self.deliver(outcome)
         }
     }
@@ -119,8 +113,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
         completion(outcome)
     }
 
-    /// Cancels the exchange, or makes ``start(_:on:completion:)`` refuse to begin; call it on the
-    /// collector's loop.
+    /// Cancels the exchange, or makes ``start(_:on:url:completion:)`` refuse to begin; call it on
+    /// the collector's loop.
     func cancel() {
         state.value.isCancelled = true
         guard let task = state.value.task else { return }
@@ -128,8 +122,12 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
     }
 
     /// Tidies up once the task's future completes and turns its outcome into the caller's.
-    private func finish(_ result: Result<CollectedResponse, any Error>) -> Result<CollectedResponse, any Error> {
-        sweeper.forget(self)
+    private func finish(
+        _ result: Result<CollectedResponse, any Error>,
+        url: URL
+    ) -> Result<CollectedResponse, any Error> {
+        state.value.timer?.cancel()
+        state.value.timer = nil
         state.value.phase = .finished
         state.value.task = nil
         switch result {
@@ -140,30 +138,37 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
         case .failure(let error):
             // Once a head arrived (a redirect's included) the request certainly reached the server.
             let responseStarted = state.value.responsesSeen > 0
-            return .failure(TransportErrorMapping.transportError(from: error, responseStarted: responseStarted))
+            return .failure(
+                TransportErrorMapping.transportError(from: error, url: url, responseStarted: responseStarted)
+            )
         }
     }
 
     // MARK: Timeout
 
-    /// Whether nothing arrived for a whole timeout: no head since the request started, or no body
-    /// bytes since the last ones. Called by the sweeper on the loop.
-    func hasTimedOut(at now: NIODeadline) -> Bool {
-        state.value.phase != .finished && now >= state.value.lastActivity + timeout
+    /// Arms the one timer of this exchange. It is not moved as bytes arrive: when it fires, it
+    /// times the request out or, if something arrived meanwhile, arms itself again for the new
+    /// end of the quiet period.
+    private func armTimer(at due: NIODeadline) {
+        state.value.timer = state.eventLoop.scheduleTask(deadline: due) { [self] in
+            self.checkTimeout()
+        }
     }
 
-    /// Fails the request with a timeout; called by the sweeper on the loop.
-    func timeOut() {
-        let message: String
-        switch state.value.phase {
-        case .finished: return
-        case .waitingForHead: message = "The server did not answer in time."
-        case .receivingBody: message = "The server stopped sending the response body."
+    private func checkTimeout() {
+        state.value.timer = nil
+        guard state.value.phase != .finished else { return }
+        let due = state.value.lastActivity + timeout
+        guard NIODeadline.now() >= due else {
+            armTimer(at: due)
+            return
         }
+        let message =
+            state.value.phase == .waitingForHead
+            ? "The server did not answer in time." : "The server stopped sending the response body."
         state.value.phase = .finished
-        guard let task = state.value.task else { return }
         // Fails the promise on this loop and makes AsyncHTTPClient close the connection.
-        task.fail(reason: TransportError(.timedOut, requestMayHaveBeenSent: true, message: message))
+        state.value.task?.fail(reason: TransportError(.timedOut, requestMayHaveBeenSent: true, message: message))
     }
 
     // MARK: HTTPClientResponseDelegate
@@ -178,20 +183,14 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
             return task.eventLoop.makeFailedFuture(error)
         }
         let isErrorStatus = head.status.code >= 400
-        let cap = isErrorStatus ? maxErrorBodySize : maxBodySize
-        let bodyFollows = bodyCanFollow(head)
-        let declared = bodyFollows ? Self.declaredLength(head) : nil
         state.value.head = head
         state.value.isErrorStatus = isErrorStatus
-        state.value.cap = cap
-        state.value.body = BodyBuffer(expectedLength: declared.map { min($0, cap) })
+        state.value.cap = isErrorStatus ? maxErrorBodySize : maxBodySize
         state.value.phase = .receivingBody
         state.value.lastActivity = .now()
-        if !bodyFollows || declared == 0 {
+        if !bodyCanFollow(head) || Self.declaredLength(head) == 0 {
             // No body can follow (HEAD, 204, 304, a declared length of zero): the whole response
-            // is here. Waking the caller now lets its task get going on another core while
-            // AsyncHTTPClient returns the connection to its pool; the caller's next request hops
-            // onto this loop, so it starts after that return.
+            // is here, and the caller need not wait for the connection's return to the pool.
             deliver(.success(CollectedResponse(head: head)))
         }
         return task.eventLoop.makeSucceededVoidFuture()
@@ -202,7 +201,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
             state.lastActivity = .now()
             // A HEAD response has no body; anything else on the connection is not ours.
             if isHead { return nil }
-            let room = state.cap - state.body.count
+            let room = state.cap - (state.body?.readableBytes ?? 0)
             guard buffer.readableBytes > room else {
                 state.body.append(buffer)
                 return nil
@@ -212,7 +211,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
             if room > 0, let kept = buffer.getSlice(at: buffer.readerIndex, length: room) {
                 state.body.append(kept)
             }
-            defer { state.body = BodyBuffer() }
+            defer { state.body = nil }
             return ErrorBodyCut(response: CollectedResponse(head: head, body: state.body))
         }
         guard let failure else { return task.eventLoop.makeSucceededVoidFuture() }
@@ -236,8 +235,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
             )
         }
         let body = state.value.body
-        state.value.body = BodyBuffer()
-        return CollectedResponse(head: head, body: isHead ? BodyBuffer() : body)
+        state.value.body = nil
+        return CollectedResponse(head: head, body: isHead ? nil : body)
     }
 
     // MARK: Limits
@@ -283,5 +282,18 @@ final class ResponseCollector: HTTPClientResponseDelegate, TimeoutWatched {
 
     private static func declaredLength(_ head: HTTPResponseHead) -> Int? {
         head.headers.first(name: "content-length").flatMap { Int($0) }
+    }
+}
+
+extension Optional where Wrapped == ByteBuffer {
+    /// Keeps `part` after the bytes already kept: the first part as it is, later ones copied in.
+    fileprivate mutating func append(_ part: ByteBuffer) {
+        guard case .some(var kept) = self else {
+            self = part
+            return
+        }
+        self = nil
+        kept.writeImmutableBuffer(part)
+        self = kept
     }
 }

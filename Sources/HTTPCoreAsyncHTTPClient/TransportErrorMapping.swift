@@ -21,10 +21,12 @@ import Darwin
 /// Everything else may have reached the server, and once the response head has arrived the
 /// request certainly did.
 enum TransportErrorMapping {
-    static func transportError(from error: any Error, responseStarted: Bool) -> any Error {
+    /// What `error`, met while sending to `url`, means to the client; `responseStarted` once the
+    /// response head arrived.
+    static func transportError(from error: any Error, url: URL, responseStarted: Bool) -> any Error {
         if error is CancellationError || Task.isCancelled { return CancellationError() }
         if let error = error as? TransportError { return error }
-        var mapped = classify(error)
+        var mapped = classify(error, url: url)
         if responseStarted {
             mapped.requestMayHaveBeenSent = true
             if mapped.kind == .cannotConnect { mapped.kind = .connectionLost }
@@ -32,14 +34,18 @@ enum TransportErrorMapping {
         return mapped
     }
 
-    private static func classify(_ error: any Error) -> TransportError {
+    private static func classify(_ error: any Error, url: URL) -> TransportError {
         #if canImport(Network)
         // Network.framework's errors, when the client runs on NIOTransportServices.
-        if error is HTTPClient.NWTLSError { return cannotConnect("the TLS handshake failed", underlying: nil) }
+        if error is HTTPClient.NWTLSError {
+            return TransportError.cannotConnect(to: url, "the TLS handshake failed", underlying: nil)
+        }
         if let error = error as? HTTPClient.NWPOSIXError {
             switch error.errorCode {
-            case .ECONNREFUSED, .ENETUNREACH, .EHOSTUNREACH, .EADDRNOTAVAIL:
-                return cannotConnect("the connection failed", underlying: nil)
+            case .ECONNREFUSED:
+                return TransportError.cannotConnect(to: url, "the connection was refused")
+            case .ENETUNREACH, .EHOSTUNREACH, .EADDRNOTAVAIL:
+                return TransportError.cannotConnect(to: url, "the connection failed")
             default:
                 return connectionLost("the connection failed", underlying: nil)
             }
@@ -47,30 +53,34 @@ enum TransportErrorMapping {
         #endif
         switch error {
         case let error as HTTPClientError:
-            return classify(error)
+            return classify(error, url: url)
         case let error as NIOConnectionError:
             let unresolved = error.connectionErrors.isEmpty && (error.dnsAError != nil || error.dnsAAAAError != nil)
-            return cannotConnect(
-                unresolved ? "the host name could not be resolved" : "the connection failed",
-                underlying: nil
-            )
+            let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            let reason =
+                unresolved
+                ? "the host name could not be resolved"
+                : refused ? "the connection was refused" : "the connection failed"
+            return TransportError.cannotConnect(to: url, reason)
         case let error as ChannelError:
-            if case .connectTimeout = error { return cannotConnect("connecting timed out", underlying: error) }
+            if case .connectTimeout = error {
+                return TransportError.cannotConnect(to: url, "connecting timed out", underlying: error)
+            }
             return connectionLost("the connection closed", underlying: error)
         case let error as IOError:
-            return classify(error)
+            return classify(error, url: url)
         case let error as NIOSSLError:
             switch error {
             case .uncleanShutdown:
                 return connectionLost("the TLS connection closed uncleanly", underlying: nil)
             case .handshakeFailed, .unableToValidateCertificate, .noCertificateToValidate, .cannotMatchULabel,
                 .cannotFindPeerIP:
-                return cannotConnect("the TLS handshake failed", underlying: nil)
+                return TransportError.cannotConnect(to: url, "the TLS handshake failed", underlying: nil)
             default:
                 return other("a TLS error occurred")
             }
         case is NIOSSLExtraError:
-            return cannotConnect("the TLS handshake failed", underlying: nil)
+            return TransportError.cannotConnect(to: url, "the TLS handshake failed", underlying: nil)
         case is HTTPParserError:
             return TransportError(
                 .invalidResponse,
@@ -82,13 +92,14 @@ enum TransportErrorMapping {
         }
     }
 
-    private static func classify(_ error: HTTPClientError) -> TransportError {
+    private static func classify(_ error: HTTPClientError, url: URL) -> TransportError {
         switch error {
         case .connectTimeout, .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
             .invalidProxyResponse, .proxyAuthenticationRequired:
-            return cannotConnect("connecting timed out or the proxy refused", underlying: error)
-        case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .alreadyShutdown,
-            .traceRequestWithBody, .getConnectionFromPoolTimeout:
+            return TransportError.cannotConnect(to: url, "connecting timed out or the proxy refused", underlying: error)
+        case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
+            return TransportError.invalidURL(url, "AsyncHTTPClient cannot use this URL", underlying: error)
+        case .alreadyShutdown, .traceRequestWithBody, .getConnectionFromPoolTimeout:
             return TransportError(
                 .other,
                 requestMayHaveBeenSent: false,
@@ -114,22 +125,15 @@ enum TransportErrorMapping {
         }
     }
 
-    private static func classify(_ error: IOError) -> TransportError {
+    private static func classify(_ error: IOError, url: URL) -> TransportError {
         switch error.errnoCode {
-        case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ENOENT:
-            return cannotConnect("the connection failed", underlying: error)
+        case ECONNREFUSED:
+            return TransportError.cannotConnect(to: url, "the connection was refused", underlying: error)
+        case ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ENOENT:
+            return TransportError.cannotConnect(to: url, "the connection failed", underlying: error)
         default:
             return connectionLost("the connection failed", underlying: error)
         }
-    }
-
-    private static func cannotConnect(_ what: String, underlying: (any Error & Sendable)?) -> TransportError {
-        TransportError(
-            .cannotConnect,
-            requestMayHaveBeenSent: false,
-            message: "Could not connect to the server (\(what)).",
-            underlying: underlying
-        )
     }
 
     private static func connectionLost(_ what: String, underlying: (any Error & Sendable)?) -> TransportError {

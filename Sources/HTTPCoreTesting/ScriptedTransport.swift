@@ -98,7 +98,11 @@ public final class ScriptedTransport: HTTPTransport {
     public func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
         try Task.checkCancellation()
         guard let url = request.url else {
-            throw TransportError(.other, requestMayHaveBeenSent: false, message: "The request has no URL.")
+            throw TransportError(
+                .invalidURL,
+                requestMayHaveBeenSent: false,
+                message: "The request's scheme, authority and path make no URL."
+            )
         }
         let recorded = RecordedRequest(
             request: request,
@@ -149,6 +153,14 @@ extension ScriptedTransport.Step {
     /// A refused connection: nothing reached the server.
     public static var connectionRefused: Self {
         .fail(TransportError(.cannotConnect, requestMayHaveBeenSent: false, message: "Connection refused."))
+    }
+
+    /// A URL the transport cannot form a request for (as URLSession on Linux answers an IPv6
+    /// literal host): nothing reached the server.
+    public static var invalidURL: Self {
+        .handle { recorded in
+            throw TransportError.invalidURL(recorded.url, "the transport cannot use this URL")
+        }
     }
 
     /// A connection lost after the request may have reached the server.

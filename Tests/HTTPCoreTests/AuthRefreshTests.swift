@@ -71,7 +71,7 @@ final class TokenAPI: Sendable {
 
 @Suite("Auth: refreshing tokens")
 struct AuthRefreshTests {
-    private func setUp(
+    func setUp(
         _ api: TokenAPI,
         credentials: TokenCredentials? = TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"),
         clock: TestClock = TestClock(),
@@ -92,7 +92,7 @@ struct AuthRefreshTests {
         return (client, auth, transport)
     }
 
-    private func apiRequests(_ transport: ScriptedTransport) -> [ScriptedTransport.RecordedRequest] {
+    func apiRequests(_ transport: ScriptedTransport) -> [ScriptedTransport.RecordedRequest] {
         transport.requests.filter { !$0.url.path.hasSuffix("/oauth/token") }
     }
 
@@ -305,97 +305,6 @@ struct AuthRefreshTests {
         #expect(api.refreshes.value == 2)
     }
 
-    @Test("Proactive refresh happens at expiry minus the 30 s margin, not before")
-    func proactiveRefreshAtMargin() async throws {
-        let clock = TestClock()
-        let api = TokenAPI()
-        let credentials = TokenCredentials(
-            accessToken: "access-1",
-            refreshToken: "refresh-1",
-            expiresAt: clock.now().addingTimeInterval(100)
-        )
-        let (client, auth, transport) = try setUp(api, credentials: credentials, clock: clock)
-
-        _ = try await client.send(Endpoint<JSONValue>(.get, "a"))
-        clock.advance(by: .seconds(69))
-        _ = try await client.send(Endpoint<JSONValue>(.get, "b"))
-        #expect(api.refreshes.value == 0)
-
-        clock.advance(by: .seconds(1))
-        _ = try await client.send(Endpoint<JSONValue>(.get, "c"))
-        #expect(api.refreshes.value == 1)
-        let refresh = try #require(transport.requests.first { $0.url.path.hasSuffix("/oauth/token") })
-        #expect(refresh.time == .seconds(70))
-        #expect(
-            apiRequests(transport).map { $0.header("Authorization") } == [
-                "Bearer access-1", "Bearer access-1", "Bearer access-2",
-            ]
-        )
-        // expires_in 3600 counts from when the refresh was sent.
-        #expect(await auth.credentials?.expiresAt == clock.now().addingTimeInterval(3600))
-    }
-
-    @Test("A proactive refresh that fails transiently still sends the unexpired old token")
-    func proactiveTransientFailureUsesOldToken() async throws {
-        let clock = TestClock()
-        let api = TokenAPI()
-        api.refreshOverride.withLock {
-            $0 = { _ in throw TransportError(.cannotConnect, requestMayHaveBeenSent: false, message: "down") }
-        }
-        let credentials = TokenCredentials(
-            accessToken: "access-1",
-            refreshToken: "refresh-1",
-            expiresAt: clock.now().addingTimeInterval(20)
-        )
-        let (client, auth, transport) = try setUp(api, credentials: credentials, clock: clock)
-
-        let value = try await client.send(Endpoint<JSONValue>(.get, "x"))
-        #expect(value["ok"] == true)
-        #expect(api.refreshes.value == 1)
-        #expect(apiRequests(transport).map { $0.header("Authorization") } == ["Bearer access-1"])
-        #expect(await auth.isSignInRequired == false)
-
-        // Once the old token has expired too, the network error surfaces (retried as usual).
-        clock.advance(by: .seconds(25))
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
-        #expect(error?.code == .network)
-        #expect(apiRequests(transport).count == 1)
-        #expect(await auth.credentials?.refreshToken == "refresh-1")
-    }
-
-    @Test("Without a refresh token, a 401 means sign-in required and no refresh is attempted")
-    func noRefreshToken() async throws {
-        let api = TokenAPI()
-        api.revokeAccessToken()
-        let (client, auth, transport) = try setUp(api, credentials: TokenCredentials(accessToken: "access-1"))
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
-        #expect(error?.code == .authRequired)
-        #expect(api.refreshes.value == 0)
-        #expect(transport.requests.count == 1)
-        #expect(await auth.isSignInRequired)
-    }
-
-    @Test("Without credentials, requests fail with auth_required and nothing is sent")
-    func noCredentials() async throws {
-        let api = TokenAPI()
-        let (client, _, transport) = try setUp(api, credentials: nil)
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
-        #expect(error?.code == .authRequired)
-        #expect(transport.requests.isEmpty)
-    }
-
-    @Test("Credentials load from the store on first use; refreshed ones are saved back")
-    func storeRoundTrip() async throws {
-        let api = TokenAPI()
-        api.revokeAccessToken()
-        let store = InMemoryCredentialStore(TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"))
-        let (client, _, _) = try setUp(api, credentials: nil, store: store)
-        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
-        let saved = await store.load()
-        #expect(saved?.accessToken == "access-2")
-        #expect(saved?.refreshToken == "refresh-2")
-    }
-
     @Test("A POST rejected with 401 is replayed once after the refresh: the server did not apply it")
     func postReplayed() async throws {
         let api = TokenAPI()
@@ -405,75 +314,5 @@ struct AuthRefreshTests {
         let posts = apiRequests(transport)
         #expect(posts.count == 2)
         #expect(posts.allSatisfy { $0.bodyText == #"{"name":"a"}"# })
-    }
-
-    @Test("JSON refresh body, absolute refresh URL, extra fields and a custom response shape")
-    func customRefreshShape() async throws {
-        let decoder = CredentialsDecoder { body, receivedAt in
-            let value = try JSONValue(parsing: body)
-            guard let token = value["data"]?["token"]?.stringValue else { throw CredentialsDecoder.Failure() }
-            return TokenCredentials(
-                accessToken: token,
-                refreshToken: value["data"]?["renew"]?.stringValue,
-                expiresIn: .seconds(60),
-                receivedAt: receivedAt
-            )
-        }
-        let auth = RefreshingTokenAuth(
-            credentials: TokenCredentials(accessToken: "old", refreshToken: "r-1"),
-            refresh: RefreshEndpoint(
-                path: "https://auth.example.com/token",
-                encoding: .json,
-                refreshTokenField: "renew",
-                extraFields: ["client_id": "app"]
-            ),
-            decoder: decoder
-        )
-        let transport = ScriptedTransport { request in
-            if request.url.host == "auth.example.com" {
-                return reply(request, json: ["data": ["token": "new", "renew": "r-2"]])
-            }
-            return request.header("Authorization") == "Bearer new" ? reply(request) : reply(request, status: 401)
-        }
-        let client = try makeClient(transport) { $0.auth = auth }
-        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
-        let refresh = try #require(transport.requests.first { $0.url.host == "auth.example.com" })
-        #expect(refresh.url.absoluteString == "https://auth.example.com/token")
-        #expect(refresh.header("Content-Type") == "application/json")
-        let body = try JSONValue(parsing: refresh.body ?? Data())
-        #expect(body == ["client_id": "app", "renew": "r-1"])
-        #expect(await auth.credentials?.refreshToken == "r-2")
-        #expect(auth.redactor.secretQueryParameters.contains("renew"))
-    }
-
-    @Test("A 200 refresh response without credentials is a rejection (sign-in required)")
-    func undecodableRefresh() async throws {
-        let api = TokenAPI()
-        api.revokeAccessToken()
-        api.refreshOverride.withLock { $0 = { reply($0, json: ["unexpected": true]) } }
-        let (client, auth, _) = try setUp(api)
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
-        #expect(error?.code == .authRequired)
-        #expect(await auth.isSignInRequired)
-    }
-
-    @Test("A custom auth-failure signal in a 200 body triggers the refresh")
-    func customSignal() async throws {
-        let signal = AuthFailureSignal { String(decoding: $0.body, as: UTF8.self).contains("TOKEN_EXPIRED") }
-        let auth = RefreshingTokenAuth(
-            credentials: TokenCredentials(accessToken: "old", refreshToken: "r"),
-            refresh: RefreshEndpoint(path: "oauth/token"),
-            authFailure: .unauthorized.or(signal)
-        )
-        let transport = ScriptedTransport { request in
-            if request.url.path.hasSuffix("/oauth/token") { return reply(request, json: ["access_token": "new"]) }
-            return request.header("Authorization") == "Bearer new"
-                ? reply(request, json: ["ok": true]) : reply(request, json: ["status": "TOKEN_EXPIRED"])
-        }
-        let client = try makeClient(transport) { $0.auth = auth }
-        let value = try await client.send(Endpoint<JSONValue>(.get, "x"))
-        #expect(value["ok"] == true)
-        // The server kept the refresh token (omitted it), so the old one stays.
-        #expect(await auth.credentials?.refreshToken == "r")
     }
 }

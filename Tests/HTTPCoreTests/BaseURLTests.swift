@@ -53,32 +53,3 @@ struct BaseURLTests {
         #expect(error?.code == .usage)
     }
 }
-
-@Suite("Request building")
-struct RequestBuildingTests {
-    static let bases = [
-        "https://api.example.com", "https://api.example.com/v1", "https://api.example.com:8443/a/b%20c",
-        "http://127.0.0.1:9000/api", "http://[::1]:8080", "https://user@api.example.com/v1",
-    ]
-    static let paths = [
-        "", "/", "users", "/users/42", "a b/ü", "notes?sort=asc", "search?q=1#frag", "x;y=1/z@w", "%41bc",
-    ]
-
-    /// Requests to relative paths are built from the base URL's parts without parsing each URL;
-    /// they must carry exactly what taking the URL apart gives.
-    @Test("The request's scheme, authority and path match the endpoint's URL", arguments: bases)
-    func pseudoHeadersMatchURL(base: String) throws {
-        let client = try makeClient(ScriptedTransport(), baseURL: base)
-        for path in Self.paths {
-            for query: QueryParameters in [[:], ["page": "2", "q": "a b&c"]] {
-                let endpoint = Endpoint<JSONValue>(.get, path, query: query)
-                let (request, _) = try client.makeRequest(for: endpoint)
-                let expected = HTTPRequest(method: .get, url: try client.url(for: endpoint))
-                #expect(request.scheme == expected.scheme, "\(base) + \(path)")
-                #expect(request.authority == expected.authority, "\(base) + \(path)")
-                #expect(request.path == expected.path, "\(base) + \(path)")
-                #expect(request.url?.absoluteString == expected.url?.absoluteString, "\(base) + \(path)")
-            }
-        }
-    }
-}

@@ -88,26 +88,16 @@ public struct AuthContext: Sendable {
         headers: HTTPFields = [:],
         body: RequestBody? = nil
     ) throws -> (HTTPRequest, Data?) {
-        let url = try resolve(path, query: query)
-        var request = HTTPRequest(method: method, url: url)
-        request.headerFields = defaultHeaders
-        if let userAgent, request.headerFields[.userAgent] == nil { request.headerFields[.userAgent] = userAgent }
-        if request.headerFields[.accept] == nil { request.headerFields[.accept] = "application/json" }
-        var data: Data?
-        if let body {
-            do {
-                // Made here, not per context: contexts are made for every attempt, and only
-                // the rare refresh or login needs an encoder.
-                let encoded = try body.encoded(with: json.makeEncoder())
-                data = encoded.data
-                request.headerFields[.contentType] = encoded.contentType
-            } catch {
-                throw APIError.usage("The authentication request body could not be encoded.")
-            }
-        }
-        for field in headers { request.headerFields[field.name] = nil }
-        request.headerFields.append(contentsOf: headers)
-        return (request, data)
+        // Built as the client builds an endpoint's request; made here, not per context, since
+        // contexts are made for every attempt and only the rare refresh or login builds one.
+        let builder = RequestBuilder(
+            baseURL: try URLPolicy.validatedBaseURL(baseURL),
+            defaultHeaders: defaultHeaders,
+            userAgent: userAgent,
+            json: json,
+            redactor: redactor
+        )
+        return try builder.request(method, path: path, query: query, headers: headers, body: body)
     }
 
     /// Reports an auth event to the client's hooks, if it has any.
@@ -117,13 +107,4 @@ public struct AuthContext: Sendable {
 
     /// Whether the client has hooks, so a strategy can skip building events nobody reads.
     public var hasHooks: Bool { hooks != nil }
-
-    private func resolve(_ path: String, query: QueryParameters) throws -> URL {
-        let text = JoinedURL(base: baseURL.absoluteString, path: path, query: query).text
-        guard let url = URL(string: text) else {
-            throw APIError.usage("\"\(redactor.redact(urlString: text))\" is not a valid authentication URL.")
-        }
-        try URLPolicy.checkedTarget(url)
-        return url
-    }
 }

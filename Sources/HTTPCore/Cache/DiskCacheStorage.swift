@@ -1,10 +1,11 @@
+import Crypto
 public import Foundation
 import HTTPTypes
 
 /// Keeps cache entries as files in one directory, so they survive the process.
 ///
 /// Each entry is one file written atomically (to a temporary file, then renamed), with a
-/// checksum of its body. A file that is truncated, corrupt or written by something else is
+/// SHA-256 digest of its body. A file that is truncated, corrupt or written by something else is
 /// treated as absent and deleted — never a crash. The directory is created with permissions
 /// 0700 because cached responses may be private.
 ///
@@ -186,11 +187,11 @@ public final class DiskCacheStorage: CacheStorage {
 
     // MARK: Format
     //
-    // magic "HTTPCoreCache1\n" · metadata length (UInt32, big-endian) · metadata JSON · body.
-    // The metadata carries the body's length and FNV-1a checksum, so truncation and bit rot are
+    // magic "HTTPCoreCache2\n" · metadata length (UInt32, big-endian) · metadata JSON · body.
+    // The metadata carries the body's length and SHA-256 digest, so truncation and bit rot are
     // detected before anything is returned.
 
-    private static let magic = Data("HTTPCoreCache1\n".utf8)
+    private static let magic = Data("HTTPCoreCache2\n".utf8)
     private static let maxMetadataLength = 1024 * 1024
 
     private struct Metadata: Codable {
@@ -203,7 +204,7 @@ public final class DiskCacheStorage: CacheStorage {
         var storedAt: Double
         var displayURL: String
         var bodyLength: Int
-        var bodyChecksum: UInt64
+        var bodyDigest: String
         var byteCount: Int
     }
 
@@ -224,7 +225,7 @@ public final class DiskCacheStorage: CacheStorage {
             storedAt: entry.storedAt.timeIntervalSince1970,
             displayURL: entry.displayURL,
             bodyLength: entry.body.count,
-            bodyChecksum: FNV1a64.hash(entry.body),
+            bodyDigest: SHA256.hash(data: entry.body).hexString,
             byteCount: entry.byteCount
         )
         let encoder = JSONEncoder()
@@ -271,7 +272,7 @@ public final class DiskCacheStorage: CacheStorage {
         else { return nil }
         let metadata = header.metadata
         let body = data.subdata(in: (data.startIndex + header.metadataEnd)..<data.endIndex)
-        guard FNV1a64.hash(body) == metadata.bodyChecksum else { return nil }
+        guard SHA256.hash(data: body).hexString == metadata.bodyDigest else { return nil }
         var headers = HTTPFields()
         for pair in metadata.headers {
             guard pair.count == 2, let name = HTTPField.Name(pair[0]) else { return nil }
@@ -304,6 +305,6 @@ extension String {
         let isSafe =
             !isEmpty && utf8.count <= 128
             && utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-        return isSafe ? self : SHA256Hasher.hex(self)
+        return isSafe ? self : CacheKeyHasher.hex(self)
     }
 }

@@ -33,8 +33,6 @@ public final class ResponseCache: Sendable {
     public let storage: any CacheStorage
 
     private let state = Locked(IndexState())
-    /// Digests already worked out for requests that carry no credentials (see `requestKey`).
-    private let anonymousKeys = Locked(AnonymousKeys())
 
     /// Creates a cache.
     ///
@@ -90,89 +88,54 @@ public final class ResponseCache: Sendable {
     /// The parts of a request's key that do not depend on a stored response.
     struct RequestKey {
         var primary: String
-        /// The request's URL, without a fragment.
-        var target: RequestTarget
+        /// The request's URL as text (a request carries no fragment).
+        var url: String
 
         /// The key that groups every entry for the URL; hashed only when an entry is stored.
-        var urlKey: String { ResponseCache.urlKey(text: target.text) }
+        var urlKey: String { ResponseCache.urlKey(text: url) }
     }
 
     /// Headers whose values identify who is asking; their digest scopes every key, so one
     /// user's entries are never served to another.
     static let credentialHeaders: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
 
-    /// The key for `request`, whose URL (without fragment) is `target`.
-    ///
-    /// A request without credential headers is keyed by its method and URL alone, which hold no
-    /// secret, so their digest is kept and reused: revalidating the same URLs again and again
-    /// then costs a dictionary lookup instead of a SHA-256. Requests with credentials are hashed
-    /// every time, so no credential value is ever kept.
-    func requestKey(for request: HTTPRequest, target: RequestTarget, redactor: Redactor) -> RequestKey {
-        guard !Self.carriesCredentials(request, redactor: redactor) else {
-            return Self.requestKey(for: request, target: target, redactor: redactor)
-        }
-        let memo = AnonymousKeys.Key(method: request.method.rawValue, target: target)
-        if let primary = anonymousKeys.withLock({ $0.digests[memo] }) {
-            return RequestKey(primary: primary, target: target)
-        }
-        let key = Self.requestKey(for: request, target: target, redactor: redactor)
-        anonymousKeys.withLock { $0.insert(key.primary, for: memo) }
-        return key
-    }
-
-    /// How many credential-free request keys are kept for reuse; for tests.
-    package var rememberedKeyCount: Int { anonymousKeys.withLock { $0.digests.count } }
-
-    private static func carriesCredentials(_ request: HTTPRequest, redactor: Redactor) -> Bool {
-        request.headerFields.contains { isCredential($0.name, redactor: redactor) }
-    }
-
-    /// Whether `name` identifies who is asking: a standard credential header or one of the
-    /// redactor's secret headers.
-    private static func isCredential(_ name: HTTPField.Name, redactor: Redactor) -> Bool {
-        credentialHeaders.contains(name) || redactor.secretHeaders.contains(name)
-    }
-
-    /// The key for `request`, whose URL (without fragment) is `target`, hashed afresh.
-    static func requestKey(for request: HTTPRequest, target: RequestTarget, redactor: Redactor) -> RequestKey {
-        var hasher = SHA256Hasher()
-        hasher.updateField("httpcore-cache-v1")
-        hasher.updateField(request.method.rawValue)
-        hasher.updateField(target.text)
-        // The credential headers the request carries, in a fixed order whatever the header
-        // order: the standard ones first, then the redactor's others by name. Ordering only the
-        // names present spares a request without credentials from sorting the redactor's set.
+    /// The key for `request`, whose URL is `url`: its method, URL and the credential headers it
+    /// carries, in a fixed order whatever the header order (the standard ones first, then the
+    /// redactor's others by name).
+    static func requestKey(for request: HTTPRequest, url: String, redactor: Redactor) -> RequestKey {
+        var hasher = CacheKeyHasher()
+        hasher.update(field: "httpcore-cache-v1")
+        hasher.update(field: request.method.rawValue)
+        hasher.update(field: url)
         var present: [HTTPField.Name] = []
         for field in request.headerFields
-        where !present.contains(field.name) && isCredential(field.name, redactor: redactor) {
+        where !present.contains(field.name)
+            && (credentialHeaders.contains(field.name) || redactor.secretHeaders.contains(field.name))
+        {
             present.append(field.name)
         }
-        if present.count > 1 {
-            present.sort { lhs, rhs in
-                let left = credentialHeaders.firstIndex(of: lhs) ?? credentialHeaders.count
-                let right = credentialHeaders.firstIndex(of: rhs) ?? credentialHeaders.count
-                return left != right ? left < right : lhs.canonicalName < rhs.canonicalName
-            }
+        present.sort { lhs, rhs in
+            let left = credentialHeaders.firstIndex(of: lhs) ?? credentialHeaders.count
+            let right = credentialHeaders.firstIndex(of: rhs) ?? credentialHeaders.count
+            return left != right ? left < right : lhs.canonicalName < rhs.canonicalName
         }
         for name in present {
-            hasher.updateField(name.canonicalName)
-            for value in request.headerFields[values: name] { hasher.updateField(value) }
+            hasher.update(field: name.canonicalName)
+            for value in request.headerFields[values: name] { hasher.update(field: value) }
         }
-        return RequestKey(primary: SHA256Hasher.hexString(hasher.finalize()), target: target)
+        return RequestKey(primary: hasher.finalize(), url: url)
     }
 
     static func fullKey(primary: String, varyHeaders: [String], request: HTTPFields) -> String {
         guard !varyHeaders.isEmpty else { return primary }
-        var hasher = SHA256Hasher()
-        hasher.updateField(primary)
+        var hasher = CacheKeyHasher()
+        hasher.update(field: primary)
         for name in varyHeaders {
-            hasher.updateField(name)
+            hasher.update(field: name)
             let values = HTTPField.Name(name).map { request[values: $0] } ?? []
-            hasher.updateField(
-                values.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
-            )
+            hasher.update(field: values.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
         }
-        return SHA256Hasher.hexString(hasher.finalize())
+        return hasher.finalize()
     }
 
     static func urlKey(_ url: URL) -> String {
@@ -180,10 +143,10 @@ public final class ResponseCache: Sendable {
     }
 
     static func urlKey(text: String) -> String {
-        var hasher = SHA256Hasher()
-        hasher.updateField("httpcore-cache-url-v1")
-        hasher.updateField(text)
-        return SHA256Hasher.hexString(hasher.finalize())
+        var hasher = CacheKeyHasher()
+        hasher.update(field: "httpcore-cache-url-v1")
+        hasher.update(field: text)
+        return hasher.finalize()
     }
 
     /// The URL without its fragment, which never reaches the server.
@@ -191,25 +154,6 @@ public final class ResponseCache: Sendable {
         let text = url.absoluteString
         guard let hash = text.firstIndex(of: "#") else { return text }
         return String(text[..<hash])
-    }
-
-    /// Request-key digests by method and URL for requests without credentials, bounded so a
-    /// client walking endless distinct URLs does not grow it without limit.
-    private struct AnonymousKeys: Sendable {
-        struct Key: Hashable, Sendable {
-            var method: String
-            var target: RequestTarget
-        }
-
-        static let limit = 1024
-        var digests: [Key: String] = [:]
-
-        mutating func insert(_ digest: String, for key: Key) {
-            // Forgetting everything at the limit is cheaper than tracking use; a digest is
-            // simply worked out again.
-            if digests.count >= Self.limit { digests.removeAll(keepingCapacity: true) }
-            digests[key] = digest
-        }
     }
 
     // MARK: Index
@@ -243,15 +187,12 @@ public final class ResponseCache: Sendable {
             guard let match = matchingRecord(key, headers: headers, in: state) else {
                 return Lookup(entry: nil, dropped: [])
             }
-            guard let entry = storage.entry(forKey: match.key), entry.key == match.key else {
-                let dropped = remove(match.key, from: &state)
+            guard let entry = storage.entry(forKey: match), entry.key == match else {
+                let dropped = remove(match, from: &state)
                 return Lookup(entry: nil, dropped: dropped.map { [$0] } ?? [])
             }
             state.useCounter += 1
-            // Through the record's index, found once by the match, rather than
-            // `records[match]?.lastUse = …`, whose optional chaining through the subscript
-            // allocated three times on every lookup. Reading storage left the index valid.
-            state.records.values[match.position].lastUse = state.useCounter
+            state.records[match]?.lastUse = state.useCounter
             return Lookup(entry: entry, dropped: [])
         }
     }
@@ -260,32 +201,17 @@ public final class ResponseCache: Sendable {
     func removeMatching(_ key: RequestKey, headers: HTTPFields) -> CacheEntrySummary? {
         state.withLock { state in
             load(&state)
-            return matchingRecord(key, headers: headers, in: state).flatMap { remove($0.key, from: &state) }
+            return matchingRecord(key, headers: headers, in: state).flatMap { remove($0, from: &state) }
         }
     }
 
-    /// The stored variant whose `Vary` header values equal the request's: its key and the
-    /// position of its record.
-    private func matchingRecord(
-        _ key: RequestKey,
-        headers: HTTPFields,
-        in state: IndexState
-    ) -> (key: String, position: [String: Record].Index)? {
+    /// The key of the stored variant whose `Vary` header values equal the request's.
+    private func matchingRecord(_ key: RequestKey, headers: HTTPFields, in state: IndexState) -> String? {
         guard let variants = state.byPrimary[key.primary] else { return nil }
-        if variants.count == 1, let only = variants.first, let position = state.records.index(forKey: only) {
-            let vary = state.records.values[position].summary.varyHeaders
-            return Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers) == only
-                ? (only, position) : nil
-        }
-        var tried: Set<[String]> = []
         for variant in variants {
-            guard let vary = state.records[variant]?.summary.varyHeaders, tried.insert(vary).inserted else {
-                continue
-            }
+            guard let vary = state.records[variant]?.summary.varyHeaders else { continue }
             let candidate = Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers)
-            if variants.contains(candidate), let position = state.records.index(forKey: candidate) {
-                return (candidate, position)
-            }
+            if variants.contains(candidate) { return candidate }
         }
         return nil
     }

@@ -25,8 +25,8 @@ public struct ClientConfiguration: Sendable {
     public var redactor: Redactor
     /// Turns the API's own error bodies into errors; `nil` uses the standard table.
     public var errorBodyDecoder: ErrorBodyDecoder?
-    /// Extra middlewares, outermost first; they run inside retry and auth, so each attempt
-    /// passes through them.
+    /// Extra middlewares, outermost first; they run inside retry, auth and the cache, so each
+    /// attempt passes through them (see <doc:RequestPipeline>).
     public var middlewares: [any Middleware]
     /// Observers of every call and attempt.
     public var hooks: any Hooks

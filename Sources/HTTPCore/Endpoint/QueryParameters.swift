@@ -147,25 +147,15 @@ public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLitera
 
 /// Percent-encoding that leaves only RFC 3986 unreserved characters as they are.
 package enum PercentEncoding {
-    /// Encodes every byte of the UTF-8 form of `text` except `A–Z a–z 0–9 - . _ ~`.
+    /// Encodes every byte of the UTF-8 form of `text` except `A–Z a–z 0–9 - . _ ~`; with
+    /// `spaceAsPlus`, a space is `+` instead of `%20`.
     package static func encode(_ text: String, spaceAsPlus: Bool = false) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " ") where spaceAsPlus:
-                result.append("+")
-            default:
-                result.append("%")
-                result.append(hexDigits[Int(byte >> 4)])
-                result.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return result
+        // Most values (numbers, identifiers) need nothing encoded, and are checked without
+        // Foundation's slower bridge.
+        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
+        let encoded = text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        // Only a space encodes to `%20`: a `%` itself becomes `%25`.
+        return spaceAsPlus ? encoded.replacingOccurrences(of: "%20", with: "+") : encoded
     }
 
     /// Encodes one path segment, so `a/b c` becomes `a%2Fb%20c`.
@@ -173,5 +163,19 @@ package enum PercentEncoding {
         encode(text)
     }
 
-    private static let hexDigits: [Character] = Array("0123456789ABCDEF")
+    /// Letters, digits and `-._~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    )
 }

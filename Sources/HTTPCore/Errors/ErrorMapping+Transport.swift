@@ -12,6 +12,8 @@ extension ErrorMapping {
         case let error as TransportError:
             let details = APIError.Details(message: error.message, cause: error)
             switch error.kind {
+            case .invalidURL:
+                return APIError.usage(details)
             case .bodyLimitExceeded:
                 return APIError.limitExceeded(details)
             case .redirectRefused:

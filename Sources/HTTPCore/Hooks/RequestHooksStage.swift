@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 
-/// The innermost middleware: reports each attempt to the hooks.
+/// The innermost stage: reports each attempt to the hooks and counts it for the operation-end
+/// event.
 struct RequestHooksStage: Middleware {
     let hooks: any Hooks
     let requestIDHeader: HTTPField.Name
@@ -12,6 +13,7 @@ struct RequestHooksStage: Middleware {
         context: RequestContext,
         next: MiddlewareNext
     ) async throws -> TransportResponse {
+        context.attemptCounter?.increment()
         let url = request.urlText.map(context.redactor.redact(urlString:)) ?? ""
         hooks.requestStarted(
             RequestStartEvent(
@@ -43,10 +45,10 @@ struct RequestHooksStage: Middleware {
             end.duration = clock.now - started
             end.status = result.response.status.code
             end.headers = context.redactor.redact(result.response.headerFields)
-            end.requestID = result.response.headerFields.joinedValue(for: requestIDHeader)
-            // The cache stage sits outside this one: a 304 to its conditional request is about to
-            // be answered from the cache, so report it as such.
-            end.fromCache = result.fromCache || (result.response.status.code == 304 && CacheRevalidation.isActive)
+            end.requestID = result.response.headerFields[requestIDHeader]
+            // The cache stage, outside this one, serves a 304 to its conditional request from the
+            // cache, so the attempt is reported as answered from the cache.
+            end.fromCache = result.fromCache || (result.response.status.code == 304 && context.isCacheRevalidation)
             hooks.requestEnded(end)
             return result
         } catch {

@@ -24,17 +24,10 @@ struct PageFetcher<Item: Sendable>: Sendable {
             endpoint.path = url.absoluteString
             endpoint.query = [:]
         }
-        // Read once, at the head, for both the observer and the page. The client calls the
-        // closure for every 2xx before returning, so the parse after it is only a safety net.
-        let nextLink = Locked<URL??>(nil)
-        let response = try await client.response(endpoint) { head, answered in
-            let next = LinkHeader.target(of: "next", in: head.headerFields[values: .link], base: answered)
-            nextLink.withLock { $0 = .some(next) }
-            observer?(next, answered)
-        }
+        let reader = NextLinkReader(observer: observer)
+        let response = try await client.response(endpoint, through: reader)
         let next =
-            nextLink.withLock { $0 }
-            ?? LinkHeader.target(of: "next", in: response.headers[values: .link], base: response.url)
+            reader.found ?? LinkHeader.target(of: "next", in: response.headers[values: .link], base: response.url)
         let total = totalCountHeader.flatMap { response.headers[$0] }
             .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             .flatMap { $0 >= 0 ? $0 : nil }
@@ -71,5 +64,35 @@ struct PageFetcher<Item: Sendable>: Sendable {
     static func hasPrevious(_ page: Page<Item>) -> Bool {
         let links = LinkHeader.parse(page.headers[values: .link], base: page.url)
         return links.first(relation: "prev") != nil || links.first(relation: "previous") != nil
+    }
+}
+
+/// The stage a page's call runs around the client's pipeline: reads a 2xx answer's `next` link
+/// from its head, after every retry and before the client decodes the body, so the walk can
+/// send the next page's request while this one is decoded.
+private final class NextLinkReader: Middleware {
+    private let observer: (@Sendable (_ next: URL?, _ answered: URL) -> Void)?
+    private let link = Locked<URL??>(nil)
+
+    init(observer: (@Sendable (_ next: URL?, _ answered: URL) -> Void)?) {
+        self.observer = observer
+    }
+
+    /// The link the answer's head named, `.some(nil)` for none; `nil` when no 2xx answer came.
+    var found: URL?? { link.withLock { $0 } }
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        let result = try await next(request, body, context)
+        if (200..<300).contains(result.response.status.code) {
+            let next = LinkHeader.target(of: "next", in: result.response.headerFields[values: .link], base: result.url)
+            link.withLock { $0 = .some(next) }
+            observer?(next, result.url)
+        }
+        return result
     }
 }

@@ -51,8 +51,8 @@ public struct Redactor: Sendable, Hashable {
     ///
     /// Works on the text itself, so even a string that is not a valid URL is redacted.
     public func redact(urlString: String) -> String {
-        // Nearly every URL has neither user info nor a secret query parameter: answer those
-        // without Foundation's string search, which showed up in profiles of every cached GET.
+        // Nearly every URL has neither user info nor a secret query parameter, and comes back
+        // as it is.
         let mayHaveUserInfo = urlString.utf8.contains(UInt8(ascii: "@"))
         let mayHaveSecretQuery = !secretQueryParameters.isEmpty && urlString.utf8.contains(UInt8(ascii: "?"))
         guard mayHaveUserInfo || mayHaveSecretQuery else { return urlString }

@@ -2,12 +2,9 @@ import Foundation
 import HTTPTypes
 
 /// The outermost stage: repeats attempts that failed for a retryable reason, within the
-/// policy's attempts, the call's deadline and the client's retry budget.
-///
-/// Not a ``Middleware``: it is always there and always first, so the client calls it directly,
-/// and it sends each attempt straight to the transport when no other stage is configured, so
-/// such a request reaches the transport without a closure per stage or a protocol call for retry.
-struct RetryStage: Sendable {
+/// policy's attempts, the call's deadline and the client's retry budget, and replays an attempt
+/// once at an inner stage's request (``ReplayRequest``).
+struct RetryStage: Middleware {
     let policy: RetryPolicy
     let budget: RetryBudgetLedger?
     let timeSource: any TimeSource
@@ -15,13 +12,22 @@ struct RetryStage: Sendable {
     let idempotencyKeyHeader: HTTPField.Name?
     let requestIDHeader: HTTPField.Name
 
-    /// The stages between retry and the transport (auth, cache, the user's middlewares, request
-    /// hooks); `nil` when there are none.
-    let inner: MiddlewareNext?
-    let transport: TransportStage
+    init(configuration: ClientConfiguration, hooks: (any Hooks)?) {
+        policy = configuration.retry
+        budget = configuration.retryBudget.map(RetryBudgetLedger.init(budget:))
+        timeSource = configuration.timeSource
+        self.hooks = hooks
+        idempotencyKeyHeader = configuration.idempotencyKeyHeader
+        requestIDHeader = configuration.requestIDHeader
+    }
 
-    /// Runs one call: its first attempt and any retries.
-    func run(_ request: HTTPRequest, body: Data?, context: RequestContext) async throws -> TransportResponse {
+    /// Runs one call: its first attempt and any retries or replay.
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
         let policy = context.operation.retry ?? self.policy
         var request = request
         var context = context
@@ -38,25 +44,19 @@ struct RetryStage: Sendable {
         let eligible = context.isIdempotent || hasKey
         budget?.recordFirstAttempt(at: timeSource.monotonicNow())
 
-        var replayed = false
         while true {
             if let deadline = context.deadline, timeSource.monotonicNow() >= deadline {
                 throw deadlineError(context: context, lastError: nil)
             }
             let outcome: Result<TransportResponse, any Error>
             do {
-                let result: TransportResponse
-                if let inner {
-                    result = try await inner(request, body, context)
-                } else {
-                    result = try await transport.send(request, body: body, context: context)
-                }
+                let result = try await next(request, body, context)
                 // The common case, decided without building a retry reason.
                 guard eligible, policy.retryableStatuses.contains(result.response.status.code) else { return result }
                 outcome = .success(result)
             } catch let replay as ReplayRequest {
-                guard !replayed else { return replay.response }
-                replayed = true
+                guard !context.hasBeenReplayed else { return replay.response }
+                context.hasBeenReplayed = true
                 context.attempt += 1
                 continue
             } catch let error as CancellationError {
@@ -129,7 +129,7 @@ struct RetryStage: Sendable {
             guard policy.retriesNetworkErrors else { return nil }
             if let transportError = failure as? TransportError {
                 switch transportError.kind {
-                case .bodyLimitExceeded, .redirectRefused: return nil
+                case .invalidURL, .bodyLimitExceeded, .redirectRefused: return nil
                 default: break
                 }
                 // A request that never left is safe to send again, whatever its method.

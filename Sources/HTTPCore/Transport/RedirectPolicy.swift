@@ -113,8 +113,12 @@ extension RedirectPolicy {
         body: Data?,
         sendOnce: (HTTPRequest, Data?, URL) async throws -> TransportResponse
     ) async throws -> TransportResponse {
-        guard let firstURL = TargetURL.of(request) else {
-            throw TransportError(.other, requestMayHaveBeenSent: false, message: "The request has no URL.")
+        guard let firstURL = request.url else {
+            throw TransportError(
+                .invalidURL,
+                requestMayHaveBeenSent: false,
+                message: "The request's scheme, authority and path make no URL."
+            )
         }
         var current = (request: request, body: body, url: firstURL)
         var redirects = 0

@@ -5,10 +5,10 @@ import FoundationNetworking
 #endif
 
 extension TransportError {
-    /// What a URLSession task's failure means to the client: a cancellation stays a
-    /// cancellation, everything else becomes a ``TransportError`` whose message names the
-    /// URL error by its code only, since the error's own description can include the URL.
-    static func fromURLSession(_ error: any Error) -> any Error {
+    /// What a URLSession task's failure for `url` means to the client: a cancellation stays a
+    /// cancellation, everything else becomes a ``TransportError`` whose message names the URL
+    /// error by its code only, since the error's own description can include the whole URL.
+    static func fromURLSession(_ error: any Error, url: URL) -> any Error {
         guard let urlError = error as? URLError else {
             return TransportError(.other, requestMayHaveBeenSent: true, message: "The request failed.")
         }
@@ -16,15 +16,17 @@ extension TransportError {
         switch urlError.code {
         case .cancelled:
             return CancellationError()
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
-            .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .badURL, .unsupportedURL:
-            return TransportError(
-                .cannotConnect,
-                requestMayHaveBeenSent: false,
-                message: "Could not connect to the server (\(name(of: urlError.code))).",
+        case .badURL, .unsupportedURL:
+            // FoundationNetworking cannot take an IPv6 literal host, for one.
+            return TransportError.invalidURL(
+                url,
+                "URLSession cannot use this URL (\(name(of: urlError.code))); AsyncHTTPClientTransport may",
                 underlying: underlying
             )
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+            .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return TransportError.cannotConnect(to: url, name(of: urlError.code), underlying: underlying)
         case .timedOut:
             return TransportError(
                 .timedOut,

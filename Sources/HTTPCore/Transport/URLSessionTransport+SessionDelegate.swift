@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HTTPTypesFoundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -43,30 +44,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         offWorkQueue { task.cancel() }
     }
 
-    /// Runs `call`, which may enter the session's work queue, where it cannot wait on that queue.
-    ///
-    /// URLSession's `cancel()`, `suspend()` and the answers to a challenge enter the work queue
-    /// synchronously. On Linux the callbacks run on that queue (``InPlaceDelegateQueue``), and so
-    /// does the resumption of a caller's continuation, which needs the lock that a Swift task
-    /// holds while it runs its cancellation handler: calling in place from either would wait on
-    /// a thread that is waiting on this one. Elsewhere the callbacks have a queue of their own.
+    /// Runs `call`, which enters the session's work queue synchronously, from another thread on
+    /// Linux: the callbacks run on that queue (``InPlaceDelegateQueue``), and a Swift task's
+    /// cancellation handler holds a lock that a callback resuming that task's caller waits for.
     static func offWorkQueue(_ call: @escaping @Sendable () -> Void) {
         #if canImport(FoundationNetworking)
         DispatchQueue.global().async(execute: call)
         #else
         call()
         #endif
-    }
-
-    /// Runs `change` on the state of `task` in place; false when the task is not registered.
-    ///
-    /// Through the entry's position, not `tasks[id]?.change()`: optional chaining through the
-    /// subscript moves the whole state out of the dictionary and back on every callback.
-    private func withState(of task: URLSessionTask, _ change: (inout TaskState) -> Bool) -> Bool {
-        tasks.withLock { tasks in
-            guard let position = tasks.index(forKey: task.taskIdentifier) else { return false }
-            return change(&tasks.values[position])
-        }
     }
 
     func urlSession(
@@ -86,9 +72,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let head = (response as? HTTPURLResponse)?.head
+        let head = (response as? HTTPURLResponse)?.httpResponse
         let expected = response.expectedContentLength
-        let tooLarge = withState(of: dataTask) { $0.receive(head, announcing: expected) }
+        let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.receive(head, announcing: expected) ?? false }
         if tooLarge {
             // FoundationNetworking ignores the disposition and would read the whole body, so the
             // task is cancelled as well; `didCompleteWithError` then reports the limit.
@@ -100,7 +86,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = withState(of: dataTask) { $0.append(data) }
+        let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.append(data) ?? false }
         if tooLarge { Self.cancel(dataTask) }
     }
 
@@ -204,7 +190,7 @@ private struct TaskState: Sendable {
             )
         }
         if let error {
-            return .failure(TransportError.fromURLSession(error))
+            return .failure(TransportError.fromURLSession(error, url: url))
         }
         guard let response else {
             return .failure(

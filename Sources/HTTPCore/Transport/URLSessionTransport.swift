@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import HTTPTypesFoundation
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -32,8 +33,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Where the session's delegate callbacks run: in place on Linux (see ``InPlaceDelegateQueue``),
-    /// URLSession's own serial queue elsewhere. The benchmarks' bare delegate uses it too, so
-    /// that it measures FoundationNetworking's callbacks as the transport meets them.
+    /// URLSession's own serial queue elsewhere. The benchmarks' bare delegate uses it too.
     package static func delegateQueue() -> OperationQueue? {
         #if canImport(FoundationNetworking)
         return InPlaceDelegateQueue.shared
@@ -60,11 +60,13 @@ public final class URLSessionTransport: HTTPTransport {
         url: URL,
         options: TransportOptions
     ) async throws -> TransportResponse {
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        // Assigned, not passed to the initializer: FoundationNetworking takes a request's timeout
-        // only once it has been set, and otherwise uses the configuration's.
+        guard var urlRequest = URLRequest(httpRequest: request) else {
+            throw TransportError.invalidURL(url, "URLSession cannot form a request for it")
+        }
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        // FoundationNetworking takes a request's timeout only once it has been set, and
+        // otherwise uses the configuration's.
         urlRequest.timeoutInterval = Self.timeoutInterval(options.timeout)
-        urlRequest.setFields(of: request)
         urlRequest.httpBody = body
         let limits = SessionDelegate.Limits(
             body: options.maxBodySize,
@@ -73,10 +75,9 @@ public final class URLSessionTransport: HTTPTransport {
         )
         #if canImport(FoundationNetworking)
         // libcurl silently resends a request whose reused keep-alive connection closes before any
-        // response byte, even a POST the server has already applied (measured: a body-less POST
-        // was applied twice and reported as a success). A request that is not safe to repeat
-        // therefore goes out on a fresh connection, in a session of its own. The operation's own
-        // flag counts too: an API that writes with GET marks those endpoints not idempotent.
+        // response byte, even a POST the server has already applied, so a request that is not
+        // safe to repeat goes out on a fresh connection, in a session of its own. The operation's
+        // own flag counts too: an API that writes with GET marks those endpoints not idempotent.
         if !Self.safeToResend.contains(request.method) || !options.isIdempotent {
             let oneShotDelegate = SessionDelegate()
             let oneShot = URLSession(
@@ -116,8 +117,7 @@ public final class URLSessionTransport: HTTPTransport {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(task: task, url: url, limits: limits, continuation: continuation)
                 // A cancel that came first may have ended the task before it was registered, and
-                // URLSession reports a task's end only once: that call would wait forever. Seen as
-                // about one hang in five runs of the contract test's 200 racing cancels.
+                // URLSession reports a task's end only once: that call would wait forever.
                 if Task.isCancelled {
                     delegate.abandon(task)
                 } else {

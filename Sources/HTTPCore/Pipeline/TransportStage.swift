@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 
-/// The end of the chain: hands one attempt to the transport with the client's options, cut to
+/// The end of the pipeline: hands one attempt to the transport with the client's options, cut to
 /// what is left of the call's deadline.
 struct TransportStage: Sendable {
     let transport: any HTTPTransport
@@ -9,7 +9,6 @@ struct TransportStage: Sendable {
     let timeSource: any TimeSource
 
     func send(_ request: HTTPRequest, body: Data?, context: RequestContext) async throws -> TransportResponse {
-        context.attemptCounter?.increment()
         var options = options
         options.isIdempotent = context.isIdempotent
         if let deadline = context.deadline {

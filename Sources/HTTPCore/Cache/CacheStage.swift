@@ -1,31 +1,21 @@
 import Foundation
 import HTTPTypes
 
-/// Tells the request-hooks stage, which sits inside the cache, that the attempt it is reporting
-/// was made conditional by the cache: a 304 it sees will be answered from the cache.
-package enum CacheRevalidation {
-    /// True while the cache's conditional request is in flight.
-    @TaskLocal package static var isActive = false
-}
-
 /// The cache stage: inside retry and auth (so each attempt carries its credentials and is keyed
 /// by them), outside the user's middlewares and the request hooks.
-struct CacheMiddleware: Middleware {
+struct CacheStage: Middleware {
     let cache: ResponseCache
     let hooks: (any Hooks)?
     let timeSource: any TimeSource
 
     /// Request headers that make a request conditional or partial on the caller's behalf; such
-    /// requests bypass the cache, since the caller wants the server's own answer. A list, not a
-    /// set: every request is checked against it, and a few name comparisons cost less than
-    /// hashing each of its header names.
-    private static let callerConditionals: [HTTPField.Name] = [
+    /// requests bypass the cache, since the caller wants the server's own answer.
+    private static let callerConditionals: Set<HTTPField.Name> = [
         .ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range,
     ]
 
-    /// Response headers that describe the stored body and must not be replaced by a 304's; a
-    /// list for the same reason.
-    private static let representationHeaders: [HTTPField.Name] = [
+    /// Response headers that describe the stored body and must not be replaced by a 304's.
+    private static let representationHeaders: Set<HTTPField.Name> = [
         .contentLength, .contentEncoding, .transferEncoding, .contentRange, .contentType,
     ]
 
@@ -47,57 +37,42 @@ struct CacheMiddleware: Middleware {
             }
             return result
         }
-        // The URL straight from the request: every lookup needs it, and building a `URL` (then
-        // redacting it) for each one was a visible share of a revalidation's cost.
-        guard let target = RequestTarget(request) else { return try await next(request, body, context) }
+        guard let url = request.urlText else { return try await next(request, body, context) }
         if request.headerFields.contains(where: { Self.callerConditionals.contains($0.name) })
             || CacheControl(request.headerFields[values: .cacheControl]).noStore
         {
             return try await next(request, body, context)
         }
 
-        let key = cache.requestKey(for: request, target: target, redactor: context.redactor)
+        let key = ResponseCache.requestKey(for: request, url: url, redactor: context.redactor)
         let lookup = cache.lookup(key, headers: request.headerFields)
         for dropped in lookup.dropped {
-            emit(.evicted, reason: .unreadable, url: dropped.displayURL, bytes: dropped.byteCount, request, context)
+            evicted(dropped, .unreadable, request, context)
         }
         guard let entry = lookup.entry else {
-            emit(.miss, url: displayURL(target, context), request, context)
+            emit(.miss, url: displayURL(url, context), request, context)
             let result = try await next(request, body, context)
             storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
 
-        emit(.hit, url: displayURL(target, context), bytes: entry.byteCount, request, context)
+        emit(.hit, url: displayURL(url, context), bytes: entry.byteCount, request, context)
         var conditional = request
-        // Appended, not set through the subscript: the request was checked above to carry no
-        // conditional field, and the setter's search and rebuild of the list measured about 8%
-        // of the cache's own time on a URLSession revalidation (`perf record`).
-        if let etag = entry.headers.joinedValue(for: .eTag) {
-            conditional.headerFields.append(HTTPField(name: .ifNoneMatch, value: etag))
-        }
-        if let lastModified = entry.headers.joinedValue(for: .lastModified) {
-            conditional.headerFields.append(HTTPField(name: .ifModifiedSince, value: lastModified))
-        }
-        let result: TransportResponse
-        if hooks == nil {
-            // Only the request-hooks stage reads the flag, and it is not in the chain without hooks.
-            result = try await next(conditional, body, context)
-        } else {
-            result = try await CacheRevalidation.$isActive.withValue(true) {
-                try await next(conditional, body, context)
-            }
-        }
+        conditional.headerFields[.ifNoneMatch] = entry.headers[.eTag]
+        conditional.headerFields[.ifModifiedSince] = entry.headers[.lastModified]
+        var revalidation = context
+        revalidation.isCacheRevalidation = true
+        let result = try await next(conditional, body, revalidation)
         guard result.response.status.code == 304 else {
             storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
-        return revalidated(entry, by: result, request: request, target: target, context: context)
+        return revalidated(entry, by: result, request: request, url: url, context: context)
     }
 
     /// The URL as hooks and stored entries show it; only worked out when something shows it.
-    private func displayURL(_ target: RequestTarget, _ context: RequestContext) -> String {
-        context.redactor.redact(urlString: target.text)
+    private func displayURL(_ url: String, _ context: RequestContext) -> String {
+        context.redactor.redact(urlString: url)
     }
 
     /// The stored response, its headers updated by the 304 (RFC 9111 §4.3.4).
@@ -105,30 +80,18 @@ struct CacheMiddleware: Middleware {
         _ entry: CachedResponse,
         by result: TransportResponse,
         request: HTTPRequest,
-        target: RequestTarget,
+        url: String,
         context: RequestContext
     ) -> TransportResponse {
         var headers = entry.headers
         var validatorsChanged = false
         let fresh = result.response.headerFields
-        for (position, field) in fresh.enumerated() where !Self.representationHeaders.contains(field.name) {
-            // Each name once, at its first field.
-            if fresh[..<position].contains(where: { $0.name == field.name }) { continue }
-            // Most of a 304's headers repeat the stored ones; comparing in place spares the
-            // value arrays and the copy that rewriting equal values would cost.
-            if fresh.hasSameValues(of: field.name, as: headers) { continue }
+        var seen: Set<HTTPField.Name> = []
+        for field in fresh where !Self.representationHeaders.contains(field.name) && seen.insert(field.name).inserted {
+            let values = fresh[values: field.name]
+            guard headers[values: field.name] != values else { continue }
             if field.name == .eTag || field.name == .lastModified { validatorsChanged = true }
-            // One field on each side, the usual case (a newer `Date`), is replaced where it
-            // stands: the `values` setter rebuilds the whole list, and measured about 30% of
-            // this merge. No earlier 304 field has this name (checked above): only a later one
-            // could repeat it.
-            if let stored = headers.onlyPosition(of: field.name),
-                !fresh[(position + 1)...].contains(where: { $0.name == field.name })
-            {
-                headers[stored] = field
-            } else {
-                headers[values: field.name] = fresh[values: field.name]
-            }
+            headers[values: field.name] = values
         }
         let served = TransportResponse(
             response: HTTPResponse(status: HTTPResponse.Status(code: entry.status), headerFields: headers),
@@ -136,19 +99,10 @@ struct CacheMiddleware: Middleware {
             url: result.url,
             fromCache: true
         )
-        if hooks != nil {
-            emit(.revalidated, url: displayURL(target, context), bytes: entry.byteCount, request, context)
-        }
+        emit(.revalidated, url: displayURL(url, context), bytes: entry.byteCount, request, context)
         if CacheControl(result.response.headerFields[values: .cacheControl]).noStore {
             if let dropped = cache.remove(key: entry.key) {
-                emit(
-                    .evicted,
-                    reason: .notCacheable,
-                    url: dropped.displayURL,
-                    bytes: dropped.byteCount,
-                    request,
-                    context
-                )
+                evicted(dropped, .notCacheable, request, context)
             }
         } else if validatorsChanged {
             var updated = entry
@@ -178,14 +132,7 @@ struct CacheMiddleware: Middleware {
         guard storable, let varyHeaders, let fullKey else {
             // The resource changed in a way that may not be kept: the old entry is stale now.
             if let dropped = cache.removeMatching(key, headers: request.headerFields) {
-                emit(
-                    .evicted,
-                    reason: .notCacheable,
-                    url: dropped.displayURL,
-                    bytes: dropped.byteCount,
-                    request,
-                    context
-                )
+                evicted(dropped, .notCacheable, request, context)
             }
             return
         }
@@ -198,11 +145,11 @@ struct CacheMiddleware: Middleware {
             headers: Self.storable(fields, redactor: context.redactor),
             body: result.body,
             storedAt: timeSource.now(),
-            displayURL: displayURL(key.target, context)
+            displayURL: displayURL(key.url, context)
         )
         let outcome = cache.store(entry)
         for (summary, reason) in outcome.evicted {
-            emit(.evicted, reason: reason, url: summary.displayURL, bytes: summary.byteCount, request, context)
+            evicted(summary, reason, request, context)
         }
         if outcome.stored { emit(.stored, url: entry.displayURL, bytes: entry.byteCount, request, context) }
     }
@@ -223,14 +170,7 @@ struct CacheMiddleware: Middleware {
         }
         for target in targets {
             for dropped in cache.invalidate(urlKey: ResponseCache.urlKey(target)) {
-                emit(
-                    .evicted,
-                    reason: .invalidated,
-                    url: dropped.displayURL,
-                    bytes: dropped.byteCount,
-                    request,
-                    context
-                )
+                evicted(dropped, .invalidated, request, context)
             }
         }
     }
@@ -255,6 +195,16 @@ struct CacheMiddleware: Middleware {
         fields[.setCookie] = nil
         for name in redactor.secretHeaders { fields[name] = nil }
         return fields
+    }
+
+    /// Reports that `summary`'s entry was dropped.
+    private func evicted(
+        _ summary: CacheEntrySummary,
+        _ reason: CacheEvent.EvictionReason,
+        _ request: HTTPRequest,
+        _ context: RequestContext
+    ) {
+        emit(.evicted, reason: reason, url: summary.displayURL, bytes: summary.byteCount, request, context)
     }
 
     /// Reports a cache event; `url` is only worked out when there are hooks to tell.

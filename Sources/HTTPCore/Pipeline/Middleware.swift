@@ -5,11 +5,14 @@ public import HTTPTypes
 public typealias MiddlewareNext =
     @Sendable (_ request: HTTPRequest, _ body: Data?, _ context: RequestContext) async throws -> TransportResponse
 
-/// Code that runs around every attempt: header injection, request signing, interception.
+/// A stage of the request pipeline: code that runs around every attempt, such as header
+/// injection, request signing or interception.
 ///
-/// Middlewares run outermost first and may change the request, short-circuit with their own
-/// response, or call `next` more than once (that is how retry works). A middleware that throws
-/// should throw ``APIError`` or ``TransportError``; anything else is reported as `network`.
+/// The client's own stages (retry, auth, cache, request hooks) are middlewares too; yours run
+/// between the cache and the request hooks (see <doc:RequestPipeline>). Middlewares run outermost
+/// first and may change the request, short-circuit with their own response, or call `next` more
+/// than once (that is how retry works). A middleware that throws should throw ``APIError`` or
+/// ``TransportError``; anything else is reported as `network`.
 ///
 /// ```swift
 /// struct TraceHeader: Middleware {
@@ -32,7 +35,11 @@ public protocol Middleware: Sendable {
     ) async throws -> TransportResponse
 }
 
-/// What the chain knows about the call an attempt belongs to.
+/// What the pipeline knows about the call an attempt belongs to.
+///
+/// Each stage passes the context on to the next, so it is also how an outer stage tells the
+/// inner ones about the attempt: retry sets ``attempt`` and ``hasBeenReplayed``, the cache sets
+/// ``isCacheRevalidation``.
 public struct RequestContext: Sendable {
     /// The endpoint's operation metadata.
     public var operation: OperationMetadata
@@ -46,8 +53,15 @@ public struct RequestContext: Sendable {
     public var redactor: Redactor
     /// When the whole call must be over, on the client's monotonic clock; `nil` for no deadline.
     public var deadline: Duration?
-    /// Counts the attempts that reached the transport, for the operation-end hook; `nil` when
-    /// the client has no hooks, so a call without them allocates no counter.
+    /// Whether this call was already sent again at a stage's request (``ReplayRequest``); a call
+    /// is replayed at most once, so a stage that sees this must not ask again.
+    public internal(set) var hasBeenReplayed = false
+    /// Whether the client's cache made this attempt conditional: a `304 Not Modified` answer to
+    /// it is served from the cache.
+    public internal(set) var isCacheRevalidation = false
+    /// The call's tally of attempts that reached the request hooks, read by the operation-end
+    /// event; a reference, so the count made inside the pipeline is seen outside it. `nil` when
+    /// the client has no hooks.
     package var attemptCounter: AttemptCounter?
 
     /// Creates a context.

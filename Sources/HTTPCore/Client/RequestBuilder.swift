@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+
+/// Builds the request an endpoint describes: base URL, path, query, headers and body.
+///
+/// The one place HTTPCore makes a target URL, for ``Client/url(for:)``,
+/// ``Client/makeRequest(for:)`` and an auth strategy's own requests alike: the path is
+/// percent-encoded where it must be, joined to the base URL (``JoinedURL``), parsed by `URL`, and
+/// the request is made from that URL with `HTTPRequest(method:url:)`.
+struct RequestBuilder: Sendable {
+    /// The base URL's text, validated and without a trailing slash.
+    private let baseText: String
+    /// The fields every request starts with: the default headers, then `User-Agent` and `Accept`
+    /// unless they set them.
+    private let baseHeaders: HTTPFields
+    private let encoder: JSONEncoder
+    private let redactor: Redactor
+
+    /// A builder for requests below `baseURL`, which ``URLPolicy/validatedBaseURL(_:)`` accepted.
+    init(baseURL: URL, defaultHeaders: HTTPFields, userAgent: String?, json: JSONCoding, redactor: Redactor) {
+        baseText = baseURL.absoluteString
+        var headers = defaultHeaders
+        if let userAgent, headers[.userAgent] == nil { headers[.userAgent] = userAgent }
+        if headers[.accept] == nil { headers[.accept] = "application/json" }
+        baseHeaders = headers
+        // Foundation's coders are safe to share once configured, and this one never changes.
+        encoder = json.makeEncoder()
+        self.redactor = redactor
+    }
+
+    /// The URL for `path` (relative to the base URL, or absolute) with `query`.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` when the text makes no valid URL or an absolute URL
+    ///   breaks the https rule.
+    func url(path: String, query: QueryParameters) throws -> URL {
+        let joined = JoinedURL(base: baseText, path: Self.escapingPath(path), query: query)
+        guard let url = URL(string: joined.text) else {
+            throw APIError.usage("\"\(redactor.redact(urlString: joined.text))\" is not a valid URL.")
+        }
+        // A relative path keeps the base URL's scheme and host, which were checked already.
+        if joined.isAbsolute { try URLPolicy.checkedTarget(url) }
+        return url
+    }
+
+    /// The request and encoded body for the given parts; `headers` replace the base headers of
+    /// the same names.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` for an invalid URL or a body that cannot be encoded.
+    func request(
+        _ method: HTTPRequest.Method,
+        path: String,
+        query: QueryParameters,
+        headers: HTTPFields,
+        body: RequestBody?
+    ) throws -> (HTTPRequest, Data?) {
+        var request = HTTPRequest(method: method, url: try url(path: path, query: query))
+        request.headerFields = baseHeaders
+        var data: Data?
+        if let body {
+            do {
+                let encoded = try body.encoded(with: encoder)
+                data = encoded.data
+                request.headerFields[.contentType] = encoded.contentType
+            } catch {
+                throw APIError.usage(
+                    APIError.Details(
+                        message: "The request body could not be encoded: \(error)",
+                        cause: SendableDescription(error)
+                    )
+                )
+            }
+        }
+        for field in headers {
+            request.headerFields[field.name] = nil
+        }
+        request.headerFields.append(contentsOf: headers)
+        return (request, data)
+    }
+
+    /// `path` with the characters a URL may not carry percent-encoded; existing escapes,
+    /// separators and any query or fragment in the path stay as they are.
+    private static func escapingPath(_ path: String) -> String {
+        // Most paths need nothing encoded, and are checked without Foundation's slower bridge.
+        guard !path.utf8.allSatisfy(isAllowedInPath) else { return path }
+        return path.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? path
+    }
+
+    /// Letters, digits, `-._~`, and the separators and escapes `!$&'()*+,;=:@/?%#`.
+    private static func isAllowedInPath(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "&")...UInt8(ascii: "/"), UInt8(ascii: ":"),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "_"),
+            UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static let allowedInPath = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%#"
+    )
+}

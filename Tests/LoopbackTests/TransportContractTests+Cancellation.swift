@@ -1,0 +1,90 @@
+import APISandbox
+import Foundation
+import HTTPCore
+import HTTPTypes
+import Testing
+
+extension TransportContractTests {
+    @Test(
+        "Cancelling just as the answer arrives ends every request, one way or the other",
+        .timeLimit(.minutes(2 * SanitizerRun.slowdown)),
+        arguments: TransportUnderTest.allCases
+    )
+    func cancellationRacingTheAnswer(kind: TransportUnderTest) async throws {
+        // Cancels spread over the round trip hit every stage of it; a deadlock between a
+        // cancellation and the callback resuming the caller would hang this test.
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport)
+            let endpoint = Endpoint<Data>(.get, "_test/bytes/4096")
+            // Timed warm, fastest of five: the first call opens the connection, and a slow call
+            // under a busy test run would stretch every one of the 200 waits below.
+            _ = try await client.send(endpoint)
+            var roundTrip = Duration.seconds(1)
+            for _ in 0..<5 {
+                roundTrip = min(roundTrip, try await ContinuousClock().measure { _ = try await client.send(endpoint) })
+            }
+            var cancelled = 0
+            for step in 0..<200 {
+                let task = Task { try await client.send(endpoint) }
+                try await Task.sleep(for: roundTrip * 2 * Double(step) / 200)
+                task.cancel()
+                switch await task.result {
+                case .success(let body):
+                    #expect(body.count == 4096)
+                case .failure(let error):
+                    #expect(error is CancellationError, "\(error)")
+                    cancelled += 1
+                }
+            }
+            // The earliest cancels come before the request is even sent.
+            #expect(cancelled > 0)
+            // The transport is still usable afterwards.
+            #expect(try await client.send(endpoint).count == 4096)
+        }
+    }
+
+    @Test(
+        "A call cancelled before it starts ends with CancellationError",
+        .timeLimit(.minutes(2 * SanitizerRun.slowdown)),
+        arguments: TransportUnderTest.allCases
+    )
+    func cancelledBeforeItStarts(kind: TransportUnderTest) async throws {
+        // The cancellation handler then runs at once, racing the transport's own set-up: a
+        // transport that misses a task's end reported before it listened for it would wait
+        // forever, and a thousand tries make that race likely to show.
+        try await withContract(kind) { sandbox, transport in
+            let request = sandboxRequest(to: sandbox, "/_test/bytes/16")
+            for _ in 0..<1000 {
+                let call = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await transport.send(request, body: nil, options: TransportOptions())
+                }
+                let result = await call.result
+                #expect(throws: CancellationError.self) { try result.get() }
+            }
+            let after = try await transport.send(request, body: nil, options: TransportOptions())
+            #expect(after.body.count == 16)
+        }
+    }
+
+    @Test("Cancelling the task cancels the request with CancellationError", arguments: TransportUnderTest.allCases)
+    func cancellation(kind: TransportUnderTest) async throws {
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport)
+            // Held until the sandbox stops: only the cancellation can end these.
+            let slowHead = Endpoint<Data>(.get, "_test/hold/head")
+            let slowBody = Endpoint<Data>(
+                .get,
+                "_test/bytes/4096",
+                query: ["chunked": 1, "chunk_size": 1024, "hold": "rest"]
+            )
+            for endpoint in [slowHead, slowBody] {
+                let task = Task { try await client.send(endpoint) }
+                try await Task.sleep(for: .milliseconds(200))
+                task.cancel()
+                let result = await task.result
+                #expect(throws: CancellationError.self) { try result.get() }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import APISandbox
+import Foundation
+import HTTPCore
+import HTTPTypes
+import Testing
+
+extension TransportContractTests {
+    @Test("A server that sends no head in time is a network error", arguments: TransportUnderTest.allCases)
+    func timeout(kind: TransportUnderTest) async throws {
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
+            let started = ContinuousClock.now
+            let error = await apiError {
+                _ = try await client.send(Endpoint<JSONValue>(.get, "_test/hold/head"))
+            }
+            #expect(error?.code == .network)
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed >= .milliseconds(900), "\(elapsed)")
+        }
+    }
+
+    @Test("A sub-second timeout lets a prompt answer through", arguments: TransportUnderTest.allCases)
+    func subSecondTimeout(kind: TransportUnderTest) async throws {
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.timeout = .milliseconds(900) }
+            for delay in [0, 150] {
+                let started = ContinuousClock.now
+                do {
+                    let value = try await client.send(Endpoint<JSONValue>(.get, "_test/delay/\(delay)"))
+                    #expect(value["delayedMs"]?.intValue == delay)
+                } catch let error as APIError {
+                    let elapsed = ContinuousClock.now - started
+                    #expect(elapsed >= .milliseconds(850), "timed out after \(elapsed): \(error)")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "The timeout is an idle timeout while the body streams",
+        .disabled(if: SanitizerRun.isActive, "wall-clock idle-timeout test; a sanitizer's slowdown stretches the gaps"),
+        arguments: TransportUnderTest.allCases
+    )
+    func bodyTimeout(kind: TransportUnderTest) async throws {
+        try await withContract(kind) { sandbox, transport in
+            // A body that keeps arriving is not idle, however long it takes in total. The gaps are
+            // far below the timeout so a busy test machine cannot stretch one past it.
+            let patient = try makeClient(sandbox, transport) { $0.timeout = .seconds(5) }
+            let started = ContinuousClock.now
+            let slow = try await patient.send(
+                Endpoint<Data>(
+                    .get,
+                    "_test/bytes/5200",
+                    query: ["chunked": 1, "chunk_size": 100, "chunk_delay_ms": 100]
+                )
+            )
+            #expect(slow.count == 5200)
+            #expect(ContinuousClock.now - started > .seconds(5))
+        }
+    }
+
+    @Test("A body that stops arriving is a network error", arguments: TransportUnderTest.allCases)
+    func stalledBody(kind: TransportUnderTest) async throws {
+        try await withContract(kind) { sandbox, transport in
+            // The rest of the body is held until the sandbox stops: only the timeout can end this.
+            let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
+            let error = await apiError {
+                _ = try await client.send(
+                    Endpoint<Data>(
+                        .get,
+                        "_test/bytes/2048",
+                        query: ["chunked": 1, "chunk_size": 1024, "hold": "rest"]
+                    )
+                )
+            }
+            #expect(error?.code == .network)
+        }
+    }
+}
