@@ -16,12 +16,12 @@ struct ErrorTableTests {
         return try #require(error)
     }
 
-    @Test("usage: an http base URL, exit 1, not retryable")
+    @Test("usage: an http base URL, exit 64, not retryable")
     func usage() async throws {
         let error = await apiError { _ = try makeClient(ScriptedTransport(), baseURL: "http://example.com") }
         #expect(error?.code == .usage)
         #expect(error?.code.rawValue == "usage")
-        #expect(error?.exitCode == 1)
+        #expect(error?.exitCode == 64)
         #expect(error?.isRetryable == false)
     }
 

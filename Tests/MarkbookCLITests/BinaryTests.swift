@@ -42,11 +42,12 @@ struct BinaryTests {
         #expect(!(result.stdout + result.stderr).contains("ENVKEY0000000000000000000000000a"))
     }
 
-    @Test("Exit codes: not found 2, usage 1, bad command line 64")
+    @Test("Exit codes: not found 2, a bad argument value or command line 64")
     func exitCodes() async throws {
         #expect(try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "show", "7"]).exitCode == 2)
         #expect(
-            try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "backup", "schedule", "x"]).exitCode == 1
+            try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "backup", "schedule", "x"]).exitCode
+                == 64
         )
         let bad = try await BuiltExecutable.run("markbook", arguments: ["show"])
         #expect(bad.exitCode == 64)

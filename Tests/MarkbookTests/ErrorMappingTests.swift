@@ -187,7 +187,7 @@ struct ErrorMappingTests {
             await apiError { try await scriptedClient(transport).scheduleBackup(matching: matching) }
         )
         #expect(error.code == .usage)
-        #expect(error.exitCode == 1)
+        #expect(error.exitCode == 64)
         #expect(transport.requests.isEmpty)
     }
 
