@@ -185,6 +185,9 @@ extension APIError {
         public var payload: JSONValue?
         /// An API-specific status that the SDK mapped (for example Markbook's `ERROR:...`).
         public var rawStatus: String?
+        /// What a list walk had collected when it stopped with this error; read it with
+        /// ``APIError/partialList(of:)``.
+        var partialList: (any Sendable)?
 
         /// Creates details; the message is cut at ``maxMessageLength`` characters.
         public init(
