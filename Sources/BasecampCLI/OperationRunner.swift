@@ -238,7 +238,12 @@ enum BodyReader {
         let data: Data
         let source: String
         if argument == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            // readToEnd() throws where readDataToEndOfFile() would trap (a closed stdin).
+            do {
+                data = try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                throw ValidationError("--body - could not read stdin.")
+            }
             source = "stdin"
         } else if argument.hasPrefix("@") {
             data = try file(String(argument.dropFirst()))

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// The built tools with stdout on a closed pipe (`tool | head` after `head` exited) and on
-/// `/dev/full`: never a trap, in any command or output mode.
-@Suite("The built tools with a stdout that cannot be written")
+/// `/dev/full`: never a trap, in any command or output mode. One process at a time, so twenty
+/// tools starting their sandboxes at once do not starve the rest of the test run.
+@Suite("The built tools with a stdout that cannot be written", .serialized)
 struct ClosedOutputProcessTests {
     struct ToolRun: Sendable, CustomTestStringConvertible {
         var tool: String

@@ -7,7 +7,9 @@ import Foundation
 enum ReferenceLinks {
     /// The links as "target rel1 rel2 | name=value …", in order.
     static func parse(_ values: [String], base: URL) -> [String] {
-        values.flatMap(split).compactMap { link(in: $0, base: base) }
+        // Regex is not Sendable, so the expressions are compiled per call rather than kept static.
+        guard let grammar = try? Grammar() else { return [] }
+        return values.flatMap(split).compactMap { link(in: $0, base: base, grammar: grammar) }
     }
 
     /// The link-values of one field: cut at commas outside quoted strings and outside `<…>`; a
@@ -51,22 +53,31 @@ enum ReferenceLinks {
     private static let quoted = #""(?:[^"\\]|\\[\s\S])*""#
     private static let value = #"[!#$%&'()*+\-./0-9:=?@A-Z\[\]^_`a-z{|}~\x{80}-\x{10FFFF}]+"#
     private static let parameter = "\(token)\(whitespace)(?:=\(whitespace)(?:\(value)|\(quoted)))?"
-    private static let linkValue = try? Regex(
-        "\(whitespace)<([^<>]*)>((?:\(whitespace);\(whitespace)(?:\(parameter))?)*)\(whitespace)"
-    )
-    private static let oneParameter = try? Regex(
-        "\(whitespace);\(whitespace)(?:(\(token))\(whitespace)(?:=\(whitespace)(\(value)|\(quoted)))?)?"
-    )
+    /// The link-value and parameter expressions, compiled.
+    private struct Grammar {
+        let linkValue: Regex<AnyRegexOutput>
+        let oneParameter: Regex<AnyRegexOutput>
+
+        init() throws {
+            linkValue = try Regex(
+                "\(whitespace)<([^<>]*)>((?:\(whitespace);\(whitespace)(?:\(parameter))?)*)\(whitespace)"
+            )
+            .matchingSemantics(.unicodeScalar)
+            oneParameter = try Regex(
+                "\(whitespace);\(whitespace)(?:(\(token))\(whitespace)(?:=\(whitespace)(\(value)|\(quoted)))?)?"
+            )
+            .matchingSemantics(.unicodeScalar)
+        }
+    }
 
     /// The link in one link-value, or `nil` when it does not match the grammar or its target is
     /// unusable.
-    private static func link(in piece: String, base: URL) -> String? {
-        guard let linkValue, let oneParameter,
-            let match = try? linkValue.matchingSemantics(.unicodeScalar).wholeMatch(in: piece),
+    private static func link(in piece: String, base: URL, grammar: Grammar) -> String? {
+        guard let match = try? grammar.linkValue.wholeMatch(in: piece),
             let targetText = match.output[1].substring, let parameterText = match.output[2].substring
         else { return nil }
         var parameters: [(String, String)] = []
-        for found in String(parameterText).matches(of: oneParameter.matchingSemantics(.unicodeScalar)) {
+        for found in String(parameterText).matches(of: grammar.oneParameter) {
             guard let name = found.output[1].substring else { continue }
             let key = name.lowercased()
             var value = found.output[2].substring.map(String.init) ?? ""
