@@ -234,15 +234,47 @@ private enum Spawn {
         defer { if pipeWriteEnd >= 0 { close(pipeWriteEnd) } }
         posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
+        // Only stdin, stdout and stderr reach the child: an inherited listening socket of a
+        // sandbox the test process runs would keep its port bound after the sandbox stops.
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t?
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        closeInheritedDescriptors(&actions)
+        #endif
+
         let argv = ([path] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
         defer {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, nil, argv + [nil], envp + [nil])
+        let status = posix_spawn(&pid, path, &actions, &attributes, argv + [nil], envp + [nil])
         return status == 0 ? pid : -status
     }
+
+    #if !canImport(Darwin)
+    /// Adds glibc's "close every descriptor from 3" action (2.34 and later, looked up at run time
+    /// because the Glibc module does not export GNU extensions), else a close for each
+    /// descriptor open now.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        // The listing's own descriptor is closed by now; closing it again would fail the spawn.
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 && fcntl(descriptor, F_GETFD) != -1 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+    #endif
 
     /// The exit status and resource usage once the child has exited; `nil` while it runs.
     static func reap(_ pid: pid_t) -> (status: Int32, usage: rusage)? {
