@@ -154,6 +154,8 @@ let package = Package(
                 "HTTPCore",
                 "HTTPCoreObservability",
                 "APISandbox",
+                // URLSession on Apple platforms; on Linux the tools send through SwiftNIO.
+                .target(name: "HTTPCoreAsyncHTTPClient", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -21,7 +21,8 @@ import ServiceLifecycle
 /// The built-in test surface lives under `/_test/`; see <doc:APISandbox> for every route.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public final class Sandbox: Sendable {
-    /// Where the server listens, for example `http://127.0.0.1:54321`, with no trailing slash.
+    /// Where the server listens, for example `http://127.0.0.1:54321` or `http://[::1]:54321`, with
+    /// no trailing slash.
     public let baseURL: URL
     /// The bound port; the real one when the sandbox was started on port 0.
     public let port: Int
@@ -31,12 +32,16 @@ public final class Sandbox: Sendable {
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, Never>
 
-    private init(port: Int, state: SandboxState, serviceGroup: ServiceGroup, runTask: Task<Void, Never>) throws {
-        var components = URLComponents()
-        components.scheme = "http"
-        components.host = "127.0.0.1"
-        components.port = port
-        guard let url = components.url else { throw SandboxError.invalidBaseURL(port: port) }
+    private init(
+        host: String,
+        port: Int,
+        state: SandboxState,
+        serviceGroup: ServiceGroup,
+        runTask: Task<Void, Never>
+    ) throws {
+        // An IPv6 literal goes in brackets (RFC 3986 §3.2.2).
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        guard let url = URL(string: "http://\(authority)") else { throw SandboxError.invalidBaseURL(port: port) }
         self.baseURL = url
         self.port = port
         self.state = state
@@ -44,15 +49,21 @@ public final class Sandbox: Sendable {
         self.runTask = runTask
     }
 
-    /// Starts a sandbox on 127.0.0.1 and returns once it accepts connections.
+    /// Starts a sandbox on 127.0.0.1 (or `host`) and returns once it accepts connections.
     ///
     /// - Parameters:
     ///   - port: The port to bind; 0 (the default) lets the system pick a free one, which keeps
     ///     parallel tests from colliding.
+    ///   - host: The loopback address to bind: `127.0.0.1` (the default) or `::1`, for testing
+    ///     a client over IPv6.
     ///   - configuration: Modules, fault plan and other settings.
     /// - Throws: The bind error if the port is taken, `CancellationError` if the calling task was
     ///   cancelled first, or ``SandboxError/stoppedBeforeListening``.
-    public static func start(port: Int = 0, configuration: SandboxConfiguration = .init()) async throws -> Sandbox {
+    public static func start(
+        port: Int = 0,
+        host: String = "127.0.0.1",
+        configuration: SandboxConfiguration = .init()
+    ) async throws -> Sandbox {
         let state = SandboxState(configuration: configuration)
         var logger = Logger(label: "api-sandbox")
         logger.logLevel = configuration.logRequests ? .info : .warning
@@ -73,7 +84,7 @@ public final class Sandbox: Sendable {
         let (boundPorts, boundPortContinuation) = AsyncThrowingStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 boundPortContinuation.yield(channel.localAddress?.port ?? port)
             },
@@ -99,7 +110,7 @@ public final class Sandbox: Sendable {
                 try Task.checkCancellation()
                 throw SandboxError.stoppedBeforeListening
             }
-            return try Sandbox(port: boundPort, state: state, serviceGroup: serviceGroup, runTask: runTask)
+            return try Sandbox(host: host, port: boundPort, state: state, serviceGroup: serviceGroup, runTask: runTask)
         } catch {
             await serviceGroup.triggerGracefulShutdown()
             await runTask.value

@@ -78,7 +78,7 @@ struct APICommand: ToolCommand {
         }
         let account = try await runner.account()
         if operation.isPaginated {
-            let result = try await runner.collect(
+            let (result, stopped) = try await runner.collect(
                 operation,
                 on: account,
                 path: path,
@@ -87,6 +87,7 @@ struct APICommand: ToolCommand {
                 page: listing.page
             )
             try context.printJSON(JSONValue.array(result.items))
+            if let stopped { throw stopped }
             return
         }
         if listing.limit != nil || listing.page != nil {

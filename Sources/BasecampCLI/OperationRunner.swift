@@ -67,7 +67,7 @@ struct OperationRunner {
         let output = OutputFormatter(context: context)
 
         if operation.isPaginated {
-            let result = try await collect(
+            let (result, stopped) = try await collect(
                 operation,
                 on: account,
                 path: call.pathValues,
@@ -78,15 +78,12 @@ struct OperationRunner {
             var items = result.items
             if let project = call.scope?.project {
                 items = items.filter { Self.belongs($0, to: project) }
-                if items.isEmpty, !result.items.isEmpty {
+                if items.isEmpty, !result.items.isEmpty, stopped == nil {
                     throw Self.notInProject(operation, project: project)
                 }
             }
             try output.list(items, operation: operation)
-            if result.meta.truncated, !context.outputsJSON {
-                let total = result.meta.totalCount.map { " of \($0)" } ?? ""
-                context.note("Showing \(items.count)\(total); use --page N or a larger --limit for more.")
-            }
+            try finishList(result, shown: items.count, stopped: stopped)
             return
         }
 
@@ -110,7 +107,9 @@ struct OperationRunner {
         }
     }
 
-    /// Every page (or the one `page` asks for), up to `limit` items.
+    /// Every page (or the one `page` asks for), up to `limit` items. When the walk stops with an
+    /// error after some pages (a page failed, a next link was refused), the items fetched so far
+    /// come back with that error, so they can be printed before it.
     func collect(
         _ operation: BasecampOperation,
         on account: AccountClient,
@@ -118,10 +117,36 @@ struct OperationRunner {
         query: [(name: String, value: String)],
         limit: Int?,
         page: Int?
-    ) async throws -> ListResult<JSONValue> {
+    ) async throws -> (ListResult<JSONValue>, stopped: APIError?) {
         let options = PaginationOptions(maxItems: limit, page: page)
-        return try await account.performPaginated(operation, pathParameters: path, query: query, options: options)
+        do {
+            let result = try await account.performPaginated(
+                operation,
+                pathParameters: path,
+                query: query,
+                options: options
+            )
             .collect()
+            return (result, nil)
+        } catch let error as APIError {
+            guard let partial = error.partialList(of: JSONValue.self) else { throw error }
+            return (partial, error)
+        }
+    }
+
+    /// After a list is printed: the error that stopped it early, or a note that more exist.
+    func finishList(_ result: ListResult<JSONValue>, shown: Int, stopped: APIError?) throws {
+        if let stopped {
+            if !context.outputsJSON {
+                let pages = result.meta.pageCount == 1 ? "1 page" : "\(result.meta.pageCount) pages"
+                context.note("The list stopped early: the items above are from the first \(pages).")
+            }
+            throw stopped
+        }
+        if result.meta.truncated, !context.outputsJSON {
+            let total = result.meta.totalCount.map { " of \($0)" } ?? ""
+            context.note("Showing \(shown)\(total); use --page N or a larger --limit for more.")
+        }
     }
 
     /// Whether a record lies in `project`; records that do not say are kept.
@@ -216,7 +241,12 @@ enum BodyReader {
         let data: Data
         let source: String
         if argument == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            // readToEnd() throws where readDataToEndOfFile() would trap (a closed stdin).
+            do {
+                data = try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                throw ValidationError("--body - could not read stdin.")
+            }
             source = "stdin"
         } else if argument.hasPrefix("@") {
             data = try file(String(argument.dropFirst()))

@@ -27,7 +27,8 @@ public struct CLIEnvironment: Sendable {
     public var timeZone: TimeZone
     /// The clock: "now" for commands and the client's retry waits.
     public var clock: any TimeSource
-    /// The transport the API clients use; `nil` for HTTPCore's default (URLSession).
+    /// The transport the API clients use; `nil` for the tools' own: AsyncHTTPClient on Linux,
+    /// URLSession on Apple platforms, made for each command and shut down when it ends.
     public var transport: (any HTTPTransport)?
     /// The width help text wraps at; `nil` asks the terminal.
     public var columns: Int?

@@ -17,19 +17,12 @@ import HTTPCore
 ///
 /// Tests run the same code path in-process with ``capture(_:arguments:variables:configure:)``.
 ///
-/// Exit codes: 0 on success (and for `--help`, `--version` and completion scripts); a failed
-/// command's ``HTTPCore/APIError/exitCode`` (1–10); 64 for a bad command line, like
-/// ArgumentParser's own validation errors; 1 for an unexpected error; 130 when cancelled.
+/// The exit code and error code of every outcome follow ``ExitPolicy``.
 public enum CLIRunner {
-    /// The exit code for a bad command line (`EX_USAGE`), as ArgumentParser uses.
-    public static let usageExitCode: Int32 = ExitCode.validationFailure.rawValue
-    /// The exit code for an error that is neither an `APIError` nor a usage error.
-    public static let unexpectedExitCode: Int32 = 1
-    /// The exit code for a cancelled command (128 + SIGINT, as shells report Ctrl-C).
-    public static let cancelledExitCode: Int32 = 130
-
     /// Runs the tool with the process's arguments, environment and streams, then exits.
     public static func main<Tool: CommandLineTool>(_ tool: Tool.Type) async -> Never {
+        // A closed stdout must reach the output sink as EPIPE, not kill the process mid-cleanup.
+        signal(SIGPIPE, SIG_IGN)
         let code = await run(tool, arguments: Array(CommandLine.arguments.dropFirst()), environment: .process())
         exit(code)
     }
@@ -78,39 +71,34 @@ public enum CLIRunner {
         for name in Tool.secretEnvironmentVariables {
             if let value = environment.variables[name] { scrubber.register(value) }
         }
-        let stdout = ScrubbingSink(base: environment.standardOutput, scrubber: scrubber)
+        let output = WatchedOutput(base: environment.standardOutput)
+        var environment = environment
+        environment.standardOutput = output
+        let stdout = ScrubbingSink(base: output, scrubber: scrubber)
         let stderr = ScrubbingSink(base: environment.standardError, scrubber: scrubber)
         // Parsing may fail before `--json` is known, so look for it in the raw arguments.
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        let parsing = FailureReporter<Tool>(
+            json: wantsJSON,
+            columns: environment.columns,
+            stdout: stdout,
+            stderr: stderr
+        )
 
         let command: any ParsableCommand
         do {
             command = try await Tool.asyncParseAsRoot(arguments)
         } catch {
-            return reportArgumentParserError(
-                error,
-                tool: tool,
-                json: wantsJSON,
-                columns: environment.columns,
-                stdout: stdout,
-                stderr: stderr
-            )
+            return parsing.finish(parsing.reportArgumentParserError(error), output: output.failure)
         }
 
         guard let toolCommand = command as? any ToolCommand else {
             // The root without a subcommand, `help`, and other commands ArgumentParser supplies.
             do {
                 try await runPlain(command)
-                return 0
+                return parsing.finish(ExitPolicy.success, output: output.failure)
             } catch {
-                return reportArgumentParserError(
-                    error,
-                    tool: tool,
-                    json: wantsJSON,
-                    columns: environment.columns,
-                    stdout: stdout,
-                    stderr: stderr
-                )
+                return parsing.finish(parsing.reportArgumentParserError(error), output: output.failure)
             }
         }
 
@@ -123,83 +111,35 @@ public enum CLIRunner {
             scrubber: scrubber,
             startSandbox: { environment in try await startSandbox(for: tool, environment: environment) }
         )
+        let reporter = FailureReporter<Tool>(
+            json: context.outputsJSON,
+            columns: environment.columns,
+            stdout: stdout,
+            stderr: stderr,
+            command: type(of: toolCommand)
+        )
+        // The command runs in its own task so that losing stdout can stop it, as SIGPIPE would.
+        let work = Task { try await toolCommand.run(in: context) }
+        output.whenFailed { work.cancel() }
         let failure: (any Error)?
         do {
-            try await toolCommand.run(in: context)
+            try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
             failure = nil
         } catch {
             failure = error
         }
-        // Stop the sandbox and clear any progress line before the error is printed.
+        // Stop the sandbox, shut the transport down and clear any progress line before the error
+        // is printed.
         await context.finish()
-        guard let failure else { return 0 }
-        switch failure {
-        case let error as APIError:
-            return report(ErrorReport(error), json: context.outputsJSON, stderr: stderr)
-        case is CancellationError:
-            let report = ErrorReport(code: "cancelled", message: "Cancelled.", exitCode: cancelledExitCode)
-            return self.report(report, json: context.outputsJSON, stderr: stderr)
-        case let error where isArgumentParserError(error):
-            return reportArgumentParserError(
-                error,
-                tool: tool,
-                json: context.outputsJSON,
-                columns: environment.columns,
-                stdout: stdout,
-                stderr: stderr
-            )
-        default:
-            let report = ErrorReport(code: "internal", message: "\(failure)", exitCode: unexpectedExitCode)
-            return self.report(report, json: context.outputsJSON, stderr: stderr)
+        // Output that can no longer be delivered decides the outcome, whatever the command did next.
+        guard output.failure == nil, let failure else {
+            return reporter.finish(ExitPolicy.success, output: output.failure)
         }
-    }
-
-    // MARK: Reporting
-
-    private static func report(_ report: ErrorReport, json: Bool, stderr: any OutputSink) -> Int32 {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let line = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) }
-            stderr.write((line ?? #"{"code":"internal"}"#) + "\n")
-        } else {
-            stderr.write(report.humanText + "\n")
-        }
-        return report.exitCode
-    }
-
-    /// Errors whose message and exit code ArgumentParser knows: parse and validation errors,
-    /// help and version requests, completion scripts, `CleanExit` and `ExitCode`.
-    private static func isArgumentParserError(_ error: any Error) -> Bool {
-        error is ValidationError || error is CleanExit || error is ExitCode
-    }
-
-    private static func reportArgumentParserError<Tool: CommandLineTool>(
-        _ error: any Error,
-        tool: Tool.Type,
-        json: Bool,
-        columns: Int?,
-        stdout: any OutputSink,
-        stderr: any OutputSink
-    ) -> Int32 {
-        let code = Tool.exitCode(for: error).rawValue
-        let text = Tool.fullMessage(for: error, columns: columns)
-        if code == 0 {
-            if !text.isEmpty { stdout.write(text + "\n") }
-            return 0
-        }
-        if json {
-            let message = Tool.message(for: error)
-            let report = ErrorReport(
-                code: code == usageExitCode ? "usage" : "internal",
-                message: message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
-                hint: "Run '\(Tool.toolName) --help' for usage.",
-                exitCode: code
-            )
-            return self.report(report, json: true, stderr: stderr)
-        }
-        if !text.isEmpty { stderr.write(text + "\n") }
-        return code
+        return reporter.report(failure)
     }
 
     // MARK: Helpers

@@ -32,6 +32,7 @@ public final class CommandContext: Sendable {
     private let stderr: any OutputSink
     private let startSandbox: @Sendable (CLIEnvironment) async throws -> StartedSandbox
     private let sandbox = Locked<Task<StartedSandbox, any Error>?>(nil)
+    private let ownTransport = Locked<ToolTransport?>(nil)
 
     init(
         environment: CLIEnvironment,
@@ -197,9 +198,19 @@ public final class CommandContext: Sendable {
         }
         return APIConnection(
             configuration: configuration,
-            transport: environment.transport ?? URLSessionTransport.shared,
+            transport: environment.transport ?? defaultTransport(),
             isSandbox: usesSandbox
         )
+    }
+
+    /// The transport made for this command on first use; ``finish()`` shuts it down.
+    private func defaultTransport() -> any HTTPTransport {
+        ownTransport.withLock { own in
+            if let own { return own.transport }
+            let made = ToolTransport.make()
+            own = made
+            return made.transport
+        }
     }
 
     private func resolvedBaseURL() throws -> URL {
@@ -221,9 +232,13 @@ public final class CommandContext: Sendable {
         }
     }
 
-    /// Stops the sandbox, if one was started, and clears any progress line.
+    /// Shuts down the transport the command used, stops the sandbox, if one was started, and
+    /// clears any progress line.
     func finish() async {
         progress.clear()
+        if let transport = ownTransport.withLock({ $0 }) {
+            await transport.shutdown()
+        }
         let task = sandbox.withLock { $0 }
         if let started = try? await task?.value {
             await started.stop()
@@ -236,7 +251,8 @@ public final class CommandContext: Sendable {
 public struct APIConnection: Sendable {
     /// Base URL, timeout, retry policy, clock, user agent and hooks, as the global options say.
     public var configuration: ClientConfiguration
-    /// The transport: HTTPCore's default, or the one a test put in the environment.
+    /// The transport: AsyncHTTPClient on Linux and URLSession on Apple platforms, shut down when
+    /// the command ends, or the one a test put in the environment.
     public var transport: any HTTPTransport
     /// Whether the base URL is the in-process sandbox.
     public var isSandbox: Bool

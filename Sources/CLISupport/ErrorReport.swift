@@ -9,8 +9,8 @@ public import HTTPCore
 /// {"code":"api_error","exitCode":7,"hint":null,"httpStatus":500,"message":"Internal Server Error","requestId":"abc","retryable":true}
 /// ```
 public struct ErrorReport: Sendable, Hashable, Codable {
-    /// ``HTTPCore/APIError/Code``'s raw value; `usage` for a bad command line, `internal` for an
-    /// unexpected failure, `cancelled` for a cancelled command.
+    /// ``HTTPCore/APIError/Code``'s raw value (`usage` also for a bad command line), or one of
+    /// ``ExitPolicy``'s own: `configuration`, `output_failed`, `internal`, `cancelled`.
     public var code: String
     /// A sentence for people.
     public var message: String
@@ -47,17 +47,18 @@ public struct ErrorReport: Sendable, Hashable, Codable {
     /// The report for an ``HTTPCore/APIError``, exiting with its ``HTTPCore/APIError/exitCode``.
     public init(_ error: APIError) {
         var hint = error.hint
-        if hint == nil {
-            switch error.code {
-            case .network:
-                hint = "Check the base URL and that the server is reachable; it is safe to try again."
-            case .rateLimit:
-                if let wait = error.details.retryAfter {
-                    hint = "The server asked to wait \(wait.components.seconds) s before trying again."
-                }
-            default:
-                break
+        switch error.code {
+        case .network where hint == nil:
+            hint = "Check the base URL and that the server is reachable; it is safe to try again."
+        case .rateLimit:
+            // The SDK's own hint may name client settings that a command line cannot change.
+            if let wait = error.details.retryAfter {
+                hint = "The server asked to wait \(wait.components.seconds) s: run the command again after that."
+            } else {
+                hint = "The server is limiting requests: wait a minute, then run the command again."
             }
+        default:
+            break
         }
         self.init(
             code: error.code.rawValue,

@@ -65,12 +65,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         lines += all.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.meaning }
         lines += [
             "",
-            "Exit codes:",
-            "  0 success          5 rate limited      9 validation failed",
-            "  1 usage/internal   6 network error    10 limit exceeded",
-            "  2 not found        7 API error        64 bad command line",
-            "  3 auth required    8 ambiguous write",
-            "  4 forbidden",
+            "Exit codes, with the code of the --json error object. Anything wrong on the command line or "
+                + "in an argument's value is 64 (usage), found before any request is sent; 1 is a file or "
+                + "setting read later, a failed write or a bug; 2 to 10 come from the API or the network; "
+                + "a closed stdout (tool | head) ends quietly with 141.",
+            "",
+            ExitPolicy.helpText,
         ]
         return lines.joined(separator: "\n")
     }

@@ -7,36 +7,52 @@ import HTTPCore
 /// environment's sinks. That is what lets ``CLIRunner/capture(_:arguments:variables:configure:)``
 /// run a command in-process and see exactly what it printed.
 public protocol OutputSink: Sendable {
-    /// Writes `text` as it is (add your own newline).
+    /// Writes `text` as it is (add your own newline). A sink that cannot write records why in
+    /// ``failure`` instead of throwing or trapping.
     func write(_ text: String)
+
+    /// Why the sink stopped taking output (a closed pipe, a full disk), or `nil`. The runner
+    /// checks it to end a command whose output can no longer be delivered. `nil` by default.
+    var failure: OutputFailure? { get }
 }
 
-/// The process's standard output or standard error, unbuffered.
-public struct StandardStream: OutputSink {
-    private let handle: FileHandle
-
-    /// The process's standard output.
-    public static var output: StandardStream { StandardStream(handle: .standardOutput) }
-    /// The process's standard error.
-    public static var error: StandardStream { StandardStream(handle: .standardError) }
-
-    /// Writes the text's UTF-8 bytes.
-    public func write(_ text: String) {
-        handle.write(Data(text.utf8))
-    }
+extension OutputSink {
+    /// Never fails.
+    public var failure: OutputFailure? { nil }
 }
 
 /// Keeps everything written, for tests.
 public final class CapturedOutput: OutputSink {
     private let buffer = Locked("")
+    private let failing: (after: Int, failure: OutputFailure)?
+    private let failed = Locked<OutputFailure?>(nil)
 
     /// Creates an empty buffer.
-    public init() {}
-
-    /// Appends `text`.
-    public func write(_ text: String) {
-        buffer.withLock { $0 += text }
+    public init() {
+        failing = nil
     }
+
+    /// Creates a buffer that takes `bytes` UTF-8 bytes, then fails as a stream would with
+    /// `failure`: for testing what a command does when its reader goes away or the disk fills up.
+    public init(failingAfter bytes: Int, with failure: OutputFailure) {
+        failing = (bytes, failure)
+    }
+
+    /// Appends `text`, or drops it once the buffer has failed.
+    public func write(_ text: String) {
+        guard failed.withLock({ $0 }) == nil else { return }
+        let overflow = buffer.withLock { buffer -> Bool in
+            guard let failing, buffer.utf8.count + text.utf8.count > failing.after else {
+                buffer += text
+                return false
+            }
+            return true
+        }
+        if overflow, let failing { failed.withLock { $0 = failing.failure } }
+    }
+
+    /// Why writing stopped, for a buffer made to fail.
+    public var failure: OutputFailure? { failed.withLock { $0 } }
 
     /// Everything written so far.
     public var text: String {
@@ -82,5 +98,38 @@ struct ScrubbingSink: OutputSink {
 
     func write(_ text: String) {
         base.write(scrubber.scrub(text))
+    }
+
+    var failure: OutputFailure? { base.failure }
+}
+
+/// The command's stdout as the runner sees it: passes writes on and, the first time the sink
+/// under it fails, runs the action the runner gave (cancelling the command).
+final class WatchedOutput: OutputSink {
+    let base: any OutputSink
+    private let action = Locked<(@Sendable () -> Void)?>(nil)
+
+    init(base: any OutputSink) {
+        self.base = base
+    }
+
+    func write(_ text: String) {
+        base.write(text)
+        if base.failure != nil { takeAction()?() }
+    }
+
+    var failure: OutputFailure? { base.failure }
+
+    /// Runs `action` once when the output fails (at once if it already has).
+    func whenFailed(_ action: @escaping @Sendable () -> Void) {
+        self.action.withLock { $0 = action }
+        if base.failure != nil { takeAction()?() }
+    }
+
+    private func takeAction() -> (@Sendable () -> Void)? {
+        action.withLock { action in
+            defer { action = nil }
+            return action
+        }
     }
 }

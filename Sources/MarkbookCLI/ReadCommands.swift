@@ -56,7 +56,10 @@ struct ShowCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"))
+    @Argument(
+        help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"),
+        transform: MarkbookArgument.key
+    )
     var key: Int
 
     @Flag(help: "Fetch with getmarkbookalt (results as a flat list); the output is the same.")
@@ -140,7 +143,10 @@ struct OutcomesCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"))
+    @Argument(
+        help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"),
+        transform: MarkbookArgument.key
+    )
     var key: Int
 
     @Flag(help: "Fetch with getoutcomesalt (levels as a flat list); the output is the same.")

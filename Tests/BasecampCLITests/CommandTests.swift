@@ -267,7 +267,7 @@ struct CommandTests {
         #expect(blank.exitCode == 9)
         let report = try blank.errorReport()
         #expect(report.code == "validation")
-        #expect(report.message == "Validation failed: content: can't be blank")
+        #expect(report.message == "Validation failed (content: can't be blank)")
         let raw = await basecamp(["--sandbox", "api", "CreateTodo", "--param", "todolistId=\(Self.checklist)"])
         #expect(raw.exitCode == 9)
     }

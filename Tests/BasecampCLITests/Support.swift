@@ -15,15 +15,19 @@ func basecamp(
     await CLIRunner.capture(BasecampCommand.self, arguments: arguments, variables: variables, configure: configure)
 }
 
-/// Starts a sandbox with the Basecamp module (and, optionally, faults), passes `{sandbox}/basecamp`
-/// to `body`, and stops it whatever happens.
+/// Starts a sandbox with the Basecamp module (and, optionally, faults) on `host`, passes
+/// `{sandbox}/basecamp` to `body`, and stops it whatever happens.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func withBasecampSandbox(
     module: BasecampSandboxModule = BasecampSandboxModule(),
     faults: FaultInjection = .none,
+    host: String = "127.0.0.1",
     _ body: (Sandbox, String) async throws -> Void
 ) async throws {
-    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module], faults: faults))
+    let sandbox = try await Sandbox.start(
+        host: host,
+        configuration: SandboxConfiguration(modules: [module], faults: faults)
+    )
     do {
         try await body(sandbox, sandbox.baseURL.appending(path: "basecamp").absoluteString)
         await sandbox.stop()

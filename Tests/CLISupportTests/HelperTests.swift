@@ -119,7 +119,7 @@ struct ErrorReportTests {
         #expect(network.retryable)
         #expect(network.exitCode == 6)
         let limited = ErrorReport(.rateLimit(.init(message: "Slow down.", httpStatus: 429, retryAfter: .seconds(30))))
-        #expect(limited.hint == "The server asked to wait 30 s before trying again.")
+        #expect(limited.hint == "The server asked to wait 30 s: run the command again after that.")
         let own = ErrorReport(.network(.init(message: "x", hint: "Mine.")))
         #expect(own.hint == "Mine.")
     }

@@ -31,7 +31,10 @@ struct RunnerTests {
         let result = await CLIRunner.capture(TestTool.self, arguments: ["fail", "--code", code.rawValue])
         #expect(result.exitCode == code.exitCode)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("error: It failed."))
+        // A usage error reads like ArgumentParser's own, with the command's usage line.
+        #expect(
+            result.stderr.hasPrefix(code == .usage ? "Error: It failed.\nUsage: testtool fail" : "error: It failed.")
+        )
     }
 
     @Test("The human message carries status, request id and hint")
@@ -97,7 +100,7 @@ struct RunnerTests {
         #expect(report.code == "usage")
         #expect(report.exitCode == 64)
         #expect(report.message == "Unknown option '--bogus'")
-        #expect(report.hint == "Run 'testtool --help' for usage.")
+        #expect(report.hint == "Run 'testtool say --help' for usage.")
     }
 
     @Test("A ValidationError thrown while running also exits 64")
@@ -128,7 +131,7 @@ struct RunnerTests {
         #expect(version.stdout == "1.2.3\n")
         let root = await CLIRunner.capture(TestTool.self, arguments: ["--help"])
         #expect(root.stdout.contains("TESTTOOL_BASE_URL"))
-        #expect(root.stdout.contains("64 bad command line"))
+        #expect(root.stdout.contains(" 64 usage"))
     }
 
     @Test("Completion scripts are ArgumentParser's, on stdout", arguments: ["bash", "zsh", "fish"])

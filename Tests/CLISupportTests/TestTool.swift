@@ -15,7 +15,7 @@ struct TestTool: CommandLineTool {
             variables: [(name: "TESTTOOL_TOKEN", meaning: "the API token (--token wins)")]
         ),
         version: "1.2.3",
-        subcommands: [Say.self, Fail.self, Whoami.self, Fetch.self, Pages.self]
+        subcommands: [Say.self, Fail.self, Whoami.self, Fetch.self, Pages.self, Stream.self, Group.self]
     )
     static let environmentPrefix = "TESTTOOL"
     static let sandboxBasePath = "/testtool"
@@ -65,8 +65,11 @@ struct Fail: ToolCommand {
     @ParentCommand var tool: TestTool
     var global: GlobalOptions { tool.global }
     @Option var code: String = "api_error"
+    @Option var hint: String?
+    @Option var retryAfter: Int?
     @Flag var internalError = false
     @Flag var badUsage = false
+    @Flag var misconfigured = false
 
     struct Boom: Error, CustomStringConvertible {
         var description: String { "boom" }
@@ -75,11 +78,13 @@ struct Fail: ToolCommand {
     func run(in context: CommandContext) async throws {
         if internalError { throw Boom() }
         if badUsage { throw ValidationError("--code needs a friend") }
+        if misconfigured { throw ConfigurationError("~/.testtool is not readable.", hint: "Fix its permissions.") }
         let details = APIError.Details(
             message: "It failed.",
-            hint: code == "not_found" ? "Look elsewhere." : nil,
+            hint: hint ?? (code == "not_found" ? "Look elsewhere." : nil),
             httpStatus: code == "api_error" ? 500 : nil,
-            requestID: code == "api_error" ? "req-7" : nil
+            requestID: code == "api_error" ? "req-7" : nil,
+            retryAfter: retryAfter.map { .seconds($0) }
         )
         throw APIError(APIError.Code(rawValue: code) ?? .apiError, details)
     }
@@ -142,5 +147,46 @@ struct Pages: ToolCommand {
             )
         }
         context.print("done")
+    }
+}
+
+/// Prints numbered lines until it is cancelled (or 10,000 lines, noting that it was not); with
+/// `--fail-afterwards` it ignores cancellation and fails once it has printed them all.
+struct Stream: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+    @Option var lines = 10_000
+    @Flag var failAfterwards = false
+
+    func run(in context: CommandContext) async throws {
+        for number in 1...lines {
+            if !failAfterwards { try Task.checkCancellation() }
+            if context.outputsJSON {
+                try context.printJSON(["line": number])
+            } else {
+                context.print("line \(number)")
+            }
+            await Task.yield()
+        }
+        context.note("streamed every line")
+        if failAfterwards { throw APIError.notFound(APIError.Details(message: "Gone after printing.")) }
+    }
+}
+
+/// A command group, for usage lines of nested subcommands.
+struct Group: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(subcommands: [Leaf.self])
+
+    /// Throws a usage error after parsing, as `--bad-usage` or an SDK's `APIError.usage`.
+    struct Leaf: ToolCommand {
+        @ParentCommand var tool: TestTool
+        var global: GlobalOptions { tool.global }
+        @Argument var name: String
+        @Flag var sdk = false
+
+        func run(in context: CommandContext) async throws {
+            if sdk { throw APIError.usage("name must not be \(name).", hint: "Pick another name.") }
+            throw ValidationError("\(name) is not a good name.")
+        }
     }
 }

@@ -27,7 +27,7 @@ struct BaseURLTests {
     func rejected(url: String) async throws {
         let error = await apiError { _ = try makeClient(ScriptedTransport(), baseURL: url) }
         #expect(error?.code == .usage)
-        #expect(error?.exitCode == 1)
+        #expect(error?.exitCode == 64)
     }
 
     @Test("A trailing slash on the base and a leading slash on the path make one slash")

@@ -16,12 +16,12 @@ struct ErrorTableTests {
         return try #require(error)
     }
 
-    @Test("usage: an http base URL, exit 1, not retryable")
+    @Test("usage: an http base URL, exit 64, not retryable")
     func usage() async throws {
         let error = await apiError { _ = try makeClient(ScriptedTransport(), baseURL: "http://example.com") }
         #expect(error?.code == .usage)
         #expect(error?.code.rawValue == "usage")
-        #expect(error?.exitCode == 1)
+        #expect(error?.exitCode == 64)
         #expect(error?.isRetryable == false)
     }
 
@@ -145,7 +145,7 @@ struct ErrorTableTests {
             )
         )
         #expect(error.code == .validation)
-        #expect(error.message == "Invalid input: due: past, title: too long")
+        #expect(error.message == "Invalid input (due: past, title: too long)")
     }
 
     @Test("limit_exceeded: 507 and an oversized body, exit 10")
@@ -169,9 +169,9 @@ struct ErrorTableTests {
         #expect(long.message.count == 500)
     }
 
-    @Test("Every code has a distinct exit code from 1 to 10")
+    @Test("Every code has a distinct exit code: 2 to 10, and 64 (EX_USAGE) for usage")
     func exitCodes() {
-        #expect(Set(APIError.Code.allCases.map(\.exitCode)) == Set(1...10))
+        #expect(Set(APIError.Code.allCases.map(\.exitCode)) == Set(2...10).union([64]))
     }
 
     @Test("A custom error-body decoder turns the API's own shape into the error, payload attached")

@@ -116,9 +116,9 @@ struct LinkHeaderTests {
             expected: []
         ),
         LinkCase(
-            name: "unterminated quoted string",
+            name: "an unterminated quoted string makes the link-value malformed",
             values: [#"</a>; rel="next"#],
-            expected: ["https://api.example.com/a next"]
+            expected: []
         ),
         LinkCase(name: "a link without rel", values: ["</a>"], expected: ["https://api.example.com/a"]),
         LinkCase(name: "rel without a value", values: ["</a>; rel"], expected: ["https://api.example.com/a"]),
@@ -138,10 +138,56 @@ struct LinkHeaderTests {
             values: [#"<<https://evil.example.com/>>; rel="next""#],
             expected: []
         ),
+        LinkCase(name: "an empty target is skipped", values: [#"<>; rel="next""#], expected: []),
         LinkCase(
-            name: "empty target is the response itself",
-            values: [#"<>; rel="next""#],
-            expected: ["https://api.example.com/v1/items?page=1 next"]
+            name: "junk before < does not hide a later next link",
+            values: [#"x</a>; rel="next", </b>; rel="next""#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "an empty target does not hide a later next link",
+            values: [#"<>; rel="next", <  >; rel="next", </b>; rel="next""#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "an unclosed target does not swallow the next link-value",
+            values: [#"<https://api.example.com/v1/items?page=9; rel="next", </b>; rel="next""#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "a parameter without a name does not hide a later next link",
+            values: [#"</a>; rel="next"; =x, </b>; rel="next""#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "a parameter value that is neither token nor quoted string is malformed",
+            values: [#"</a>; rel=<next>, </b>; rel=next"#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "junk after a quoted parameter value is malformed",
+            values: [#"</a>; rel="next"x, </b>; rel=next"#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "two words without = are malformed",
+            values: [#"</a>; rel next, </b>; rel=next"#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "text between the target and the first ; is malformed",
+            values: [#"</a> rel=next, </b>; rel=prev"#],
+            expected: ["https://api.example.com/b prev"]
+        ),
+        LinkCase(
+            name: "an unterminated quote runs to the end of the field, as RFC 8288 reads it",
+            values: [#"</a>; title="oops, </b>; rel=next"#, #"</c>; rel=next"#],
+            expected: ["https://api.example.com/c next"]
+        ),
+        LinkCase(
+            name: "empty parameters are harmless",
+            values: [#"</a>;; rel=next;"#],
+            expected: ["https://api.example.com/a next"]
         ),
         LinkCase(
             name: "non-http targets are parsed (pagination refuses them)",

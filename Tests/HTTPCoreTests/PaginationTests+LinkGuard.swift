@@ -65,7 +65,7 @@ extension PaginationTests {
         #expect(error?.message.contains("already fetched") == true)
         #expect(transport.requests.count == 2)
 
-        let selfLink = pagedTransport([[1]]) { _, _ in #"<>; rel="next""# }
+        let selfLink = pagedTransport([[1]]) { _, _ in #"</v1/items>; rel="next""# }
         let selfError = await apiError { _ = try await makeClient(selfLink).paginate(endpoint).collect() }
         #expect(selfError?.message.contains("already fetched") == true)
         #expect(selfLink.requests.count == 1)

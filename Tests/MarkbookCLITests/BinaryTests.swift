@@ -42,14 +42,41 @@ struct BinaryTests {
         #expect(!(result.stdout + result.stderr).contains("ENVKEY0000000000000000000000000a"))
     }
 
-    @Test("Exit codes: not found 2, usage 1, bad command line 64")
+    @Test("Exit codes: not found 2, a bad argument value or command line 64")
     func exitCodes() async throws {
         #expect(try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "show", "7"]).exitCode == 2)
         #expect(
-            try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "backup", "schedule", "x"]).exitCode == 1
+            try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "backup", "schedule", "x"]).exitCode
+                == 64
         )
         let bad = try await BuiltExecutable.run("markbook", arguments: ["show"])
         #expect(bad.exitCode == 64)
         #expect(bad.stdout.isEmpty)
+    }
+
+    @Test("Bad argument values exit 64 with the subcommand's usage line, before any request")
+    func argumentValues() async throws {
+        let zero = try await BuiltExecutable.run("markbook", arguments: ["show", "0"])
+        #expect(zero.exitCode == 64)
+        #expect(zero.stderr.contains("keys are whole numbers above 0"))
+        #expect(zero.stderr.contains("Usage: markbook show <key>"))
+        let scientific = try await BuiltExecutable.run(
+            "markbook",
+            arguments: ["--json", "result", "set", "1000001", "--student", "5004", "--task", "4003", "--result", "1e3"]
+        )
+        #expect(scientific.exitCode == 64)
+        let report = try scientific.errorReport()
+        #expect(report.code == "usage")
+        #expect(report.message.hasPrefix("--result \"1e3\" is not a plain decimal number"))
+        #expect(report.hint == "Run 'markbook result set --help' for usage.")
+        // Found after the markbook is read, still before anything is written.
+        let outOfRange = try await BuiltExecutable.run(
+            "markbook",
+            arguments: [
+                "--sandbox", "result", "set", "1000001", "--student", "5004", "--task", "4003", "--result", "99",
+            ]
+        )
+        #expect(outOfRange.exitCode == 64)
+        #expect(outOfRange.stderr.contains("Usage: markbook result set <key>"))
     }
 }

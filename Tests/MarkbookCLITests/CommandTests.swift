@@ -178,8 +178,9 @@ struct CommandTests {
             let tooHigh = await run([
                 "result", "set", "1000001", "--student", "5004", "--task", "4003", "--result", "213",
             ])
-            #expect(tooHigh.exitCode == 1)
-            #expect(tooHigh.stderr.hasPrefix("error: 213 is outside 0…30, the range of Statistics investigation."))
+            #expect(tooHigh.exitCode == 64)
+            #expect(tooHigh.stderr.hasPrefix("Error: 213 is outside 0…30, the range of Statistics investigation."))
+            #expect(tooHigh.stderr.contains("Usage: markbook result set <key> --student <key> --task <key>"))
             #expect(module.result(markbookKey: 1_000_001, studentKey: 5004, taskKey: 4003) == "21.25")
             let forced = await run(
                 [
@@ -246,7 +247,7 @@ struct CommandTests {
             let none = await run(["backup", "url"])
             #expect(none.stdout == "No backup is scheduled: run 'markbook backup schedule MATCHING'.\n")
             let short = await run(["backup", "schedule", "x"])
-            #expect(short.exitCode == 1)
+            #expect(short.exitCode == 64)
             let scheduled = await run(["backup", "schedule", "10MAT"])
             #expect(scheduled.stdout == "Scheduled a backup of the markbooks matching \"10MAT\".\n")
             #expect(scheduled.stderr == "It is built at about 1 AM: run 'markbook backup url' tomorrow.\n")
@@ -286,7 +287,7 @@ struct CommandTests {
         try Data(#"{"markbookname": "X", "classlist": []}"#.utf8).write(to: notJSON)
         defer { try? FileManager.default.removeItem(at: notJSON) }
         let invalid = await markbook(["--sandbox", "create", "--file", notJSON.path])
-        #expect(invalid.exitCode == 1)
+        #expect(invalid.exitCode == 64)
         #expect(invalid.stderr.contains("markbookyear is missing"))
     }
 

@@ -183,7 +183,7 @@ struct ErrorMappingTests {
         let error = try #require(
             await expectMarkbookError(.usage) { try await scriptedClient(transport).scheduleBackup(matching: matching) }
         )
-        #expect(error.exitCode == 1)
+        #expect(error.exitCode == 64)
         #expect(transport.requests.isEmpty)
     }
 

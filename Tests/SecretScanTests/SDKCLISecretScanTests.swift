@@ -168,3 +168,64 @@ struct SDKCLISecretScanTests {
         }
     }
 }
+
+/// The output paths of failures found after parsing: a usage error that quotes the value given,
+/// a list printed before the error that stopped it, and a write that fails.
+@Suite("Secret scan: usage errors, partial lists, failed writes")
+struct FailurePathSecretScanTests {
+    @Test("A secret given as a refused argument value is not quoted back")
+    func usageError() async {
+        let password = SDKCLISecretScanTests.password
+        for json in [[], ["--json"]] {
+            let result = await CLIRunner.capture(
+                MarkbookTool.self,
+                arguments: json + [
+                    "--sandbox", "--password", password, "result", "set", "1000001", "--student", "5004", "--task",
+                    "4003", "--result", password,
+                ]
+            )
+            #expect(result.exitCode == 64)
+            #expect(result.stderr.contains("[REDACTED]"))
+            SDKCLISecretScanTests.expectClean(result, "markbook result set \(json)")
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("basecamp --verbose: a list that stops on a failed page")
+    func partialList() async throws {
+        let route = "/basecamp/\(BasecampSandboxModule.defaultAccountID)/todolists/1069479338/todos.json"
+        let faults = FaultInjection(sequence: [nil, .serviceUnavailable], pathPrefixes: [route])
+        let sandbox = try await Sandbox.start(
+            configuration: SandboxConfiguration(modules: [BasecampSandboxModule()], faults: faults)
+        )
+        let variables = [
+            "BASECAMP_BASE_URL": sandbox.baseURL.appending(path: "basecamp").absoluteString,
+            "BASECAMP_TOKEN": SDKCLISecretScanTests.token,
+            "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID,
+        ]
+        let result = await CLIRunner.capture(
+            BasecampCommand.self,
+            arguments: ["--verbose", "--no-retry", "todos", "list", "--todolist", "1069479338"],
+            variables: variables
+        )
+        await sandbox.stop()
+        #expect(result.exitCode == 7)
+        #expect(result.stderr.contains("The list stopped early"))
+        SDKCLISecretScanTests.expectClean(result, "basecamp partial list")
+    }
+
+    @Test("A failed write reports without the secrets")
+    func failedWrite() async {
+        let stdout = CapturedOutput(failingAfter: 10, with: OutputFailure(code: ENOSPC))
+        let stderr = CapturedOutput()
+        let code = await CLIRunner.run(
+            MarkbookTool.self,
+            arguments: ["--sandbox", "--verbose", "--password", SDKCLISecretScanTests.password, "show", "1000001"],
+            environment: CLIEnvironment(standardOutput: stdout, standardError: stderr)
+        )
+        #expect(code == 1)
+        let result = CommandResult(exitCode: code, stdout: stdout.text, stderr: stderr.text)
+        #expect(result.stderr.contains("Cannot write the results"))
+        SDKCLISecretScanTests.expectClean(result, "markbook show > /dev/full")
+    }
+}

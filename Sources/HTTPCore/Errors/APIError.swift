@@ -8,7 +8,7 @@ import Foundation
 ///
 /// | code | from | exit | retryable |
 /// |---|---|---|---|
-/// | `usage` | bad configuration or arguments | 1 | no |
+/// | `usage` | bad configuration or arguments, found before sending | 64 | no |
 /// | `not_found` | 404 | 2 | no |
 /// | `auth_required` | 401 | 3 | no |
 /// | `forbidden` | 403 | 4 | no |
@@ -18,6 +18,11 @@ import Foundation
 /// | `ambiguous` | the server may or may not have applied a write | 8 | no |
 /// | `validation` | 400, 422 | 9 | no |
 /// | `limit_exceeded` | 507, response body over the limit | 10 | no |
+///
+/// `usage` exits 64, `EX_USAGE` from BSD's `sysexits.h`: the caller's input was refused before
+/// anything was sent, which is what a bad command line is to a tool, so the tools and the SDKs
+/// give it the same code. The tools' own outcomes (a closed pipe, a cancelled command) are in
+/// CLISupport's `ExitPolicy`.
 ///
 /// Cancellation is not an `APIError`: a cancelled call throws `CancellationError`.
 public enum APIError: Error, Sendable {
@@ -68,7 +73,7 @@ public enum APIError: Error, Sendable {
         /// The process exit code the command-line tools use for this code.
         public var exitCode: Int32 {
             switch self {
-            case .usage: return 1
+            case .usage: return 64
             case .notFound: return 2
             case .authRequired: return 3
             case .forbidden: return 4
@@ -180,6 +185,9 @@ extension APIError {
         public var payload: JSONValue?
         /// An API-specific status that the SDK mapped (for example Markbook's `ERROR:...`).
         public var rawStatus: String?
+        /// What a list walk had collected when it stopped with this error; read it with
+        /// ``APIError/partialList(of:)``.
+        var partialList: (any Sendable)?
 
         /// Creates details; the message is cut at ``maxMessageLength`` characters.
         public init(

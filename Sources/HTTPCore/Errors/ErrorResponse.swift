@@ -76,7 +76,7 @@ package enum ErrorMapping {
             if !parsed.fieldErrors.isEmpty {
                 let flattened = parsed.fieldErrors.map { "\($0.field): \($0.messages.joined(separator: "; "))" }
                     .joined(separator: ", ")
-                details.message = parsed.message.map { "\($0): \(flattened)" } ?? flattened
+                details.message = parsed.message.map { "\($0) (\(flattened))" } ?? flattened
             }
         case 507: code = .limitExceeded
         default: code = .apiError

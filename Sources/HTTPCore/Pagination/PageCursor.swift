@@ -18,7 +18,6 @@ final class PageCursor<Item: Sendable> {
     private var itemCount = 0
     private var trimmed = false
     private var lastNext: URL?
-    private var hadPrevious = false
     private var totalCount: Int?
 
     init(fetcher: PageFetcher<Item>, options: PaginationOptions) {
@@ -34,20 +33,11 @@ final class PageCursor<Item: Sendable> {
         }
     }
 
-    /// What is known about the list so far.
+    /// What is known about the list so far. It is truncated when the server has more than was
+    /// returned: a limit cut a page short, or the last page taken links to a next one that the
+    /// walk did not follow. A total-count header does not decide it (a pinned last page is whole).
     var meta: ListMeta {
-        let moreByCount = totalCount.map { itemCount < $0 }
-        let truncated: Bool
-        if trimmed {
-            truncated = true
-        } else if options.page != nil {
-            truncated = moreByCount ?? (lastNext != nil || hadPrevious)
-        } else if lastNext != nil {
-            truncated = moreByCount ?? true
-        } else {
-            truncated = false
-        }
-        return ListMeta(totalCount: totalCount, truncated: truncated, pageCount: pageCount)
+        ListMeta(totalCount: totalCount, truncated: trimmed || lastNext != nil, pageCount: pageCount)
     }
 
     /// The next page, or `nil` when the walk is over.
@@ -155,7 +145,6 @@ final class PageCursor<Item: Sendable> {
         fetcher.report(page)
         totalCount = page.totalCount ?? totalCount
         lastNext = page.next
-        if options.page != nil { hadPrevious = PageFetcher<Item>.hasPrevious(page) }
         var limitReached = false
         if let maxItems = options.maxItems, itemCount + page.items.count >= maxItems {
             let keep = max(maxItems - itemCount, 0)
@@ -168,7 +157,6 @@ final class PageCursor<Item: Sendable> {
         itemCount += page.items.count
         pending = nil
         guard let next = page.next, options.page == nil, !limitReached, pageCount < options.maxPages else {
-            if page.next == nil { lastNext = nil }
             return page
         }
         switch link {

@@ -59,12 +59,6 @@ struct PageFetcher<Item: Sendable>: Sendable {
             )
         )
     }
-
-    /// Whether the response links to an earlier page (for truncation in single-page mode).
-    static func hasPrevious(_ page: Page<Item>) -> Bool {
-        let links = LinkHeader.parse(page.headers[values: .link], base: page.url)
-        return links.first(relation: "prev") != nil || links.first(relation: "previous") != nil
-    }
 }
 
 /// The stage a page's call runs around the client's pipeline: reads a 2xx answer's `next` link

@@ -22,6 +22,8 @@ extension Client {
     ///
     /// A next link on another origin, one that downgrades https to http, or one pointing at a
     /// page already fetched ends the walk with an `api_error` before any request is sent there.
+    /// Nothing is lost when a walk stops: iterating hands out every item of the pages before the
+    /// error, and `collect()` attaches them to the error (``APIError/partialList(of:)``).
     /// Nothing is fetched until the sequence is iterated; each iteration is a new walk.
     public func paginate<Item: Decodable & Sendable>(
         _ endpoint: Endpoint<[Item]>,
@@ -72,18 +74,25 @@ public struct Paginated<Item: Sendable>: AsyncSequence, Sendable {
     ///
     /// - Parameter maxItems: The most items to return; the smaller of this and
     ///   ``PaginationOptions/maxItems`` applies.
-    /// - Throws: ``APIError`` when a page fails or a next link is refused; the items fetched
-    ///   so far are discarded.
+    /// - Throws: ``APIError`` when a page fails or a next link is refused. Once a page has
+    ///   arrived the error carries the items fetched so far, marked truncated: read them with
+    ///   ``APIError/partialList(of:)``.
     public func collect(maxItems: Int? = nil) async throws -> ListResult<Item> {
         var options = options
         if let maxItems { options.maxItems = Swift.min(maxItems, options.maxItems ?? .max) }
         let cursor = PageCursor(fetcher: fetcher, options: options)
         var items: [Item] = []
-        while let page = try await cursor.nextPage() {
-            if items.isEmpty, let total = page.totalCount {
-                items.reserveCapacity(Swift.min(total, options.maxItems ?? total, 100_000))
+        do {
+            while let page = try await cursor.nextPage() {
+                if items.isEmpty, let total = page.totalCount {
+                    items.reserveCapacity(Swift.min(total, options.maxItems ?? total, 100_000))
+                }
+                items += page.items
             }
-            items += page.items
+        } catch let error as APIError where cursor.meta.pageCount > 0 {
+            var meta = cursor.meta
+            meta.truncated = true
+            throw error.withPartialList(ListResult(items: items, meta: meta))
         }
         return ListResult(items: items, meta: cursor.meta)
     }

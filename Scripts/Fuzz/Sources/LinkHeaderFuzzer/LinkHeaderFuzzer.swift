@@ -5,7 +5,9 @@ import HTTPTypes
 private let base = URL(string: "https://api.example.com/v1/items?page=2") ?? URL(fileURLWithPath: "/")
 
 /// Each input line is one `Link` field value; the parser must return (never trap), respect its
-/// documented cap on the number of links, and find the same next link either way.
+/// documented cap on the number of links, find the same next link either way, and read exactly
+/// the links a plain reference reading of RFC 8288 finds (`ReferenceLinks`): a malformed
+/// link-value is skipped without losing any well-formed one around it.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLinkHeader(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
@@ -21,6 +23,14 @@ public func fuzzLinkHeader(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // the next helper, which stops after that many, must agree with the full parse.
     if count < 2900 {
         precondition(next == links.next?.target, "LinkHeader.next disagrees with parse(_:base:).next")
+        let described = links.map { link in
+            let parameters = link.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return ([link.target.absoluteString] + link.relations.sorted() + ["|"] + parameters).joined(separator: " ")
+        }
+        precondition(
+            described == ReferenceLinks.parse(values, base: base),
+            "LinkHeader.parse disagrees with the reference"
+        )
     }
     var fields = HTTPFields()
     for value in values.prefix(64) {

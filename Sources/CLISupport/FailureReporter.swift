@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import HTTPCore
+
+/// Prints a failed command's error (human text or one `--json` object on stderr) and returns its
+/// exit code, as ``ExitPolicy`` says.
+struct FailureReporter<Tool: CommandLineTool> {
+    /// Whether the failure is printed as one JSON object.
+    let json: Bool
+    /// The width help text wraps at.
+    let columns: Int?
+    let stdout: any OutputSink
+    let stderr: any OutputSink
+    /// The subcommand that ran, once parsing found it: its usage line follows a usage error.
+    var command: (any ParsableCommand.Type)?
+
+    init(
+        json: Bool,
+        columns: Int?,
+        stdout: any OutputSink,
+        stderr: any OutputSink,
+        command: (any ParsableCommand.Type)? = nil
+    ) {
+        self.json = json
+        self.columns = columns
+        self.stdout = stdout
+        self.stderr = stderr
+        self.command = command
+    }
+
+    /// The exit code once stdout's fate is known: a closed pipe ends quietly with
+    /// ``ExitPolicy/closedPipe``; any other write failure is reported and exits
+    /// ``ExitPolicy/outputFailed``.
+    func finish(_ code: Int32, output: OutputFailure?) -> Int32 {
+        guard let output else { return code }
+        if output.isClosedPipe { return ExitPolicy.closedPipe }
+        return write(
+            ErrorReport(
+                code: "output_failed",
+                message: "Cannot write the results to standard output: \(output).",
+                exitCode: ExitPolicy.outputFailed
+            )
+        )
+    }
+
+    /// Reports a failure of the command that ran.
+    func report(_ failure: any Error) -> Int32 {
+        switch failure {
+        case let error as APIError where error.code == .usage:
+            return usage(error.message, hint: error.hint)
+        case let error as APIError:
+            return write(ErrorReport(error))
+        case is CancellationError:
+            return write(ErrorReport(code: "cancelled", message: "Cancelled.", exitCode: ExitPolicy.cancelled))
+        case let error as ConfigurationError:
+            return write(
+                ErrorReport(
+                    code: "configuration",
+                    message: error.message,
+                    hint: error.hint,
+                    exitCode: ExitPolicy.configuration
+                )
+            )
+        case let error as ValidationError:
+            return usage(error.message, hint: nil)
+        case let error where error is CleanExit || error is ExitCode:
+            return reportArgumentParserError(error)
+        default:
+            return write(ErrorReport(code: "internal", message: "\(failure)", exitCode: ExitPolicy.internalFailure))
+        }
+    }
+
+    /// Reports an error ArgumentParser knows: a parse or validation error, a help or version
+    /// request, a completion script, `CleanExit` or `ExitCode`.
+    func reportArgumentParserError(_ error: any Error) -> Int32 {
+        let code = Tool.exitCode(for: error).rawValue
+        let text = Tool.fullMessage(for: error, columns: columns)
+        if code == ExitPolicy.success {
+            if !text.isEmpty { stdout.write(text + "\n") }
+            return ExitPolicy.success
+        }
+        if json {
+            let message = Tool.message(for: error)
+            let helpCommand = Self.helpCommand(in: text) ?? Tool.toolName
+            return write(
+                ErrorReport(
+                    code: code == ExitPolicy.usage ? "usage" : "internal",
+                    message: message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
+                    hint: "Run '\(helpCommand) --help' for usage.",
+                    exitCode: code
+                )
+            )
+        }
+        if !text.isEmpty { stderr.write(text + "\n") }
+        return code
+    }
+
+    /// A usage error found after parsing: ArgumentParser's layout, with the usage line of the
+    /// subcommand that ran rather than the tool's.
+    private func usage(_ message: String, hint: String?) -> Int32 {
+        let path = commandPath.joined(separator: " ")
+        if json {
+            return write(
+                ErrorReport(
+                    code: "usage",
+                    message: message,
+                    hint: hint ?? "Run '\(path) --help' for usage.",
+                    exitCode: ExitPolicy.usage
+                )
+            )
+        }
+        var lines = ["Error: \(message)"]
+        if let hint { lines.append("Hint: \(hint)") }
+        let usage = command.map { Tool.usageString(for: $0) } ?? Tool.usageString()
+        lines.append("Usage: \(usage)")
+        lines.append("  See '\(path) --help' for more information.")
+        stderr.write(lines.joined(separator: "\n") + "\n")
+        return ExitPolicy.usage
+    }
+
+    /// The names from the tool to the subcommand that ran, e.g. `markbook result set`.
+    private var commandPath: [String] {
+        guard let command else { return [Tool.toolName] }
+        return Self.path(to: command, from: Tool.self).map { [Tool.toolName] + $0 } ?? [Tool.toolName]
+    }
+
+    private static func path(to target: any ParsableCommand.Type, from node: any ParsableCommand.Type) -> [String]? {
+        if ObjectIdentifier(node) == ObjectIdentifier(target) { return [] }
+        for child in node.configuration.subcommands {
+            if let rest = path(to: target, from: child) { return [child._commandName] + rest }
+        }
+        return nil
+    }
+
+    /// The command in ArgumentParser's "See 'markbook show --help'" line.
+    private static func helpCommand(in text: String) -> String? {
+        guard let start = text.range(of: "See '"),
+            let end = text.range(of: " --help'", range: start.upperBound..<text.endIndex)
+        else { return nil }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    private func write(_ report: ErrorReport) -> Int32 {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let line = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) }
+            stderr.write((line ?? #"{"code":"internal"}"#) + "\n")
+        } else {
+            stderr.write(report.humanText + "\n")
+        }
+        return report.exitCode
+    }
+}

@@ -1,0 +1,29 @@
+extension APIError {
+    /// The items ``Paginated/collect(maxItems:)`` had fetched when the walk stopped with this
+    /// error (a page failed, or a next link was refused), so they are not lost; `nil` when no
+    /// page arrived or the error did not come from `collect`.
+    ///
+    /// ```swift
+    /// do {
+    ///     show(try await client.paginate(endpoint).collect())
+    /// } catch let error as APIError {
+    ///     if let partial = error.partialList(of: Todo.self) { show(partial) }  // truncated: true
+    ///     throw error
+    /// }
+    /// ```
+    ///
+    /// Iterating with `for try await` or ``Paginated/pages`` needs no such thing: every item of
+    /// the pages before the failure is handed out before the error is thrown.
+    ///
+    /// - Parameter type: The list's item type, as given to ``Client/paginate(_:options:)``.
+    public func partialList<Item: Sendable>(of type: Item.Type = Item.self) -> ListResult<Item>? {
+        details.partialList as? ListResult<Item>
+    }
+
+    /// The same error carrying `partial` for ``partialList(of:)``.
+    func withPartialList<Item: Sendable>(_ partial: ListResult<Item>) -> APIError {
+        var copy = self
+        copy.details.partialList = partial
+        return copy
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import HTTPCore
+import Markbook
+
+/// Lookups the write commands make first, so a typo in a key is `not_found` before anything is
+/// written, and the `sid` and task name sent always belong to the keys.
+enum Lookup {
+    /// The student with `key`. A deleted student is not listed; the hint says how to reach one:
+    /// with `--sid` where the command has it (`sidOption`), else by restoring them first.
+    static func student(_ sheet: MarkbookSheet, _ key: Int, sidOption: Bool) throws -> MarkbookStudent {
+        guard let student = sheet.student(key: key) else {
+            let deleted =
+                sidOption
+                ? "A deleted student is not listed: pass --sid to name them."
+                : "A deleted student is not listed: restore them first with "
+                    + "'markbook student move \(sheet.key) \(key) --sid SID --class CLASS'."
+            throw APIError.notFound(
+                APIError.Details(
+                    message: "Markbook \(sheet.key) lists no student \(key).",
+                    hint: "See 'markbook show \(sheet.key)'. \(deleted)"
+                )
+            )
+        }
+        return student
+    }
+
+    static func task(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookTask {
+        guard let task = sheet.task(key: key) else {
+            throw APIError.notFound(
+                APIError.Details(
+                    message: "Markbook \(sheet.key) has no task \(key).",
+                    hint: "Tasks: \(sheet.tasks.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
+                )
+            )
+        }
+        return task
+    }
+
+    static func schoolClass(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookClass {
+        guard let item = sheet.markbookClass(key: key) else {
+            throw APIError.notFound(
+                APIError.Details(
+                    message: "Markbook \(sheet.key) has no class \(key).",
+                    hint: "Classes: \(sheet.classes.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
+                )
+            )
+        }
+        return item
+    }
+
+    /// A create whose answer was lost: say how to find out whether it happened.
+    static func explainAmbiguous(_ error: any Error, check: String) -> any Error {
+        guard let error = error as? APIError, error.code == .ambiguous else { return error }
+        return error.withHint("It may or may not have been created: run '\(check)' before trying again.")
+    }
+}

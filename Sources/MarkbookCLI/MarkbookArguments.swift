@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Markbook
+
+extension Gender: ExpressibleByArgument {}
+
+/// Checks of argument values that need no request, so a mistake is a usage error (exit 64)
+/// before anything is sent.
+enum MarkbookArgument {
+    /// A markbook, student, task or class key: a whole number above 0.
+    static func key(_ text: String) throws -> Int {
+        guard let key = Int(text), key > 0 else {
+            throw ValidationError("keys are whole numbers above 0 (see 'markbook list' and 'markbook show KEY').")
+        }
+        return key
+    }
+
+    /// Refuses a `--result` that is neither empty (which clears the result) nor a plain decimal
+    /// (an optional sign, digits, an optional point and fraction). `1e3`, `NaN`, `inf`, `0x10`
+    /// and `12,5` look like numbers to some readers and not to others, so they are refused
+    /// rather than stored as text; free text needs `--text`.
+    static func checkResult(_ text: String) throws {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty, MarkbookResult(raw: value, rounded: value).rawValue == nil else { return }
+        let comma =
+            value.contains(",")
+            ? " Use a point for the decimals, e.g. \(value.replacingOccurrences(of: ",", with: "."))." : ""
+        throw ValidationError(
+            "--result \"\(value.prefix(40))\" is not a plain decimal number such as 42 or 42.5.\(comma) "
+                + "To store text instead (a grade such as \"A\"), add --text."
+        )
+    }
+}

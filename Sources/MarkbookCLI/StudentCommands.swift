@@ -1,0 +1,222 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import HTTPCore
+import Markbook
+
+/// `markbook student …`.
+struct StudentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "student",
+        abstract: "Create, update, move, delete or restore students.",
+        subcommands: [
+            StudentCreateCommand.self, StudentUpdateCommand.self, StudentMoveCommand.self, StudentDeleteCommand.self,
+        ]
+    )
+}
+
+/// `markbook student create KEY --sid … --family … --given … --gender … --class …`.
+struct StudentCreateCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Add a student to a class. Sent once: never retried after it may have arrived."
+    )
+
+    @ParentCommand var tool: MarkbookTool
+
+    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
+    var key: Int
+
+    @Option(help: ArgumentHelp("The school's student id.", valueName: "sid"))
+    var sid: String
+
+    @Option(help: ArgumentHelp("Family name.", valueName: "name"))
+    var family: String
+
+    @Option(help: ArgumentHelp("Given name.", valueName: "name"))
+    var given: String
+
+    @Option(help: ArgumentHelp("Preferred name.", valueName: "name"))
+    var preferred = ""
+
+    @Option(help: ArgumentHelp("male, female or other.", valueName: "gender"))
+    var gender: Gender
+
+    @Option(
+        name: .customLong("class"),
+        help: ArgumentHelp("The class's key (see 'markbook show').", valueName: "key"),
+        transform: MarkbookArgument.key
+    )
+    var classKey: Int
+
+    private struct Output: Encodable {
+        var markbookKey: Int
+        var studentKey: Int
+    }
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let studentKey: Int
+        do {
+            studentKey = try await client.createStudent(
+                markbookKey: key,
+                sid: sid,
+                familyName: family,
+                givenName: given,
+                preferredName: preferred,
+                gender: gender,
+                classKey: classKey
+            )
+        } catch {
+            throw Lookup.explainAmbiguous(error, check: "markbook show \(key)")
+        }
+        if context.outputsJSON {
+            try context.printJSON(Output(markbookKey: key, studentKey: studentKey))
+            return
+        }
+        context.print("Created student \(studentKey): \(family), \(preferred.isEmpty ? given : preferred) (\(sid)).")
+    }
+}
+
+/// `markbook student update KEY STUDENT --gender … [--family …] [--given …] [--preferred …]`.
+struct StudentUpdateCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Change a student's names and gender.",
+        discussion: """
+            The API replaces every name at once, so names not given are sent unchanged. The API does \
+            not report gender, so --gender is always required.
+            """
+    )
+
+    @ParentCommand var tool: MarkbookTool
+
+    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
+    var key: Int
+
+    @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
+    var student: Int
+
+    @Option(help: ArgumentHelp("New family name.", valueName: "name"))
+    var family: String?
+
+    @Option(help: ArgumentHelp("New given name.", valueName: "name"))
+    var given: String?
+
+    @Option(help: ArgumentHelp("New preferred name (\"\" removes it).", valueName: "name"))
+    var preferred: String?
+
+    @Option(help: ArgumentHelp("male, female or other.", valueName: "gender"))
+    var gender: Gender
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let current = try Lookup.student(try await client.getMarkbook(key: key), student, sidOption: false)
+        let updated = MarkbookStudent(
+            key: current.key,
+            studentID: current.studentID,
+            familyName: family ?? current.familyName,
+            givenName: given ?? current.givenName,
+            preferredName: preferred ?? current.preferredName,
+            classKey: current.classKey,
+            className: current.className
+        )
+        try await client.updateStudent(
+            markbookKey: key,
+            studentKey: current.key,
+            sid: current.studentID,
+            familyName: updated.familyName,
+            givenName: updated.givenName,
+            preferredName: updated.preferredName,
+            gender: gender
+        )
+        if context.outputsJSON {
+            try context.printJSON(updated)
+            return
+        }
+        context.print("Updated student \(current.key): \(updated.sortName) (\(current.studentID)).")
+    }
+}
+
+/// `markbook student move KEY STUDENT --class C [--sid S]`: also restores a deleted student.
+struct StudentMoveCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Move a student to another class; this also restores a deleted student.",
+        discussion: "A deleted student is not listed, so restoring one needs --sid."
+    )
+
+    @ParentCommand var tool: MarkbookTool
+
+    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
+    var key: Int
+
+    @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
+    var student: Int
+
+    @Option(
+        name: .customLong("class"),
+        help: ArgumentHelp("The class's key.", valueName: "key"),
+        transform: MarkbookArgument.key
+    )
+    var classKey: Int
+
+    @Option(help: ArgumentHelp("The student's id; needed for a deleted student.", valueName: "sid"))
+    var sid: String?
+
+    private struct Output: Encodable {
+        var markbookKey: Int
+        var studentKey: Int
+        var classKey: Int
+    }
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let sheet = try await client.getMarkbook(key: key)
+        let target = try Lookup.schoolClass(sheet, classKey)
+        let studentID = try sid ?? Lookup.student(sheet, student, sidOption: true).studentID
+        try await client.updateStudentClass(markbookKey: key, studentKey: student, sid: studentID, classKey: classKey)
+        if context.outputsJSON {
+            try context.printJSON(Output(markbookKey: key, studentKey: student, classKey: classKey))
+            return
+        }
+        context.print("Student \(student) (\(studentID)) is in \(target.name) [\(classKey)].")
+    }
+}
+
+/// `markbook student delete KEY STUDENT [--sid S]`: a soft delete.
+struct StudentDeleteCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a student (softly: 'student move' restores them with their results)."
+    )
+
+    @ParentCommand var tool: MarkbookTool
+
+    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
+    var key: Int
+
+    @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
+    var student: Int
+
+    @Option(help: ArgumentHelp("The student's id (looked up when not given).", valueName: "sid"))
+    var sid: String?
+
+    private struct Output: Encodable {
+        var markbookKey: Int
+        var studentKey: Int
+        var sid: String
+    }
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let listed =
+            sid == nil ? try Lookup.student(try await client.getMarkbook(key: key), student, sidOption: true) : nil
+        let studentID = sid ?? listed?.studentID ?? ""
+        try await client.deleteStudent(markbookKey: key, studentKey: student, sid: studentID)
+        if context.outputsJSON {
+            try context.printJSON(Output(markbookKey: key, studentKey: student, sid: studentID))
+            return
+        }
+        let name = listed.map { "\($0.sortName) " } ?? ""
+        context.print("Deleted student \(student): \(name)(\(studentID)).")
+        let classKey = listed.map { String($0.classKey) } ?? "CLASS"
+        context.note("Restore with: markbook student move \(key) \(student) --sid \(studentID) --class \(classKey)")
+    }
+}
