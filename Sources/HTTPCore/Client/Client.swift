@@ -36,13 +36,17 @@ public final class Client: Sendable {
     /// Creates a client.
     ///
     /// - Throws: ``APIError/usage(_:)`` when the base URL is not https (loopback hosts may use
-    ///   http), has no host, or carries a query.
+    ///   http, and any host when ``ClientConfiguration/allowsInsecureHTTP``), has no host, or
+    ///   carries a query.
     public init(
         configuration: ClientConfiguration,
         transport: any HTTPTransport = URLSessionTransport.shared
     ) throws {
         self.configuration = configuration
-        self.baseURL = try URLPolicy.validatedBaseURL(configuration.baseURL)
+        self.baseURL = try URLPolicy.validatedBaseURL(
+            configuration.baseURL,
+            allowingInsecureHTTP: configuration.allowsInsecureHTTP
+        )
         self.baseURLString = baseURL.absoluteString
         self.basePseudoHeaders = BasePseudoHeaders(baseURL: baseURL, text: baseURLString)
         self.transport = transport
@@ -236,7 +240,7 @@ public final class Client: Sendable {
             throw APIError.usage("\"\(redactor.redact(urlString: joined.text))\" is not a valid URL.")
         }
         if joined.isAbsolute {
-            try URLPolicy.checkedTarget(url)
+            try URLPolicy.checkedTarget(url, allowingInsecureHTTP: configuration.allowsInsecureHTTP)
             return (url, nil)
         }
         // A relative path keeps the base URL's scheme and host, which `init` already checked.
