@@ -71,6 +71,17 @@ public enum CLIRunner {
         arguments: [String],
         environment: CLIEnvironment
     ) async -> Int32 {
+        // Help drawn while parsing names the tool's own variables (see GlobalOptions).
+        await GlobalOptions.$environmentPrefix.withValue(Tool.environmentPrefix) {
+            await runCommand(tool, arguments: arguments, environment: environment)
+        }
+    }
+
+    private static func runCommand<Tool: CommandLineTool>(
+        _ tool: Tool.Type,
+        arguments: [String],
+        environment: CLIEnvironment
+    ) async -> Int32 {
         let scrubber = SecretScrubber()
         for secret in secretArguments(arguments, names: Tool.secretOptionNames) {
             scrubber.register(secret)
@@ -80,8 +91,8 @@ public enum CLIRunner {
         }
         let stdout = ScrubbingSink(base: environment.standardOutput, scrubber: scrubber)
         let stderr = ScrubbingSink(base: environment.standardError, scrubber: scrubber)
-        // Parsing may fail before `--json` is known, so look for it in the raw arguments.
-        let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        // Parsing may fail before `--json` or `--format` is known, so look in the raw arguments.
+        let wantsJSON = requestsJSONErrors(arguments)
 
         let command: any ParsableCommand
         do {
@@ -91,7 +102,7 @@ public enum CLIRunner {
                 error,
                 tool: tool,
                 json: wantsJSON,
-                columns: environment.columns,
+                columns: helpWidth(environment),
                 stdout: stdout,
                 stderr: stderr
             )
@@ -107,7 +118,7 @@ public enum CLIRunner {
                     error,
                     tool: tool,
                     json: wantsJSON,
-                    columns: environment.columns,
+                    columns: helpWidth(environment),
                     stdout: stdout,
                     stderr: stderr
                 )
@@ -120,6 +131,7 @@ public enum CLIRunner {
             toolName: Tool.toolName,
             environmentPrefix: Tool.environmentPrefix,
             version: Tool.configuration.version,
+            allowsInsecureHTTP: Tool.allowsInsecureHTTP,
             scrubber: scrubber,
             startSandbox: { environment in try await startSandbox(for: tool, environment: environment) }
         )
@@ -135,22 +147,22 @@ public enum CLIRunner {
         guard let failure else { return 0 }
         switch failure {
         case let error as APIError:
-            return report(ErrorReport(error), json: context.outputsJSON, stderr: stderr)
+            return report(ErrorReport(error), json: context.reportsErrorsAsJSON, stderr: stderr)
         case is CancellationError:
             let report = ErrorReport(code: "cancelled", message: "Cancelled.", exitCode: cancelledExitCode)
-            return self.report(report, json: context.outputsJSON, stderr: stderr)
+            return self.report(report, json: context.reportsErrorsAsJSON, stderr: stderr)
         case let error where isArgumentParserError(error):
             return reportArgumentParserError(
                 error,
                 tool: tool,
-                json: context.outputsJSON,
-                columns: environment.columns,
+                json: context.reportsErrorsAsJSON,
+                columns: helpWidth(environment),
                 stdout: stdout,
                 stderr: stderr
             )
         default:
             let report = ErrorReport(code: "internal", message: "\(failure)", exitCode: unexpectedExitCode)
-            return self.report(report, json: context.outputsJSON, stderr: stderr)
+            return self.report(report, json: context.reportsErrorsAsJSON, stderr: stderr)
         }
     }
 
@@ -178,12 +190,17 @@ public enum CLIRunner {
         _ error: any Error,
         tool: Tool.Type,
         json: Bool,
-        columns: Int?,
+        columns: Int,
         stdout: any OutputSink,
         stderr: any OutputSink
     ) -> Int32 {
         let code = Tool.exitCode(for: error).rawValue
-        let text = Tool.fullMessage(for: error, columns: columns)
+        // Unwrapped from ArgumentParser, then wrapped here so example lines stay whole.
+        let text = HelpText.wrap(
+            Tool.fullMessage(for: error, columns: HelpText.unwrappedWidth),
+            width: columns,
+            commands: [Tool.toolName]
+        )
         if code == 0 {
             if !text.isEmpty { stdout.write(text + "\n") }
             return 0
@@ -204,6 +221,14 @@ public enum CLIRunner {
 
     // MARK: Helpers
 
+    /// The width help and usage text wraps at: the environment's, else `COLUMNS`, else the
+    /// terminal's, else 80.
+    static func helpWidth(_ environment: CLIEnvironment) -> Int {
+        if let columns = environment.columns { return columns }
+        if let columns = environment.variables["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return environment.standardOutputColumns ?? 80
+    }
+
     private static func runPlain(_ command: any ParsableCommand) async throws {
         if let asyncCommand = command as? any AsyncParsableCommand {
             try await runAsync(asyncCommand)
@@ -216,6 +241,25 @@ public enum CLIRunner {
     private static func runAsync<Command: AsyncParsableCommand>(_ command: Command) async throws {
         var command = command
         try await command.run()
+    }
+
+    /// Whether the arguments ask for JSON output (`--json`, `--format json` or `jsonl`), looked
+    /// for before parsing so a parse error can be reported in that form.
+    static func requestsJSONErrors(_ arguments: [String]) -> Bool {
+        let options = Array(arguments.prefix { $0 != "--" })
+        for (index, argument) in options.enumerated() {
+            if argument == "--json" { return true }
+            let value: String?
+            if argument == "--format" {
+                value = index + 1 < options.count ? options[index + 1] : nil
+            } else if argument.hasPrefix("--format=") {
+                value = String(argument.dropFirst("--format=".count))
+            } else {
+                value = nil
+            }
+            if let value, OutputFormat(rawValue: value)?.reportsErrorsAsJSON == true { return true }
+        }
+        return false
     }
 
     /// The values that follow secret options, as `--token VALUE` or `--token=VALUE`.
@@ -244,7 +288,19 @@ public enum CLIRunner {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else {
             throw APIError.usage("--sandbox needs macOS 14, iOS 17 or tvOS 17 or later.")
         }
-        let configuration = SandboxConfiguration(modules: Tool.sandboxModules(environment: environment))
+        let modules: [any SandboxModule]
+        do {
+            modules = try Tool.sandboxModules(environment: environment)
+        } catch let error as SandboxStateFileError {
+            throw APIError.usage(
+                APIError.Details(
+                    message: error.description,
+                    hint: "Fix the file or delete it to start from the sandbox's seed data, or point "
+                        + "\(Tool.environmentPrefix)_SANDBOX_STATE at another file."
+                )
+            )
+        }
+        let configuration = SandboxConfiguration(modules: modules)
         let sandbox = try await Sandbox.start(configuration: configuration)
         return StartedSandbox(
             baseURL: sandbox.baseURL.appending(path: Tool.sandboxBasePath),
