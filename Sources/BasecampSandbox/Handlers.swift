@@ -119,7 +119,7 @@ struct Handlers {
         let name = try requiredText(body, "name")
         let description = body["description"]?.stringValue ?? ""
         let now = Self.now()
-        let (data, id) = store.update { data -> (AccountData, Int) in
+        let (data, id) = try store.update { data -> (AccountData, Int) in
             let id = data.makeID()
             let todoset = data.makeID()
             let board = data.makeID()

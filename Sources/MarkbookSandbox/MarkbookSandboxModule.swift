@@ -116,8 +116,13 @@ public final class MarkbookSandboxModule: SandboxModule {
     /// The school's zone, for answer dates and the 1 AM backup build.
     public let timeZone: TimeZone
 
+    /// The file the school's data is read from at start and written to after each change, so
+    /// separate processes share it; `nil` keeps everything in memory.
+    public var stateFile: URL? { savedWorld?.url }
+
     private let now: @Sendable () -> Date
     private let initialWorld: SandboxWorld
+    private let savedWorld: SandboxStateFile?
     private let state: NIOLockedValueBox<State>
 
     /// Creates the module with the Spec's seed.
@@ -128,23 +133,78 @@ public final class MarkbookSandboxModule: SandboxModule {
     ///   - acceptsAnyCredentials: Accept any non-empty credentials.
     ///   - timeZone: The school's zone; Australia/Sydney by default.
     ///   - now: The sandbox's clock; tests pass their test clock's `now()`.
-    public init(
+    public convenience init(
         basePath: String = defaultBasePath,
         account: Account = .sandbox,
         acceptsAnyCredentials: Bool = false,
         timeZone: TimeZone = TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.init(
+            basePath: basePath,
+            account: account,
+            acceptsAnyCredentials: acceptsAnyCredentials,
+            timeZone: timeZone,
+            now: now,
+            stateFile: nil,
+            savedWorld: nil
+        )
+    }
+
+    /// Creates the module with the school kept in `stateFile`: read now, written after each
+    /// change (sessions are not kept). A file that does not exist yet starts from the seed and
+    /// is created on the first change.
+    ///
+    /// - Parameters:
+    ///   - stateFile: Where to keep the school's data between runs.
+    ///   - basePath: The path prefix.
+    ///   - account: The only credentials accepted (unless `acceptsAnyCredentials`).
+    ///   - acceptsAnyCredentials: Accept any non-empty credentials.
+    ///   - timeZone: The school's zone; Australia/Sydney by default.
+    ///   - now: The sandbox's clock.
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged,
+    ///   was written by another layout of the sandbox, or could not be written back; the file is
+    ///   never replaced.
+    public convenience init(
+        stateFile: URL,
+        basePath: String = defaultBasePath,
+        account: Account = .sandbox,
+        acceptsAnyCredentials: Bool = false,
+        timeZone: TimeZone = TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        let file = SandboxStateFile(stateFile)
+        self.init(
+            basePath: basePath,
+            account: account,
+            acceptsAnyCredentials: acceptsAnyCredentials,
+            timeZone: timeZone,
+            now: now,
+            stateFile: file,
+            savedWorld: try SavedSchool.load(from: file)
+        )
+    }
+
+    private init(
+        basePath: String,
+        account: Account,
+        acceptsAnyCredentials: Bool,
+        timeZone: TimeZone,
+        now: @escaping @Sendable () -> Date,
+        stateFile: SandboxStateFile?,
+        savedWorld: SandboxWorld?
+    ) {
         self.basePath = basePath
         self.account = account
         self.acceptsAnyCredentials = acceptsAnyCredentials
         self.timeZone = timeZone
         self.now = now
-        let world =
+        let seed =
             (try? JSONDecoder().decode(SeedFile.self, from: Data(MarkbookSpecPayloads.seed.utf8)))?.world
             ?? SandboxWorld(schoolName: "Sandbox Secondary College", users: [], markbooks: [])
-        self.initialWorld = world
-        self.state = NIOLockedValueBox(State(world: world))
+        self.initialWorld = seed
+        self.savedWorld = stateFile
+        self.state = NIOLockedValueBox(State(world: savedWorld ?? seed))
     }
 
     // MARK: Test controls
@@ -160,10 +220,31 @@ public final class MarkbookSandboxModule: SandboxModule {
     }
 
     /// Restores the seed and forgets sessions, the backup and the counters (but not which
-    /// session values were handed out).
-    public func reset() {
+    /// session values were handed out). With a state file the seed is saved to it too.
+    ///
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the state file cannot be written; the
+    ///   data is then left as it was.
+    public func reset() throws {
         let world = initialWorld
-        state.withLockedValue { $0 = State(world: world, issuedSessionValues: $0.issuedSessionValues) }
+        try state.withLockedValue { state in
+            if let savedWorld { try SavedSchool.save(world, to: savedWorld) }
+            state = State(world: world, issuedSessionValues: state.issuedSessionValues)
+        }
+    }
+
+    /// Makes `world` the school's data, after saving it when a state file is in use and the
+    /// data to keep changed; returns the failure to answer with when it could not be saved (the
+    /// data is then left as it was).
+    private func commit(_ world: SandboxWorld, to state: inout State) -> String? {
+        if let savedWorld, SavedSchool(world) != SavedSchool(state.world) {
+            do {
+                try SavedSchool.save(world, to: savedWorld)
+            } catch {
+                return "ERROR:the sandbox could not save its data: \(error)"
+            }
+        }
+        state.world = world
+        return nil
     }
 
     /// A student as stored, deleted or not; `nil` when the markbook or student does not exist.
@@ -360,7 +441,9 @@ public final class MarkbookSandboxModule: SandboxModule {
             do throws(StatusError) {
                 var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
                 let extra = try handler.run(name, query)
-                state.world = handler.world
+                if let failure = commit(handler.world, to: &state) {
+                    return Answer(action: name, status: failure)
+                }
                 if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
                 return Answer(action: name, status: "OKAY", extra: extra)
             } catch {
@@ -387,7 +470,9 @@ public final class MarkbookSandboxModule: SandboxModule {
             do throws(StatusError) {
                 var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
                 let extra = try handler.createMarkbook(form)
-                state.world = handler.world
+                if let failure = commit(handler.world, to: &state) {
+                    return Answer(action: name, status: failure)
+                }
                 state.counters.appliedWritesByAction[name, default: 0] += 1
                 return Answer(action: name, status: "OKAY", extra: extra)
             } catch {
