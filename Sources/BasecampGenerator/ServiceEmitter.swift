@@ -381,6 +381,7 @@ struct ServiceEmitter {
         case .int32, .int64: return ".integer"
         case .bool: return ".boolean"
         case .date: return ".date"
+        case .array(.string): return ".stringList"
         case .array: return ".integerList"
         default: return ".string"
         }
@@ -530,6 +531,7 @@ struct ServiceEmitter {
             case .int64: value = "samples.int64(\(name))"
             case .bool: value = "samples.bool(\(name))"
             case .date: value = "samples.date(\(name))"
+            case .array(.string): value = "samples.strings(\(name))"
             case .array: value = "samples.ids(\(name))"
             default: value = "samples.string(\(name))"
             }
