@@ -1,15 +1,26 @@
 /// Basecamp's rich text (HTML such as `<div>Great <strong>news</strong>!</div>`) as plain text on
-/// one line, for table cells: tags dropped (a tag that ends a block leaves a space), entities
-/// decoded, runs of whitespace made one space. Text without tags passes through unchanged, and a
-/// `<` that cannot start a tag (`a < b`) is kept.
+/// one line, for table cells: tags dropped (one that starts or ends a block, or a line break,
+/// leaves a space; inline ones such as `<strong>` nothing), entities decoded, runs of whitespace
+/// made one space. Text without tags passes through unchanged, and a `<` that cannot start a tag
+/// (`a < b`) is kept.
 enum HTMLText {
+    /// Tags that only style text; every other tag separates words.
+    private static let inlineTags: Set<String> = [
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "del", "em", "i", "ins", "kbd", "mark", "q", "s", "small",
+        "span", "strike", "strong", "sub", "sup", "u", "var",
+    ]
+
     static func plain(_ html: String) -> String {
         var text = ""
         var index = html.startIndex
         while index < html.endIndex {
             let character = html[index]
             if character == "<", let end = tagEnd(in: html, from: index) {
-                text.append(" ")
+                let name = html[html.index(after: index)..<end]
+                    .drop { $0 == "/" }
+                    .prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+                    .lowercased()
+                if !inlineTags.contains(name) { text.append(" ") }
                 index = html.index(after: end)
                 continue
             }
