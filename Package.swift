@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "SandboxServer",
             dependencies: [
-                "APISandbox", "BasecampSandbox", "MarkbookSandbox", "MonashSandbox",
+                "APISandbox", "BasecampSandbox", "MarkbookSandbox", "MonashSandbox", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -57,8 +57,9 @@ public final class Sandbox: Sendable {
     ///   - host: The loopback address to bind: `127.0.0.1` (the default) or `::1`, for testing
     ///     a client over IPv6.
     ///   - configuration: Modules, fault plan and other settings.
-    /// - Throws: The bind error if the port is taken, `CancellationError` if the calling task was
-    ///   cancelled first, or ``SandboxError/stoppedBeforeListening``.
+    /// - Throws: ``SandboxError/portInUse(port:)`` if the port is taken, the bind error for any
+    ///   other failure to listen, `CancellationError` if the calling task was cancelled first, or
+    ///   ``SandboxError/stoppedBeforeListening``.
     public static func start(
         port: Int = 0,
         host: String = "127.0.0.1",
@@ -114,6 +115,9 @@ public final class Sandbox: Sendable {
         } catch {
             await serviceGroup.triggerGracefulShutdown()
             await runTask.value
+            if let failure = error as? IOError, failure.errnoCode == EADDRINUSE {
+                throw SandboxError.portInUse(port: port)
+            }
             throw error
         }
     }
@@ -228,4 +232,18 @@ public enum SandboxError: Error, Sendable, Hashable {
     case stoppedBeforeListening
     /// No URL could be formed for the bound port.
     case invalidBaseURL(port: Int)
+    /// Another program is listening on the port asked for.
+    case portInUse(port: Int)
+}
+
+@available(macOS 14, iOS 17, tvOS 17, *)
+extension SandboxError: CustomStringConvertible {
+    /// One sentence for people.
+    public var description: String {
+        switch self {
+        case .stoppedBeforeListening: return "The sandbox stopped before it was listening."
+        case .invalidBaseURL(let port): return "No URL can be formed for port \(port)."
+        case .portInUse(let port): return "Port \(port) on 127.0.0.1 is already in use."
+        }
+    }
 }

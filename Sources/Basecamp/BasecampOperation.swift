@@ -22,6 +22,8 @@ public struct BasecampOperation: Sendable, Hashable, Identifiable {
             case date
             /// A repeated whole-number parameter (`ids[]=1&ids[]=2`).
             case integerList
+            /// A repeated text parameter (`type_names[]=Todo&type_names[]=Message`).
+            case stringList
         }
 
         /// The name on the wire, e.g. `todoId` or `assignee_ids[]`.

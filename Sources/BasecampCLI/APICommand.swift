@@ -11,13 +11,10 @@ struct APICommand: ToolCommand {
         commandName: "api",
         abstract: "Call any operation by its id and print the response JSON.",
         discussion: """
-            Parameters go by their Spec names, path or query alike: --param projectId=2085958504.
-            Repeat --param for a list parameter (--param assignee_ids[]=1 --param assignee_ids[]=2).
-            The body is --body '{"content":"Buy milk"}', --body @todo.json or --body - (stdin); it is
-            sent as given, so the server's own validation answers (exit 9).
+            Parameters go by their Spec names, path or query alike: --param projectId=2085958504. Repeat --param for a list parameter (--param assignee_ids[]=1 --param assignee_ids[]=2).
+            The body is --body '{"content":"Buy milk"}', --body @todo.json or --body - (stdin); it is sent as given, so the server's own validation answers (exit 9).
             Lists are walked to the end (--limit N stops early, --page N fetches one page).
-            The output is the API's JSON as sent (snake_case keys), unlike the service commands'
-            --json, which uses the SDK's field names. An answer without a body prints nothing.
+            The output is the API's JSON as sent (snake_case keys), unlike the service commands' --json, which uses the SDK's field names; --format and --fields work on it the same way. An answer without a body prints nothing.
 
             Examples:
               basecamp --sandbox api GetProject --param projectId=2085958504

@@ -14,7 +14,7 @@ struct BasecampCommand: CommandLineTool {
             variables: [
                 (name: "BASECAMP_TOKEN", meaning: "an OAuth 2 access token (--token wins)"),
                 (name: "BASECAMP_ACCOUNT_ID", meaning: "the account, the digits after the host (--account wins)"),
-                (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps its data in between runs"),
+                (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps the account's data in between runs"),
             ]
         ) + """
 
@@ -22,8 +22,9 @@ struct BasecampCommand: CommandLineTool {
             Try it without an account:
               basecamp --sandbox projects list
               basecamp --sandbox todos list --todolist 1069479338
+              basecamp --sandbox todos list --todolist 1069479338 --format csv --fields id,content,creator.name
               basecamp --sandbox api GetProject --param projectId=2085958504
-            Every operation: basecamp operations; any of them raw: basecamp api OPERATION_ID.
+            Every operation: basecamp operations. Any of them, raw: basecamp api OPERATION_ID.
             """,
         version: "0.1.0",
         subcommands: [APICommand.self, OperationsCommand.self] + ServiceCommands.all
@@ -35,9 +36,11 @@ struct BasecampCommand: CommandLineTool {
     static let secretEnvironmentVariables = ["BASECAMP_TOKEN"]
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    static func sandboxModules(environment: CLIEnvironment) -> [any SandboxModule] {
-        let path = environment.variables["BASECAMP_SANDBOX_STATE"].flatMap { $0.isEmpty ? nil : $0 }
-        return [BasecampSandboxModule(stateFile: path.map { URL(fileURLWithPath: $0) })]
+    static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
+        guard let path = environment.variables["BASECAMP_SANDBOX_STATE"], !path.isEmpty else {
+            return [BasecampSandboxModule()]
+        }
+        return [try BasecampSandboxModule(stateFile: URL(fileURLWithPath: path))]
     }
 
     @OptionGroup var global: GlobalOptions

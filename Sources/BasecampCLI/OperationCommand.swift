@@ -111,6 +111,23 @@ struct OperationInvocation {
     }
 }
 
+/// Parses an option whose value must be one of the Spec's enum values, so a typo is a usage
+/// error (exit 64) naming the values rather than a 422 from the server.
+struct SpecEnum: Sendable {
+    let values: [String]
+
+    init(_ values: [String]) {
+        self.values = values
+    }
+
+    func parse(_ argument: String) throws -> String {
+        guard values.contains(argument) else {
+            throw ValidationError("use one of: \(values.joined(separator: ", ")).")
+        }
+        return argument
+    }
+}
+
 /// `--limit` and `--page`, on every paginated command.
 struct ListingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stop after this many items (default: every page).", valueName: "n"))

@@ -8,7 +8,9 @@ import HTTPCore
 /// ISO 8601 with their offset in the user's zone.
 ///
 /// It works on any JSON, so one formatter serves all 250 operations; the columns are the
-/// members most records share (id, title or name, status, due date, assignees…).
+/// members most records share (id, title or name, status, due date, assignees…). Cells hold the
+/// whole text; the table is cut to the terminal's width when printed. `--format` and `--fields`
+/// other than the table go through CLISupport with the same Swift-named JSON.
 struct OutputFormatter {
     let context: CommandContext
 
@@ -82,7 +84,11 @@ struct OutputFormatter {
         if var key = Self.titleKeys.first(where: present) {
             // Comments are all titled "Re: …"; their content tells them apart.
             if objects.count > 1, !varies(key), key != "content", present("content") { key = "content" }
-            columns.append((key == "content" ? "CONTENT" : key.uppercased(), .left, { self.short($0[key]) }))
+            // Content is what someone wrote: say who.
+            if key == "content", present("creator") {
+                columns.append(("AUTHOR", .left, { self.names($0["creator"]) }))
+            }
+            columns.append((key.uppercased(), .left, { self.short($0[key]) }))
         }
         if present("status"), varies("status") {
             columns.append(("STATUS", .left, { self.plain($0["status"] ?? .null) }))
@@ -145,7 +151,7 @@ struct OutputFormatter {
             return text.isEmpty ? "\(items.count) item(s)" : text
         case .object: return names(value, withIDs: true)
         case .string where key.hasSuffix("_at"): return timestamp(value)
-        default: return short(value, limit: 100)
+        default: return short(value)
         }
     }
 
@@ -177,11 +183,9 @@ struct OutputFormatter {
         return dates.dayWithYear(date) + " " + dates.time(date)
     }
 
-    /// Text for a cell: tags stripped, whitespace collapsed, cut at `limit` characters.
-    func short(_ value: JSONValue?, limit: Int = 60) -> String {
-        let text = plain(value ?? .null)
-        let stripped = Self.stripTags(text)
-        return stripped.count > limit ? String(stripped.prefix(limit - 1)) + "…" : stripped
+    /// Text for a cell: rich text (HTML) as plain text on one line.
+    func short(_ value: JSONValue?) -> String {
+        HTMLText.plain(plain(value ?? .null))
     }
 
     func plain(_ value: JSONValue) -> String {
@@ -193,25 +197,6 @@ struct OutputFormatter {
         case .string(let text): return text
         case .array, .object: return String(decoding: value.encoded(), as: UTF8.self)
         }
-    }
-
-    static func stripTags(_ html: String) -> String {
-        var text = ""
-        var inTag = false
-        for character in html {
-            if character == "<" {
-                inTag = true
-            } else if character == ">" {
-                inTag = false
-                text.append(" ")
-            } else if !inTag {
-                text.append(character)
-            }
-        }
-        let decoded = text.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
-            .replacingOccurrences(of: "&nbsp;", with: " ")
-        return decoded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     // MARK: JSON

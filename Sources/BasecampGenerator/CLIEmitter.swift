@@ -39,6 +39,8 @@ struct CLIEmitter {
         var isRequired: Bool
         var isPositional: Bool
         var help: String
+        /// The values the Spec allows, for an enum: listed in the help and checked when parsed.
+        var allowedValues: [String]? = nil
     }
 
     // MARK: Names
@@ -129,10 +131,14 @@ struct CLIEmitter {
                 guard let shape = bodyShape(property.type) else { continue }
                 var option = Self.kebab(property.jsonName)
                 if taken.contains(option) { option = "body-" + option }
-                var help = "Body field \(property.jsonName) (\(describe(property.type))"
-                help += property.isRequired ? ", required" : ""
-                help += ")"
-                if let values = enumValues(property.type) { help += ": " + values.joined(separator: ", ") }
+                let values = enumValues(property.type)
+                var help = "Body field \(property.jsonName)"
+                if let values {
+                    help += property.isRequired ? ", required" : ""
+                    help += ": " + Self.oneOf(values)
+                } else {
+                    help += " (\(describe(property.type))" + (property.isRequired ? ", required)" : ")")
+                }
                 help += shape == .integers || shape == .texts ? "; repeat for several." : "."
                 inputs.append(
                     Input(
@@ -143,7 +149,8 @@ struct CLIEmitter {
                         shape: shape,
                         isRequired: property.isRequired,
                         isPositional: false,
-                        help: help
+                        help: help,
+                        allowedValues: values
                     )
                 )
             }
@@ -204,14 +211,22 @@ struct CLIEmitter {
         case .ref(let name): return name
         case .array(let element): return "list of \(describe(element))"
         case .map(let value): return "map of \(describe(value))"
-        case .inlineEnum: return "one of the values below"
+        case .inlineEnum(_, let values): return Self.oneOf(values)
         }
+    }
+
+    /// `active or drafted`, `Sunday, Monday, … or Saturday`.
+    static func oneOf(_ values: [String]) -> String {
+        guard values.count > 1, let last = values.last else { return values.first ?? "" }
+        return values.dropLast().joined(separator: ", ") + " or " + last
     }
 
     // MARK: Help text
 
+    /// The command's help text: one line per fact (the parser wraps long ones), then examples
+    /// indented on lines of their own, so they can be copied whole.
     func discussion(_ operation: OperationModel) -> String {
-        var lines = ["\(operation.method) \(operation.path)  (operation \(operation.id))"]
+        var lines = ["\(operation.method) \(operation.path) (operation \(operation.id))."]
         var facts: [String] = [operation.isReadOnly ? "Read-only" : "Writes"]
         if operation.isIdempotent, !operation.isReadOnly { facts.append("idempotent (retried safely)") }
         if let pagination = operation.pagination {
@@ -246,12 +261,7 @@ struct CLIEmitter {
         case nil:
             break
         }
-        let parameters = operation.pathParameters.filter { $0.name != "accountId" }
-            .map { "--param \($0.name)=ID" }
-        lines.append(
-            "Same call, raw JSON: basecamp api \(operation.id)" + (parameters.isEmpty ? "" : " ")
-                + parameters.joined(separator: " ")
-        )
+        lines += ["", "Example:", "  " + example(operation), "Same call, raw JSON:", "  " + rawExample(operation)]
         return lines.joined(separator: "\n")
     }
 
@@ -395,6 +405,18 @@ struct CLIEmitter {
             let element = input.shape == .integers ? "Int64" : "String"
             w.line("@Option(name: \(name), help: ArgumentHelp(\(help), valueName: \(valueName)))")
             w.line("var \(input.property): [\(element)] = []")
+        case .text where input.allowedValues != nil:
+            let values = "[" + (input.allowedValues ?? []).map(literal).joined(separator: ", ") + "]"
+            let required = input.isRequired && input.location != .body
+            w.line("@Option(")
+            w.indent { w in
+                w.line("name: \(name),")
+                w.line("help: ArgumentHelp(\(help), valueName: \(valueName)),")
+                w.line("completion: .list(\(values)),")
+                w.line("transform: SpecEnum(\(values)).parse")
+            }
+            w.line(")")
+            w.line("var \(input.property): String\(required ? "" : "?")")
         default:
             let type: String
             switch input.shape {
@@ -416,6 +438,7 @@ struct CLIEmitter {
         case .number: return "n"
         case .flag: return "bool"
         case .day: return "date"
+        case .text where input.allowedValues != nil: return input.optionName
         case .text, .texts: return input.location == .path ? "id" : "text"
         }
     }

@@ -44,6 +44,7 @@ extension ServiceEmitter {
         case .int32, .int64: return ".integer"
         case .bool: return ".boolean"
         case .date: return ".date"
+        case .array(.string): return ".stringList"
         case .array: return ".integerList"
         default: return ".string"
         }

@@ -40,6 +40,7 @@ extension ServiceEmitter {
             case .int64: value = "samples.int64(\(name))"
             case .bool: value = "samples.bool(\(name))"
             case .date: value = "samples.date(\(name))"
+            case .array(.string): value = "samples.strings(\(name))"
             case .array: value = "samples.ids(\(name))"
             default: value = "samples.string(\(name))"
             }

@@ -4,7 +4,7 @@
 /// Only facts live here; the JSON each record answers with is built from the Spec's example for
 /// its schema (see `Rendering.swift`), so every member the SDK expects is always present.
 struct AccountData: Codable, Sendable, Equatable {
-    /// Bumped when the layout changes, so an old state file is replaced by a fresh seed.
+    /// Bumped when the layout changes, so a state file of another layout is refused.
     static let currentVersion = 1
 
     var version = AccountData.currentVersion

@@ -1,18 +1,32 @@
+import APISandbox
 import Foundation
 import HTTPCore
 
 /// The sandbox account's data behind a lock, optionally kept in a file between runs.
 ///
-/// With a state file, the data is read when the sandbox starts and written (to a temporary file,
-/// then renamed over the old one) after every change, so separate `basecamp --sandbox` processes
-/// see each other's writes. Two processes writing at the same moment: the last write wins.
+/// With a state file, the data is read when the module is created and written (to a temporary
+/// file, then renamed over the old one) after every change, so separate `basecamp --sandbox`
+/// processes see each other's writes. Two processes writing at the same moment: the last write
+/// wins. A change that cannot be saved is not applied, and the request fails with a 500 naming
+/// the file.
 final class AccountStore: Sendable {
     private let data: Locked<AccountData>
-    let stateFile: URL?
+    let stateFile: SandboxStateFile?
 
-    init(stateFile: URL?) {
-        self.stateFile = stateFile
-        self.data = Locked(Self.load(stateFile) ?? .seeded())
+    /// An in-memory account, starting from the seed.
+    init() {
+        self.stateFile = nil
+        self.data = Locked(.seeded())
+    }
+
+    /// The account saved in `file`, or the seed when there is no file yet.
+    ///
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged or
+    ///   from another layout, or cannot be written.
+    init(stateFile file: SandboxStateFile) throws {
+        self.stateFile = file
+        let saved = try file.load(AccountData.self, version: AccountData.currentVersion)
+        self.data = Locked(saved ?? .seeded())
     }
 
     /// A snapshot for reading.
@@ -20,42 +34,32 @@ final class AccountStore: Sendable {
         data.withLock { $0 }
     }
 
-    /// Applies `change` and saves; what `change` returns is passed on. A change that throws
-    /// leaves the data as it was.
-    func update<Result: Sendable>(_ change: (inout AccountData) throws -> Result) rethrows -> Result {
-        let (result, saved) = try data.withLock { data -> (Result, AccountData) in
+    /// Applies `change` and saves; what `change` returns is passed on. A change that throws, or
+    /// that cannot be saved, leaves the data as it was.
+    ///
+    /// - Throws: What `change` throws, or ``APIFailure`` 500 when the state file cannot be written.
+    func update<Result: Sendable>(_ change: (inout AccountData) throws -> Result) throws -> Result {
+        try data.withLock { data -> Result in
             var copy = data
             let result = try change(&copy)
+            try save(copy)
             data = copy
-            return (result, copy)
+            return result
         }
-        save(saved)
-        return result
     }
 
     /// Goes back to the seeded account (and saves it).
-    func reset() {
-        let seeded = AccountData.seeded()
-        data.withLock { $0 = seeded }
-        save(seeded)
+    ///
+    /// - Throws: ``APIFailure`` 500 when the state file cannot be written.
+    func reset() throws {
+        try update { $0 = .seeded() }
     }
 
-    private func save(_ snapshot: AccountData) {
-        guard let stateFile else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        guard let encoded = try? encoder.encode(snapshot) else { return }
-        // A failed save (read-only directory, full disk) must not fail the request that caused it;
-        // the data stays in memory for this run.
-        try? encoded.write(to: stateFile, options: .atomic)
-    }
-
-    /// The saved account, or `nil` when there is no file or it is not a current state file.
-    private static func load(_ url: URL?) -> AccountData? {
-        guard let url, let contents = try? Data(contentsOf: url),
-            let data = try? JSONDecoder().decode(AccountData.self, from: contents),
-            data.version == AccountData.currentVersion
-        else { return nil }
-        return data
+    private func save(_ snapshot: AccountData) throws {
+        do {
+            try stateFile?.save(snapshot)
+        } catch {
+            throw APIFailure(500, "The sandbox could not save its data: \(error)")
+        }
     }
 }

@@ -35,6 +35,8 @@ public struct BasecampSandboxModule: SandboxModule {
     /// The file the account's data is read from at start and written to after each change, so
     /// separate processes share it; `nil` keeps everything in memory.
     public let stateFile: URL?
+    /// The account read from ``stateFile``, shared by every sandbox the module is mounted on.
+    private let savedStore: AccountStore?
     /// Tokens answered with `401`, for testing what a client does with a revoked token.
     public let rejectedTokens: Set<String>
     /// The authorization servers mounted with the API, whose tokens the API checks.
@@ -70,30 +72,54 @@ public struct BasecampSandboxModule: SandboxModule {
         }
     }
 
-    /// Creates the module.
+    /// Creates the module with the account in memory; each sandbox it is mounted on starts from
+    /// the seed.
     ///
     /// - Parameters:
     ///   - basePath: The path prefix; several copies can be mounted under different prefixes.
-    ///   - stateFile: Where to keep the account's data between runs; created on the first change.
-    ///     A missing or unreadable file starts from the seeded account.
     ///   - rejectedTokens: Bearer tokens to refuse with `401`; every other non-empty one is accepted.
     ///   - authorization: The authorization servers to mount (Launchpad at `/launchpad`, the
     ///     resource-first server at the root); a default one unless given.
     public init(
         basePath: String = defaultBasePath,
-        stateFile: URL? = nil,
         rejectedTokens: Set<String> = [],
         authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
     ) {
         self.basePath = basePath
+        self.stateFile = nil
+        self.savedStore = nil
+        self.rejectedTokens = rejectedTokens
+        self.authorization = authorization
+    }
+
+    /// Creates the module with the account kept in `stateFile`: read now, written after each
+    /// change. A file that does not exist yet starts from the seed and is created on the first
+    /// change.
+    ///
+    /// - Parameters:
+    ///   - basePath: The path prefix.
+    ///   - stateFile: Where to keep the account's data between runs.
+    ///   - rejectedTokens: Bearer tokens to refuse with `401`.
+    ///   - authorization: The authorization servers to mount; a default one unless given.
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged,
+    ///   was written by another layout of the sandbox, or could not be written back; the file is
+    ///   never replaced.
+    public init(
+        basePath: String = defaultBasePath,
+        stateFile: URL,
+        rejectedTokens: Set<String> = [],
+        authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
+    ) throws {
+        self.basePath = basePath
         self.stateFile = stateFile
+        self.savedStore = try AccountStore(stateFile: SandboxStateFile(stateFile))
         self.rejectedTokens = rejectedTokens
         self.authorization = authorization
     }
 
     /// Adds `{basePath}/**` for every method; the Spec's path templates decide what exists.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
-        let store = AccountStore(stateFile: stateFile)
+        let store = savedStore ?? AccountStore()
         mounted.withLock { $0 = store }
         let server = BasecampServer(
             basePath: basePath,

@@ -109,7 +109,7 @@ final class BasecampServer: Sendable {
         let fullPath = request.uri.path
         let relative = fullPath.hasPrefix(basePath) ? String(fullPath.dropFirst(basePath.count)) : fullPath
         if relative == "/_sandbox/reset", request.method == .post {
-            store.reset()
+            try store.reset()
             return Self.make(status: 204, body: nil, headers: [:], requestID: requestID)
         }
         let method = request.method == .head ? HTTPRequest.Method.get : request.method

@@ -32,6 +32,9 @@ public struct CLIEnvironment: Sendable {
     public var transport: (any HTTPTransport)?
     /// The width help text wraps at; `nil` asks the terminal.
     public var columns: Int?
+    /// The terminal's width when stdout is a terminal, which tables are fitted to; `nil` when
+    /// stdout is a file or a pipe (tables are then not cut). `COLUMNS` overrides it.
+    public var standardOutputColumns: Int?
 
     /// Creates an environment; the defaults capture nothing and use UTC, the system clock and the
     /// default transport.
@@ -43,7 +46,8 @@ public struct CLIEnvironment: Sendable {
         timeZone: TimeZone = .gmt,
         clock: any TimeSource = SystemTimeSource(),
         transport: (any HTTPTransport)? = nil,
-        columns: Int? = 80
+        columns: Int? = 80,
+        standardOutputColumns: Int? = nil
     ) {
         self.variables = variables
         self.standardOutput = standardOutput
@@ -53,6 +57,7 @@ public struct CLIEnvironment: Sendable {
         self.clock = clock
         self.transport = transport
         self.columns = columns
+        self.standardOutputColumns = standardOutputColumns
     }
 
     /// The real process: its environment, stdout, stderr, local time zone and clock.
@@ -65,7 +70,16 @@ public struct CLIEnvironment: Sendable {
             timeZone: .current,
             clock: SystemTimeSource(),
             transport: nil,
-            columns: nil
+            columns: nil,
+            standardOutputColumns: terminalWidth(of: 1)
         )
+    }
+
+    /// The width of the terminal on file descriptor `descriptor`, or `nil` when it is not one.
+    static func terminalWidth(of descriptor: Int32) -> Int? {
+        guard isatty(descriptor) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

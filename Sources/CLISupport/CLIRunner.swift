@@ -64,6 +64,17 @@ public enum CLIRunner {
         arguments: [String],
         environment: CLIEnvironment
     ) async -> Int32 {
+        // Help drawn while parsing names the tool's own variables (see GlobalOptions).
+        await GlobalOptions.$environmentPrefix.withValue(Tool.environmentPrefix) {
+            await runCommand(tool, arguments: arguments, environment: environment)
+        }
+    }
+
+    private static func runCommand<Tool: CommandLineTool>(
+        _ tool: Tool.Type,
+        arguments: [String],
+        environment: CLIEnvironment
+    ) async -> Int32 {
         let scrubber = SecretScrubber()
         for secret in secretArguments(arguments, names: Tool.secretOptionNames) {
             scrubber.register(secret)
@@ -76,11 +87,11 @@ public enum CLIRunner {
         environment.standardOutput = output
         let stdout = ScrubbingSink(base: output, scrubber: scrubber)
         let stderr = ScrubbingSink(base: environment.standardError, scrubber: scrubber)
-        // Parsing may fail before `--json` is known, so look for it in the raw arguments.
-        let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        // Parsing may fail before `--json` or `--format` is known, so look in the raw arguments.
+        let wantsJSON = requestsJSONErrors(arguments)
         let parsing = FailureReporter<Tool>(
             json: wantsJSON,
-            columns: environment.columns,
+            columns: helpWidth(environment),
             stdout: stdout,
             stderr: stderr
         )
@@ -108,12 +119,13 @@ public enum CLIRunner {
             toolName: Tool.toolName,
             environmentPrefix: Tool.environmentPrefix,
             version: Tool.configuration.version,
+            allowsInsecureHTTP: Tool.allowsInsecureHTTP,
             scrubber: scrubber,
             startSandbox: { environment in try await startSandbox(for: tool, environment: environment) }
         )
         let reporter = FailureReporter<Tool>(
-            json: context.outputsJSON,
-            columns: environment.columns,
+            json: context.reportsErrorsAsJSON,
+            columns: helpWidth(environment),
             stdout: stdout,
             stderr: stderr,
             command: type(of: toolCommand)
@@ -144,6 +156,14 @@ public enum CLIRunner {
 
     // MARK: Helpers
 
+    /// The width help and usage text wraps at: the environment's, else `COLUMNS`, else the
+    /// terminal's, else 80.
+    static func helpWidth(_ environment: CLIEnvironment) -> Int {
+        if let columns = environment.columns { return columns }
+        if let columns = environment.variables["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return environment.standardOutputColumns ?? 80
+    }
+
     private static func runPlain(_ command: any ParsableCommand) async throws {
         if let asyncCommand = command as? any AsyncParsableCommand {
             try await runAsync(asyncCommand)
@@ -156,6 +176,25 @@ public enum CLIRunner {
     private static func runAsync<Command: AsyncParsableCommand>(_ command: Command) async throws {
         var command = command
         try await command.run()
+    }
+
+    /// Whether the arguments ask for JSON output (`--json`, `--format json` or `jsonl`), looked
+    /// for before parsing so a parse error can be reported in that form.
+    static func requestsJSONErrors(_ arguments: [String]) -> Bool {
+        let options = Array(arguments.prefix { $0 != "--" })
+        for (index, argument) in options.enumerated() {
+            if argument == "--json" { return true }
+            let value: String?
+            if argument == "--format" {
+                value = index + 1 < options.count ? options[index + 1] : nil
+            } else if argument.hasPrefix("--format=") {
+                value = String(argument.dropFirst("--format=".count))
+            } else {
+                value = nil
+            }
+            if let value, OutputFormat(rawValue: value)?.reportsErrorsAsJSON == true { return true }
+        }
+        return false
     }
 
     /// The values that follow secret options, as `--token VALUE` or `--token=VALUE`.
@@ -184,7 +223,19 @@ public enum CLIRunner {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else {
             throw APIError.usage("--sandbox needs macOS 14, iOS 17 or tvOS 17 or later.")
         }
-        let configuration = SandboxConfiguration(modules: Tool.sandboxModules(environment: environment))
+        let modules: [any SandboxModule]
+        do {
+            modules = try Tool.sandboxModules(environment: environment)
+        } catch let error as SandboxStateFileError {
+            throw APIError.usage(
+                APIError.Details(
+                    message: error.description,
+                    hint: "Fix the file or delete it to start from the sandbox's seed data, or point "
+                        + "\(Tool.environmentPrefix)_SANDBOX_STATE at another file."
+                )
+            )
+        }
+        let configuration = SandboxConfiguration(modules: modules)
         let sandbox = try await Sandbox.start(configuration: configuration)
         return StartedSandbox(
             baseURL: sandbox.baseURL.appending(path: Tool.sandboxBasePath),

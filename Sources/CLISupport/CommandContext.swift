@@ -14,8 +14,17 @@ public final class CommandContext: Sendable {
     public let toolName: String
     /// The tool's environment-variable prefix, e.g. `MONASH`.
     public let environmentPrefix: String
-    /// Whether `--json` was given: results as JSON on stdout, a failure as one JSON object on stderr.
-    public let outputsJSON: Bool
+    /// The format results are printed in (`--format`, `--json`); see ``printList(_:human:)``.
+    public let outputFormat: OutputFormat
+    /// The fields `--fields` asks for, or `nil` for the format's usual ones.
+    public let fields: FieldList?
+    /// Whether results are printed for scripts rather than as a table: `--json`, `--format`
+    /// `json`, `jsonl`, `csv` or `tsv`, or `--fields`. Such a command prints its result with
+    /// ``printJSON(_:)`` (or ``printList(_:human:)`` / ``printRecord(_:human:)``, which decide
+    /// for it).
+    public var outputsJSON: Bool { outputFormat != .table || fields != nil }
+    /// Whether a failure is reported as one JSON object on stderr (`--format json` or `jsonl`).
+    public var reportsErrorsAsJSON: Bool { outputFormat.reportsErrorsAsJSON }
     /// Whether `--verbose` was given.
     public let isVerbose: Bool
     /// Whether `--sandbox` was given.
@@ -24,6 +33,7 @@ public final class CommandContext: Sendable {
     public let progress: ProgressReporter
 
     private let baseURLOption: String?
+    private let allowsInsecureHTTP: Bool
     private let retries: Bool
     private let timeout: Duration
     private let userAgent: String
@@ -40,16 +50,19 @@ public final class CommandContext: Sendable {
         toolName: String,
         environmentPrefix: String,
         version: String,
+        allowsInsecureHTTP: Bool = false,
         scrubber: SecretScrubber,
         startSandbox: @escaping @Sendable (CLIEnvironment) async throws -> StartedSandbox
     ) {
         self.environment = environment
         self.toolName = toolName
         self.environmentPrefix = environmentPrefix
-        self.outputsJSON = options.json
+        self.outputFormat = options.outputFormat
+        self.fields = options.fields
         self.isVerbose = options.verbose
         self.usesSandbox = options.sandbox
         self.baseURLOption = options.baseURL
+        self.allowsInsecureHTTP = allowsInsecureHTTP
         self.retries = !options.noRetry
         self.timeout = .milliseconds(Int64((options.timeout * 1000).rounded()))
         self.userAgent = "\(toolName)/\(version.isEmpty ? "dev" : version) (swift-api-sdks)"
@@ -65,8 +78,10 @@ public final class CommandContext: Sendable {
 
     // MARK: Output
 
-    /// Writes a line of results to stdout.
+    /// Writes a line of results to stdout, after erasing any progress line (stdout and stderr are
+    /// often the same terminal).
     public func print(_ line: String = "") {
+        progress.clear()
         stdout.write(line + "\n")
     }
 
@@ -76,21 +91,46 @@ public final class CommandContext: Sendable {
         stderr.write(line + "\n")
     }
 
-    /// Writes `value` as pretty-printed JSON with sorted keys to stdout: the whole of a `--json`
-    /// command's output. Lists are printed as arrays, single things as objects.
+    /// Writes a command's result for scripts, in the format `--format` asks for: for `json` (and
+    /// for `table` without `--fields`, as for a command whose output is always JSON)
+    /// pretty-printed with sorted keys (a list as an array, a single thing as an object), for
+    /// `jsonl` one compact line per item, for `csv` and `tsv` a header and a row per item, each
+    /// with only the `--fields` given. See ``printList(_:human:)`` for the details.
     ///
-    /// - Throws: The encoder's error, which the runner reports as an unexpected failure.
+    /// - Throws: `ValidationError` (exit 64) for an unknown `--fields` name; the encoder's error,
+    ///   which the runner reports as an unexpected failure.
     public func printJSON(_ value: some Encodable) throws {
+        guard outputFormat != .table || fields != nil else {
+            try writeJSON(value)
+            return
+        }
+        let data = try Self.jsonValue(value)
+        if case .array(let items) = data {
+            try printRows(items, document: nil, human: {})
+        } else {
+            try printRecord(data, human: {})
+        }
+    }
+
+    /// Writes `value` as pretty-printed JSON with sorted keys, whatever the format.
+    func writeJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        stdout.write(String(decoding: data, as: UTF8.self) + "\n")
+        print(String(decoding: data, as: UTF8.self))
     }
 
-    /// Writes `table` to stdout, one line per row.
+    /// Writes `table` to stdout, one line per row, fitted to ``outputWidth``.
     public func print(_ table: TextTable) {
-        let rendered = table.render()
+        let rendered = table.render(width: outputWidth)
         if !rendered.isEmpty { print(rendered) }
+    }
+
+    /// The width tables are fitted to: `COLUMNS` when set, else the terminal's width when stdout
+    /// is a terminal; `nil` (no limit) when stdout is a file or pipe.
+    public var outputWidth: Int? {
+        if let columns = variable("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+        return environment.standardOutputColumns
     }
 
     /// The current time from the environment's clock.
@@ -182,6 +222,7 @@ public final class CommandContext: Sendable {
             baseURL = try resolvedBaseURL()
         }
         var configuration = ClientConfiguration(baseURL: baseURL)
+        configuration.allowsInsecureHTTP = allowsInsecureHTTP
         configuration.timeout = timeout
         configuration.retry = retries ? .default : .none
         configuration.timeSource = environment.clock
@@ -226,7 +267,7 @@ public final class CommandContext: Sendable {
             throw ValidationError("\(source) \"\(shown)\" is not a URL.")
         }
         do {
-            return try URLPolicy.validatedBaseURL(url)
+            return try URLPolicy.validatedBaseURL(url, allowingInsecureHTTP: allowsInsecureHTTP)
         } catch let error as APIError {
             throw ValidationError("\(source): \(error.message)")
         }

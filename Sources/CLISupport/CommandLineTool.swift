@@ -40,12 +40,19 @@ public protocol CommandLineTool: AsyncParsableCommand {
     /// Empty by default.
     static var secretEnvironmentVariables: [String] { get }
 
+    /// Whether an `http` base URL is accepted for any host, not only loopback: for APIs that
+    /// carry no credentials, where plain HTTP exposes nothing secret. `false` by default.
+    static var allowsInsecureHTTP: Bool { get }
+
     /// The sandbox modules that play the tool's API under `--sandbox`.
     ///
     /// - Parameter environment: The command's environment, for tool-specific sandbox settings
     ///   such as `MONASH_SANDBOX_WEEK`.
+    /// - Throws: ``HTTPCore/APIError/usage(_:)`` for a sandbox setting that cannot be used, or
+    ///   `SandboxStateFileError` for a state file that cannot be read or written; the command
+    ///   then fails with exit 1.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    static func sandboxModules(environment: CLIEnvironment) -> [any SandboxModule]
+    static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule]
 
     /// The shared options, declared as `@OptionGroup var global: GlobalOptions`.
     var global: GlobalOptions { get }
@@ -57,6 +64,9 @@ extension CommandLineTool {
 
     /// No secret environment variables.
     public static var secretEnvironmentVariables: [String] { [] }
+
+    /// Plain HTTP only to loopback hosts.
+    public static var allowsInsecureHTTP: Bool { false }
 
     /// The name the tool is invoked by, e.g. `monash`.
     public static var toolName: String {

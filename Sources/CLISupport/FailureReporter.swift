@@ -74,7 +74,12 @@ struct FailureReporter<Tool: CommandLineTool> {
     /// request, a completion script, `CleanExit` or `ExitCode`.
     func reportArgumentParserError(_ error: any Error) -> Int32 {
         let code = Tool.exitCode(for: error).rawValue
-        let text = Tool.fullMessage(for: error, columns: columns)
+        // Unwrapped from ArgumentParser, then wrapped here so example lines stay whole.
+        let text = HelpText.wrap(
+            Tool.fullMessage(for: error, columns: HelpText.unwrappedWidth),
+            width: columns ?? 80,
+            commands: [Tool.toolName]
+        )
         if code == ExitPolicy.success {
             if !text.isEmpty { stdout.write(text + "\n") }
             return ExitPolicy.success

@@ -9,10 +9,18 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// The longest `--timeout` accepted, so a typo cannot make a command hang for a day.
     public static let maximumTimeout: Double = 3600
 
+    /// The prefix of the running tool's environment variables while its arguments are parsed
+    /// and its help is drawn (``CLIRunner`` sets it), so the shared help can name the tool's own
+    /// variable, e.g. `MONASH_BASE_URL`.
+    @TaskLocal public static var environmentPrefix: String?
+
     /// The API's base URL; overrides the tool's `<PREFIX>_BASE_URL` environment variable.
     @Option(
         name: .customLong("base-url"),
-        help: ArgumentHelp("The API's base URL (or set <TOOL>_BASE_URL).", valueName: "url")
+        help: ArgumentHelp(
+            "The API's base URL (or set \(GlobalOptions.environmentPrefix.map { $0 + "_BASE_URL" } ?? "its *_BASE_URL variable")).",
+            valueName: "url"
+        )
     )
     public var baseURL: String?
 
@@ -20,9 +28,32 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Start the built-in sandbox on a free loopback port and use it; needs no credentials.")
     public var sandbox = false
 
-    /// Whether results are printed as JSON (and errors as one JSON object).
-    @Flag(help: "Print results as JSON on stdout, and a failure as one JSON object on stderr.")
+    /// Whether results are printed as JSON (and errors as one JSON object): `--format json`.
+    @Flag(help: "Short for --format json.")
     public var json = false
+
+    /// How results are printed; `nil` when not given.
+    @Option(
+        help: ArgumentHelp(
+            "How to print results: table (the default), json, jsonl, csv or tsv. Under json and jsonl a failure is one JSON object on stderr.",
+            valueName: "format"
+        )
+    )
+    public var format: OutputFormat?
+
+    /// The fields to print, in order.
+    @Option(
+        help: ArgumentHelp(
+            "Print only these fields, in this order: the JSON names, comma-separated, with dots for nested ones (creator.name).",
+            valueName: "a,b,c"
+        )
+    )
+    public var fields: FieldList?
+
+    /// The format results are printed in: `--format`, or `json` for `--json`, else `table`.
+    public var outputFormat: OutputFormat {
+        json ? .json : format ?? .table
+    }
 
     /// Whether each HTTP attempt is described on stderr.
     @Flag(name: [.customShort("v"), .long], help: "Print one redacted line per HTTP attempt on stderr.")
@@ -43,6 +74,11 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     public func validate() throws {
         guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
             throw ValidationError("--timeout must be more than 0 and at most \(Int(Self.maximumTimeout)) seconds.")
+        }
+        if json, let format, format != .json {
+            throw ValidationError(
+                "--json is short for --format json; it cannot be used with --format \(format.rawValue)."
+            )
         }
         if sandbox, baseURL != nil {
             throw ValidationError("--sandbox and --base-url cannot be used together.")

@@ -1,10 +1,12 @@
+import Foundation
 import HTTPCore
 
 /// One line of progress on stderr, redrawn in place, for commands that fetch many pages.
 ///
 /// Drawn only when stderr is a terminal and `--verbose` is off, so pipes, logs and tests never
 /// see carriage returns; a disabled reporter ignores every call. The context clears the line
-/// before any other stderr output and when the command ends.
+/// before anything else it prints, on stdout or stderr (often the same terminal), and when the
+/// command ends.
 public final class ProgressReporter: Sendable {
     private let sink: any OutputSink
     /// Whether updates are drawn.
@@ -40,7 +42,6 @@ public final class ProgressReporter: Sendable {
 /// 150 of 420 items…". Installed by ``CommandContext/connection()`` when progress is enabled.
 public struct ProgressHooks: Hooks {
     private struct Walk: Sendable {
-        var pages = 0
         var items = 0
     }
 
@@ -57,13 +58,19 @@ public struct ProgressHooks: Hooks {
         let name = event.operation.name.isEmpty ? "pages" : event.operation.name
         let walk = walks.withLock { walks -> Walk in
             var walk = event.index == 0 ? Walk() : walks[name, default: Walk()]
-            walk.pages += 1
             walk.items += event.itemCount
             walks[name] = walk
             return walk
         }
         let total = event.totalCount.map { " of \($0)" } ?? ""
-        reporter.update("Fetching \(name): page \(walk.pages), \(walk.items)\(total) items…")
+        let page = Self.pageNumber(in: event.url) ?? event.index + 1
+        reporter.update("Fetching \(name): page \(page), \(walk.items)\(total) items…")
         if !event.hasNext { reporter.clear() }
+    }
+
+    /// The page the URL asks for with a `page` query item, as Link-paginated APIs number them;
+    /// a walk that starts at `--page 3` is on page 3, not on its first.
+    static func pageNumber(in url: String) -> Int? {
+        URLComponents(string: url)?.queryItems?.last { $0.name == "page" }?.value.flatMap(Int.init)
     }
 }

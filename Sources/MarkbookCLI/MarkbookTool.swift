@@ -17,10 +17,11 @@ struct MarkbookTool: CommandLineTool {
                 (name: "MARKBOOK_API_KEY", meaning: "the school's API key (--api-key)"),
                 (name: "MARKBOOK_USERNAME", meaning: "a user with \"Allow user administration\" (--username)"),
                 (name: "MARKBOOK_PASSWORD", meaning: "that user's password (--password)"),
+                (name: "MARKBOOK_SANDBOX_STATE", meaning: "a file --sandbox keeps the school's data in between runs"),
             ]
         )
-            + "\n\nThe real API: MARKBOOK_BASE_URL=https://smpcsonline.com.au/markbook/api/v1.5"
-            + "\nTry it without an account: markbook --sandbox show 1000001",
+            + "\n\nFor the real API, set MARKBOOK_BASE_URL to https://smpcsonline.com.au/markbook/api/v1.5."
+            + "\n\nTry it without an account:\n  markbook --sandbox show 1000001\n  markbook --sandbox list --format csv",
         version: "0.1.0",
         subcommands: [
             ListCommand.self, UsersCommand.self, ShowCommand.self, OutcomesCommand.self, ResultCommand.self,
@@ -36,9 +37,18 @@ struct MarkbookTool: CommandLineTool {
     /// Under `--sandbox` any credentials are accepted, so real ones in the environment do not
     /// get in the way; the sandbox's clock is the command's.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    static func sandboxModules(environment: CLIEnvironment) -> [any SandboxModule] {
+    static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
         let clock = environment.clock
-        return [MarkbookSandboxModule(acceptsAnyCredentials: true, now: { clock.now() })]
+        guard let path = environment.variables["MARKBOOK_SANDBOX_STATE"], !path.isEmpty else {
+            return [MarkbookSandboxModule(acceptsAnyCredentials: true, now: { clock.now() })]
+        }
+        return [
+            try MarkbookSandboxModule(
+                stateFile: URL(fileURLWithPath: path),
+                acceptsAnyCredentials: true,
+                now: { clock.now() }
+            )
+        ]
     }
 
     @OptionGroup var global: GlobalOptions

@@ -6,7 +6,15 @@ import Markbook
 
 /// `markbook list`: the school's markbooks.
 struct ListCommand: MarkbookCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the school's markbooks.")
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the school's markbooks.",
+        discussion: """
+            Examples:
+              markbook --sandbox list
+              markbook --sandbox list --format csv --fields key,name,year
+            """
+    )
 
     @ParentCommand var tool: MarkbookTool
 
@@ -28,7 +36,15 @@ struct ListCommand: MarkbookCommand {
 
 /// `markbook users`: the school's users, whose keys own and share markbooks.
 struct UsersCommand: MarkbookCommand {
-    static let configuration = CommandConfiguration(commandName: "users", abstract: "List the school's users.")
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "List the school's users.",
+        discussion: """
+            Examples:
+              markbook --sandbox users
+              markbook --sandbox users --format tsv --fields key,loginID
+            """
+    )
 
     @ParentCommand var tool: MarkbookTool
 

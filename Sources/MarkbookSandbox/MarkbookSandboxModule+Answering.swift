@@ -123,7 +123,9 @@ extension MarkbookSandboxModule {
             do throws(StatusError) {
                 var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
                 let extra = try handler.run(name, query)
-                state.world = handler.world
+                if let failure = commit(handler.world, to: &state) {
+                    return Answer(action: name, status: failure)
+                }
                 if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
                 if name == "putstudentresult", let cell = ResultFaultState.cell(query) {
                     state.counters.resultWritesByCell[cell, default: 0] += 1
@@ -158,7 +160,9 @@ extension MarkbookSandboxModule {
             do throws(StatusError) {
                 var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
                 let extra = try handler.createMarkbook(form)
-                state.world = handler.world
+                if let failure = commit(handler.world, to: &state) {
+                    return Answer(action: name, status: failure)
+                }
                 state.counters.appliedWritesByAction[name, default: 0] += 1
                 return Answer(action: name, status: "OKAY", extra: extra)
             } catch {
@@ -166,6 +170,21 @@ extension MarkbookSandboxModule {
                 return Answer(action: name, status: error.status)
             }
         }
+    }
+
+    /// Makes `world` the school's data, after saving it when a state file is in use and the
+    /// data to keep changed; returns the failure to answer with when it could not be saved (the
+    /// data is then left as it was).
+    func commit(_ world: SandboxWorld, to state: inout State) -> String? {
+        if let savedWorld, SavedSchool(world) != SavedSchool(state.world) {
+            do {
+                try SavedSchool.save(world, to: savedWorld)
+            } catch {
+                return "ERROR:the sandbox could not save its data: \(error)"
+            }
+        }
+        state.world = world
+        return nil
     }
 
     /// Serves the backup's zip (``BackupArchive``) while its URL works.

@@ -17,13 +17,18 @@ extension MarkbookSandboxModule {
     }
 
     /// Restores the seed and the options given at creation, and forgets sessions, the backup and
-    /// the counters (but not which session values were handed out).
-    public func reset() {
+    /// the counters (but not which session values were handed out). With a state file the seed
+    /// is saved to it too.
+    ///
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the state file cannot be written; the
+    ///   data is then left as it was.
+    public func reset() throws {
         let world = initialWorld
         let options = initialOptions
         let now = now()
-        state.withLockedValue {
-            $0 = State(world: world, options: options, now: now, issuedSessionValues: $0.issuedSessionValues)
+        try state.withLockedValue { state in
+            if let savedWorld { try SavedSchool.save(world, to: savedWorld) }
+            state = State(world: world, options: options, now: now, issuedSessionValues: state.issuedSessionValues)
         }
     }
 

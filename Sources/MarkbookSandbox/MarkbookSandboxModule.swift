@@ -136,12 +136,17 @@ public final class MarkbookSandboxModule: SandboxModule {
     /// The school's zone, for answer dates and the 1 AM backup build.
     public let timeZone: TimeZone
 
+    /// The file the school's data is read from at start and written to after each change, so
+    /// separate processes share it; `nil` keeps everything in memory.
+    public var stateFile: URL? { savedWorld?.url }
+
     let now: @Sendable () -> Date
     let initialWorld: SandboxWorld
     let initialOptions: MarkbookSandboxOptions
+    let savedWorld: SandboxStateFile?
     let state: NIOLockedValueBox<State>
 
-    /// Creates the module with the Spec's seed.
+    /// Creates the module with the Spec's seed, kept in memory.
     ///
     /// - Parameters:
     ///   - basePath: The path prefix.
@@ -150,7 +155,7 @@ public final class MarkbookSandboxModule: SandboxModule {
     ///   - timeZone: The school's zone; Australia/Sydney by default.
     ///   - options: Backup mode and result-write faults; by default the real API's behaviour.
     ///   - now: The sandbox's clock; tests pass their test clock's `now()`.
-    public init(
+    public convenience init(
         basePath: String = defaultBasePath,
         account: Account = .sandbox,
         acceptsAnyCredentials: Bool = false,
@@ -158,17 +163,77 @@ public final class MarkbookSandboxModule: SandboxModule {
         options: MarkbookSandboxOptions = MarkbookSandboxOptions(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.init(
+            basePath: basePath,
+            account: account,
+            acceptsAnyCredentials: acceptsAnyCredentials,
+            timeZone: timeZone,
+            options: options,
+            now: now,
+            stateFile: nil,
+            savedWorld: nil
+        )
+    }
+
+    /// Creates the module with the school kept in `stateFile`: read now, written after each
+    /// change (sessions are not kept). A file that does not exist yet starts from the seed and
+    /// is created on the first change.
+    ///
+    /// - Parameters:
+    ///   - stateFile: Where to keep the school's data between runs.
+    ///   - basePath: The path prefix.
+    ///   - account: The only credentials accepted (unless `acceptsAnyCredentials`).
+    ///   - acceptsAnyCredentials: Accept any non-empty credentials.
+    ///   - timeZone: The school's zone; Australia/Sydney by default.
+    ///   - options: Backup mode and result-write faults; by default the real API's behaviour.
+    ///   - now: The sandbox's clock.
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged,
+    ///   was written by another layout of the sandbox, or could not be written back; the file is
+    ///   never replaced.
+    public convenience init(
+        stateFile: URL,
+        basePath: String = defaultBasePath,
+        account: Account = .sandbox,
+        acceptsAnyCredentials: Bool = false,
+        timeZone: TimeZone = TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt,
+        options: MarkbookSandboxOptions = MarkbookSandboxOptions(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        let file = SandboxStateFile(stateFile)
+        self.init(
+            basePath: basePath,
+            account: account,
+            acceptsAnyCredentials: acceptsAnyCredentials,
+            timeZone: timeZone,
+            options: options,
+            now: now,
+            stateFile: file,
+            savedWorld: try SavedSchool.load(from: file)
+        )
+    }
+
+    private init(
+        basePath: String,
+        account: Account,
+        acceptsAnyCredentials: Bool,
+        timeZone: TimeZone,
+        options: MarkbookSandboxOptions,
+        now: @escaping @Sendable () -> Date,
+        stateFile: SandboxStateFile?,
+        savedWorld: SandboxWorld?
+    ) {
         self.basePath = basePath
         self.account = account
         self.acceptsAnyCredentials = acceptsAnyCredentials
         self.timeZone = timeZone
         self.now = now
-        let world =
+        let seed =
             (try? JSONDecoder().decode(SeedFile.self, from: Data(MarkbookSpecPayloads.seed.utf8)))?.world
             ?? SandboxWorld(schoolName: "Sandbox Secondary College", users: [], markbooks: [])
-        self.initialWorld = world
+        self.initialWorld = seed
         self.initialOptions = options
-        self.state = NIOLockedValueBox(State(world: world, options: options, now: now()))
+        self.savedWorld = stateFile
+        self.state = NIOLockedValueBox(State(world: savedWorld ?? seed, options: options, now: now()))
     }
 
     // MARK: Routes

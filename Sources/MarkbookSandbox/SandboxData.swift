@@ -4,29 +4,29 @@ import Foundation
 ///
 /// A value type mutated under the module's lock, so each request sees and leaves a consistent
 /// state and a test can copy it.
-struct SandboxWorld: Sendable {
-    struct User: Sendable, Hashable {
+struct SandboxWorld: Sendable, Hashable, Codable {
+    struct User: Sendable, Hashable, Codable {
         var key: Int
         var name: String
         var loginID: String
         var email: String
     }
 
-    struct SchoolClass: Sendable, Hashable {
+    struct SchoolClass: Sendable, Hashable, Codable {
         var key: Int
         var name: String
         var teacherName1: String
         var teacherName2: String
     }
 
-    struct Task: Sendable, Hashable {
+    struct Task: Sendable, Hashable, Codable {
         var key: Int
         var name: String
         var maximum: Int
         var decimalPlaces: Int
     }
 
-    struct Student: Sendable, Hashable {
+    struct Student: Sendable, Hashable, Codable {
         var key: Int
         var sid: String
         var familyName: String
@@ -37,7 +37,7 @@ struct SandboxWorld: Sendable {
         var deleted: Bool
     }
 
-    struct Outcome: Sendable, Hashable {
+    struct Outcome: Sendable, Hashable, Codable {
         var key: Int
         var code: String
         var name: String
@@ -45,7 +45,7 @@ struct SandboxWorld: Sendable {
         var taskKeys: [Int]
     }
 
-    struct Markbook: Sendable, Hashable {
+    struct Markbook: Sendable, Hashable, Codable {
         var key: Int
         var name: String
         var year: String
@@ -66,12 +66,12 @@ struct SandboxWorld: Sendable {
         func schoolClass(_ key: Int) -> SchoolClass? { classes.first { $0.key == key } }
     }
 
-    struct Session: Sendable, Hashable {
+    struct Session: Sendable, Hashable, Codable {
         var key: Int
         var openedAt: Date
     }
 
-    struct Backup: Sendable, Hashable {
+    struct Backup: Sendable, Hashable, Codable {
         var matching: String
         var scheduledAt: Date
         var readyAt: Date
@@ -84,6 +84,12 @@ struct SandboxWorld: Sendable {
     var markbooks: [Markbook]
     var sessions: [String: Session] = [:]
     var backup: Backup?
+
+    /// Sessions are not kept in a state file: like a server restart, a new process starts
+    /// without them.
+    private enum CodingKeys: String, CodingKey {
+        case schoolName, users, markbooks, backup
+    }
 
     func markbookIndex(_ key: Int) -> Int? {
         markbooks.firstIndex { $0.key == key }

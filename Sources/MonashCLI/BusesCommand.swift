@@ -7,7 +7,12 @@ import MonashSchedule
 struct BusesCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "buses",
-        abstract: "List predicted campus buses, earliest first."
+        abstract: "List predicted campus buses, earliest first.",
+        discussion: """
+            Examples:
+              monash --sandbox buses --from Clayton
+              monash --sandbox buses --format jsonl
+            """
     )
 
     @ParentCommand var monash: Monash
@@ -32,19 +37,19 @@ struct BusesCommand: ToolCommand {
         } else {
             legs = timetable.sortedStops
         }
-        if context.outputsJSON {
-            try context.printJSON(legs.map { BusJSON($0, dates: timetable.campusDates) })
-            return
+        let dates = DateText(timeZone: context.zone(monash.timeZone))
+        try context.printList(legs.map { BusJSON($0, dates: dates) }) {
+            guard !legs.isEmpty else {
+                context.print("No buses reported.")
+                return
+            }
+            context.print("Times in \(dates.timeZone.identifier)")
+            context.print()
+            var table = TextTable(columns: [.init("PREDICTED"), .init("FROM"), .init("TO")])
+            for leg in legs {
+                table.append([dates.dayAndTime(leg.predictedArrival), leg.departureStop, leg.arrivalStop])
+            }
+            context.print(table)
         }
-        guard !legs.isEmpty else {
-            context.print("No buses reported.")
-            return
-        }
-        let dates = context.dates
-        var table = TextTable(columns: [.init("PREDICTED"), .init("FROM"), .init("TO")])
-        for leg in legs {
-            table.append([dates.dayAndTime(leg.predictedArrival), leg.departureStop, leg.arrivalStop])
-        }
-        context.print(table)
     }
 }

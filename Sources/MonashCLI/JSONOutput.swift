@@ -2,8 +2,9 @@ import CLISupport
 import Foundation
 import MonashSchedule
 
-// The `--json` shapes: the SDK's Swift names in camelCase, dates as ISO 8601 with the campus
-// offset (`2020-03-13T10:00:00+11:00`), lists as arrays and single things as objects.
+// The `--json` shapes (and the fields of `--format` and `--fields`): the SDK's Swift names in
+// camelCase, dates as ISO 8601 with the offset of the `--time-zone` zone, the campus's by default
+// (`2020-03-13T10:00:00+11:00`), lists as arrays and single things as objects.
 
 struct ClassJSON: Encodable {
     var start: String
@@ -50,11 +51,6 @@ struct BusJSON: Encodable {
 struct StudentJSON: Encodable {
     var id: String
     var name: String
-}
-
-extension Timetable {
-    /// ISO 8601 in the campus zone: machine output keeps the offset the times were written in.
-    var campusDates: DateText { DateText(timeZone: timeZone) }
 }
 
 /// Encodes `nil` as `null` rather than leaving the key out, so `next --json` always has the same keys.

@@ -2,6 +2,7 @@ import APISandbox
 import ArgumentParser
 import CLISupport
 import Foundation
+import HTTPCore
 import MonashSandbox
 import MonashSchedule
 
@@ -13,21 +14,44 @@ struct Monash: CommandLineTool {
         discussion: GlobalOptions.discussion(
             environmentPrefix: "MONASH",
             variables: [(name: "MONASH_SANDBOX_WEEK", meaning: "'large': --sandbox serves the busier example week")]
-        ) + "\n\nTry it without a server: monash --sandbox timetable",
+        )
+            + "\n\nTimes are shown in the campus zone, Australia/Melbourne, unless --time-zone names another. "
+            + "The API carries no credentials, so a plain http base URL is accepted for any host. "
+            + "Under --sandbox the example week is moved to this week (or the next, once this week's classes have started)."
+            + "\n\nTry it without a server:\n  monash --sandbox next\n  monash --sandbox timetable --format csv",
         version: "0.1.0",
         subcommands: [TimetableCommand.self, ParkingCommand.self, BusesCommand.self, NextCommand.self]
     )
 
     static let environmentPrefix = "MONASH"
     static let sandboxBasePath = MonashSandboxModule.defaultBasePath
+    /// The schedule API takes no credentials, so plain http exposes nothing secret.
+    static let allowsInsecureHTTP = true
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    static func sandboxModules(environment: CLIEnvironment) -> [any SandboxModule] {
-        let week = environment.variables["MONASH_SANDBOX_WEEK"].flatMap { MonashSandboxModule.Week(rawValue: $0) }
-        return [MonashSandboxModule(defaultWeek: week ?? .sample)]
+    static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
+        var week = MonashSandboxModule.Week.sample
+        if let choice = environment.variables["MONASH_SANDBOX_WEEK"], !choice.isEmpty {
+            guard let chosen = MonashSandboxModule.Week(rawValue: choice.lowercased()) else {
+                let weeks = MonashSandboxModule.Week.allCases.map(\.rawValue).joined(separator: " or ")
+                throw APIError.usage("MONASH_SANDBOX_WEEK is \"\(choice.prefix(40))\"; it can be \(weeks).")
+            }
+            week = chosen
+        }
+        let clock = environment.clock
+        return [MonashSandboxModule(defaultWeek: week, today: { clock.now() })]
     }
 
     @OptionGroup var global: GlobalOptions
+
+    @Option(
+        name: .customLong("time-zone"),
+        help: ArgumentHelp(
+            "The zone times are shown in: an IANA name such as Europe/London, or local for this computer's (default: the campus zone, Australia/Melbourne).",
+            valueName: "zone"
+        )
+    )
+    var timeZone: TimeZoneChoice?
 }
 
 extension CommandContext {

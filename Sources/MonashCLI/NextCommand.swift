@@ -9,7 +9,12 @@ import MonashSchedule
 struct NextCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
-        abstract: "Show what comes next: the next class, a bus and the emptiest car park."
+        abstract: "Show what comes next: the next class, a bus and the emptiest car park.",
+        discussion: """
+            Examples:
+              monash --sandbox next --from Clayton
+              monash --sandbox next --at 2020-03-13T08:30 --time-zone local
+            """
     )
 
     @ParentCommand var monash: Monash
@@ -17,7 +22,7 @@ struct NextCommand: ToolCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Answer as if it were this local time, e.g. 2020-03-13T08:30 (default: now).",
+            "Answer as if it were this time in the --time-zone zone, e.g. 2020-03-13T08:30 (default: now).",
             valueName: "time"
         )
     )
@@ -43,10 +48,11 @@ struct NextCommand: ToolCommand {
     }
 
     func run(in context: CommandContext) async throws {
+        let zone = context.zone(monash.timeZone)
         var clock = context.environment.clock
         if let at {
-            guard let date = at.date(in: context.environment.timeZone) else {
-                throw ValidationError("--at does not name a moment in \(context.environment.timeZone.identifier).")
+            guard let date = at.date(in: zone) else {
+                throw ValidationError("--at does not name a moment in \(zone.identifier).")
             }
             clock = FixedClock(date: date)
         }
@@ -64,21 +70,38 @@ struct NextCommand: ToolCommand {
         }
         let park = assistant.carParkWithMostFreeSlots()
 
-        if context.outputsJSON {
-            let campus = assistant.timetable.campusDates
-            try context.printJSON(
-                Output(
-                    now: campus.iso8601(assistant.now),
-                    inProgress: Nullable(inProgress.map { ClassJSON($0, dates: campus) }),
-                    nextClass: Nullable(next.map { ClassJSON($0, dates: campus) }),
-                    nextBus: Nullable(bus.flatMap { $0 }.map { BusJSON($0, dates: campus) }),
-                    bestCarPark: Nullable(park.map(CarParkJSON.init))
-                )
+        let dates = DateText(timeZone: zone)
+        let output = Output(
+            now: dates.iso8601(assistant.now),
+            inProgress: Nullable(inProgress.map { ClassJSON($0, dates: dates) }),
+            nextClass: Nullable(next.map { ClassJSON($0, dates: dates) }),
+            nextBus: Nullable(bus.flatMap { $0 }.map { BusJSON($0, dates: dates) }),
+            bestCarPark: Nullable(park.map(CarParkJSON.init))
+        )
+        try context.printRecord(output) {
+            context.print("Times in \(zone.identifier)")
+            context.print()
+            printTable(
+                inProgress: inProgress,
+                next: next,
+                bus: bus.flatMap { $0 },
+                park: park,
+                dates: dates,
+                now: assistant.now,
+                in: context
             )
-            return
         }
-        let dates = context.dates
-        let now = assistant.now
+    }
+
+    private func printTable(
+        inProgress: ClassSession?,
+        next: ClassSession?,
+        bus: BusLeg?,
+        park: CarPark?,
+        dates: DateText,
+        now: Date,
+        in context: CommandContext
+    ) {
         var table = TextTable(columns: [.init(""), .init("")], showsHeader: false)
         if let inProgress {
             table.append([
@@ -97,7 +120,7 @@ struct NextCommand: ToolCommand {
             table.append(["Next class", "none left this week"])
         }
         if let from {
-            if let leg = bus.flatMap({ $0 }) {
+            if let leg = bus {
                 table.append([
                     "Next bus",
                     "\(leg.departureStop) -> \(leg.arrivalStop) · \(dates.dayAndTime(leg.predictedArrival)) · "

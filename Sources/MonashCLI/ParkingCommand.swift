@@ -6,7 +6,12 @@ import MonashSchedule
 struct ParkingCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "parking",
-        abstract: "List car parks by free spaces, most first."
+        abstract: "List car parks by free spaces, most first.",
+        discussion: """
+            Examples:
+              monash --sandbox parking
+              monash --sandbox parking --format tsv --fields name,freeSlots
+            """
     )
 
     @ParentCommand var monash: Monash
@@ -18,18 +23,16 @@ struct ParkingCommand: ToolCommand {
         let parks = timetable.parkings.enumerated()
             .sorted { ($1.element.freeSlots, $0.offset) < ($0.element.freeSlots, $1.offset) }
             .map(\.element)
-        if context.outputsJSON {
-            try context.printJSON(parks.map(CarParkJSON.init))
-            return
+        try context.printList(parks.map(CarParkJSON.init)) {
+            guard !parks.isEmpty else {
+                context.print("No car parks reported.")
+                return
+            }
+            var table = TextTable(columns: [.init("CAR PARK"), .init("FREE", alignment: .right)])
+            for park in parks {
+                table.append([park.name, String(park.freeSlots)])
+            }
+            context.print(table)
         }
-        guard !parks.isEmpty else {
-            context.print("No car parks reported.")
-            return
-        }
-        var table = TextTable(columns: [.init("CAR PARK"), .init("FREE", alignment: .right)])
-        for park in parks {
-            table.append([park.name, String(park.freeSlots)])
-        }
-        context.print(table)
     }
 }

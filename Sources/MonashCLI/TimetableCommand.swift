@@ -7,7 +7,14 @@ struct TimetableCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "timetable",
         abstract: "List the week's classes, or one day's.",
-        discussion: "Times are shown in your local time zone; --json gives ISO 8601 times with the campus offset."
+        discussion: """
+            Times are shown in the campus zone unless --time-zone names another; --json gives ISO 8601 times with that zone's offset, and --format csv, tsv or jsonl one row per class.
+
+            Examples:
+              monash --sandbox timetable --day today
+              monash --sandbox timetable --time-zone Europe/London
+              monash --sandbox timetable --format csv --fields start,course,room
+            """
     )
 
     @ParentCommand var monash: Monash
@@ -25,41 +32,36 @@ struct TimetableCommand: ToolCommand {
 
     func run(in context: CommandContext) async throws {
         let timetable = try await context.timetable()
-        let dates = context.dates
-        let wanted = day.map { $0.noon(in: context.environment.timeZone, now: context.now) }
-        let classes =
-            wanted.map { timetable.classes(onSameDayAs: $0, in: context.environment.timeZone) }
-            ?? timetable.sortedClasses
-
-        if context.outputsJSON {
-            try context.printJSON(
-                Output(
-                    week: timetable.week,
-                    student: StudentJSON(id: timetable.student.id, name: timetable.student.name),
-                    timeZone: timetable.timeZone.identifier,
-                    classes: classes.map { ClassJSON($0, dates: timetable.campusDates) }
-                )
+        let zone = context.zone(monash.timeZone)
+        let dates = DateText(timeZone: zone)
+        let wanted = day.map { $0.noon(in: zone, now: context.now) }
+        let classes = wanted.map { timetable.classes(onSameDayAs: $0, in: zone) } ?? timetable.sortedClasses
+        let rows = classes.map { ClassJSON($0, dates: dates) }
+        let envelope = Output(
+            week: timetable.week,
+            student: StudentJSON(id: timetable.student.id, name: timetable.student.name),
+            timeZone: zone.identifier,
+            classes: rows
+        )
+        try context.printList(rows, envelope: envelope, rowsKey: "classes") {
+            context.print(
+                "Week \(timetable.week) · \(timetable.student.name) (\(timetable.student.id)) · times in \(zone.identifier)"
             )
-            return
+            context.print()
+            guard !classes.isEmpty else {
+                context.print(wanted.map { "No classes on \(dates.dayWithYear($0))." } ?? "No classes this week.")
+                return
+            }
+            var table = TextTable(
+                columns: ["DAY", "TIME", "COURSE", "CLASS", "ROOM", "LECTURER", "CAMPUS"].map { .init($0) }
+            )
+            for session in classes {
+                table.append([
+                    dates.day(session.start), dates.timeRange(session.start, session.end), session.course,
+                    session.kind, session.room, session.lecturer, session.campus,
+                ])
+            }
+            context.print(table)
         }
-        context.print(
-            "Week \(timetable.week) · \(timetable.student.name) (\(timetable.student.id)) · "
-                + "times in \(context.environment.timeZone.identifier)"
-        )
-        context.print()
-        guard !classes.isEmpty else {
-            context.print(wanted.map { "No classes on \(dates.dayWithYear($0))." } ?? "No classes this week.")
-            return
-        }
-        var table = TextTable(
-            columns: ["DAY", "TIME", "COURSE", "CLASS", "ROOM", "LECTURER", "CAMPUS"].map { .init($0) }
-        )
-        for session in classes {
-            table.append([
-                dates.day(session.start), dates.timeRange(session.start, session.end), session.course,
-                session.kind, session.room, session.lecturer, session.campus,
-            ])
-        }
-        context.print(table)
     }
 }

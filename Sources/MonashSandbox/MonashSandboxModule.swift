@@ -1,5 +1,5 @@
 public import APISandbox
-import Foundation
+public import Foundation
 import HTTPTypes
 public import Hummingbird
 
@@ -17,6 +17,10 @@ public import Hummingbird
 /// (`sample` or `large`; the query wins); without either it gets ``defaultWeek``. Any other
 /// choice answers `400`. Every answer carries an `X-Request-Id`. Requests pass through the
 /// sandbox's counters and fault injection like the built-in routes.
+///
+/// Given a clock (`today`), the week's dates follow it (see
+/// ``Week/payload(following:campusZone:)``), so "what is next" always has an answer; without
+/// one, the payloads are served as published.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public struct MonashSandboxModule: SandboxModule {
     /// The weeks the sandbox can serve, both straight from the Spec's example payloads.
@@ -44,27 +48,42 @@ public struct MonashSandboxModule: SandboxModule {
     public let basePath: String
     /// The week answered when a request does not choose one.
     public let defaultWeek: Week
+    /// The clock the weeks' dates follow; `nil` serves them as published.
+    public let today: (@Sendable () -> Date)?
+    /// The zone the payloads' times are written in: Melbourne, where Monash is.
+    public static let campusZone =
+        TimeZone(identifier: "Australia/Melbourne") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt
 
     /// Creates the module.
     ///
     /// - Parameters:
     ///   - basePath: The path prefix; several copies can be mounted under different prefixes.
     ///   - defaultWeek: The week answered when a request does not choose one.
-    public init(basePath: String = defaultBasePath, defaultWeek: Week = .sample) {
+    ///   - today: A clock the weeks' dates follow, so the classes are this week's (or next
+    ///     week's, once this week's have all started); `nil` serves the payloads as published.
+    public init(basePath: String = defaultBasePath, defaultWeek: Week = .sample, today: (@Sendable () -> Date)? = nil) {
         self.basePath = basePath
         self.defaultWeek = defaultWeek
+        self.today = today
+    }
+
+    /// The body for `week`, with its dates following ``today`` when a clock is set.
+    public func body(for week: Week) -> String {
+        guard let today else { return week.payload }
+        return week.payload(following: today(), campusZone: Self.campusZone)
     }
 
     /// Adds `GET {basePath}/schedules`.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         let defaultWeek = defaultWeek
+        let module = self
         router.group(RouterPath(basePath)).get("schedules") { request, _ -> Response in
             let requestID = "monash-\(state.counters().totalRequests)"
             let choice =
                 request.uri.queryParameters.get("week")
                 ?? request.headers.first { $0.name.canonicalName == Self.weekHeader.lowercased() }?.value
             guard let choice else {
-                return Self.json(defaultWeek.payload, status: .ok, requestID: requestID)
+                return Self.json(module.body(for: defaultWeek), status: .ok, requestID: requestID)
             }
             guard let week = Week(rawValue: choice.lowercased()) else {
                 let known = Week.allCases.map(\.rawValue).joined(separator: ", ")
@@ -72,7 +91,7 @@ public struct MonashSandboxModule: SandboxModule {
                 let body = (try? JSONEncoder().encode(["error": message])).map { String(decoding: $0, as: UTF8.self) }
                 return Self.json(body ?? "{}", status: .badRequest, requestID: requestID)
             }
-            return Self.json(week.payload, status: .ok, requestID: requestID)
+            return Self.json(module.body(for: week), status: .ok, requestID: requestID)
         }
     }
 

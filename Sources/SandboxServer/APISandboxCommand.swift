@@ -1,31 +1,82 @@
 import APISandbox
 import ArgumentParser
 import BasecampSandbox
+import CLISupport
 import Dispatch
 import Foundation
 import MarkbookSandbox
 import MonashSandbox
 
 /// `api-sandbox`: runs the API sandbox as a standalone server, for poking at it with curl or for
-/// pointing an SDK at it by hand.
+/// pointing an SDK or tool at it by hand.
 @main
 struct APISandboxCommand: AsyncParsableCommand {
+    /// The APIs the server plays: name, where it is mounted, what it accepts.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static let apis: [(name: String, path: String, note: String)] = [
+        (
+            "Basecamp 3", BasecampSandboxModule.defaultBasePath,
+            "any bearer token; account \(BasecampSandboxModule.defaultAccountID)"
+        ),
+        ("Monash schedule", MonashSandboxModule.defaultBasePath, "no credentials; the example week moved to this week"),
+        ("Markbook v1.5", MarkbookSandboxModule.defaultBasePath, "any API key, user and password"),
+        ("Test routes", "/_test", "status codes, delays, holds, scripts, counters"),
+    ]
+
     static var configuration: CommandConfiguration {
-        CommandConfiguration(
+        var lines = ["It plays these APIs, each under its base path:"]
+        if #available(macOS 14, iOS 17, tvOS 17, *) {
+            let width = apis.map(\.path.count).max() ?? 0
+            for api in apis {
+                let padding = String(repeating: " ", count: width - api.path.count)
+                lines.append("  \(api.path)\(padding)  \(api.name) (\(api.note))")
+            }
+        }
+        lines += [
+            "",
+            "Point a tool at one with its base URL, for example:",
+            "  basecamp --base-url http://127.0.0.1:8080/basecamp projects list",
+            "  curl http://127.0.0.1:8080/monash/schedules",
+            "",
+            "It runs until interrupted (Ctrl-C or SIGTERM). Exit codes: 0 after a clean stop, 1 when the port is in use or the server cannot start, 64 for a bad command line.",
+        ]
+        return CommandConfiguration(
             commandName: "api-sandbox",
             abstract: "Runs the API sandbox HTTP server on 127.0.0.1 until interrupted.",
-            discussion: """
-                Besides the /_test/ routes it serves the SDK sandboxes: Basecamp under /basecamp (any
-                bearer token; basecamp --base-url http://127.0.0.1:8080/basecamp) and the Monash
-                schedule under /monash.
-                """
+            discussion: lines.joined(separator: "\n"),
+            version: "0.1.0"
         )
     }
 
-    @Option(help: "Port to listen on; 0 picks a free port.")
+    /// Parses and runs like ArgumentParser's own `main`, but wraps help itself so example lines
+    /// stay whole (see `HelpText`).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let text = HelpText.wrap(
+                fullMessage(for: error, columns: HelpText.unwrappedWidth),
+                width: HelpText.terminalWidth(),
+                commands: ["basecamp", "curl", "api-sandbox"]
+            )
+            if !text.isEmpty {
+                let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
+                handle.write(Data((text + "\n").utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
     var port: Int = 8080
 
-    @Flag(help: "Log every request.")
+    @Flag(help: "Log every request on stderr.")
     var verbose = false
 
     func validate() throws {
@@ -45,17 +96,30 @@ struct APISandboxCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let modules: [any SandboxModule] = [
-            BasecampSandboxModule(), MonashSandboxModule(),
+            BasecampSandboxModule(), MonashSandboxModule(today: { Date() }),
             MarkbookSandboxModule(acceptsAnyCredentials: true, options: markbookOptions),
         ]
         let configuration = SandboxConfiguration(modules: modules, logRequests: verbose)
-        let sandbox = try await Sandbox.start(port: port, configuration: configuration)
+        let sandbox: Sandbox
+        do {
+            sandbox = try await Sandbox.start(port: port, configuration: configuration)
+        } catch SandboxError.portInUse(let port) {
+            FileHandle.standardError.write(
+                Data(
+                    "api-sandbox: port \(port) is already in use; choose another with --port, or --port 0 for a free one.\n"
+                        .utf8
+                )
+            )
+            throw ExitCode.failure
+        }
         // Written straight to the file handle so the line is visible at once even when stdout is
         // a pipe, which is how scripts wait for the server to come up.
         emit("api-sandbox listening on \(sandbox.baseURL.absoluteString)")
-        emit("  Basecamp: \(sandbox.baseURL.absoluteString)\(BasecampSandboxModule.defaultBasePath) (any bearer token)")
-        emit("  Monash:   \(sandbox.baseURL.absoluteString)\(MonashSandboxModule.defaultBasePath)")
-        emit("  Markbook: \(sandbox.baseURL.absoluteString)\(MarkbookSandboxModule.defaultBasePath) (any credentials)")
+        let width = Self.apis.map(\.name.count).max() ?? 0
+        for api in Self.apis {
+            let padding = String(repeating: " ", count: width - api.name.count)
+            emit("  \(api.name):\(padding) \(sandbox.baseURL.absoluteString)\(api.path) (\(api.note))")
+        }
         let signal = await Self.nextTerminationSignal()
         emit("api-sandbox received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
         await sandbox.stop()

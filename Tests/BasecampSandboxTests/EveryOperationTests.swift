@@ -102,6 +102,7 @@ struct EveryOperationTests {
         case .boolean: return "true"
         case .date: return "2026-02-06"
         case .string: return parameter.name == "type" ? "Todo" : "sample"
+        case .stringList: return parameter.name == "type_names[]" ? "Todo" : "sample"
         }
     }
 

@@ -214,24 +214,55 @@ struct SandboxBehaviourTests {
         }
     }
 
-    @Test("A state file keeps the account between sandboxes; a broken one starts from the seed")
+    @Test("A state file keeps the account between sandboxes; a broken one is an error, left as it was")
     func stateFile() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-state-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
-        try await withBasecampSandbox(module: BasecampSandboxModule(stateFile: file)) { sandbox in
+        try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
             _ = try await sandbox.account().todos.create(todolistID: list, CreateTodoRequest(content: "Kept"))
         }
-        try await withBasecampSandbox(module: BasecampSandboxModule(stateFile: file)) { sandbox in
+        try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
             let todos = try await sandbox.account().todos.list(todolistID: list)
             #expect(todos.map(\.content).contains("Kept"))
-        }
-        try Data("not json".utf8).write(to: file)
-        try await withBasecampSandbox(module: BasecampSandboxModule(stateFile: file)) { sandbox in
-            #expect(try await sandbox.account().todos.list(todolistID: list).count == 6)
             let reset = try await sandbox.raw("POST", "/_sandbox/reset")
             #expect(reset.status == 204)
+        }
+        try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
+            let todos = try await sandbox.account().todos.list(todolistID: list)
+            #expect(todos.count == 6)
+        }
+        try Data("not json".utf8).write(to: file)
+        #expect {
+            try BasecampSandboxModule(stateFile: file)
+        } throws: { error in
+            (error as? SandboxStateFileError)?.description
+                == "The sandbox state file \(file.path) is damaged: it is not valid JSON."
+        }
+        #expect(try Data(contentsOf: file) == Data("not json".utf8))
+    }
+
+    @Test("A change that cannot be saved is not applied, and answers 500 naming the file")
+    func unsavable() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let directory = FileManager.default.temporaryDirectory.appending(path: "basecamp-ro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "state.json")
+        let module = try BasecampSandboxModule(stateFile: file)
+        // The directory goes away after the start-up check, as a disk that fills up would fail.
+        try FileManager.default.removeItem(at: directory)
+        let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
+        try await withBasecampSandbox(module: module) { sandbox in
+            let created = try await sandbox.raw(
+                "POST",
+                "/\(BasecampSandboxSeed.accountID)/todolists/\(list)/todos.json",
+                body: #"{"content":"Lost?"}"#
+            )
+            #expect(created.status == 500)
+            #expect(String(decoding: created.body, as: UTF8.self).contains(file.path))
+            #expect(!(try await sandbox.account().todos.list(todolistID: list).map(\.content).contains("Lost?")))
         }
     }
 }

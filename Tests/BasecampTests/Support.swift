@@ -162,6 +162,7 @@ final class OperationSamples: Sendable {
     func bool(_ name: String) -> Bool { true }
     func date(_ name: String) -> CalendarDate { CalendarDate(year: 2024, month: 6, day: 15) }
     func ids(_ name: String) -> [Int64] { [11, 12] }
+    func strings(_ name: String) -> [String] { ["s-1", "s-2"] }
     /// Raw body bytes.
     var bytes: Data { Data("sample-bytes".utf8) }
 
@@ -199,6 +200,7 @@ final class OperationSamples: Sendable {
             case .boolean: pairs.append("\(parameter.name)=true")
             case .date: pairs.append("\(parameter.name)=2024-06-15")
             case .integerList: pairs += ["\(parameter.name)=11", "\(parameter.name)=12"]
+            case .stringList: pairs += ["\(parameter.name)=s-1", "\(parameter.name)=s-2"]
             }
         }
         return pairs

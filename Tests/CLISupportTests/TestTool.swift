@@ -15,7 +15,10 @@ struct TestTool: CommandLineTool {
             variables: [(name: "TESTTOOL_TOKEN", meaning: "the API token (--token wins)")]
         ),
         version: "1.2.3",
-        subcommands: [Say.self, Fail.self, Whoami.self, Fetch.self, Pages.self, Stream.self, Group.self]
+        subcommands: [
+            Say.self, Fail.self, Whoami.self, Fetch.self, Pages.self, Stream.self, Group.self, Records.self,
+            Record.self,
+        ]
     )
     static let environmentPrefix = "TESTTOOL"
     static let sandboxBasePath = "/testtool"
@@ -46,6 +49,14 @@ struct HelloModule: SandboxModule {
 
 /// Prints its words, as a table or JSON.
 struct Say: ToolCommand {
+    static let configuration = CommandConfiguration(
+        discussion: """
+            Prints its words. This sentence is long enough to wrap at fifty columns, so a test can see prose wrap.
+
+            Example:
+              testtool say --format csv --fields id,name,creator.name,tags,score
+            """
+    )
     @ParentCommand var tool: TestTool
     var global: GlobalOptions { tool.global }
     @Argument var words: [String] = []
@@ -125,27 +136,32 @@ struct Fetch: ToolCommand {
     }
 }
 
-/// Draws progress for a fake three-page walk.
+/// Draws progress for a fake walk of three pages (or of `--from` to 3), stopping early after
+/// `--stop-after` pages as `--limit` does.
 struct Pages: ToolCommand {
     @ParentCommand var tool: TestTool
     var global: GlobalOptions { tool.global }
+    @Option var from = 1
+    @Option var stopAfter: Int?
+    @Flag var failAfterwards = false
 
     func run(in context: CommandContext) async throws {
         let hooks = ProgressHooks(reporter: context.progress)
-        for index in 0..<3 {
+        for index in 0..<(stopAfter ?? (4 - from)) {
             hooks.page(
                 PageEvent(
                     operation: OperationMetadata(name: "ListThings"),
-                    url: "https://example.com/things?page=\(index + 1)",
+                    url: "https://example.com/things?page=\(index + from)",
                     index: index,
                     itemCount: 20,
                     status: 200,
                     fromCache: false,
-                    hasNext: index < 2,
+                    hasNext: index + from < 3,
                     totalCount: 60
                 )
             )
         }
+        if failAfterwards { throw APIError.notFound(APIError.Details(message: "Gone.")) }
         context.print("done")
     }
 }
@@ -187,6 +203,60 @@ struct Group: AsyncParsableCommand {
         func run(in context: CommandContext) async throws {
             if sdk { throw APIError.usage("name must not be \(name).", hint: "Pick another name.") }
             throw ValidationError("\(name) is not a good name.")
+        }
+    }
+}
+
+/// A list for the output formats: awkward values on purpose.
+struct Records: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+    @Flag var none = false
+
+    struct Person: Encodable {
+        var name: String
+        var id: Int
+    }
+
+    struct Row: Encodable {
+        var id: Int
+        var name: String
+        var note: String?
+        var tags: [String]
+        var creator: Person
+        var score: Double?
+    }
+
+    static let rows = [
+        Row(
+            id: 1,
+            name: "Ada, \"the\" first",
+            note: "line one\nline two",
+            tags: ["math", "code"],
+            creator: Person(name: "Bo", id: 7),
+            score: 9.5
+        ),
+        Row(id: 22, name: "Tab\there", note: nil, tags: [], creator: Person(name: "Cy", id: 8), score: nil),
+    ]
+
+    func run(in context: CommandContext) async throws {
+        let rows = none ? [] : Self.rows
+        try context.printList(rows) {
+            var table = TextTable(columns: [.init("ID", alignment: .right), .init("NAME")])
+            for row in rows { table.append([String(row.id), row.name]) }
+            context.print(table)
+        }
+    }
+}
+
+/// One record for the output formats.
+struct Record: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+
+    func run(in context: CommandContext) async throws {
+        try context.printRecord(Records.rows[0]) {
+            context.print("Record 1")
         }
     }
 }

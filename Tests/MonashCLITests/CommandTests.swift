@@ -24,9 +24,10 @@ struct CommandTests {
         )
     }
 
-    @Test("timetable: times follow the user's zone")
+    @Test("timetable --time-zone local: times in the user's zone, said in the header")
     func timetableElsewhere() async {
-        let result = await monash(["--sandbox", "timetable"]) { $0.timeZone = .gmt }
+        let result = await monash(["--sandbox", "timetable", "--time-zone", "local"]) { $0.timeZone = .gmt }
+        #expect(result.stdout.hasPrefix("Week 8 · Kier (305491) · times in GMT\n"))
         #expect(result.stdout.contains("Thu 12 Mar  23:00–Fri 13 Mar 01:00  FIT1031"))
     }
 
@@ -90,9 +91,10 @@ struct CommandTests {
         let large = ["MONASH_SANDBOX_WEEK": "large"]
         let clayton = await monash(["--sandbox", "buses", "--from", "clayton"], variables: large)
         let lines = clayton.stdout.split(separator: "\n")
-        #expect(lines.first == "PREDICTED        FROM     TO")
-        #expect(lines.count == 10)
-        #expect(lines.dropFirst().allSatisfy { $0.contains("  Clayton  ") })
+        #expect(lines.first == "Times in Australia/Melbourne")
+        #expect(lines.dropFirst().first == "PREDICTED        FROM     TO")
+        #expect(lines.count == 11)
+        #expect(lines.dropFirst(2).allSatisfy { $0.contains("  Clayton  ") })
 
         let unknown = await monash(["--sandbox", "buses", "--from", "Narnia"], variables: large)
         #expect(unknown.exitCode == 2)
@@ -120,6 +122,8 @@ struct CommandTests {
         #expect(result.exitCode == 0)
         #expect(
             result.stdout == """
+                Times in Australia/Melbourne
+
                 Now         FIT2004 Lecture 01 until 11:00, LTB G81
                 Next class  FIT2004 Applied 04 · Tue 2 Apr 12:00–14:00 · in 2 h
                             Woodside 201, 20 Exhibition Walk, Clayton · Priyanka Rao
@@ -231,7 +235,7 @@ struct FailureTests {
             ["next", "--at", "tomorrow-ish"],
             ["--timeout", "-1", "--sandbox", "parking"],
             ["timetable"],
-            ["--base-url", "http://schedule.example.edu", "timetable"],
+            ["--time-zone", "Mars/Olympus", "--sandbox", "timetable"],
         ]
     )
     func badArguments(arguments: [String]) async {

@@ -2,6 +2,7 @@ import APISandbox
 import CLISupport
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import Hummingbird
 import Testing
 
@@ -9,7 +10,14 @@ import Testing
 
 let melbourne = TimeZone(identifier: "Australia/Melbourne") ?? .gmt
 
-/// Runs `monash` in-process with times shown in Melbourne unless `configure` says otherwise.
+/// Mon 9 Mar 2020 08:00 in Melbourne: the start of the sample week's published dates.
+let sampleWeekMonday = Date(timeIntervalSince1970: 1_583_701_200)
+/// Mon 1 Apr 2024 08:00 in Melbourne: the start of the large week's published dates.
+let largeWeekMonday = Date(timeIntervalSince1970: 1_711_918_800)
+
+/// Runs `monash` in-process with the local zone Melbourne and, since the sandbox's week follows
+/// the command's clock, the clock at the start of the published week (so the payloads' own
+/// dates are served) unless `configure` says otherwise.
 func monash(
     _ arguments: [String],
     variables: [String: String] = [:],
@@ -17,6 +25,8 @@ func monash(
 ) async -> CommandResult {
     await CLIRunner.capture(Monash.self, arguments: arguments, variables: variables) { environment in
         environment.timeZone = melbourne
+        let large = variables["MONASH_SANDBOX_WEEK"] == "large"
+        environment.clock = TestClock(start: large ? largeWeekMonday : sampleWeekMonday)
         configure(&environment)
     }
 }

@@ -25,7 +25,7 @@ struct AccountGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get account.",
         discussion:
-            "GET /{accountId}/account.json  (operation GetAccount)\nRead-only.\nAnswers 200 with a Account.\nSame call, raw JSON: basecamp api GetAccount"
+            "GET /{accountId}/account.json (operation GetAccount).\nRead-only.\nAnswers 200 with a Account.\n\nExample:\n  basecamp --sandbox account get\nSame call, raw JSON:\n  basecamp --sandbox api GetAccount"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -45,7 +45,7 @@ struct AccountRemoveLogoCommand: OperationCommand {
         commandName: "remove-logo",
         abstract: "Remove account logo.",
         discussion:
-            "DELETE /{accountId}/account/logo.json  (operation RemoveAccountLogo)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api RemoveAccountLogo"
+            "DELETE /{accountId}/account/logo.json (operation RemoveAccountLogo).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox account remove-logo\nSame call, raw JSON:\n  basecamp --sandbox api RemoveAccountLogo"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -63,7 +63,7 @@ struct AccountUpdateLogoCommand: OperationCommand {
         commandName: "update-logo",
         abstract: "Update account logo.",
         discussion:
-            "PUT /{accountId}/account/logo.json  (operation UpdateAccountLogo)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: --file sent as the multipart field logo.\nSame call, raw JSON: basecamp api UpdateAccountLogo"
+            "PUT /{accountId}/account/logo.json (operation UpdateAccountLogo).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: --file sent as the multipart field logo.\n\nExample:\n  basecamp --sandbox account update-logo --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox account update-logo --file report.pdf"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -84,7 +84,7 @@ struct AccountUpdateNameCommand: OperationCommand {
         commandName: "update-name",
         abstract: "Update account name.",
         discussion:
-            "PUT /{accountId}/account/name.json  (operation UpdateAccountName)\nWrites; idempotent (retried safely).\nAnswers 200 with a Account.\nBody: UpdateAccountNameRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateAccountName"
+            "PUT /{accountId}/account/name.json (operation UpdateAccountName).\nWrites; idempotent (retried safely).\nAnswers 200 with a Account.\nBody: UpdateAccountNameRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox account update-name --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateAccountName --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

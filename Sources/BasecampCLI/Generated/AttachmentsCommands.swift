@@ -22,7 +22,7 @@ struct AttachmentsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create attachment.",
         discussion:
-            "POST /{accountId}/attachments.json  (operation CreateAttachment)\nWrites.\nAnswers 201 with a CreateAttachmentResponseContent.\nBody: the bytes of --file (sent as application/octet-stream unless --content-type says).\nSame call, raw JSON: basecamp api CreateAttachment"
+            "POST /{accountId}/attachments.json (operation CreateAttachment).\nWrites.\nAnswers 201 with a CreateAttachmentResponseContent.\nBody: the bytes of --file (sent as application/octet-stream unless --content-type says).\n\nExample:\n  basecamp --sandbox attachments create --name 'Launch plan' --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox attachments create --name 'Launch plan' --file report.pdf"
     )
 
     @ParentCommand var root: BasecampCommand

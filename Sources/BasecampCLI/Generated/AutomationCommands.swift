@@ -22,7 +22,7 @@ struct AutomationListMarkersCommand: OperationCommand {
         commandName: "list-markers",
         abstract: "List lineup markers.",
         discussion:
-            "GET /{accountId}/lineup/markers.json  (operation ListLineupMarkers)\nRead-only.\nAnswers 200 with a list of LineupMarker.\nSame call, raw JSON: basecamp api ListLineupMarkers"
+            "GET /{accountId}/lineup/markers.json (operation ListLineupMarkers).\nRead-only.\nAnswers 200 with a list of LineupMarker.\n\nExample:\n  basecamp --sandbox automation list-markers\nSame call, raw JSON:\n  basecamp --sandbox api ListLineupMarkers"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -25,7 +25,7 @@ struct BookmarksCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create bookmark.",
         discussion:
-            "POST /{accountId}/recordings/{recordingId}/bookmark.json  (operation CreateBookmark)\nWrites; idempotent (retried safely).\nAnswers 201 with a Bookmark.\nSame call, raw JSON: basecamp api CreateBookmark --param recordingId=ID"
+            "POST /{accountId}/recordings/{recordingId}/bookmark.json (operation CreateBookmark).\nWrites; idempotent (retried safely).\nAnswers 201 with a Bookmark.\n\nExample:\n  basecamp --sandbox bookmarks create 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api CreateBookmark --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -46,7 +46,7 @@ struct BookmarksDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete bookmark.",
         discussion:
-            "DELETE /{accountId}/recordings/{recordingId}/bookmark.json  (operation DeleteBookmark)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteBookmark --param recordingId=ID"
+            "DELETE /{accountId}/recordings/{recordingId}/bookmark.json (operation DeleteBookmark).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox bookmarks delete 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api DeleteBookmark --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -67,7 +67,7 @@ struct BookmarksGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get bookmark.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/bookmark.json  (operation GetBookmark)\nRead-only.\nAnswers 200 with a BookmarkStatus.\nSame call, raw JSON: basecamp api GetBookmark --param recordingId=ID"
+            "GET /{accountId}/recordings/{recordingId}/bookmark.json (operation GetBookmark).\nRead-only.\nAnswers 200 with a BookmarkStatus.\n\nExample:\n  basecamp --sandbox bookmarks get 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api GetBookmark --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -90,7 +90,7 @@ struct BookmarksListCommand: OperationCommand {
         commandName: "list",
         abstract: "List my bookmarks.",
         discussion:
-            "GET /{accountId}/my/bookmarks.json  (operation ListMyBookmarks)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Bookmark.\nSame call, raw JSON: basecamp api ListMyBookmarks"
+            "GET /{accountId}/my/bookmarks.json (operation ListMyBookmarks).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Bookmark.\n\nExample:\n  basecamp --sandbox bookmarks list\nSame call, raw JSON:\n  basecamp --sandbox api ListMyBookmarks"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -27,7 +27,7 @@ struct BoostsCreateForEventCommand: OperationCommand {
         commandName: "create-for-event",
         abstract: "Create event boost.",
         discussion:
-            "POST /{accountId}/recordings/{recordingId}/events/{eventId}/boosts.json  (operation CreateEventBoost)\nWrites.\nAnswers 201 with a Boost.\nBody: CreateEventBoostRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateEventBoost --param recordingId=ID --param eventId=ID"
+            "POST /{accountId}/recordings/{recordingId}/events/{eventId}/boosts.json (operation CreateEventBoost).\nWrites.\nAnswers 201 with a Boost.\nBody: CreateEventBoostRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox boosts create-for-event --recording 1069479988 --event 1069479351 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateEventBoost --param recordingId=1069479988 --param eventId=1069479351 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -60,7 +60,7 @@ struct BoostsCreateForRecordingCommand: OperationCommand {
         commandName: "create-for-recording",
         abstract: "Create recording boost.",
         discussion:
-            "POST /{accountId}/recordings/{recordingId}/boosts.json  (operation CreateRecordingBoost)\nWrites.\nAnswers 201 with a Boost.\nBody: CreateRecordingBoostRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateRecordingBoost --param recordingId=ID"
+            "POST /{accountId}/recordings/{recordingId}/boosts.json (operation CreateRecordingBoost).\nWrites.\nAnswers 201 with a Boost.\nBody: CreateRecordingBoostRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox boosts create-for-recording --recording 1069479988 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateRecordingBoost --param recordingId=1069479988 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -90,7 +90,7 @@ struct BoostsDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete boost.",
         discussion:
-            "DELETE /{accountId}/boosts/{boostId}  (operation DeleteBoost)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteBoost --param boostId=ID"
+            "DELETE /{accountId}/boosts/{boostId} (operation DeleteBoost).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox boosts delete 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteBoost --param boostId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -111,7 +111,7 @@ struct BoostsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get boost.",
         discussion:
-            "GET /{accountId}/boosts/{boostId}  (operation GetBoost)\nRead-only.\nAnswers 200 with a Boost.\nSame call, raw JSON: basecamp api GetBoost --param boostId=ID"
+            "GET /{accountId}/boosts/{boostId} (operation GetBoost).\nRead-only.\nAnswers 200 with a Boost.\n\nExample:\n  basecamp --sandbox boosts get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetBoost --param boostId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -134,7 +134,7 @@ struct BoostsListForEventCommand: OperationCommand {
         commandName: "list-for-event",
         abstract: "List event boosts.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/events/{eventId}/boosts.json  (operation ListEventBoosts)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Boost.\nSame call, raw JSON: basecamp api ListEventBoosts --param recordingId=ID --param eventId=ID"
+            "GET /{accountId}/recordings/{recordingId}/events/{eventId}/boosts.json (operation ListEventBoosts).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Boost.\n\nExample:\n  basecamp --sandbox boosts list-for-event --recording 1069479988 --event 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListEventBoosts --param recordingId=1069479988 --param eventId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -165,7 +165,7 @@ struct BoostsListForRecordingCommand: OperationCommand {
         commandName: "list-for-recording",
         abstract: "List recording boosts.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/boosts.json  (operation ListRecordingBoosts)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Boost.\nSame call, raw JSON: basecamp api ListRecordingBoosts --param recordingId=ID"
+            "GET /{accountId}/recordings/{recordingId}/boosts.json (operation ListRecordingBoosts).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Boost.\n\nExample:\n  basecamp --sandbox boosts list-for-recording --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListRecordingBoosts --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

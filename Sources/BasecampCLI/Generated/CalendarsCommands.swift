@@ -23,7 +23,7 @@ struct CalendarsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get calendar.",
         discussion:
-            "GET /{accountId}/calendars/{calendarId}  (operation GetCalendar)\nRead-only.\nAnswers 200 with a Calendar.\nSame call, raw JSON: basecamp api GetCalendar --param calendarId=ID"
+            "GET /{accountId}/calendars/{calendarId} (operation GetCalendar).\nRead-only.\nAnswers 200 with a Calendar.\n\nExample:\n  basecamp --sandbox calendars get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCalendar --param calendarId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -46,7 +46,7 @@ struct CalendarsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update calendar.",
         discussion:
-            "PUT /{accountId}/calendars/{calendarId}  (operation UpdateCalendar)\nWrites; idempotent (retried safely).\nAnswers 200 with a Calendar.\nBody: UpdateCalendarRequestContent (a JSON object). Only through --body: calendar. Options override members of --body.\nSame call, raw JSON: basecamp api UpdateCalendar --param calendarId=ID"
+            "PUT /{accountId}/calendars/{calendarId} (operation UpdateCalendar).\nWrites; idempotent (retried safely).\nAnswers 200 with a Calendar.\nBody: UpdateCalendarRequestContent (a JSON object). Only through --body: calendar. Options override members of --body.\n\nExample:\n  basecamp --sandbox calendars update 1069479351 --body '{\"calendar\":{\"color\":\"blue\"}}'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCalendar --param calendarId=1069479351 --body '{\"calendar\":{\"color\":\"blue\"}}'"
     )
 
     @ParentCommand var root: BasecampCommand

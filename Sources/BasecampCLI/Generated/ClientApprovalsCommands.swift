@@ -23,7 +23,7 @@ struct ClientApprovalsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get client approval.",
         discussion:
-            "GET /{accountId}/client/approvals/{approvalId}  (operation GetClientApproval)\nRead-only.\nAnswers 200 with a ClientApproval.\nSame call, raw JSON: basecamp api GetClientApproval --param approvalId=ID"
+            "GET /{accountId}/client/approvals/{approvalId} (operation GetClientApproval).\nRead-only.\nAnswers 200 with a ClientApproval.\n\nExample:\n  basecamp --sandbox client-approvals get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetClientApproval --param approvalId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -46,7 +46,7 @@ struct ClientApprovalsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List client approvals.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/client/approvals.json  (operation ListClientApprovals)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientApproval.\nSame call, raw JSON: basecamp api ListClientApprovals --param bucketId=ID"
+            "GET /{accountId}/buckets/{bucketId}/client/approvals.json (operation ListClientApprovals).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientApproval.\n\nExample:\n  basecamp --sandbox client-approvals list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListClientApprovals --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

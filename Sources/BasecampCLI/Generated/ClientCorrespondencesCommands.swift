@@ -23,7 +23,7 @@ struct ClientCorrespondencesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get client correspondence.",
         discussion:
-            "GET /{accountId}/client/correspondences/{correspondenceId}  (operation GetClientCorrespondence)\nRead-only.\nAnswers 200 with a ClientCorrespondence.\nSame call, raw JSON: basecamp api GetClientCorrespondence --param correspondenceId=ID"
+            "GET /{accountId}/client/correspondences/{correspondenceId} (operation GetClientCorrespondence).\nRead-only.\nAnswers 200 with a ClientCorrespondence.\n\nExample:\n  basecamp --sandbox client-correspondences get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetClientCorrespondence --param correspondenceId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -46,7 +46,7 @@ struct ClientCorrespondencesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List client correspondences.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/client/correspondences.json  (operation ListClientCorrespondences)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientCorrespondence.\nSame call, raw JSON: basecamp api ListClientCorrespondences --param bucketId=ID"
+            "GET /{accountId}/buckets/{bucketId}/client/correspondences.json (operation ListClientCorrespondences).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientCorrespondence.\n\nExample:\n  basecamp --sandbox client-correspondences list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListClientCorrespondences --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -23,7 +23,7 @@ struct ClientRepliesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get client reply.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/client/recordings/{recordingId}/replies/{replyId}  (operation GetClientReply)\nRead-only.\nAnswers 200 with a ClientReply.\nSame call, raw JSON: basecamp api GetClientReply --param bucketId=ID --param recordingId=ID --param replyId=ID"
+            "GET /{accountId}/buckets/{bucketId}/client/recordings/{recordingId}/replies/{replyId} (operation GetClientReply).\nRead-only.\nAnswers 200 with a ClientReply.\n\nExample:\n  basecamp --sandbox client-replies get --project 2085958504 --recording 1069479988 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetClientReply --param bucketId=2085958504 --param recordingId=1069479988 --param replyId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -56,7 +56,7 @@ struct ClientRepliesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List client replies.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/client/recordings/{recordingId}/replies.json  (operation ListClientReplies)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientReply.\nSame call, raw JSON: basecamp api ListClientReplies --param bucketId=ID --param recordingId=ID"
+            "GET /{accountId}/buckets/{bucketId}/client/recordings/{recordingId}/replies.json (operation ListClientReplies).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientReply.\n\nExample:\n  basecamp --sandbox client-replies list --project 2085958504 --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListClientReplies --param bucketId=2085958504 --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

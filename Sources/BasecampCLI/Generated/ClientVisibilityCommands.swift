@@ -22,7 +22,7 @@ struct ClientVisibilitySetCommand: OperationCommand {
         commandName: "set",
         abstract: "Set client visibility.",
         discussion:
-            "PUT /{accountId}/recordings/{recordingId}/client_visibility.json  (operation SetClientVisibility)\nWrites; idempotent (retried safely).\nAnswers 200 with a Recording.\nBody: SetClientVisibilityRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api SetClientVisibility --param recordingId=ID"
+            "PUT /{accountId}/recordings/{recordingId}/client_visibility.json (operation SetClientVisibility).\nWrites; idempotent (retried safely).\nAnswers 200 with a Recording.\nBody: SetClientVisibilityRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox client-visibility set 1069479988 --visible-to-clients\nSame call, raw JSON:\n  basecamp --sandbox api SetClientVisibility --param recordingId=1069479988 --body '{\"visible_to_clients\":true}'"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -24,7 +24,7 @@ struct CloudFilesCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create cloud file.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/cloud_files.json  (operation CreateCloudFile)\nWrites.\nAnswers 201 with a CloudFile.\nBody: CreateCloudFileRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateCloudFile --param bucketId=ID --param vaultId=ID"
+            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/cloud_files.json (operation CreateCloudFile).\nWrites.\nAnswers 201 with a CloudFile.\nBody: CreateCloudFileRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cloud-files create --project 2085958504 --vault 1069479351 --service dropbox --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api CreateCloudFile --param bucketId=2085958504 --param vaultId=1069479351 --body '{\"service\":\"dropbox\",\"url\":\"https://example.com/doc\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -79,7 +79,7 @@ struct CloudFilesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get cloud file.",
         discussion:
-            "GET /{accountId}/cloud_files/{cloudFileId}  (operation GetCloudFile)\nRead-only.\nAnswers 200 with a CloudFile.\nSame call, raw JSON: basecamp api GetCloudFile --param cloudFileId=ID"
+            "GET /{accountId}/cloud_files/{cloudFileId} (operation GetCloudFile).\nRead-only.\nAnswers 200 with a CloudFile.\n\nExample:\n  basecamp --sandbox cloud-files get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCloudFile --param cloudFileId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -102,7 +102,7 @@ struct CloudFilesUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update cloud file.",
         discussion:
-            "PUT /{accountId}/cloud_files/{cloudFileId}  (operation UpdateCloudFile)\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a CloudFile.\nBody: UpdateCloudFileRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateCloudFile --param cloudFileId=ID"
+            "PUT /{accountId}/cloud_files/{cloudFileId} (operation UpdateCloudFile).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a CloudFile.\nBody: UpdateCloudFileRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cloud-files update 1069479351 --service dropbox --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCloudFile --param cloudFileId=1069479351 --body '{\"service\":\"dropbox\",\"url\":\"https://example.com/doc\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -25,7 +25,7 @@ struct CommentsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create comment.",
         discussion:
-            "POST /{accountId}/recordings/{recordingId}/comments.json  (operation CreateComment)\nWrites.\nAnswers 201 with a Comment.\nBody: CreateCommentRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateComment --param recordingId=ID"
+            "POST /{accountId}/recordings/{recordingId}/comments.json (operation CreateComment).\nWrites.\nAnswers 201 with a Comment.\nBody: CreateCommentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox comments create --recording 1069479988 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateComment --param recordingId=1069479988 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -55,7 +55,7 @@ struct CommentsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get comment.",
         discussion:
-            "GET /{accountId}/comments/{commentId}  (operation GetComment)\nRead-only.\nAnswers 200 with a Comment.\nSame call, raw JSON: basecamp api GetComment --param commentId=ID"
+            "GET /{accountId}/comments/{commentId} (operation GetComment).\nRead-only.\nAnswers 200 with a Comment.\n\nExample:\n  basecamp --sandbox comments get 1069500128\nSame call, raw JSON:\n  basecamp --sandbox api GetComment --param commentId=1069500128"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -78,7 +78,7 @@ struct CommentsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List comments.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/comments.json  (operation ListComments)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Comment.\nSame call, raw JSON: basecamp api ListComments --param recordingId=ID"
+            "GET /{accountId}/recordings/{recordingId}/comments.json (operation ListComments).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Comment.\n\nExample:\n  basecamp --sandbox comments list --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListComments --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -106,7 +106,7 @@ struct CommentsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update comment.",
         discussion:
-            "PUT /{accountId}/comments/{commentId}  (operation UpdateComment)\nWrites; idempotent (retried safely).\nAnswers 200 with a Comment.\nBody: UpdateCommentRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateComment --param commentId=ID"
+            "PUT /{accountId}/comments/{commentId} (operation UpdateComment).\nWrites; idempotent (retried safely).\nAnswers 200 with a Comment.\nBody: UpdateCommentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox comments update 1069500128 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateComment --param commentId=1069500128 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -22,7 +22,7 @@ struct DraftsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List my drafts.",
         discussion:
-            "GET /{accountId}/my/drafts.json  (operation ListMyDrafts)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Draft.\nSame call, raw JSON: basecamp api ListMyDrafts"
+            "GET /{accountId}/my/drafts.json (operation ListMyDrafts).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Draft.\n\nExample:\n  basecamp --sandbox drafts list\nSame call, raw JSON:\n  basecamp --sandbox api ListMyDrafts"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -22,7 +22,7 @@ struct EventsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List events.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/events.json  (operation ListEvents)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Event.\nSame call, raw JSON: basecamp api ListEvents --param recordingId=ID"
+            "GET /{accountId}/recordings/{recordingId}/events.json (operation ListEvents).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Event.\n\nExample:\n  basecamp --sandbox events list --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListEvents --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

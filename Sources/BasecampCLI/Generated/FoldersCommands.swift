@@ -26,7 +26,7 @@ struct FoldersCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create folder.",
         discussion:
-            "POST /{accountId}/stacks.json  (operation CreateFolder)\nWrites.\nAnswers 201 with a FolderWithProjects.\nBody: CreateFolderRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateFolder"
+            "POST /{accountId}/stacks.json (operation CreateFolder).\nWrites.\nAnswers 201 with a FolderWithProjects.\nBody: CreateFolderRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox folders create\nSame call, raw JSON:\n  basecamp --sandbox api CreateFolder"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -55,7 +55,7 @@ struct FoldersDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete folder.",
         discussion:
-            "DELETE /{accountId}/stacks/{folderId}  (operation DeleteFolder)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteFolder --param folderId=ID"
+            "DELETE /{accountId}/stacks/{folderId} (operation DeleteFolder).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox folders delete 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteFolder --param folderId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -76,7 +76,7 @@ struct FoldersGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get folder.",
         discussion:
-            "GET /{accountId}/stacks/{folderId}  (operation GetFolder)\nRead-only.\nAnswers 200 with a FolderWithProjects.\nSame call, raw JSON: basecamp api GetFolder --param folderId=ID"
+            "GET /{accountId}/stacks/{folderId} (operation GetFolder).\nRead-only.\nAnswers 200 with a FolderWithProjects.\n\nExample:\n  basecamp --sandbox folders get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetFolder --param folderId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -99,7 +99,7 @@ struct FoldersListCommand: OperationCommand {
         commandName: "list",
         abstract: "List folders.",
         discussion:
-            "GET /{accountId}/stacks.json  (operation ListFolders)\nRead-only.\nAnswers 200 with a list of Folder.\nSame call, raw JSON: basecamp api ListFolders"
+            "GET /{accountId}/stacks.json (operation ListFolders).\nRead-only.\nAnswers 200 with a list of Folder.\n\nExample:\n  basecamp --sandbox folders list\nSame call, raw JSON:\n  basecamp --sandbox api ListFolders"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -119,7 +119,7 @@ struct FoldersUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update folder.",
         discussion:
-            "PUT /{accountId}/stacks/{folderId}  (operation UpdateFolder)\nWrites; idempotent (retried safely).\nAnswers 200 with a FolderWithProjects.\nBody: UpdateFolderRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateFolder --param folderId=ID"
+            "PUT /{accountId}/stacks/{folderId} (operation UpdateFolder).\nWrites; idempotent (retried safely).\nAnswers 200 with a FolderWithProjects.\nBody: UpdateFolderRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox folders update 1069479351 --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateFolder --param folderId=1069479351 --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -26,7 +26,7 @@ struct ForwardsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get forward.",
         discussion:
-            "GET /{accountId}/inbox_forwards/{forwardId}  (operation GetForward)\nRead-only.\nAnswers 200 with a Forward.\nSame call, raw JSON: basecamp api GetForward --param forwardId=ID"
+            "GET /{accountId}/inbox_forwards/{forwardId} (operation GetForward).\nRead-only.\nAnswers 200 with a Forward.\n\nExample:\n  basecamp --sandbox forwards get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetForward --param forwardId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -49,7 +49,7 @@ struct ForwardsGetReplyCommand: OperationCommand {
         commandName: "get-reply",
         abstract: "Get forward reply.",
         discussion:
-            "GET /{accountId}/inbox_forwards/{forwardId}/replies/{replyId}  (operation GetForwardReply)\nRead-only.\nAnswers 200 with a ForwardReply.\nSame call, raw JSON: basecamp api GetForwardReply --param forwardId=ID --param replyId=ID"
+            "GET /{accountId}/inbox_forwards/{forwardId}/replies/{replyId} (operation GetForwardReply).\nRead-only.\nAnswers 200 with a ForwardReply.\n\nExample:\n  basecamp --sandbox forwards get-reply --forward 1069479351 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetForwardReply --param forwardId=1069479351 --param replyId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -78,7 +78,7 @@ struct ForwardsGetInboxCommand: OperationCommand {
         commandName: "get-inbox",
         abstract: "Get inbox.",
         discussion:
-            "GET /{accountId}/inboxes/{inboxId}  (operation GetInbox)\nRead-only.\nAnswers 200 with a Inbox.\nSame call, raw JSON: basecamp api GetInbox --param inboxId=ID"
+            "GET /{accountId}/inboxes/{inboxId} (operation GetInbox).\nRead-only.\nAnswers 200 with a Inbox.\n\nExample:\n  basecamp --sandbox forwards get-inbox 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetInbox --param inboxId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -101,7 +101,7 @@ struct ForwardsListRepliesCommand: OperationCommand {
         commandName: "list-replies",
         abstract: "List forward replies.",
         discussion:
-            "GET /{accountId}/inbox_forwards/{forwardId}/replies.json  (operation ListForwardReplies)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ForwardReply.\nSame call, raw JSON: basecamp api ListForwardReplies --param forwardId=ID"
+            "GET /{accountId}/inbox_forwards/{forwardId}/replies.json (operation ListForwardReplies).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ForwardReply.\n\nExample:\n  basecamp --sandbox forwards list-replies --forward 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListForwardReplies --param forwardId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -129,7 +129,7 @@ struct ForwardsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List forwards.",
         discussion:
-            "GET /{accountId}/inboxes/{inboxId}/inbox_forwards.json  (operation ListForwards)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Forward.\nSame call, raw JSON: basecamp api ListForwards --param inboxId=ID"
+            "GET /{accountId}/inboxes/{inboxId}/inbox_forwards.json (operation ListForwards).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Forward.\n\nExample:\n  basecamp --sandbox forwards list --inbox 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListForwards --param inboxId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

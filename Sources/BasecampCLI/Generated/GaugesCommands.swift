@@ -28,7 +28,7 @@ struct GaugesCreateNeedleCommand: OperationCommand {
         commandName: "create-needle",
         abstract: "Create gauge needle.",
         discussion:
-            "POST /{accountId}/projects/{projectId}/gauge/needles.json  (operation CreateGaugeNeedle)\nWrites.\nAnswers 201 with a GaugeNeedle.\nBody: CreateGaugeNeedleRequestContent (a JSON object). Only through --body: gauge_needle. Options override members of --body.\nSame call, raw JSON: basecamp api CreateGaugeNeedle --param projectId=ID"
+            "POST /{accountId}/projects/{projectId}/gauge/needles.json (operation CreateGaugeNeedle).\nWrites.\nAnswers 201 with a GaugeNeedle.\nBody: CreateGaugeNeedleRequestContent (a JSON object). Only through --body: gauge_needle. Options override members of --body.\n\nExample:\n  basecamp --sandbox gauges create-needle --project 2085958504 --body '{\"gauge_needle\":{\"position\":1}}'\nSame call, raw JSON:\n  basecamp --sandbox api CreateGaugeNeedle --param projectId=2085958504 --body '{\"gauge_needle\":{\"position\":1}}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -63,7 +63,7 @@ struct GaugesDestroyNeedleCommand: OperationCommand {
         commandName: "destroy-needle",
         abstract: "Destroy gauge needle.",
         discussion:
-            "DELETE /{accountId}/gauge_needles/{needleId}  (operation DestroyGaugeNeedle)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DestroyGaugeNeedle --param needleId=ID"
+            "DELETE /{accountId}/gauge_needles/{needleId} (operation DestroyGaugeNeedle).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox gauges destroy-needle 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DestroyGaugeNeedle --param needleId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -84,7 +84,7 @@ struct GaugesGetNeedleCommand: OperationCommand {
         commandName: "get-needle",
         abstract: "Get gauge needle.",
         discussion:
-            "GET /{accountId}/gauge_needles/{needleId}  (operation GetGaugeNeedle)\nRead-only.\nAnswers 200 with a GaugeNeedle.\nSame call, raw JSON: basecamp api GetGaugeNeedle --param needleId=ID"
+            "GET /{accountId}/gauge_needles/{needleId} (operation GetGaugeNeedle).\nRead-only.\nAnswers 200 with a GaugeNeedle.\n\nExample:\n  basecamp --sandbox gauges get-needle 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetGaugeNeedle --param needleId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -107,7 +107,7 @@ struct GaugesListNeedlesCommand: OperationCommand {
         commandName: "list-needles",
         abstract: "List gauge needles.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/gauge/needles.json  (operation ListGaugeNeedles)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of GaugeNeedle.\nSame call, raw JSON: basecamp api ListGaugeNeedles --param projectId=ID"
+            "GET /{accountId}/projects/{projectId}/gauge/needles.json (operation ListGaugeNeedles).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of GaugeNeedle.\n\nExample:\n  basecamp --sandbox gauges list-needles --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListGaugeNeedles --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -133,7 +133,7 @@ struct GaugesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List gauges.",
         discussion:
-            "GET /{accountId}/reports/gauges.json  (operation ListGauges)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Gauge.\nSame call, raw JSON: basecamp api ListGauges"
+            "GET /{accountId}/reports/gauges.json (operation ListGauges).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Gauge.\n\nExample:\n  basecamp --sandbox gauges list\nSame call, raw JSON:\n  basecamp --sandbox api ListGauges"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -161,7 +161,7 @@ struct GaugesToggleCommand: OperationCommand {
         commandName: "toggle",
         abstract: "Toggle gauge.",
         discussion:
-            "PUT /{accountId}/projects/{projectId}/gauge.json  (operation ToggleGauge)\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: ToggleGaugeRequestContent (a JSON object). Only through --body: gauge. Options override members of --body.\nSame call, raw JSON: basecamp api ToggleGauge --param projectId=ID"
+            "PUT /{accountId}/projects/{projectId}/gauge.json (operation ToggleGauge).\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: ToggleGaugeRequestContent (a JSON object). Only through --body: gauge. Options override members of --body.\n\nExample:\n  basecamp --sandbox gauges toggle 2085958504 --body '{\"gauge\":{\"enabled\":true}}'\nSame call, raw JSON:\n  basecamp --sandbox api ToggleGauge --param projectId=2085958504 --body '{\"gauge\":{\"enabled\":true}}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -184,7 +184,7 @@ struct GaugesUpdateNeedleCommand: OperationCommand {
         commandName: "update-needle",
         abstract: "Update gauge needle.",
         discussion:
-            "PUT /{accountId}/gauge_needles/{needleId}  (operation UpdateGaugeNeedle)\nWrites; idempotent (retried safely).\nAnswers 200 with a GaugeNeedle.\nBody: UpdateGaugeNeedleRequestContent (a JSON object). Only through --body: gauge_needle. Options override members of --body.\nSame call, raw JSON: basecamp api UpdateGaugeNeedle --param needleId=ID"
+            "PUT /{accountId}/gauge_needles/{needleId} (operation UpdateGaugeNeedle).\nWrites; idempotent (retried safely).\nAnswers 200 with a GaugeNeedle.\nBody: UpdateGaugeNeedleRequestContent (a JSON object). Only through --body: gauge_needle. Options override members of --body.\n\nExample:\n  basecamp --sandbox gauges update-needle 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateGaugeNeedle --param needleId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

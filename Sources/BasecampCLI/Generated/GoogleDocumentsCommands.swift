@@ -24,7 +24,7 @@ struct GoogleDocumentsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create google document.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/google_documents.json  (operation CreateGoogleDocument)\nWrites.\nAnswers 201 with a GoogleDocument.\nBody: CreateGoogleDocumentRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateGoogleDocument --param bucketId=ID --param vaultId=ID"
+            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/google_documents.json (operation CreateGoogleDocument).\nWrites.\nAnswers 201 with a GoogleDocument.\nBody: CreateGoogleDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox google-documents create --project 2085958504 --vault 1069479351 --document-type document --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api CreateGoogleDocument --param bucketId=2085958504 --param vaultId=1069479351 --body '{\"document_type\":\"document\",\"url\":\"https://example.com/doc\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -85,7 +85,7 @@ struct GoogleDocumentsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get google document.",
         discussion:
-            "GET /{accountId}/google_documents/{googleDocumentId}  (operation GetGoogleDocument)\nRead-only.\nAnswers 200 with a GoogleDocument.\nSame call, raw JSON: basecamp api GetGoogleDocument --param googleDocumentId=ID"
+            "GET /{accountId}/google_documents/{googleDocumentId} (operation GetGoogleDocument).\nRead-only.\nAnswers 200 with a GoogleDocument.\n\nExample:\n  basecamp --sandbox google-documents get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetGoogleDocument --param googleDocumentId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -108,7 +108,7 @@ struct GoogleDocumentsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update google document.",
         discussion:
-            "PUT /{accountId}/google_documents/{googleDocumentId}  (operation UpdateGoogleDocument)\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a GoogleDocument.\nBody: UpdateGoogleDocumentRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateGoogleDocument --param googleDocumentId=ID"
+            "PUT /{accountId}/google_documents/{googleDocumentId} (operation UpdateGoogleDocument).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a GoogleDocument.\nBody: UpdateGoogleDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox google-documents update 1069479351 --document-type document --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api UpdateGoogleDocument --param googleDocumentId=1069479351 --body '{\"document_type\":\"document\",\"url\":\"https://example.com/doc\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -125,7 +125,9 @@ struct GoogleDocumentsUpdateCommand: OperationCommand {
     var bodyDescription: String?
     @Option(
         name: .customLong("status"),
-        help: ArgumentHelp("Body field status (one of the values below): active, drafted.", valueName: "text")
+        help: ArgumentHelp("Body field status: active or drafted.", valueName: "status"),
+        completion: .list(["active", "drafted"]),
+        transform: SpecEnum(["active", "drafted"]).parse
     )
     var bodyStatus: String?
     @Option(

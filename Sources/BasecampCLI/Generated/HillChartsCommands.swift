@@ -23,7 +23,7 @@ struct HillChartsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get hill chart.",
         discussion:
-            "GET /{accountId}/todosets/{todosetId}/hill.json  (operation GetHillChart)\nRead-only.\nAnswers 200 with a HillChart.\nSame call, raw JSON: basecamp api GetHillChart --param todosetId=ID"
+            "GET /{accountId}/todosets/{todosetId}/hill.json (operation GetHillChart).\nRead-only.\nAnswers 200 with a HillChart.\n\nExample:\n  basecamp --sandbox hill-charts get 1069479300\nSame call, raw JSON:\n  basecamp --sandbox api GetHillChart --param todosetId=1069479300"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -46,7 +46,7 @@ struct HillChartsUpdateSettingsCommand: OperationCommand {
         commandName: "update-settings",
         abstract: "Update hill chart settings.",
         discussion:
-            "PUT /{accountId}/todosets/{todosetId}/hills/settings.json  (operation UpdateHillChartSettings)\nWrites; idempotent (retried safely).\nAnswers 200 with a HillChart.\nBody: UpdateHillChartSettingsRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateHillChartSettings --param todosetId=ID"
+            "PUT /{accountId}/todosets/{todosetId}/hills/settings.json (operation UpdateHillChartSettings).\nWrites; idempotent (retried safely).\nAnswers 200 with a HillChart.\nBody: UpdateHillChartSettingsRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox hill-charts update-settings --todoset 1069479300\nSame call, raw JSON:\n  basecamp --sandbox api UpdateHillChartSettings --param todosetId=1069479300"
     )
 
     @ParentCommand var root: BasecampCommand

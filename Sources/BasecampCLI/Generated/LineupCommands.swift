@@ -24,7 +24,7 @@ struct LineupCreateMarkerCommand: OperationCommand {
         commandName: "create-marker",
         abstract: "Create lineup marker.",
         discussion:
-            "POST /{accountId}/lineup/markers.json  (operation CreateLineupMarker)\nWrites.\nAnswers 201 with no body.\nBody: CreateLineupMarkerRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateLineupMarker"
+            "POST /{accountId}/lineup/markers.json (operation CreateLineupMarker).\nWrites.\nAnswers 201 with no body.\nBody: CreateLineupMarkerRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox lineup create-marker --date 2024-05-01 --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateLineupMarker --body '{\"date\":\"2024-05-01\",\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -51,7 +51,7 @@ struct LineupDeleteMarkerCommand: OperationCommand {
         commandName: "delete-marker",
         abstract: "Delete lineup marker.",
         discussion:
-            "DELETE /{accountId}/lineup/markers/{markerId}  (operation DeleteLineupMarker)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteLineupMarker --param markerId=ID"
+            "DELETE /{accountId}/lineup/markers/{markerId} (operation DeleteLineupMarker).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox lineup delete-marker 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteLineupMarker --param markerId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -72,7 +72,7 @@ struct LineupUpdateMarkerCommand: OperationCommand {
         commandName: "update-marker",
         abstract: "Update lineup marker.",
         discussion:
-            "PUT /{accountId}/lineup/markers/{markerId}  (operation UpdateLineupMarker)\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: UpdateLineupMarkerRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateLineupMarker --param markerId=ID"
+            "PUT /{accountId}/lineup/markers/{markerId} (operation UpdateLineupMarker).\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: UpdateLineupMarkerRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox lineup update-marker 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateLineupMarker --param markerId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

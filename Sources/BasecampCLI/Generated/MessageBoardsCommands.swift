@@ -22,7 +22,7 @@ struct MessageBoardsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get message board.",
         discussion:
-            "GET /{accountId}/message_boards/{boardId}  (operation GetMessageBoard)\nRead-only.\nAnswers 200 with a MessageBoard.\nSame call, raw JSON: basecamp api GetMessageBoard --param boardId=ID"
+            "GET /{accountId}/message_boards/{boardId} (operation GetMessageBoard).\nRead-only.\nAnswers 200 with a MessageBoard.\n\nExample:\n  basecamp --sandbox message-boards get 1069479340\nSame call, raw JSON:\n  basecamp --sandbox api GetMessageBoard --param boardId=1069479340"
     )
 
     @ParentCommand var root: BasecampCommand

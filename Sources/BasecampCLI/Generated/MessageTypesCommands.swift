@@ -26,7 +26,7 @@ struct MessageTypesCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create message type.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/categories.json  (operation CreateMessageType)\nWrites.\nAnswers 201 with a MessageType.\nBody: CreateMessageTypeRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateMessageType --param bucketId=ID"
+            "POST /{accountId}/buckets/{bucketId}/categories.json (operation CreateMessageType).\nWrites.\nAnswers 201 with a MessageType.\nBody: CreateMessageTypeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox message-types create --project 2085958504 --icon rocket --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateMessageType --param bucketId=2085958504 --body '{\"icon\":\"rocket\",\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -59,7 +59,7 @@ struct MessageTypesDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete message type.",
         discussion:
-            "DELETE /{accountId}/buckets/{bucketId}/categories/{typeId}  (operation DeleteMessageType)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteMessageType --param bucketId=ID --param typeId=ID"
+            "DELETE /{accountId}/buckets/{bucketId}/categories/{typeId} (operation DeleteMessageType).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox message-types delete --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteMessageType --param bucketId=2085958504 --param typeId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -86,7 +86,7 @@ struct MessageTypesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get message type.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/categories/{typeId}  (operation GetMessageType)\nRead-only.\nAnswers 200 with a MessageType.\nSame call, raw JSON: basecamp api GetMessageType --param bucketId=ID --param typeId=ID"
+            "GET /{accountId}/buckets/{bucketId}/categories/{typeId} (operation GetMessageType).\nRead-only.\nAnswers 200 with a MessageType.\n\nExample:\n  basecamp --sandbox message-types get --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetMessageType --param bucketId=2085958504 --param typeId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -113,7 +113,7 @@ struct MessageTypesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List message types.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/categories.json  (operation ListMessageTypes)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of MessageType.\nSame call, raw JSON: basecamp api ListMessageTypes --param bucketId=ID"
+            "GET /{accountId}/buckets/{bucketId}/categories.json (operation ListMessageTypes).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of MessageType.\n\nExample:\n  basecamp --sandbox message-types list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListMessageTypes --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -139,7 +139,7 @@ struct MessageTypesUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update message type.",
         discussion:
-            "PUT /{accountId}/buckets/{bucketId}/categories/{typeId}  (operation UpdateMessageType)\nWrites; idempotent (retried safely).\nAnswers 200 with a MessageType.\nBody: UpdateMessageTypeRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateMessageType --param bucketId=ID --param typeId=ID"
+            "PUT /{accountId}/buckets/{bucketId}/categories/{typeId} (operation UpdateMessageType).\nWrites; idempotent (retried safely).\nAnswers 200 with a MessageType.\nBody: UpdateMessageTypeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox message-types update --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateMessageType --param bucketId=2085958504 --param typeId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -27,7 +27,7 @@ struct MessagesCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create message.",
         discussion:
-            "POST /{accountId}/message_boards/{boardId}/messages.json  (operation CreateMessage)\nWrites.\nAnswers 201 with a Message.\nBody: CreateMessageRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateMessage --param boardId=ID"
+            "POST /{accountId}/message_boards/{boardId}/messages.json (operation CreateMessage).\nWrites.\nAnswers 201 with a Message.\nBody: CreateMessageRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox messages create --board 1069479340 --subject Kickoff\nSame call, raw JSON:\n  basecamp --sandbox api CreateMessage --param boardId=1069479340 --body '{\"subject\":\"Kickoff\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -41,7 +41,9 @@ struct MessagesCreateCommand: OperationCommand {
     var bodyContent: String?
     @Option(
         name: .customLong("status"),
-        help: ArgumentHelp("Body field status (one of the values below): active, drafted.", valueName: "text")
+        help: ArgumentHelp("Body field status: active or drafted.", valueName: "status"),
+        completion: .list(["active", "drafted"]),
+        transform: SpecEnum(["active", "drafted"]).parse
     )
     var bodyStatus: String?
     @Option(
@@ -79,7 +81,7 @@ struct MessagesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get message.",
         discussion:
-            "GET /{accountId}/messages/{messageId}  (operation GetMessage)\nRead-only.\nAnswers 200 with a Message.\nSame call, raw JSON: basecamp api GetMessage --param messageId=ID"
+            "GET /{accountId}/messages/{messageId} (operation GetMessage).\nRead-only.\nAnswers 200 with a Message.\n\nExample:\n  basecamp --sandbox messages get 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api GetMessage --param messageId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -102,7 +104,7 @@ struct MessagesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List messages.",
         discussion:
-            "GET /{accountId}/message_boards/{boardId}/messages.json  (operation ListMessages)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Message.\nSame call, raw JSON: basecamp api ListMessages --param boardId=ID"
+            "GET /{accountId}/message_boards/{boardId}/messages.json (operation ListMessages).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Message.\n\nExample:\n  basecamp --sandbox messages list --board 1069479340\nSame call, raw JSON:\n  basecamp --sandbox api ListMessages --param boardId=1069479340"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -133,7 +135,7 @@ struct MessagesPinCommand: OperationCommand {
         commandName: "pin",
         abstract: "Pin message.",
         discussion:
-            "POST /{accountId}/recordings/{messageId}/pin.json  (operation PinMessage)\nWrites.\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api PinMessage --param messageId=ID"
+            "POST /{accountId}/recordings/{messageId}/pin.json (operation PinMessage).\nWrites.\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox messages pin 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api PinMessage --param messageId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -154,7 +156,7 @@ struct MessagesUnpinCommand: OperationCommand {
         commandName: "unpin",
         abstract: "Unpin message.",
         discussion:
-            "DELETE /{accountId}/recordings/{messageId}/pin.json  (operation UnpinMessage)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api UnpinMessage --param messageId=ID"
+            "DELETE /{accountId}/recordings/{messageId}/pin.json (operation UnpinMessage).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox messages unpin 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api UnpinMessage --param messageId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -175,7 +177,7 @@ struct MessagesUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update message.",
         discussion:
-            "PUT /{accountId}/messages/{messageId}  (operation UpdateMessage)\nWrites; idempotent (retried safely).\nAnswers 200 with a Message.\nBody: UpdateMessageRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateMessage --param messageId=ID"
+            "PUT /{accountId}/messages/{messageId} (operation UpdateMessage).\nWrites; idempotent (retried safely).\nAnswers 200 with a Message.\nBody: UpdateMessageRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox messages update 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api UpdateMessage --param messageId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -187,7 +189,9 @@ struct MessagesUpdateCommand: OperationCommand {
     var bodyContent: String?
     @Option(
         name: .customLong("status"),
-        help: ArgumentHelp("Body field status (one of the values below): active, drafted.", valueName: "text")
+        help: ArgumentHelp("Body field status: active or drafted.", valueName: "status"),
+        completion: .list(["active", "drafted"]),
+        transform: SpecEnum(["active", "drafted"]).parse
     )
     var bodyStatus: String?
     @Option(name: .customLong("subject"), help: ArgumentHelp("Body field subject (text).", valueName: "text"))

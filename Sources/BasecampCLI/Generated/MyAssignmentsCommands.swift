@@ -27,7 +27,7 @@ struct MyAssignmentsDeprioritizeCommand: OperationCommand {
         commandName: "deprioritize",
         abstract: "Deprioritize assignment.",
         discussion:
-            "DELETE /{accountId}/my/priorities/{recordingId}  (operation DeprioritizeAssignment)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeprioritizeAssignment --param recordingId=ID"
+            "DELETE /{accountId}/my/priorities/{recordingId} (operation DeprioritizeAssignment).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox my-assignments deprioritize 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api DeprioritizeAssignment --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -48,7 +48,7 @@ struct MyAssignmentsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get my assignments.",
         discussion:
-            "GET /{accountId}/my/assignments.json  (operation GetMyAssignments)\nRead-only.\nAnswers 200 with a GetMyAssignmentsResponseContent.\nSame call, raw JSON: basecamp api GetMyAssignments"
+            "GET /{accountId}/my/assignments.json (operation GetMyAssignments).\nRead-only.\nAnswers 200 with a GetMyAssignmentsResponseContent.\n\nExample:\n  basecamp --sandbox my-assignments get\nSame call, raw JSON:\n  basecamp --sandbox api GetMyAssignments"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -68,7 +68,7 @@ struct MyAssignmentsGetCompletedCommand: OperationCommand {
         commandName: "get-completed",
         abstract: "Get my completed assignments.",
         discussion:
-            "GET /{accountId}/my/assignments/completed.json  (operation GetMyCompletedAssignments)\nRead-only.\nAnswers 200 with a list of MyAssignment.\nSame call, raw JSON: basecamp api GetMyCompletedAssignments"
+            "GET /{accountId}/my/assignments/completed.json (operation GetMyCompletedAssignments).\nRead-only.\nAnswers 200 with a list of MyAssignment.\n\nExample:\n  basecamp --sandbox my-assignments get-completed\nSame call, raw JSON:\n  basecamp --sandbox api GetMyCompletedAssignments"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -88,7 +88,7 @@ struct MyAssignmentsGetDueCommand: OperationCommand {
         commandName: "get-due",
         abstract: "Get my due assignments.",
         discussion:
-            "GET /{accountId}/my/assignments/due.json  (operation GetMyDueAssignments)\nRead-only.\nAnswers 200 with a list of MyAssignment.\nSame call, raw JSON: basecamp api GetMyDueAssignments"
+            "GET /{accountId}/my/assignments/due.json (operation GetMyDueAssignments).\nRead-only.\nAnswers 200 with a list of MyAssignment.\n\nExample:\n  basecamp --sandbox my-assignments get-due\nSame call, raw JSON:\n  basecamp --sandbox api GetMyDueAssignments"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -111,7 +111,7 @@ struct MyAssignmentsPrioritizeCommand: OperationCommand {
         commandName: "prioritize",
         abstract: "Prioritize assignment.",
         discussion:
-            "POST /{accountId}/my/priorities.json  (operation PrioritizeAssignment)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: PrioritizeAssignmentRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api PrioritizeAssignment"
+            "POST /{accountId}/my/priorities.json (operation PrioritizeAssignment).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: PrioritizeAssignmentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox my-assignments prioritize --id 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api PrioritizeAssignment --body '{\"id\":1069479338}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -135,7 +135,7 @@ struct MyAssignmentsReorderUpNextCommand: OperationCommand {
         commandName: "reorder-up-next",
         abstract: "Reorder up next.",
         discussion:
-            "POST /{accountId}/my/priority_moves.json  (operation ReorderUpNext)\nWrites.\nAnswers 204 with no body.\nBody: ReorderUpNextRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api ReorderUpNext"
+            "POST /{accountId}/my/priority_moves.json (operation ReorderUpNext).\nWrites.\nAnswers 204 with no body.\nBody: ReorderUpNextRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox my-assignments reorder-up-next --position 1 --source-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ReorderUpNext --body '{\"position\":1,\"source_id\":1069479351}'"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -23,7 +23,7 @@ struct MyNotesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get my note.",
         discussion:
-            "GET /{accountId}/my/notes.json  (operation GetMyNote)\nRead-only.\nAnswers 200 with a MyNote.\nSame call, raw JSON: basecamp api GetMyNote"
+            "GET /{accountId}/my/notes.json (operation GetMyNote).\nRead-only.\nAnswers 200 with a MyNote.\n\nExample:\n  basecamp --sandbox my-notes get\nSame call, raw JSON:\n  basecamp --sandbox api GetMyNote"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -43,7 +43,7 @@ struct MyNotesUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update my note.",
         discussion:
-            "PUT /{accountId}/my/notes.json  (operation UpdateMyNote)\nWrites; idempotent (retried safely).\nAnswers 200 with a MyNote.\nBody: UpdateMyNoteRequestContent (a JSON object). Only through --body: note. Options override members of --body.\nSame call, raw JSON: basecamp api UpdateMyNote"
+            "PUT /{accountId}/my/notes.json (operation UpdateMyNote).\nWrites; idempotent (retried safely).\nAnswers 200 with a MyNote.\nBody: UpdateMyNoteRequestContent (a JSON object). Only through --body: note. Options override members of --body.\n\nExample:\n  basecamp --sandbox my-notes update --body '{\"note\":{\"content\":\"Ship it\"}}'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateMyNote --body '{\"note\":{\"content\":\"Ship it\"}}'"
     )
 
     @ParentCommand var root: BasecampCommand

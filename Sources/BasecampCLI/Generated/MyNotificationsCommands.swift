@@ -24,7 +24,7 @@ struct MyNotificationsGetBubbleUpsCommand: OperationCommand {
         commandName: "get-bubble-ups",
         abstract: "Get bubble ups.",
         discussion:
-            "GET /{accountId}/my/readings/bubble_ups.json  (operation GetBubbleUps)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Notification.\nSame call, raw JSON: basecamp api GetBubbleUps"
+            "GET /{accountId}/my/readings/bubble_ups.json (operation GetBubbleUps).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Notification.\n\nExample:\n  basecamp --sandbox my-notifications get-bubble-ups\nSame call, raw JSON:\n  basecamp --sandbox api GetBubbleUps"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -46,7 +46,7 @@ struct MyNotificationsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get my notifications.",
         discussion:
-            "GET /{accountId}/my/readings.json  (operation GetMyNotifications)\nRead-only.\nAnswers 200 with a GetMyNotificationsResponseContent.\nSame call, raw JSON: basecamp api GetMyNotifications"
+            "GET /{accountId}/my/readings.json (operation GetMyNotifications).\nRead-only.\nAnswers 200 with a GetMyNotificationsResponseContent.\n\nExample:\n  basecamp --sandbox my-notifications get\nSame call, raw JSON:\n  basecamp --sandbox api GetMyNotifications"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -75,7 +75,7 @@ struct MyNotificationsMarkAsReadCommand: OperationCommand {
         commandName: "mark-as-read",
         abstract: "Mark as read.",
         discussion:
-            "PUT /{accountId}/my/unreads.json  (operation MarkAsRead)\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: MarkAsReadRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api MarkAsRead"
+            "PUT /{accountId}/my/unreads.json (operation MarkAsRead).\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: MarkAsReadRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox my-notifications mark-as-read --readables Todo\nSame call, raw JSON:\n  basecamp --sandbox api MarkAsRead --body '{\"readables\":[\"Todo\"]}'"
     )
 
     @ParentCommand var root: BasecampCommand

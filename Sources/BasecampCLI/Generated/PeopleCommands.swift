@@ -34,7 +34,7 @@ struct PeopleDisableOutOfOfficeCommand: OperationCommand {
         commandName: "disable-out-of-office",
         abstract: "Disable out of office.",
         discussion:
-            "DELETE /{accountId}/people/{personId}/out_of_office.json  (operation DisableOutOfOffice)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DisableOutOfOffice --param personId=ID"
+            "DELETE /{accountId}/people/{personId}/out_of_office.json (operation DisableOutOfOffice).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox people disable-out-of-office 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api DisableOutOfOffice --param personId=1049715913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -55,7 +55,7 @@ struct PeopleEnableOutOfOfficeCommand: OperationCommand {
         commandName: "enable-out-of-office",
         abstract: "Enable out of office.",
         discussion:
-            "POST /{accountId}/people/{personId}/out_of_office.json  (operation EnableOutOfOffice)\nWrites.\nAnswers 200 with a OutOfOffice.\nBody: EnableOutOfOfficeRequestContent (a JSON object). Only through --body: out_of_office. Options override members of --body.\nSame call, raw JSON: basecamp api EnableOutOfOffice --param personId=ID"
+            "POST /{accountId}/people/{personId}/out_of_office.json (operation EnableOutOfOffice).\nWrites.\nAnswers 200 with a OutOfOffice.\nBody: EnableOutOfOfficeRequestContent (a JSON object). Only through --body: out_of_office. Options override members of --body.\n\nExample:\n  basecamp --sandbox people enable-out-of-office 1049715913 --body '{\"out_of_office\":{\"end_date\":\"Example\",\"start_date\":\"Example\"}}'\nSame call, raw JSON:\n  basecamp --sandbox api EnableOutOfOffice --param personId=1049715913 --body '{\"out_of_office\":{\"end_date\":\"Example\",\"start_date\":\"Example\"}}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -78,7 +78,7 @@ struct PeopleGetMyPreferencesCommand: OperationCommand {
         commandName: "get-my-preferences",
         abstract: "Get my preferences.",
         discussion:
-            "GET /{accountId}/my/preferences.json  (operation GetMyPreferences)\nRead-only.\nAnswers 200 with a Preferences.\nSame call, raw JSON: basecamp api GetMyPreferences"
+            "GET /{accountId}/my/preferences.json (operation GetMyPreferences).\nRead-only.\nAnswers 200 with a Preferences.\n\nExample:\n  basecamp --sandbox people get-my-preferences\nSame call, raw JSON:\n  basecamp --sandbox api GetMyPreferences"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -98,7 +98,7 @@ struct PeopleGetMyProfileCommand: OperationCommand {
         commandName: "get-my-profile",
         abstract: "Get my profile.",
         discussion:
-            "GET /{accountId}/my/profile.json  (operation GetMyProfile)\nRead-only.\nAnswers 200 with a Person.\nSame call, raw JSON: basecamp api GetMyProfile"
+            "GET /{accountId}/my/profile.json (operation GetMyProfile).\nRead-only.\nAnswers 200 with a Person.\n\nExample:\n  basecamp --sandbox people get-my-profile\nSame call, raw JSON:\n  basecamp --sandbox api GetMyProfile"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -118,7 +118,7 @@ struct PeopleGetOutOfOfficeCommand: OperationCommand {
         commandName: "get-out-of-office",
         abstract: "Get out of office.",
         discussion:
-            "GET /{accountId}/people/{personId}/out_of_office.json  (operation GetOutOfOffice)\nRead-only.\nAnswers 200 with a OutOfOffice.\nSame call, raw JSON: basecamp api GetOutOfOffice --param personId=ID"
+            "GET /{accountId}/people/{personId}/out_of_office.json (operation GetOutOfOffice).\nRead-only.\nAnswers 200 with a OutOfOffice.\n\nExample:\n  basecamp --sandbox people get-out-of-office 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetOutOfOffice --param personId=1049715913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -141,7 +141,7 @@ struct PeopleGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get person.",
         discussion:
-            "GET /{accountId}/people/{personId}  (operation GetPerson)\nRead-only.\nAnswers 200 with a Person.\nSame call, raw JSON: basecamp api GetPerson --param personId=ID"
+            "GET /{accountId}/people/{personId} (operation GetPerson).\nRead-only.\nAnswers 200 with a Person.\n\nExample:\n  basecamp --sandbox people get 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetPerson --param personId=1049715913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -164,7 +164,7 @@ struct PeopleListAssignablePeopleCommand: OperationCommand {
         commandName: "list-assignable-people",
         abstract: "List assignable people.",
         discussion:
-            "GET /{accountId}/reports/todos/assigned.json  (operation ListAssignablePeople)\nRead-only.\nAnswers 200 with a list of Person.\nSame call, raw JSON: basecamp api ListAssignablePeople"
+            "GET /{accountId}/reports/todos/assigned.json (operation ListAssignablePeople).\nRead-only.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list-assignable-people\nSame call, raw JSON:\n  basecamp --sandbox api ListAssignablePeople"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -184,7 +184,7 @@ struct PeopleListCommand: OperationCommand {
         commandName: "list",
         abstract: "List people.",
         discussion:
-            "GET /{accountId}/people.json  (operation ListPeople)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\nSame call, raw JSON: basecamp api ListPeople"
+            "GET /{accountId}/people.json (operation ListPeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list\nSame call, raw JSON:\n  basecamp --sandbox api ListPeople"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -206,7 +206,7 @@ struct PeopleListPingablePeopleCommand: OperationCommand {
         commandName: "list-pingable-people",
         abstract: "List pingable people.",
         discussion:
-            "GET /{accountId}/circles/people.json  (operation ListPingablePeople)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\nSame call, raw JSON: basecamp api ListPingablePeople"
+            "GET /{accountId}/circles/people.json (operation ListPingablePeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list-pingable-people\nSame call, raw JSON:\n  basecamp --sandbox api ListPingablePeople"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -228,7 +228,7 @@ struct PeopleListProjectPeopleCommand: OperationCommand {
         commandName: "list-project-people",
         abstract: "List project people.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/people.json  (operation ListProjectPeople)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\nSame call, raw JSON: basecamp api ListProjectPeople --param projectId=ID"
+            "GET /{accountId}/projects/{projectId}/people.json (operation ListProjectPeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list-project-people --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListProjectPeople --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -254,7 +254,7 @@ struct PeopleUpdateMyPreferencesCommand: OperationCommand {
         commandName: "update-my-preferences",
         abstract: "Update my preferences.",
         discussion:
-            "PUT /{accountId}/my/preferences.json  (operation UpdateMyPreferences)\nWrites; idempotent (retried safely).\nAnswers 200 with a Preferences.\nBody: UpdateMyPreferencesRequestContent (a JSON object). Only through --body: person. Options override members of --body.\nSame call, raw JSON: basecamp api UpdateMyPreferences"
+            "PUT /{accountId}/my/preferences.json (operation UpdateMyPreferences).\nWrites; idempotent (retried safely).\nAnswers 200 with a Preferences.\nBody: UpdateMyPreferencesRequestContent (a JSON object). Only through --body: person. Options override members of --body.\n\nExample:\n  basecamp --sandbox people update-my-preferences --body '{\"person\":{\"first_week_day\":\"Example\"}}'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateMyPreferences --body '{\"person\":{\"first_week_day\":\"Example\"}}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -274,7 +274,7 @@ struct PeopleUpdateMyProfileCommand: OperationCommand {
         commandName: "update-my-profile",
         abstract: "Update my profile.",
         discussion:
-            "PUT /{accountId}/my/profile.json  (operation UpdateMyProfile)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: UpdateMyProfileRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateMyProfile"
+            "PUT /{accountId}/my/profile.json (operation UpdateMyProfile).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: UpdateMyProfileRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox people update-my-profile\nSame call, raw JSON:\n  basecamp --sandbox api UpdateMyProfile"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -288,9 +288,11 @@ struct PeopleUpdateMyProfileCommand: OperationCommand {
     @Option(
         name: .customLong("first-week-day"),
         help: ArgumentHelp(
-            "Body field first_week_day (FirstWeekDay): Sunday, Monday, Tuesday, Wednesday, Thursday, Friday, Saturday.",
-            valueName: "text"
-        )
+            "Body field first_week_day: Sunday, Monday, Tuesday, Wednesday, Thursday, Friday or Saturday.",
+            valueName: "first-week-day"
+        ),
+        completion: .list(["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]),
+        transform: SpecEnum(["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]).parse
     )
     var bodyFirstWeekDay: String?
     @Option(name: .customLong("location"), help: ArgumentHelp("Body field location (text).", valueName: "text"))
@@ -330,7 +332,7 @@ struct PeopleUpdateProjectAccessCommand: OperationCommand {
         commandName: "update-project-access",
         abstract: "Update project access.",
         discussion:
-            "PUT /{accountId}/projects/{projectId}/people/users.json  (operation UpdateProjectAccess)\nWrites; idempotent (retried safely).\nAnswers 200 with a ProjectAccessResult.\nBody: UpdateProjectAccessRequestContent (a JSON object). Only through --body: create. Options override members of --body.\nSame call, raw JSON: basecamp api UpdateProjectAccess --param projectId=ID"
+            "PUT /{accountId}/projects/{projectId}/people/users.json (operation UpdateProjectAccess).\nWrites; idempotent (retried safely).\nAnswers 200 with a ProjectAccessResult.\nBody: UpdateProjectAccessRequestContent (a JSON object). Only through --body: create. Options override members of --body.\n\nExample:\n  basecamp --sandbox people update-project-access --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api UpdateProjectAccess --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -28,7 +28,7 @@ struct ProjectsArchiveCommand: OperationCommand {
         commandName: "archive",
         abstract: "Archive project.",
         discussion:
-            "PUT /{accountId}/projects/{projectId}/status/archived.json  (operation ArchiveProject)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api ArchiveProject --param projectId=ID"
+            "PUT /{accountId}/projects/{projectId}/status/archived.json (operation ArchiveProject).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox projects archive 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ArchiveProject --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -49,7 +49,7 @@ struct ProjectsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create project.",
         discussion:
-            "POST /{accountId}/projects.json  (operation CreateProject)\nWrites.\nAnswers 201 with a Project.\nBody: CreateProjectRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateProject"
+            "POST /{accountId}/projects.json (operation CreateProject).\nWrites.\nAnswers 201 with a Project.\nBody: CreateProjectRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox projects create --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateProject --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -76,7 +76,7 @@ struct ProjectsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get project.",
         discussion:
-            "GET /{accountId}/projects/{projectId}  (operation GetProject)\nRead-only.\nAnswers 200 with a Project.\nSame call, raw JSON: basecamp api GetProject --param projectId=ID"
+            "GET /{accountId}/projects/{projectId} (operation GetProject).\nRead-only.\nAnswers 200 with a Project.\n\nExample:\n  basecamp --sandbox projects get 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetProject --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -97,7 +97,7 @@ struct ProjectsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List projects.",
         discussion:
-            "GET /{accountId}/projects.json  (operation ListProjects)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Project.\nSame call, raw JSON: basecamp api ListProjects"
+            "GET /{accountId}/projects.json (operation ListProjects).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Project.\n\nExample:\n  basecamp --sandbox projects list\nSame call, raw JSON:\n  basecamp --sandbox api ListProjects"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -120,7 +120,7 @@ struct ProjectsTrashCommand: OperationCommand {
         commandName: "trash",
         abstract: "Trash project.",
         discussion:
-            "DELETE /{accountId}/projects/{projectId}  (operation TrashProject)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api TrashProject --param projectId=ID"
+            "DELETE /{accountId}/projects/{projectId} (operation TrashProject).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox projects trash 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api TrashProject --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -141,7 +141,7 @@ struct ProjectsUnarchiveCommand: OperationCommand {
         commandName: "unarchive",
         abstract: "Unarchive project.",
         discussion:
-            "PUT /{accountId}/projects/{projectId}/status/active.json  (operation UnarchiveProject)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api UnarchiveProject --param projectId=ID"
+            "PUT /{accountId}/projects/{projectId}/status/active.json (operation UnarchiveProject).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox projects unarchive 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api UnarchiveProject --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -162,7 +162,7 @@ struct ProjectsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update project.",
         discussion:
-            "PUT /{accountId}/projects/{projectId}  (operation UpdateProject)\nWrites; idempotent (retried safely).\nAnswers 200 with a Project.\nBody: UpdateProjectRequestContent (a JSON object). Only through --body: schedule_attributes. Options override members of --body.\nSame call, raw JSON: basecamp api UpdateProject --param projectId=ID"
+            "PUT /{accountId}/projects/{projectId} (operation UpdateProject).\nWrites; idempotent (retried safely).\nAnswers 200 with a Project.\nBody: UpdateProjectRequestContent (a JSON object). Only through --body: schedule_attributes. Options override members of --body.\n\nExample:\n  basecamp --sandbox projects update 2085958504 --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateProject --param projectId=2085958504 --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -172,10 +172,9 @@ struct ProjectsUpdateCommand: OperationCommand {
     var bodyName: String?
     @Option(
         name: .customLong("admissions"),
-        help: ArgumentHelp(
-            "Body field admissions (one of the values below): invite, employee, team.",
-            valueName: "text"
-        )
+        help: ArgumentHelp("Body field admissions: invite, employee or team.", valueName: "admissions"),
+        completion: .list(["invite", "employee", "team"]),
+        transform: SpecEnum(["invite", "employee", "team"]).parse
     )
     var bodyAdmissions: String?
     @Option(name: .customLong("description"), help: ArgumentHelp("Body field description (text).", valueName: "text"))

@@ -25,7 +25,7 @@ struct RecordingsArchiveCommand: OperationCommand {
         commandName: "archive",
         abstract: "Archive recording.",
         discussion:
-            "PUT /{accountId}/recordings/{recordingId}/status/archived.json  (operation ArchiveRecording)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api ArchiveRecording --param recordingId=ID"
+            "PUT /{accountId}/recordings/{recordingId}/status/archived.json (operation ArchiveRecording).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox recordings archive 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ArchiveRecording --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -46,7 +46,7 @@ struct RecordingsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List recordings.",
         discussion:
-            "GET /{accountId}/projects/recordings.json  (operation ListRecordings)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Recording.\nSame call, raw JSON: basecamp api ListRecordings"
+            "GET /{accountId}/projects/recordings.json (operation ListRecordings).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox recordings list --type Todo\nSame call, raw JSON:\n  basecamp --sandbox api ListRecordings --param type=Todo"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -83,7 +83,7 @@ struct RecordingsTrashCommand: OperationCommand {
         commandName: "trash",
         abstract: "Trash recording.",
         discussion:
-            "PUT /{accountId}/recordings/{recordingId}/status/trashed.json  (operation TrashRecording)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api TrashRecording --param recordingId=ID"
+            "PUT /{accountId}/recordings/{recordingId}/status/trashed.json (operation TrashRecording).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox recordings trash 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api TrashRecording --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -104,7 +104,7 @@ struct RecordingsUnarchiveCommand: OperationCommand {
         commandName: "unarchive",
         abstract: "Unarchive recording.",
         discussion:
-            "PUT /{accountId}/recordings/{recordingId}/status/active.json  (operation UnarchiveRecording)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api UnarchiveRecording --param recordingId=ID"
+            "PUT /{accountId}/recordings/{recordingId}/status/active.json (operation UnarchiveRecording).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox recordings unarchive 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api UnarchiveRecording --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -27,7 +27,7 @@ struct ReportsGetAssignedTodosCommand: OperationCommand {
         commandName: "get-assigned-todos",
         abstract: "Get assigned todos.",
         discussion:
-            "GET /{accountId}/reports/todos/assigned/{personId}  (operation GetAssignedTodos)\nRead-only.\nAnswers 200 with a GetAssignedTodosResponseContent.\nSame call, raw JSON: basecamp api GetAssignedTodos --param personId=ID"
+            "GET /{accountId}/reports/todos/assigned/{personId} (operation GetAssignedTodos).\nRead-only.\nAnswers 200 with a GetAssignedTodosResponseContent.\n\nExample:\n  basecamp --sandbox reports get-assigned-todos 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetAssignedTodos --param personId=1049715913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -53,7 +53,7 @@ struct ReportsGetOverdueTodosCommand: OperationCommand {
         commandName: "get-overdue-todos",
         abstract: "Get overdue todos.",
         discussion:
-            "GET /{accountId}/reports/todos/overdue.json  (operation GetOverdueTodos)\nRead-only.\nAnswers 200 with a GetOverdueTodosResponseContent.\nSame call, raw JSON: basecamp api GetOverdueTodos"
+            "GET /{accountId}/reports/todos/overdue.json (operation GetOverdueTodos).\nRead-only.\nAnswers 200 with a GetOverdueTodosResponseContent.\n\nExample:\n  basecamp --sandbox reports get-overdue-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetOverdueTodos"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -73,7 +73,7 @@ struct ReportsGetPersonProgressCommand: OperationCommand {
         commandName: "get-person-progress",
         abstract: "Get person progress.",
         discussion:
-            "GET /{accountId}/reports/users/progress/{personId}.json  (operation GetPersonProgress)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a GetPersonProgressResponseContent.\nSame call, raw JSON: basecamp api GetPersonProgress --param personId=ID"
+            "GET /{accountId}/reports/users/progress/{personId}.json (operation GetPersonProgress).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a GetPersonProgressResponseContent.\n\nExample:\n  basecamp --sandbox reports get-person-progress 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetPersonProgress --param personId=1049715913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -98,7 +98,7 @@ struct ReportsGetProgressReportCommand: OperationCommand {
         commandName: "get-progress-report",
         abstract: "Get progress report.",
         discussion:
-            "GET /{accountId}/reports/progress.json  (operation GetProgressReport)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimelineEvent.\nSame call, raw JSON: basecamp api GetProgressReport"
+            "GET /{accountId}/reports/progress.json (operation GetProgressReport).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimelineEvent.\n\nExample:\n  basecamp --sandbox reports get-progress-report\nSame call, raw JSON:\n  basecamp --sandbox api GetProgressReport"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -120,7 +120,7 @@ struct ReportsGetUpcomingScheduleCommand: OperationCommand {
         commandName: "get-upcoming-schedule",
         abstract: "Get upcoming schedule.",
         discussion:
-            "GET /{accountId}/reports/schedules/upcoming.json  (operation GetUpcomingSchedule)\nRead-only.\nAnswers 200 with a GetUpcomingScheduleResponseContent.\nSame call, raw JSON: basecamp api GetUpcomingSchedule"
+            "GET /{accountId}/reports/schedules/upcoming.json (operation GetUpcomingSchedule).\nRead-only.\nAnswers 200 with a GetUpcomingScheduleResponseContent.\n\nExample:\n  basecamp --sandbox reports get-upcoming-schedule --window-starts-on today --window-ends-on today\nSame call, raw JSON:\n  basecamp --sandbox api GetUpcomingSchedule --param window_starts_on=today --param window_ends_on=today"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -23,7 +23,7 @@ struct SearchGetMetadataCommand: OperationCommand {
         commandName: "get-metadata",
         abstract: "Get search metadata.",
         discussion:
-            "GET /{accountId}/searches/metadata.json  (operation GetSearchMetadata)\nRead-only.\nAnswers 200 with a SearchMetadata.\nSame call, raw JSON: basecamp api GetSearchMetadata"
+            "GET /{accountId}/searches/metadata.json (operation GetSearchMetadata).\nRead-only.\nAnswers 200 with a SearchMetadata.\n\nExample:\n  basecamp --sandbox search get-metadata\nSame call, raw JSON:\n  basecamp --sandbox api GetSearchMetadata"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -43,7 +43,7 @@ struct SearchSearchCommand: OperationCommand {
         commandName: "search",
         abstract: "Search.",
         discussion:
-            "GET /{accountId}/search.json  (operation Search)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of SearchResult.\nSame call, raw JSON: basecamp api Search"
+            "GET /{accountId}/search.json (operation Search).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of SearchResult.\n\nExample:\n  basecamp --sandbox search search --q milk\nSame call, raw JSON:\n  basecamp --sandbox api Search --param q=milk"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -51,9 +51,9 @@ struct SearchSearchCommand: OperationCommand {
     var queryQ: String
     @Option(
         name: .customLong("type-names"),
-        help: ArgumentHelp("Query parameter type_names[] (list of integer); repeat for several.", valueName: "n")
+        help: ArgumentHelp("Query parameter type_names[] (list of text).", valueName: "text")
     )
-    var queryTypeNames: [Int64] = []
+    var queryTypeNames: [String] = []
     @Option(
         name: .customLong("bucket-ids"),
         help: ArgumentHelp("Query parameter bucket_ids[] (list of integer); repeat for several.", valueName: "n")
@@ -90,7 +90,7 @@ struct SearchSearchCommand: OperationCommand {
     func invocation() -> OperationInvocation {
         var call = OperationInvocation()
         call.query("q", text: queryQ)
-        call.query("type_names[]", numbers: queryTypeNames)
+        call.query("type_names[]", texts: queryTypeNames)
         call.query("bucket_ids[]", numbers: queryBucketIds)
         call.query("creator_ids[]", numbers: queryCreatorIds)
         call.query("file_type", text: queryFileType)

@@ -25,7 +25,7 @@ struct SubscriptionsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get subscription.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/subscription.json  (operation GetSubscription)\nRead-only.\nAnswers 200 with a Subscription.\nSame call, raw JSON: basecamp api GetSubscription --param recordingId=ID"
+            "GET /{accountId}/recordings/{recordingId}/subscription.json (operation GetSubscription).\nRead-only.\nAnswers 200 with a Subscription.\n\nExample:\n  basecamp --sandbox subscriptions get 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api GetSubscription --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -48,7 +48,7 @@ struct SubscriptionsSubscribeCommand: OperationCommand {
         commandName: "subscribe",
         abstract: "Subscribe.",
         discussion:
-            "POST /{accountId}/recordings/{recordingId}/subscription.json  (operation Subscribe)\nWrites; idempotent (retried safely).\nAnswers 200 with a Subscription.\nSame call, raw JSON: basecamp api Subscribe --param recordingId=ID"
+            "POST /{accountId}/recordings/{recordingId}/subscription.json (operation Subscribe).\nWrites; idempotent (retried safely).\nAnswers 200 with a Subscription.\n\nExample:\n  basecamp --sandbox subscriptions subscribe 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api Subscribe --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -69,7 +69,7 @@ struct SubscriptionsUnsubscribeCommand: OperationCommand {
         commandName: "unsubscribe",
         abstract: "Unsubscribe.",
         discussion:
-            "DELETE /{accountId}/recordings/{recordingId}/subscription.json  (operation Unsubscribe)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api Unsubscribe --param recordingId=ID"
+            "DELETE /{accountId}/recordings/{recordingId}/subscription.json (operation Unsubscribe).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox subscriptions unsubscribe 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api Unsubscribe --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -90,7 +90,7 @@ struct SubscriptionsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update subscription.",
         discussion:
-            "PUT /{accountId}/recordings/{recordingId}/subscription.json  (operation UpdateSubscription)\nWrites; idempotent (retried safely).\nAnswers 200 with a Subscription.\nBody: UpdateSubscriptionRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateSubscription --param recordingId=ID"
+            "PUT /{accountId}/recordings/{recordingId}/subscription.json (operation UpdateSubscription).\nWrites; idempotent (retried safely).\nAnswers 200 with a Subscription.\nBody: UpdateSubscriptionRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox subscriptions update 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api UpdateSubscription --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -28,7 +28,7 @@ struct TemplatesCreateProjectFromTemplateCommand: OperationCommand {
         commandName: "create-project-from-template",
         abstract: "Create project from template.",
         discussion:
-            "POST /{accountId}/templates/{templateId}/project_constructions.json  (operation CreateProjectFromTemplate)\nWrites.\nAnswers 201 with a ProjectConstruction.\nBody: CreateProjectFromTemplateRequestContent (a JSON object). Only through --body: project. Options override members of --body.\nSame call, raw JSON: basecamp api CreateProjectFromTemplate --param templateId=ID"
+            "POST /{accountId}/templates/{templateId}/project_constructions.json (operation CreateProjectFromTemplate).\nWrites.\nAnswers 201 with a ProjectConstruction.\nBody: CreateProjectFromTemplateRequestContent (a JSON object). Only through --body: project. Options override members of --body.\n\nExample:\n  basecamp --sandbox templates create-project-from-template --template 1069479351 --body '{\"project\":{\"name\":\"Launch plan\"}}'\nSame call, raw JSON:\n  basecamp --sandbox api CreateProjectFromTemplate --param templateId=1069479351 --body '{\"project\":{\"name\":\"Launch plan\"}}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -54,7 +54,7 @@ struct TemplatesCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create template.",
         discussion:
-            "POST /{accountId}/templates.json  (operation CreateTemplate)\nWrites.\nAnswers 201 with a Template.\nBody: CreateTemplateRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateTemplate"
+            "POST /{accountId}/templates.json (operation CreateTemplate).\nWrites.\nAnswers 201 with a Template.\nBody: CreateTemplateRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox templates create --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateTemplate --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -81,7 +81,7 @@ struct TemplatesDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete template.",
         discussion:
-            "DELETE /{accountId}/templates/{templateId}  (operation DeleteTemplate)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteTemplate --param templateId=ID"
+            "DELETE /{accountId}/templates/{templateId} (operation DeleteTemplate).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox templates delete 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteTemplate --param templateId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -102,7 +102,7 @@ struct TemplatesGetProjectConstructionCommand: OperationCommand {
         commandName: "get-project-construction",
         abstract: "Get project construction.",
         discussion:
-            "GET /{accountId}/templates/{templateId}/project_constructions/{constructionId}  (operation GetProjectConstruction)\nRead-only.\nAnswers 200 with a ProjectConstruction.\nSame call, raw JSON: basecamp api GetProjectConstruction --param templateId=ID --param constructionId=ID"
+            "GET /{accountId}/templates/{templateId}/project_constructions/{constructionId} (operation GetProjectConstruction).\nRead-only.\nAnswers 200 with a ProjectConstruction.\n\nExample:\n  basecamp --sandbox templates get-project-construction --template 1069479351 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetProjectConstruction --param templateId=1069479351 --param constructionId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -131,7 +131,7 @@ struct TemplatesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get template.",
         discussion:
-            "GET /{accountId}/templates/{templateId}  (operation GetTemplate)\nRead-only.\nAnswers 200 with a Template.\nSame call, raw JSON: basecamp api GetTemplate --param templateId=ID"
+            "GET /{accountId}/templates/{templateId} (operation GetTemplate).\nRead-only.\nAnswers 200 with a Template.\n\nExample:\n  basecamp --sandbox templates get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetTemplate --param templateId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -154,7 +154,7 @@ struct TemplatesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List templates.",
         discussion:
-            "GET /{accountId}/templates.json  (operation ListTemplates)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Template.\nSame call, raw JSON: basecamp api ListTemplates"
+            "GET /{accountId}/templates.json (operation ListTemplates).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Template.\n\nExample:\n  basecamp --sandbox templates list\nSame call, raw JSON:\n  basecamp --sandbox api ListTemplates"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -179,7 +179,7 @@ struct TemplatesUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update template.",
         discussion:
-            "PUT /{accountId}/templates/{templateId}  (operation UpdateTemplate)\nWrites; idempotent (retried safely).\nAnswers 200 with a Template.\nBody: UpdateTemplateRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateTemplate --param templateId=ID"
+            "PUT /{accountId}/templates/{templateId} (operation UpdateTemplate).\nWrites; idempotent (retried safely).\nAnswers 200 with a Template.\nBody: UpdateTemplateRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox templates update 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateTemplate --param templateId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -22,7 +22,7 @@ struct TimelineGetProjectTimelineCommand: OperationCommand {
         commandName: "get-project-timeline",
         abstract: "Get project timeline.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/timeline.json  (operation GetProjectTimeline)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimelineEvent.\nSame call, raw JSON: basecamp api GetProjectTimeline --param projectId=ID"
+            "GET /{accountId}/projects/{projectId}/timeline.json (operation GetProjectTimeline).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimelineEvent.\n\nExample:\n  basecamp --sandbox timeline get-project-timeline 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetProjectTimeline --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -28,7 +28,7 @@ struct TimesheetsCreateEntryCommand: OperationCommand {
         commandName: "create-entry",
         abstract: "Create timesheet entry.",
         discussion:
-            "POST /{accountId}/recordings/{recordingId}/timesheet/entries.json  (operation CreateTimesheetEntry)\nWrites.\nAnswers 201 with a TimesheetEntry.\nBody: CreateTimesheetEntryRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateTimesheetEntry --param recordingId=ID"
+            "POST /{accountId}/recordings/{recordingId}/timesheet/entries.json (operation CreateTimesheetEntry).\nWrites.\nAnswers 201 with a TimesheetEntry.\nBody: CreateTimesheetEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox timesheets create-entry --recording 1069479988 --date 2024-05-01 --hours 1.5\nSame call, raw JSON:\n  basecamp --sandbox api CreateTimesheetEntry --param recordingId=1069479988 --body '{\"date\":\"2024-05-01\",\"hours\":\"1.5\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -67,7 +67,7 @@ struct TimesheetsDestroyEntryCommand: OperationCommand {
         commandName: "destroy-entry",
         abstract: "Destroy timesheet entry.",
         discussion:
-            "DELETE /{accountId}/timesheet_entries/{entryId}  (operation DestroyTimesheetEntry)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DestroyTimesheetEntry --param entryId=ID"
+            "DELETE /{accountId}/timesheet_entries/{entryId} (operation DestroyTimesheetEntry).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox timesheets destroy-entry 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DestroyTimesheetEntry --param entryId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -88,7 +88,7 @@ struct TimesheetsGetProjectTimesheetCommand: OperationCommand {
         commandName: "get-project-timesheet",
         abstract: "Get project timesheet.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/timesheet.json  (operation GetProjectTimesheet)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimesheetEntry.\nSame call, raw JSON: basecamp api GetProjectTimesheet --param projectId=ID"
+            "GET /{accountId}/projects/{projectId}/timesheet.json (operation GetProjectTimesheet).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-project-timesheet 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetProjectTimesheet --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -126,7 +126,7 @@ struct TimesheetsGetRecordingTimesheetCommand: OperationCommand {
         commandName: "get-recording-timesheet",
         abstract: "Get recording timesheet.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/timesheet.json  (operation GetRecordingTimesheet)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimesheetEntry.\nSame call, raw JSON: basecamp api GetRecordingTimesheet --param recordingId=ID"
+            "GET /{accountId}/recordings/{recordingId}/timesheet.json (operation GetRecordingTimesheet).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-recording-timesheet 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api GetRecordingTimesheet --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -166,7 +166,7 @@ struct TimesheetsGetEntryCommand: OperationCommand {
         commandName: "get-entry",
         abstract: "Get timesheet entry.",
         discussion:
-            "GET /{accountId}/timesheet_entries/{entryId}  (operation GetTimesheetEntry)\nRead-only.\nAnswers 200 with a TimesheetEntry.\nSame call, raw JSON: basecamp api GetTimesheetEntry --param entryId=ID"
+            "GET /{accountId}/timesheet_entries/{entryId} (operation GetTimesheetEntry).\nRead-only.\nAnswers 200 with a TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-entry 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetTimesheetEntry --param entryId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -189,7 +189,7 @@ struct TimesheetsGetReportCommand: OperationCommand {
         commandName: "get-report",
         abstract: "Get timesheet report.",
         discussion:
-            "GET /{accountId}/reports/timesheet.json  (operation GetTimesheetReport)\nRead-only.\nAnswers 200 with a list of TimesheetEntry.\nSame call, raw JSON: basecamp api GetTimesheetReport"
+            "GET /{accountId}/reports/timesheet.json (operation GetTimesheetReport).\nRead-only.\nAnswers 200 with a list of TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-report\nSame call, raw JSON:\n  basecamp --sandbox api GetTimesheetReport"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -224,7 +224,7 @@ struct TimesheetsUpdateEntryCommand: OperationCommand {
         commandName: "update-entry",
         abstract: "Update timesheet entry.",
         discussion:
-            "PUT /{accountId}/timesheet_entries/{entryId}  (operation UpdateTimesheetEntry)\nWrites; idempotent (retried safely).\nAnswers 200 with a TimesheetEntry.\nBody: UpdateTimesheetEntryRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateTimesheetEntry --param entryId=ID"
+            "PUT /{accountId}/timesheet_entries/{entryId} (operation UpdateTimesheetEntry).\nWrites; idempotent (retried safely).\nAnswers 200 with a TimesheetEntry.\nBody: UpdateTimesheetEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox timesheets update-entry 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateTimesheetEntry --param entryId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -24,7 +24,7 @@ struct TodolistGroupsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create todolist group.",
         discussion:
-            "POST /{accountId}/todolists/{todolistId}/groups.json  (operation CreateTodolistGroup)\nWrites.\nAnswers 201 with a Todolist.\nBody: CreateTodolistGroupRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateTodolistGroup --param todolistId=ID"
+            "POST /{accountId}/todolists/{todolistId}/groups.json (operation CreateTodolistGroup).\nWrites.\nAnswers 201 with a Todolist.\nBody: CreateTodolistGroupRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todolist-groups create --todolist 1069479338 --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateTodolistGroup --param todolistId=1069479338 --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -54,7 +54,7 @@ struct TodolistGroupsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List todolist groups.",
         discussion:
-            "GET /{accountId}/todolists/{todolistId}/groups.json  (operation ListTodolistGroups)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todolist.\nSame call, raw JSON: basecamp api ListTodolistGroups --param todolistId=ID"
+            "GET /{accountId}/todolists/{todolistId}/groups.json (operation ListTodolistGroups).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todolist.\n\nExample:\n  basecamp --sandbox todolist-groups list --todolist 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api ListTodolistGroups --param todolistId=1069479338"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -82,7 +82,7 @@ struct TodolistGroupsRepositionCommand: OperationCommand {
         commandName: "reposition",
         abstract: "Reposition todolist group.",
         discussion:
-            "PUT /{accountId}/todolists/groups/{groupId}/position.json  (operation RepositionTodolistGroup)\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: RepositionTodolistGroupRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api RepositionTodolistGroup --param groupId=ID"
+            "PUT /{accountId}/todolists/groups/{groupId}/position.json (operation RepositionTodolistGroup).\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: RepositionTodolistGroupRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todolist-groups reposition 1069479351 --position 1\nSame call, raw JSON:\n  basecamp --sandbox api RepositionTodolistGroup --param groupId=1069479351 --body '{\"position\":1}'"
     )
 
     @ParentCommand var root: BasecampCommand

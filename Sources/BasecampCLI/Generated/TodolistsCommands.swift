@@ -26,7 +26,7 @@ struct TodolistsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create todolist.",
         discussion:
-            "POST /{accountId}/todosets/{todosetId}/todolists.json  (operation CreateTodolist)\nWrites.\nAnswers 201 with a Todolist.\nBody: CreateTodolistRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateTodolist --param todosetId=ID"
+            "POST /{accountId}/todosets/{todosetId}/todolists.json (operation CreateTodolist).\nWrites.\nAnswers 201 with a Todolist.\nBody: CreateTodolistRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todolists create --todoset 1069479300 --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateTodolist --param todosetId=1069479300 --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -66,7 +66,7 @@ struct TodolistsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get todolist or group.",
         discussion:
-            "GET /{accountId}/todolists/{id}  (operation GetTodolistOrGroup)\nRead-only.\nAnswers 200 with a Todolist.\nSame call, raw JSON: basecamp api GetTodolistOrGroup --param id=ID"
+            "GET /{accountId}/todolists/{id} (operation GetTodolistOrGroup).\nRead-only.\nAnswers 200 with a Todolist.\n\nExample:\n  basecamp --sandbox todolists get 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api GetTodolistOrGroup --param id=1069479338"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -89,7 +89,7 @@ struct TodolistsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List todolists.",
         discussion:
-            "GET /{accountId}/todosets/{todosetId}/todolists.json  (operation ListTodolists)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todolist.\nSame call, raw JSON: basecamp api ListTodolists --param todosetId=ID"
+            "GET /{accountId}/todosets/{todosetId}/todolists.json (operation ListTodolists).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todolist.\n\nExample:\n  basecamp --sandbox todolists list --todoset 1069479300\nSame call, raw JSON:\n  basecamp --sandbox api ListTodolists --param todosetId=1069479300"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -120,7 +120,7 @@ struct TodolistsRepositionCommand: OperationCommand {
         commandName: "reposition",
         abstract: "Reposition todolist.",
         discussion:
-            "PUT /{accountId}/todosets/todolists/{todolistId}/position.json  (operation RepositionTodolist)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: RepositionTodolistRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api RepositionTodolist --param todolistId=ID"
+            "PUT /{accountId}/todosets/todolists/{todolistId}/position.json (operation RepositionTodolist).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: RepositionTodolistRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todolists reposition 1069479338 --position 1\nSame call, raw JSON:\n  basecamp --sandbox api RepositionTodolist --param todolistId=1069479338 --body '{\"position\":1}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -150,7 +150,7 @@ struct TodolistsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update todolist or group.",
         discussion:
-            "PUT /{accountId}/todolists/{id}  (operation UpdateTodolistOrGroup)\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a Todolist.\nBody: UpdateTodolistOrGroupRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateTodolistOrGroup --param id=ID"
+            "PUT /{accountId}/todolists/{id} (operation UpdateTodolistOrGroup).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a Todolist.\nBody: UpdateTodolistOrGroupRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todolists update 1069479338 --name 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateTodolistOrGroup --param id=1069479338 --body '{\"name\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -29,7 +29,7 @@ struct TodosCompleteCommand: OperationCommand {
         commandName: "complete",
         abstract: "Complete todo.",
         discussion:
-            "POST /{accountId}/todos/{todoId}/completion.json  (operation CompleteTodo)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api CompleteTodo --param todoId=ID"
+            "POST /{accountId}/todos/{todoId}/completion.json (operation CompleteTodo).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox todos complete 1069479395\nSame call, raw JSON:\n  basecamp --sandbox api CompleteTodo --param todoId=1069479395"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -50,7 +50,7 @@ struct TodosCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create todo.",
         discussion:
-            "POST /{accountId}/todolists/{todolistId}/todos.json  (operation CreateTodo)\nWrites.\nAnswers 201 with a Todo.\nBody: CreateTodoRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateTodo --param todolistId=ID"
+            "POST /{accountId}/todolists/{todolistId}/todos.json (operation CreateTodo).\nWrites.\nAnswers 201 with a Todo.\nBody: CreateTodoRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todos create --todolist 1069479338 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateTodo --param todolistId=1069479338 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -113,7 +113,7 @@ struct TodosCreateInTodosetCommand: OperationCommand {
         commandName: "create-in-todoset",
         abstract: "Create todoset todo.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/todosets/{todosetId}/todos.json  (operation CreateTodosetTodo)\nWrites.\nAnswers 201 with a Todo.\nBody: CreateTodosetTodoRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateTodosetTodo --param bucketId=ID --param todosetId=ID"
+            "POST /{accountId}/buckets/{bucketId}/todosets/{todosetId}/todos.json (operation CreateTodosetTodo).\nWrites.\nAnswers 201 with a Todo.\nBody: CreateTodosetTodoRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todos create-in-todoset --project 2085958504 --todoset 1069479300 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateTodosetTodo --param bucketId=2085958504 --param todosetId=1069479300 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -182,7 +182,7 @@ struct TodosGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get todo.",
         discussion:
-            "GET /{accountId}/todos/{todoId}  (operation GetTodo)\nRead-only.\nAnswers 200 with a Todo.\nSame call, raw JSON: basecamp api GetTodo --param todoId=ID"
+            "GET /{accountId}/todos/{todoId} (operation GetTodo).\nRead-only.\nAnswers 200 with a Todo.\n\nExample:\n  basecamp --sandbox todos get 1069479395\nSame call, raw JSON:\n  basecamp --sandbox api GetTodo --param todoId=1069479395"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -205,7 +205,7 @@ struct TodosListCommand: OperationCommand {
         commandName: "list",
         abstract: "List todos.",
         discussion:
-            "GET /{accountId}/todolists/{todolistId}/todos.json  (operation ListTodos)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todo.\nSame call, raw JSON: basecamp api ListTodos --param todolistId=ID"
+            "GET /{accountId}/todolists/{todolistId}/todos.json (operation ListTodos).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todo.\n\nExample:\n  basecamp --sandbox todos list --todolist 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api ListTodos --param todolistId=1069479338"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -242,7 +242,7 @@ struct TodosReplaceCommand: OperationCommand {
         commandName: "replace",
         abstract: "Replace todo.",
         discussion:
-            "PUT /{accountId}/todos/{todoId}  (operation ReplaceTodo)\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a Todo.\nBody: ReplaceTodoRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api ReplaceTodo --param todoId=ID"
+            "PUT /{accountId}/todos/{todoId} (operation ReplaceTodo).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a Todo.\nBody: ReplaceTodoRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todos replace 1069479395 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api ReplaceTodo --param todoId=1069479395 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -302,7 +302,7 @@ struct TodosRepositionCommand: OperationCommand {
         commandName: "reposition",
         abstract: "Reposition todo.",
         discussion:
-            "PUT /{accountId}/todos/{todoId}/position.json  (operation RepositionTodo)\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: RepositionTodoRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api RepositionTodo --param todoId=ID"
+            "PUT /{accountId}/todos/{todoId}/position.json (operation RepositionTodo).\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: RepositionTodoRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox todos reposition 1069479395 --position 1\nSame call, raw JSON:\n  basecamp --sandbox api RepositionTodo --param todoId=1069479395 --body '{\"position\":1}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -335,7 +335,7 @@ struct TodosUncompleteCommand: OperationCommand {
         commandName: "uncomplete",
         abstract: "Uncomplete todo.",
         discussion:
-            "DELETE /{accountId}/todos/{todoId}/completion.json  (operation UncompleteTodo)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api UncompleteTodo --param todoId=ID"
+            "DELETE /{accountId}/todos/{todoId}/completion.json (operation UncompleteTodo).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox todos uncomplete 1069479395\nSame call, raw JSON:\n  basecamp --sandbox api UncompleteTodo --param todoId=1069479395"
     )
 
     @ParentCommand var root: BasecampCommand

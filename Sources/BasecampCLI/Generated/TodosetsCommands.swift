@@ -22,7 +22,7 @@ struct TodosetsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get todoset.",
         discussion:
-            "GET /{accountId}/todosets/{todosetId}  (operation GetTodoset)\nRead-only.\nAnswers 200 with a Todoset.\nSame call, raw JSON: basecamp api GetTodoset --param todosetId=ID"
+            "GET /{accountId}/todosets/{todosetId} (operation GetTodoset).\nRead-only.\nAnswers 200 with a Todoset.\n\nExample:\n  basecamp --sandbox todosets get 1069479300\nSame call, raw JSON:\n  basecamp --sandbox api GetTodoset --param todosetId=1069479300"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -28,7 +28,7 @@ struct ToolsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create tool.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/dock/tools.json  (operation CreateTool)\nWrites.\nAnswers 201 with a Tool.\nBody: CreateToolRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateTool --param bucketId=ID"
+            "POST /{accountId}/buckets/{bucketId}/dock/tools.json (operation CreateTool).\nWrites.\nAnswers 201 with a Tool.\nBody: CreateToolRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox tools create --project 2085958504 --tool-type Message::Board\nSame call, raw JSON:\n  basecamp --sandbox api CreateTool --param bucketId=2085958504 --body '{\"tool_type\":\"Message::Board\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -71,7 +71,7 @@ struct ToolsDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete tool.",
         discussion:
-            "DELETE /{accountId}/dock/tools/{toolId}  (operation DeleteTool)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteTool --param toolId=ID"
+            "DELETE /{accountId}/dock/tools/{toolId} (operation DeleteTool).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox tools delete 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteTool --param toolId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -92,7 +92,7 @@ struct ToolsDisableCommand: OperationCommand {
         commandName: "disable",
         abstract: "Disable tool.",
         discussion:
-            "DELETE /{accountId}/recordings/{toolId}/position.json  (operation DisableTool)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DisableTool --param toolId=ID"
+            "DELETE /{accountId}/recordings/{toolId}/position.json (operation DisableTool).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox tools disable 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DisableTool --param toolId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -113,7 +113,7 @@ struct ToolsEnableCommand: OperationCommand {
         commandName: "enable",
         abstract: "Enable tool.",
         discussion:
-            "POST /{accountId}/recordings/{toolId}/position.json  (operation EnableTool)\nWrites.\nAnswers 201 with no body.\nSame call, raw JSON: basecamp api EnableTool --param toolId=ID"
+            "POST /{accountId}/recordings/{toolId}/position.json (operation EnableTool).\nWrites.\nAnswers 201 with no body.\n\nExample:\n  basecamp --sandbox tools enable 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api EnableTool --param toolId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -134,7 +134,7 @@ struct ToolsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get tool.",
         discussion:
-            "GET /{accountId}/dock/tools/{toolId}  (operation GetTool)\nRead-only.\nAnswers 200 with a Tool.\nSame call, raw JSON: basecamp api GetTool --param toolId=ID"
+            "GET /{accountId}/dock/tools/{toolId} (operation GetTool).\nRead-only.\nAnswers 200 with a Tool.\n\nExample:\n  basecamp --sandbox tools get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetTool --param toolId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -157,7 +157,7 @@ struct ToolsRepositionCommand: OperationCommand {
         commandName: "reposition",
         abstract: "Reposition tool.",
         discussion:
-            "PUT /{accountId}/recordings/{toolId}/position.json  (operation RepositionTool)\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: RepositionToolRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api RepositionTool --param toolId=ID"
+            "PUT /{accountId}/recordings/{toolId}/position.json (operation RepositionTool).\nWrites; idempotent (retried safely).\nAnswers 200 with no body.\nBody: RepositionToolRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox tools reposition 1069479351 --position 1\nSame call, raw JSON:\n  basecamp --sandbox api RepositionTool --param toolId=1069479351 --body '{\"position\":1}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -187,7 +187,7 @@ struct ToolsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update tool.",
         discussion:
-            "PUT /{accountId}/dock/tools/{toolId}  (operation UpdateTool)\nWrites; idempotent (retried safely).\nAnswers 200 with a Tool.\nBody: UpdateToolRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateTool --param toolId=ID"
+            "PUT /{accountId}/dock/tools/{toolId} (operation UpdateTool).\nWrites; idempotent (retried safely).\nAnswers 200 with a Tool.\nBody: UpdateToolRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox tools update 1069479351 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateTool --param toolId=1069479351 --body '{\"title\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

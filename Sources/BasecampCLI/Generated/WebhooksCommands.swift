@@ -26,7 +26,7 @@ struct WebhooksCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create webhook.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/webhooks.json  (operation CreateWebhook)\nWrites.\nAnswers 201 with a Webhook.\nBody: CreateWebhookRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateWebhook --param bucketId=ID"
+            "POST /{accountId}/buckets/{bucketId}/webhooks.json (operation CreateWebhook).\nWrites.\nAnswers 201 with a Webhook.\nBody: CreateWebhookRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox webhooks create --project 2085958504 --payload-url https://example.com/hooks/basecamp --types Todo\nSame call, raw JSON:\n  basecamp --sandbox api CreateWebhook --param bucketId=2085958504 --body '{\"payload_url\":\"https://example.com/hooks/basecamp\",\"types\":[\"Todo\"]}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -68,7 +68,7 @@ struct WebhooksDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete webhook.",
         discussion:
-            "DELETE /{accountId}/webhooks/{webhookId}  (operation DeleteWebhook)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteWebhook --param webhookId=ID"
+            "DELETE /{accountId}/webhooks/{webhookId} (operation DeleteWebhook).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox webhooks delete 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteWebhook --param webhookId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -89,7 +89,7 @@ struct WebhooksGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get webhook.",
         discussion:
-            "GET /{accountId}/webhooks/{webhookId}  (operation GetWebhook)\nRead-only.\nAnswers 200 with a Webhook.\nSame call, raw JSON: basecamp api GetWebhook --param webhookId=ID"
+            "GET /{accountId}/webhooks/{webhookId} (operation GetWebhook).\nRead-only.\nAnswers 200 with a Webhook.\n\nExample:\n  basecamp --sandbox webhooks get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetWebhook --param webhookId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -112,7 +112,7 @@ struct WebhooksListCommand: OperationCommand {
         commandName: "list",
         abstract: "List webhooks.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/webhooks.json  (operation ListWebhooks)\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Webhook.\nSame call, raw JSON: basecamp api ListWebhooks --param bucketId=ID"
+            "GET /{accountId}/buckets/{bucketId}/webhooks.json (operation ListWebhooks).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Webhook.\n\nExample:\n  basecamp --sandbox webhooks list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListWebhooks --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -138,7 +138,7 @@ struct WebhooksUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update webhook.",
         discussion:
-            "PUT /{accountId}/webhooks/{webhookId}  (operation UpdateWebhook)\nWrites; idempotent (retried safely).\nAnswers 200 with a Webhook.\nBody: UpdateWebhookRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateWebhook --param webhookId=ID"
+            "PUT /{accountId}/webhooks/{webhookId} (operation UpdateWebhook).\nWrites; idempotent (retried safely).\nAnswers 200 with a Webhook.\nBody: UpdateWebhookRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox webhooks update 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateWebhook --param webhookId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

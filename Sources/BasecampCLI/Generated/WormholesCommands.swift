@@ -24,7 +24,7 @@ struct WormholesCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create wormhole.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/card_tables/{cardTableId}/wormholes.json  (operation CreateWormhole)\nWrites.\nAnswers 201 with a Wormhole.\nBody: CreateWormholeRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api CreateWormhole --param bucketId=ID --param cardTableId=ID"
+            "POST /{accountId}/buckets/{bucketId}/card_tables/{cardTableId}/wormholes.json (operation CreateWormhole).\nWrites.\nAnswers 201 with a Wormhole.\nBody: CreateWormholeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox wormholes create --project 2085958504 --card-table 1069479351 --destination-recording-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api CreateWormhole --param bucketId=2085958504 --param cardTableId=1069479351 --body '{\"destination_recording_id\":1069479351}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -63,7 +63,7 @@ struct WormholesDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete wormhole.",
         discussion:
-            "DELETE /{accountId}/buckets/{bucketId}/card_tables/wormholes/{wormholeId}  (operation DeleteWormhole)\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nSame call, raw JSON: basecamp api DeleteWormhole --param bucketId=ID --param wormholeId=ID"
+            "DELETE /{accountId}/buckets/{bucketId}/card_tables/wormholes/{wormholeId} (operation DeleteWormhole).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox wormholes delete --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteWormhole --param bucketId=2085958504 --param wormholeId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -90,7 +90,7 @@ struct WormholesUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update wormhole.",
         discussion:
-            "PUT /{accountId}/buckets/{bucketId}/card_tables/wormholes/{wormholeId}  (operation UpdateWormhole)\nWrites; idempotent (retried safely).\nAnswers 200 with a Wormhole.\nBody: UpdateWormholeRequestContent (a JSON object). Options override members of --body.\nSame call, raw JSON: basecamp api UpdateWormhole --param bucketId=ID --param wormholeId=ID"
+            "PUT /{accountId}/buckets/{bucketId}/card_tables/wormholes/{wormholeId} (operation UpdateWormhole).\nWrites; idempotent (retried safely).\nAnswers 200 with a Wormhole.\nBody: UpdateWormholeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox wormholes update --project 2085958504 1069479351 --destination-recording-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateWormhole --param bucketId=2085958504 --param wormholeId=1069479351 --body '{\"destination_recording_id\":1069479351}'"
     )
 
     @ParentCommand var root: BasecampCommand

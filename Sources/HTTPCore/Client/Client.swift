@@ -33,13 +33,17 @@ public final class Client: Sendable {
     /// Creates a client.
     ///
     /// - Throws: ``APIError/usage(_:)`` when the base URL is not https (loopback hosts may use
-    ///   http), has no host, or carries a query.
+    ///   http, and any host when ``ClientConfiguration/allowsInsecureHTTP``), has no host, or
+    ///   carries a query.
     public init(
         configuration: ClientConfiguration,
         transport: any HTTPTransport = URLSessionTransport.shared
     ) throws {
         self.configuration = configuration
-        self.baseURL = try URLPolicy.validatedBaseURL(configuration.baseURL)
+        self.baseURL = try URLPolicy.validatedBaseURL(
+            configuration.baseURL,
+            allowingInsecureHTTP: configuration.allowsInsecureHTTP
+        )
         self.transport = transport
         self.decoder = configuration.json.makeDecoder()
         self.hooks = configuration.hooks is NoopHooks ? nil : configuration.hooks
@@ -49,7 +53,8 @@ public final class Client: Sendable {
             defaultHeaders: configuration.defaultHeaders,
             userAgent: configuration.userAgent,
             json: configuration.json,
-            redactor: redactor
+            redactor: redactor,
+            allowsInsecureHTTP: configuration.allowsInsecureHTTP
         )
         self.pipeline = Pipeline(
             configuration: configuration,

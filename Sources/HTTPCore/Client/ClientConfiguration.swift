@@ -50,6 +50,11 @@ public struct ClientConfiguration: Sendable {
     /// The HTTP cache (ETag / Last-Modified revalidation) for GET and HEAD; `nil`, the default,
     /// caches nothing, so private data is never stored unless asked for.
     public var cache: ResponseCache?
+    /// Whether the base URL (and absolute URLs such as next-page links) may be plain http to
+    /// any host. Off by default: http is accepted only for loopback hosts, because credentials
+    /// would travel unencrypted. Turn it on only for an API that carries no credentials and no
+    /// private data, such as a public timetable feed.
+    public var allowsInsecureHTTP = false
 
     /// Creates a configuration with defaults suitable for most JSON APIs.
     public init(

@@ -15,9 +15,18 @@ struct RequestBuilder: Sendable {
     private let baseHeaders: HTTPFields
     private let encoder: JSONEncoder
     private let redactor: Redactor
+    /// Whether an absolute URL may use plain http to a remote host (``ClientConfiguration/allowsInsecureHTTP``).
+    private let allowsInsecureHTTP: Bool
 
-    /// A builder for requests below `baseURL`, which ``URLPolicy/validatedBaseURL(_:)`` accepted.
-    init(baseURL: URL, defaultHeaders: HTTPFields, userAgent: String?, json: JSONCoding, redactor: Redactor) {
+    /// A builder for requests below `baseURL`, which ``URLPolicy/validatedBaseURL(_:allowingInsecureHTTP:)`` accepted.
+    init(
+        baseURL: URL,
+        defaultHeaders: HTTPFields,
+        userAgent: String?,
+        json: JSONCoding,
+        redactor: Redactor,
+        allowsInsecureHTTP: Bool = false
+    ) {
         baseText = baseURL.absoluteString
         var headers = defaultHeaders
         if let userAgent, headers[.userAgent] == nil { headers[.userAgent] = userAgent }
@@ -26,6 +35,7 @@ struct RequestBuilder: Sendable {
         // Foundation's coders are safe to share once configured, and this one never changes.
         encoder = json.makeEncoder()
         self.redactor = redactor
+        self.allowsInsecureHTTP = allowsInsecureHTTP
     }
 
     /// The URL for `path` (relative to the base URL, or absolute) with `query`.
@@ -38,7 +48,7 @@ struct RequestBuilder: Sendable {
             throw APIError.usage("\"\(redactor.redact(urlString: joined.text))\" is not a valid URL.")
         }
         // A relative path keeps the base URL's scheme and host, which were checked already.
-        if joined.isAbsolute { try URLPolicy.checkedTarget(url) }
+        if joined.isAbsolute { try URLPolicy.checkedTarget(url, allowingInsecureHTTP: allowsInsecureHTTP) }
         return url
     }
 

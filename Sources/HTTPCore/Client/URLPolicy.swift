@@ -15,10 +15,12 @@ public enum URLPolicy {
 
     /// Checks a base URL and returns it without a trailing slash.
     ///
+    /// - Parameter allowingInsecureHTTP: Accept plain http to any host (see
+    ///   ``ClientConfiguration/allowsInsecureHTTP``).
     /// - Throws: ``APIError/usage(_:)`` when the URL has no host, is not http(s), is plain
-    ///   http to another machine, or carries a query or fragment.
-    public static func validatedBaseURL(_ url: URL) throws -> URL {
-        let components = try checkedTarget(url)
+    ///   http to another machine (unless allowed), or carries a query or fragment.
+    public static func validatedBaseURL(_ url: URL, allowingInsecureHTTP: Bool = false) throws -> URL {
+        let components = try checkedTarget(url, allowingInsecureHTTP: allowingInsecureHTTP)
         guard components.query == nil, components.fragment == nil else {
             throw APIError.usage("A base URL cannot carry a query or fragment.")
         }
@@ -27,11 +29,12 @@ public enum URLPolicy {
         return URL(string: text) ?? url
     }
 
-    /// Checks that a request may be sent to `url`: http(s), a host, and https unless loopback.
+    /// Checks that a request may be sent to `url`: http(s), a host, and https unless loopback
+    /// (or `allowingInsecureHTTP`).
     ///
     /// - Throws: ``APIError/usage(_:)`` otherwise.
     @discardableResult
-    public static func checkedTarget(_ url: URL) throws -> URLComponents {
+    public static func checkedTarget(_ url: URL, allowingInsecureHTTP: Bool = false) throws -> URLComponents {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
         else {
@@ -40,7 +43,7 @@ public enum URLPolicy {
         switch scheme {
         case "https": break
         case "http":
-            guard isLoopback(host: host) else {
+            guard allowingInsecureHTTP || isLoopback(host: host) else {
                 throw APIError.usage(
                     "Refusing plain http to \(host): credentials would travel unencrypted.",
                     hint: "Use an https URL; http is allowed only for localhost, 127.0.0.1 and [::1]."

@@ -549,7 +549,7 @@ func invokeOperation(_ operationID: String, on account: AccountClient, samples: 
     case "Search":
         _ = try await account.search.search(
             q: samples.string("q"),
-            typeNames: samples.ids("type_names[]"),
+            typeNames: samples.strings("type_names[]"),
             bucketIDs: samples.ids("bucket_ids[]"),
             creatorIDs: samples.ids("creator_ids[]"),
             fileType: samples.string("file_type"),

@@ -36,7 +36,7 @@ extension OperationCatalog {
             BasecampOperation.Parameter(
                 name: "type_names[]",
                 swiftName: "typeNames",
-                kind: .integerList,
+                kind: .stringList,
                 isRequired: false
             ),
             BasecampOperation.Parameter(

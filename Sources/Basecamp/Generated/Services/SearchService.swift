@@ -30,7 +30,7 @@ public struct SearchService: Sendable {
     /// The endpoint of `Search`.
     func searchEndpoint(
         q: String,
-        typeNames: [Int64]?,
+        typeNames: [String]?,
         bucketIDs: [Int64]?,
         creatorIDs: [Int64]?,
         fileType: String?,
@@ -82,7 +82,7 @@ public struct SearchService: Sendable {
     /// - Throws: `APIError`.
     public func search(
         q: String,
-        typeNames: [Int64]? = nil,
+        typeNames: [String]? = nil,
         bucketIDs: [Int64]? = nil,
         creatorIDs: [Int64]? = nil,
         fileType: String? = nil,
@@ -133,7 +133,7 @@ public struct SearchService: Sendable {
     /// - Note: Errors surface while iterating, as `APIError`.
     public func searchPaginated(
         q: String,
-        typeNames: [Int64]? = nil,
+        typeNames: [String]? = nil,
         bucketIDs: [Int64]? = nil,
         creatorIDs: [Int64]? = nil,
         fileType: String? = nil,

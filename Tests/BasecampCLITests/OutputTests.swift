@@ -1,0 +1,236 @@
+import APISandbox
+import BasecampSandbox
+import CLISupport
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import BasecampCLI
+
+@Suite("basecamp output formats, comments and generated help")
+struct OutputTests {
+    static let hardware = "1069479338"
+    static let kickoff = "1069479988"
+
+    @Test("--format csv/tsv/jsonl and --fields on a list, by the --json names")
+    func formats() async throws {
+        let csv = await basecamp(
+            [
+                "--sandbox", "todos", "list", "--todolist", Self.hardware, "--limit", "2", "--format", "csv",
+                "--fields", "id,content,creator.name,dueOn",
+            ]
+        )
+        #expect(csv.exitCode == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "id,content,creator.name,dueOn")
+        #expect(lines[1] == "1069479395,Program the flux capacitor,Victor Cooper,2026-02-06")
+        #expect(lines.count == 4)
+
+        let tsv = await basecamp(
+            [
+                "--sandbox", "todos", "list", "--todolist", Self.hardware, "--limit", "1", "--format", "tsv",
+                "--fields", "id,description",
+            ]
+        )
+        #expect(
+            tsv.stdout == "id\tdescription\n1069479395\t<div>Use the <strong>1.21 gigawatt</strong> setting.</div>\n"
+        )
+
+        let jsonl = await basecamp(["--sandbox", "projects", "list", "--format", "jsonl", "--fields", "id,name"])
+        let objects = try jsonl.stdout.split(separator: "\n").map { try JSONValue(parsing: Data($0.utf8)) }
+        #expect(objects.count == 3)
+        #expect(objects.first == ["id": 2_085_958_504, "name": "The Leto Laptop"])
+    }
+
+    @Test("An unknown field exits 64 and lists the fields; a nested one lists that object's")
+    func unknownField() async {
+        let result = await basecamp(["--sandbox", "projects", "list", "--fields", "id,nmae"])
+        #expect(result.exitCode == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(#"--fields: no field "nmae"; the fields are: "#))
+        #expect(result.stderr.contains("appURL"))
+        let nested = await basecamp(
+            ["--sandbox", "todos", "list", "--todolist", Self.hardware, "--limit", "1", "--fields", "creator.nmae"]
+        )
+        #expect(nested.exitCode == 64)
+        #expect(
+            nested.stderr.contains(#"creator has: creator.attachableSgid"#) || nested.stderr.contains("creator.name")
+        )
+    }
+
+    @Test("api honours --format and --fields on the API's own names")
+    func api() async {
+        let result = await basecamp(
+            [
+                "--sandbox", "api", "ListTodos", "--param", "todolistId=\(Self.hardware)", "--limit", "1",
+                "--format", "csv", "--fields", "id,due_on",
+            ]
+        )
+        #expect(result.stdout == "id,due_on\n1069479395,2026-02-06\n")
+    }
+
+    @Test("comments list shows each comment's author and its text without HTML")
+    func comments() async {
+        let result = await basecamp(["--sandbox", "comments", "list", "--recording", Self.kickoff])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.contains("AUTHOR") == true)
+        #expect(lines.first?.contains("CONTENT") == true)
+        #expect(lines.contains { $0.contains("Annie Bryan") && $0.contains("Great news!") && !$0.contains("<div>") })
+        #expect(lines.contains { $0.contains("Cheryl Walters") && $0.contains("Hinge samples arrive next week.") })
+    }
+
+    @Test(
+        "Rich text as plain text",
+        arguments: [
+            ("<div>Great <strong>news</strong>!</div>", "Great news!"),
+            ("<div>One</div><div>two<br>three</div>", "One two three"),
+            ("<p>a &amp; b &lt;c&gt; &#39;d&#39; &#x2019;</p>", "a & b <c> 'd' ’"),
+            ("Plain 1 < 2 and R&D", "Plain 1 < 2 and R&D"),
+            ("<ul><li>one</li><li>two</li></ul>", "one two"),
+        ]
+    )
+    func html(input: String, text: String) {
+        #expect(HTMLText.plain(input) == text)
+    }
+
+    @Test("Long titles are whole in a pipe and cut to COLUMNS on a narrow terminal")
+    func width() async {
+        let piped = await basecamp([
+            "--sandbox", "messages", "list", "--project", "2085958504", "--board", "1069479340",
+        ])
+        #expect(piped.exitCode == 0, "\(piped.stderr)")
+        let narrow = await basecamp(
+            ["--sandbox", "messages", "list", "--project", "2085958504", "--board", "1069479340"],
+            variables: ["COLUMNS": "50"]
+        )
+        #expect(narrow.stdout.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= 50 })
+        #expect(piped.stdout.split(separator: "\n").contains { DisplayWidth.of($0) > 50 })
+    }
+
+    @Test("The progress line names the page asked for and is gone before the table")
+    func progress() async {
+        let screen = CapturedOutput()
+        let environment = CLIEnvironment(standardOutput: screen, standardError: screen, standardErrorIsTerminal: true)
+        let code = await CLIRunner.run(
+            BasecampCommand.self,
+            arguments: ["--sandbox", "todos", "list", "--todolist", Self.hardware, "--page", "2"],
+            environment: environment
+        )
+        #expect(code == 0)
+        #expect(screen.text.hasPrefix("\r\u{1B}[2KFetching ListTodos: page 2, 50 of 120 items…\r\u{1B}[2K        ID  "))
+    }
+
+    @Test("Enum options list their values in help and refuse others with exit 64 before any request")
+    func enums() async {
+        let help = await basecamp(["messages", "create", "--help"]) { $0.columns = 200 }
+        #expect(help.stdout.contains("Body field status: active or drafted."))
+        let bad = await basecamp(
+            ["--sandbox", "messages", "create", "--board", "1069479340", "--subject", "Hi", "--status", "published"]
+        ) { $0.columns = 200 }
+        #expect(bad.exitCode == 64)
+        #expect(
+            bad.stderr.contains(
+                "The value 'published' is invalid for '--status <status>': use one of: active, drafted."
+            )
+        )
+        let good = await basecamp(
+            ["--sandbox", "messages", "create", "--board", "1069479340", "--subject", "Hi", "--status", "drafted"]
+        )
+        #expect(good.exitCode == 0, "\(good.stderr)")
+    }
+
+    @Test("search --type-names takes type names, as the API does")
+    func typeNames() async {
+        let result = await basecamp(
+            [
+                "--sandbox", "--verbose", "search", "search", "--q", "flux", "--type-names", "Todo", "--type-names",
+                "Message",
+            ]
+        )
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("type_names%5B%5D=Todo&type_names%5B%5D=Message"))
+    }
+
+    @Test("Every generated command's help has an example on one line, at any width")
+    func examples() async {
+        for group in ServiceCommands.all {
+            for command in group.configuration.subcommands {
+                let arguments = [
+                    group.configuration.commandName ?? "", command.configuration.commandName ?? "", "--help",
+                ]
+                let help = await basecamp(arguments) { $0.columns = 60 }
+                let lines = help.stdout.split(separator: "\n")
+                guard let index = lines.firstIndex(of: "Example:") else {
+                    Issue.record("\(arguments) has no example")
+                    continue
+                }
+                #expect(lines[index + 1].hasPrefix("  basecamp --sandbox \(arguments[0]) \(arguments[1])"))
+                #expect(lines.contains("Same call, raw JSON:"))
+                #expect(!help.stdout.contains("one of the values below"))
+            }
+        }
+    }
+}
+
+@Suite("The generated examples")
+struct ExampleTests {
+    /// The example of every generated command, as shell words. Uploads, which need a file on
+    /// disk, are left out, and so are the `api` forms, the same calls through a command tested on
+    /// its own.
+    static func examples() -> [[String]] {
+        var examples: [[String]] = []
+        for group in ServiceCommands.all {
+            for command in group.configuration.subcommands {
+                let lines = command.configuration.discussion.split(separator: "\n")
+                guard let index = lines.firstIndex(of: "Example:"), index + 1 < lines.count else { continue }
+                let line = lines[index + 1]
+                if !line.contains("--file") {
+                    examples.append(ShellWords.split(String(line.dropFirst("  basecamp ".count))))
+                }
+            }
+        }
+        return examples
+    }
+
+    @Test("There is one for every command, uploads aside")
+    func count() {
+        #expect(Self.examples().count == 250 - 3)
+    }
+
+    /// One after another rather than as parallel cases: a few hundred runs at once would crowd
+    /// out the timing-sensitive loopback tests that share the process.
+    @Test("Each runs as printed against the sandbox, exit 0")
+    func run() async {
+        for words in Self.examples() {
+            let result = await basecamp(words)
+            #expect(result.exitCode == 0, "basecamp \(words.joined(separator: " ")): \(result.stderr)")
+        }
+    }
+}
+
+/// Splits a command line the way a POSIX shell does for the examples' simple quoting: single
+/// quotes keep their contents whole.
+enum ShellWords {
+    static func split(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var inWord = false
+        for character in line {
+            if character == "'" {
+                quoted.toggle()
+                inWord = true
+            } else if character == " ", !quoted {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+}

@@ -1,0 +1,51 @@
+import CLISupport
+import Foundation
+import Testing
+
+/// `BASECAMP_SANDBOX_STATE` failing loudly, as a shell sees it.
+@Suite("basecamp --sandbox with a state file that cannot be used")
+struct StateFileTests {
+    @Test("A damaged file, a file from another layout, or an unwritable directory: exit 1 naming the file")
+    func failures() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "basecamp-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "account.json")
+
+        try Data("{ half a file".utf8).write(to: file)
+        let damaged = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "projects", "list"],
+            variables: ["BASECAMP_SANDBOX_STATE": file.path]
+        )
+        #expect(damaged.exitCode == 1)
+        #expect(damaged.stdout.isEmpty)
+        #expect(
+            damaged.stderr.hasPrefix("error: The sandbox state file \(file.path) is damaged: it is not valid JSON.\n")
+        )
+        #expect(try String(contentsOf: file, encoding: .utf8) == "{ half a file")
+
+        try Data(#"{"version": 99}"#.utf8).write(to: file)
+        let other = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "projects", "list"],
+            variables: ["BASECAMP_SANDBOX_STATE": file.path]
+        )
+        #expect(other.exitCode == 1)
+        #expect(
+            other.stderr.hasPrefix(
+                "error: The sandbox state file \(file.path) is from another version of the sandbox: it holds layout 99, "
+                    + "this sandbox reads layout 1.\n"
+            )
+        )
+
+        let nowhere = directory.appending(path: "missing/account.json")
+        let unwritable = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "--json", "projects", "list"],
+            variables: ["BASECAMP_SANDBOX_STATE": nowhere.path]
+        )
+        #expect(unwritable.exitCode == 1)
+        #expect(try unwritable.errorReport().message.contains(nowhere.path))
+    }
+}

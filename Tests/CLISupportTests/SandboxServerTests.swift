@@ -1,0 +1,117 @@
+import APISandbox
+import CLISupport
+import Foundation
+import Testing
+
+/// The built `api-sandbox`: its help, version, and a port already in use.
+@Suite("The built api-sandbox executable")
+struct SandboxServerTests {
+    @Test("--help lists every API it plays with its base path; examples stay whole")
+    func help() async throws {
+        let result = try await BuiltExecutable.run("api-sandbox", arguments: ["--help"], variables: ["COLUMNS": "60"])
+        #expect(result.exitCode == 0)
+        let lines = result.stdout.split(separator: "\n")
+        for path in ["/basecamp ", "/monash ", "/markbook/api/v1.5 ", "/_test "] {
+            #expect(lines.contains { $0.hasPrefix("  " + path) }, "\(path)")
+        }
+        #expect(lines.contains("  basecamp --base-url http://127.0.0.1:8080/basecamp projects list"))
+        #expect(lines.filter { !$0.hasPrefix("  basecamp ") }.allSatisfy { DisplayWidth.of($0) <= 60 })
+    }
+
+    @Test("--version prints the version")
+    func version() async throws {
+        let result = try await BuiltExecutable.run("api-sandbox", arguments: ["--version"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout == "0.1.0\n")
+    }
+
+    @Test("A port in use is one sentence on stderr and exit 1")
+    func busyPort() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let holder = try await Sandbox.start()
+        let result = try await BuiltExecutable.run("api-sandbox", arguments: ["--port", String(holder.port)])
+        await holder.stop()
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "api-sandbox: port \(holder.port) is already in use; choose another with --port, or --port 0 for a free one.\n"
+        )
+    }
+
+    @Test("Sandbox.start on a port in use throws portInUse")
+    func portInUseError() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let holder = try await Sandbox.start()
+        await #expect(throws: SandboxError.portInUse(port: holder.port)) {
+            _ = try await Sandbox.start(port: holder.port)
+        }
+        await holder.stop()
+    }
+}
+
+@Suite("Sandbox state files")
+struct SandboxStateFileTests {
+    struct Saved: Codable, Equatable {
+        var version = 2
+        var items: [String]
+    }
+
+    func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("No file yet is nil; a saved value reads back")
+    func roundTrip() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = SandboxStateFile(directory.appending(path: "state.json"))
+        #expect(try file.load(Saved.self, version: 2) == nil)
+        try file.save(Saved(items: ["a"]))
+        #expect(try file.load(Saved.self, version: 2) == Saved(items: ["a"]))
+    }
+
+    @Test(
+        "Another layout, a wrong shape, a directory, a missing directory: each named",
+        arguments: [
+            (
+                #"{"version": 3, "items": []}"#,
+                "is from another version of the sandbox: it holds layout 3, this sandbox reads layout 2."
+            ),
+            (#"{"version": 2, "items": [1]}"#, "is damaged: items.0 has the wrong type."),
+            (#"{"version": 2}"#, "is damaged: items is missing."),
+            ("[]", "is damaged: the top level has the wrong type."),
+        ]
+    )
+    func refused(contents: String, ending: String) throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appending(path: "state.json")
+        try Data(contents.utf8).write(to: url)
+        #expect {
+            try SandboxStateFile(url).load(Saved.self, version: 2)
+        } throws: { error in
+            "\(error)" == "The sandbox state file \(url.path) \(ending)"
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == contents)
+    }
+
+    @Test("A directory where the file should be, or no directory at all")
+    func places() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect {
+            try SandboxStateFile(directory).load(Saved.self, version: 2)
+        } throws: { error in
+            "\(error)" == "Cannot read the sandbox state file \(directory.path): it is a directory."
+        }
+        let nowhere = directory.appending(path: "missing/state.json")
+        #expect {
+            try SandboxStateFile(nowhere).load(Saved.self, version: 2)
+        } throws: { error in
+            (error as? SandboxStateFileError)?.problem == .unwritable
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CLISupport
+import Foundation
+import HTTPCore
+import Testing
+
+/// `MARKBOOK_SANDBOX_STATE`, as separate processes of the built `markbook` use it.
+@Suite("markbook --sandbox with a state file")
+struct StateFileTests {
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("A change made by one command is seen by the next")
+    func keeps() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
+        let created = try await BuiltExecutable.run(
+            "markbook",
+            arguments: ["--sandbox", "class", "create", "1000001", "--name", "10MAT1-Z"],
+            variables: state
+        )
+        #expect(created.exitCode == 0, "\(created.stderr)")
+        let shown = try await BuiltExecutable.run(
+            "markbook",
+            arguments: ["--sandbox", "--format", "json", "--fields", "classes.name", "show", "1000001"],
+            variables: state
+        )
+        #expect(shown.exitCode == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("10MAT1-Z"))
+        let fresh = try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "--json", "show", "1000001"])
+        #expect(!fresh.stdout.contains("10MAT1-Z"))
+    }
+
+    @Test("A damaged file is exit 1 naming it, and is left as it was")
+    func damaged() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "school.json")
+        try Data(#"{"version": 1, "world": {"schoolName": 3}}"#.utf8).write(to: file)
+        let result = try await BuiltExecutable.run(
+            "markbook",
+            arguments: ["--sandbox", "list"],
+            variables: ["MARKBOOK_SANDBOX_STATE": file.path]
+        )
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: The sandbox state file \(file.path) is damaged: world.schoolName has the wrong type.\n"
+            )
+        )
+        #expect(result.stderr.contains("hint: Fix the file or delete it"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == #"{"version": 1, "world": {"schoolName": 3}}"#)
+    }
+
+    @Test("A path that cannot be written is exit 1 naming it; with --json the usual error object")
+    func unwritable() async throws {
+        let missing = FileManager.default.temporaryDirectory.appending(
+            path: "no-such-dir-\(UUID().uuidString)/school.json"
+        )
+        let result = try await BuiltExecutable.run(
+            "markbook",
+            arguments: ["--sandbox", "--json", "users"],
+            variables: ["MARKBOOK_SANDBOX_STATE": missing.path]
+        )
+        #expect(result.exitCode == 1)
+        let report = try result.errorReport()
+        #expect(report.message.hasPrefix("Cannot write the sandbox state file \(missing.path): the directory"))
+        #expect(report.message.hasSuffix("does not exist."))
+    }
+}
