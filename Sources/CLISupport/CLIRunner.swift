@@ -227,12 +227,10 @@ public enum CLIRunner {
         do {
             modules = try Tool.sandboxModules(environment: environment)
         } catch let error as SandboxStateFileError {
-            throw APIError.usage(
-                APIError.Details(
-                    message: error.description,
-                    hint: "Fix the file or delete it to start from the sandbox's seed data, or point "
-                        + "\(Tool.environmentPrefix)_SANDBOX_STATE at another file."
-                )
+            throw ConfigurationError(
+                error.description,
+                hint: "Fix the file or delete it to start from the sandbox's seed data, or point "
+                    + "\(Tool.environmentPrefix)_SANDBOX_STATE at another file."
             )
         }
         let configuration = SandboxConfiguration(modules: modules)

@@ -34,7 +34,7 @@ struct Monash: CommandLineTool {
         if let choice = environment.variables["MONASH_SANDBOX_WEEK"], !choice.isEmpty {
             guard let chosen = MonashSandboxModule.Week(rawValue: choice.lowercased()) else {
                 let weeks = MonashSandboxModule.Week.allCases.map(\.rawValue).joined(separator: " or ")
-                throw APIError.usage("MONASH_SANDBOX_WEEK is \"\(choice.prefix(40))\"; it can be \(weeks).")
+                throw ConfigurationError("MONASH_SANDBOX_WEEK is \"\(choice.prefix(40))\"; it can be \(weeks).")
             }
             week = chosen
         }

@@ -17,7 +17,7 @@ struct TransportErrorTests {
         let client = try makeClient(transport, baseURL: "http://[::1]:8080") { $0.hooks = recorder }
         let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(method, "x")) }
         #expect(error?.code == .usage)
-        #expect(error?.exitCode == 1)
+        #expect(error?.exitCode == 64)
         #expect(error?.message == "Cannot send a request to [::1]:8080: the transport cannot use this URL.")
         #expect(error?.isRetryable == false)
         #expect(transport.requests.count == 1)

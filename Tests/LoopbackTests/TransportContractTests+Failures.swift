@@ -42,7 +42,7 @@ extension TransportContractTests {
             #if canImport(FoundationNetworking)
             if kind == .urlSession {
                 #expect(error?.code == .usage, "\(String(describing: error))")
-                #expect(error?.exitCode == 1)
+                #expect(error?.exitCode == 64)
                 #expect(error?.message.contains("[::1]:\(stopped.port)") == true)
                 #expect(attempts.count == 1)
                 return

@@ -16,7 +16,10 @@ struct ArgumentValueTests {
         let result = await markbook(
             ["--base-url", "https://markbook.example.test/api/v1.5"] + arguments,
             variables: CLIAccount.variables
-        ) { $0.transport = transport }
+        ) {
+            $0.transport = transport
+            $0.columns = 1000  // one line per message, whatever the terminal
+        }
         #expect(result.exitCode == 64, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(transport.requests.isEmpty, sourceLocation: sourceLocation)
         return result
