@@ -41,7 +41,9 @@ struct SignInTests {
             try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "Me (me@example.com)"])?.value
                 == "Me (me@example.com)"
         )
-        let error = await expectAPIError { _ = try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "nobody"]) }
+        let error = await expectAPIError {
+            _ = try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "nobody"])
+        }
         #expect(error?.message.hasPrefix("BASECAMP_USER_AGENT:") == true)
         let tool = try BasecampUserAgent.forTool("basecamp/0.1.0 (swift-api-sdks)")
         #expect(tool.value == "basecamp/0.1.0 (swift-api-sdks) (+\(BasecampUserAgent.packageHomepage))")
