@@ -57,23 +57,13 @@ struct TestRoutes: Sendable {
 
     // MARK: Echo
 
-    private struct Echo: Encodable {
-        var method: String
-        var path: String
-        var query: [String: [String]]
-        var headers: [String: [String]]
-        var body: String
-        var bodyEncoding: String
-        var bodyBytes: Int
-    }
-
     private func echo(_ request: Request, _ context: Context) async throws -> Response {
         var request = request
         let buffer = try await request.collectBody(upTo: Self.maxBodySize)
         let data = Data(buffer.readableBytesView)
         let text = String(data: data, encoding: .utf8)
         return try JSONResponse.make(
-            Echo(
+            EchoedRequest(
                 method: request.method.rawValue,
                 path: request.uri.path,
                 query: QueryItems(request.uri.query).grouped,

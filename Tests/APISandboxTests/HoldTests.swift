@@ -9,7 +9,7 @@ import FoundationNetworking
 @Suite("Holds: answers kept back until the test releases them")
 struct HoldTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A held request waits at the server and is answered only after the release", .timeLimit(.minutes(1)))
+    @Test("A held request waits at the server and is answered only after the release", .timeLimit(.minutes(10)))
     func heldUntilReleased() async throws {
         try await Sandbox.withRunning { sandbox in
             let url = try sandbox.url("/_test/hold/first")
@@ -27,7 +27,7 @@ struct HoldTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("The arrival wait counts requests, and returns at once for those already waiting", .timeLimit(.minutes(1)))
+    @Test("The arrival wait counts requests, and returns at once for those already waiting", .timeLimit(.minutes(10)))
     func arrivals() async throws {
         try await Sandbox.withRunning { sandbox in
             let url = try sandbox.url("/_test/hold/gate")
@@ -55,7 +55,7 @@ struct HoldTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test(
         "A release that comes first is kept until reset; the HTTP release is a control route",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func releaseBeforeRequest() async throws {
         try await Sandbox.withRunning { sandbox in

@@ -74,16 +74,8 @@ extension Sandbox {
     }
 }
 
-/// The JSON body of `/_test/echo`.
-struct Echo: Decodable {
-    var method: String
-    var path: String
-    var query: [String: [String]]
-    var headers: [String: [String]]
-    var body: String
-    var bodyEncoding: String
-    var bodyBytes: Int
-}
+/// What `/_test/echo` answers.
+typealias Echo = EchoedRequest
 
 /// The byte pattern served by `/_test/bytes/{n}`: byte `i` is `i % 256`.
 func expectedPattern(count: Int) -> Data {

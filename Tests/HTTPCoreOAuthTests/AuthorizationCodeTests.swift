@@ -47,21 +47,21 @@ struct AuthorizationCodeTests {
     @Test("No redirect URI, plain http to another machine, or an http authorization endpoint is a usage error")
     func usage() async {
         let noRedirect = makeOAuth(ScriptedTransport(), registration: OAuthClientRegistration(clientID: "x"))
-        #expect(await apiError { _ = try noRedirect.authorizationRequest() }?.code == .usage)
+        #expect(await caughtAPIError { _ = try noRedirect.authorizationRequest() }?.code == .usage)
         let oauth = makeOAuth(ScriptedTransport())
         #expect(
-            await apiError { _ = try oauth.authorizationRequest(redirectURI: url("http://example.com/cb")) }?.code
+            await caughtAPIError { _ = try oauth.authorizationRequest(redirectURI: url("http://example.com/cb")) }?.code
                 == .usage
         )
         var server = standardServer
         server.authorizationEndpoint = url("http://auth.example.com/authorize")
         #expect(
-            await apiError { _ = try makeOAuth(ScriptedTransport(), server: server).authorizationRequest() }?.code
+            await caughtAPIError { _ = try makeOAuth(ScriptedTransport(), server: server).authorizationRequest() }?.code
                 == .usage
         )
         server.authorizationEndpoint = nil
         #expect(
-            await apiError { _ = try makeOAuth(ScriptedTransport(), server: server).authorizationRequest() }?.code
+            await caughtAPIError { _ = try makeOAuth(ScriptedTransport(), server: server).authorizationRequest() }?.code
                 == .usage
         )
     }
@@ -75,7 +75,7 @@ struct AuthorizationCodeTests {
         let oauth = makeOAuth(transport)
         let request = try oauth.authorizationRequest()
         let callback = callback(request, parameters.replacingOccurrences(of: "STATE", with: request.state))
-        let error = await apiError { _ = try await oauth.exchange(callback: callback, for: request) }
+        let error = await caughtAPIError { _ = try await oauth.exchange(callback: callback, for: request) }
         #expect(error?.code == .authRequired)
         #expect(error?.message.contains("state") == true)
         #expect(transport.requests.isEmpty)
@@ -88,7 +88,7 @@ struct AuthorizationCodeTests {
         for other in [
             "http://127.0.0.1:8765/other", "http://127.0.0.1:9999/callback", "https://127.0.0.1:8765/callback",
         ] {
-            let error = await apiError {
+            let error = await caughtAPIError {
                 _ = try request.authorizationCode(from: url("\(other)?code=a&state=\(request.state)"))
             }
             #expect(error?.code == .authRequired)
@@ -99,7 +99,7 @@ struct AuthorizationCodeTests {
     func serverErrors() async throws {
         let oauth = makeOAuth(ScriptedTransport())
         let request = try oauth.authorizationRequest()
-        let denied = await apiError {
+        let denied = await caughtAPIError {
             _ = try request.authorizationCode(
                 from: callback(request, "error=access_denied&error_description=The+user+said+no&state=\(request.state)")
             )
@@ -107,15 +107,17 @@ struct AuthorizationCodeTests {
         #expect(denied?.code == .forbidden)
         #expect(denied?.oauthErrorCode == .accessDenied)
         #expect(denied?.message.contains("The user said no") == true)
-        let failed = await apiError { _ = try request.authorizationCode(from: callback(request, "error=server_error")) }
+        let failed = await caughtAPIError {
+            _ = try request.authorizationCode(from: callback(request, "error=server_error"))
+        }
         #expect(failed?.code == .apiError)
         #expect(failed?.oauthErrorCode == .serverError)
-        let misconfigured = await apiError {
+        let misconfigured = await caughtAPIError {
             _ = try request.authorizationCode(from: callback(request, "error=invalid_scope"))
         }
         #expect(misconfigured?.code == .usage)
         // An error report with another sign-in's state is not this sign-in's business.
-        let foreign = await apiError {
+        let foreign = await caughtAPIError {
             _ = try request.authorizationCode(from: callback(request, "error=access_denied&state=someone-else"))
         }
         #expect(foreign?.code == .authRequired)
@@ -140,7 +142,7 @@ struct AuthorizationCodeTests {
             from: callback(request, "code=c&state=\(request.state)&iss=https://auth.example.com")
         )
         #expect(good.code == "c")
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try request.authorizationCode(
                 from: callback(request, "code=c&state=\(request.state)&iss=https://evil.example")
             )
@@ -223,7 +225,7 @@ struct AuthorizationCodeTests {
         ]
         for (step, expected, oauthCode) in cases {
             let oauth = makeOAuth(ScriptedTransport([step]))
-            let error = await apiError { _ = try await oauth.exchange(code) }
+            let error = await caughtAPIError { _ = try await oauth.exchange(code) }
             #expect(error?.code == expected)
             #expect(error?.oauthErrorCode == oauthCode)
         }

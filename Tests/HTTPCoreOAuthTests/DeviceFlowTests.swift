@@ -109,7 +109,7 @@ struct DeviceFlowTests {
             [Self.codes(), oauthError(code, status: status), tokenAnswer()],
             clock: clock
         )
-        let error = await apiError { _ = try await makeOAuth(transport, clock: clock).deviceSignIn { _ in } }
+        let error = await caughtAPIError { _ = try await makeOAuth(transport, clock: clock).deviceSignIn { _ in } }
         #expect(error?.code == expected)
         #expect(error?.oauthErrorCode?.rawValue == code)
         #expect(transport.requests.count == 2)
@@ -123,7 +123,7 @@ struct DeviceFlowTests {
         ] {
             let clock = TestClock()
             let transport = ScriptedTransport([Self.codes(), step], clock: clock)
-            let error = await apiError { _ = try await makeOAuth(transport, clock: clock).deviceSignIn { _ in } }
+            let error = await caughtAPIError { _ = try await makeOAuth(transport, clock: clock).deviceSignIn { _ in } }
             #expect(error?.code == .apiError)
         }
     }
@@ -135,7 +135,7 @@ struct DeviceFlowTests {
             [Self.codes(expiresIn: 12), oauthError("authorization_pending"), oauthError("authorization_pending")],
             clock: clock
         )
-        let error = await apiError { _ = try await makeOAuth(transport, clock: clock).deviceSignIn { _ in } }
+        let error = await caughtAPIError { _ = try await makeOAuth(transport, clock: clock).deviceSignIn { _ in } }
         #expect(error?.code == .authRequired)
         #expect(error?.oauthErrorCode == .expiredToken)
         // Polls at 5 s and 10 s; one at 15 s would be after the codes expire.
@@ -164,7 +164,7 @@ struct DeviceFlowTests {
     @Test("The device endpoint's 503 says the grant is not enabled; a server without one is usage")
     func notOffered() async {
         let unavailable = makeOAuth(ScriptedTransport([.status(503)]))
-        let error = await apiError { _ = try await unavailable.requestDeviceAuthorization() }
+        let error = await caughtAPIError { _ = try await unavailable.requestDeviceAuthorization() }
         #expect(error?.code == .apiError)
         #expect(error?.httpStatus == 503)
         #expect(error?.message.contains("not available") == true)
@@ -172,7 +172,7 @@ struct DeviceFlowTests {
         server.deviceAuthorizationEndpoint = nil
         #expect(server.supportsDeviceGrant == false)
         let none = makeOAuth(ScriptedTransport(), server: server)
-        #expect(await apiError { _ = try await none.requestDeviceAuthorization() }?.code == .usage)
+        #expect(await caughtAPIError { _ = try await none.requestDeviceAuthorization() }?.code == .usage)
     }
 
     @Test(
@@ -187,7 +187,7 @@ struct DeviceFlowTests {
     )
     func malformedCodes(body: String) async {
         let oauth = makeOAuth(ScriptedTransport([.respond(status: 200, headers: [:], body: Data(body.utf8))]))
-        #expect(await apiError { _ = try await oauth.requestDeviceAuthorization() }?.code == .apiError)
+        #expect(await caughtAPIError { _ = try await oauth.requestDeviceAuthorization() }?.code == .apiError)
     }
 
     @Test("The update sequence ends with the credentials; leaving it early cancels the flow")

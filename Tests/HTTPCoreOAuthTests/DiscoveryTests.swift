@@ -164,7 +164,7 @@ struct DiscoveryTests {
     )
     func finalFailures(steps: [ScriptedTransport.Step]) async {
         let transport = ScriptedTransport(steps)
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await discovery(transport).discoverAuthorizationServer(
                 for: Self.resource,
                 selection: Self.selection
@@ -181,7 +181,7 @@ struct DiscoveryTests {
         selection.expectedIssuer = "https://id.example.com"
         let notAdvertised = ScriptedTransport([Self.resourceDocument(["https://other.example.com"])])
         #expect(
-            await apiError {
+            await caughtAPIError {
                 _ = try await discovery(notAdvertised).discoverAuthorizationServer(
                     for: Self.resource,
                     selection: selection
@@ -190,7 +190,7 @@ struct DiscoveryTests {
                 != nil
         )
         let missing = ScriptedTransport([.status(404)])
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await discovery(missing).discoverAuthorizationServer(for: Self.resource, selection: selection)
         }
         #expect(error?.code == .notFound)
@@ -199,7 +199,7 @@ struct DiscoveryTests {
     @Test("Without a fallback, finding nothing is an error")
     func noFallback() async {
         let transport = ScriptedTransport([Self.resourceDocument([])])
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await discovery(transport).discoverAuthorizationServer(
                 for: Self.resource,
                 selection: IssuerSelection()
@@ -220,7 +220,9 @@ struct DiscoveryTests {
     )
     func refusedResources(address: String) async {
         let transport = ScriptedTransport([Self.resourceDocument([])])
-        let error = await apiError { _ = try await discovery(transport).protectedResourceMetadata(for: url(address)) }
+        let error = await caughtAPIError {
+            _ = try await discovery(transport).protectedResourceMetadata(for: url(address))
+        }
         #expect(error?.code == .usage)
         #expect(transport.requests.isEmpty)
     }
@@ -238,7 +240,9 @@ struct DiscoveryTests {
     @Test("A redirect is never followed: the client is told not to, and a 3xx is an error")
     func redirect() async {
         let transport = ScriptedTransport([.status(301, headers: [.location: "https://api.example.com/elsewhere"])])
-        let error = await apiError { _ = try await discovery(transport).protectedResourceMetadata(for: Self.resource) }
+        let error = await caughtAPIError {
+            _ = try await discovery(transport).protectedResourceMetadata(for: Self.resource)
+        }
         #expect(error?.code == .apiError)
         #expect(error?.message.contains("redirect") == true)
         #expect(transport.requests.count == 1)
@@ -253,7 +257,8 @@ struct DiscoveryTests {
         var small = discovery(overflowing)
         small.maxDocumentSize = 1024
         #expect(
-            await apiError { _ = try await small.protectedResourceMetadata(for: Self.resource) }?.code == .limitExceeded
+            await caughtAPIError { _ = try await small.protectedResourceMetadata(for: Self.resource) }?.code
+                == .limitExceeded
         )
         #expect(overflowing.requests.first?.options.maxBodySize == 1024)
         // A transport that ignored the cap is caught too.
@@ -261,7 +266,7 @@ struct DiscoveryTests {
         var capped = discovery(ignoring)
         capped.maxDocumentSize = 1024
         #expect(
-            await apiError { _ = try await capped.protectedResourceMetadata(for: Self.resource) }?.code
+            await caughtAPIError { _ = try await capped.protectedResourceMetadata(for: Self.resource) }?.code
                 == .limitExceeded
         )
     }

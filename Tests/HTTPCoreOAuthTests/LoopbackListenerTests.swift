@@ -131,7 +131,7 @@ struct LoopbackListenerTests {
     @Test("A port in use and a bad path are usage errors")
     func usage() async throws {
         let first = try LoopbackRedirectListener()
-        #expect(await apiError { _ = try LoopbackRedirectListener(port: first.port) }?.code == .usage)
-        #expect(await apiError { _ = try LoopbackRedirectListener(callbackPath: "callback") }?.code == .usage)
+        #expect(await caughtAPIError { _ = try LoopbackRedirectListener(port: first.port) }?.code == .usage)
+        #expect(await caughtAPIError { _ = try LoopbackRedirectListener(callbackPath: "callback") }?.code == .usage)
     }
 }

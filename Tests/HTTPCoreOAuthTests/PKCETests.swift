@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreOAuth
+import HTTPCoreTesting
 import Testing
 
 @Suite("PKCE and state")
@@ -28,7 +29,7 @@ struct PKCETests {
         ]
     )
     func invalidVerifier(verifier: String) async {
-        let error = await apiError { _ = try PKCE(verifier: verifier) }
+        let error = await caughtAPIError { _ = try PKCE(verifier: verifier) }
         #expect(error?.code == .usage)
     }
 

@@ -10,18 +10,6 @@ func url(_ text: String) -> URL {
     URL(string: text) ?? URL(fileURLWithPath: "/invalid")
 }
 
-/// Runs `body` and returns the APIError it throws, or nil.
-func apiError(_ body: () async throws -> Void) async -> APIError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as APIError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
 /// The server every unit test signs in to.
 let standardServer = AuthorizationServer(
     issuer: "https://auth.example.com",

@@ -39,7 +39,7 @@ struct TokenResponseTests {
                 .respond(status: 200, headers: [.contentType: "application/json"], body: Data(body.utf8))
             ])
         )
-        let error = await apiError { _ = try await oauth.exchange(code) }
+        let error = await caughtAPIError { _ = try await oauth.exchange(code) }
         #expect(error?.code == .apiError)
         #expect(error?.message.hasPrefix("The token endpoint's answer is not a usable token") == true)
     }
@@ -47,7 +47,7 @@ struct TokenResponseTests {
     @Test("A token with any other 2xx status is not a token")
     func otherSuccessStatus() async {
         let oauth = makeOAuth(ScriptedTransport([.json(["access_token": "a"], status: 201)]))
-        #expect(await apiError { _ = try await oauth.exchange(code) }?.code == .apiError)
+        #expect(await caughtAPIError { _ = try await oauth.exchange(code) }?.code == .apiError)
     }
 
     @Test("A minimal answer, Launchpad's shape, and a full standard one all decode")
@@ -79,11 +79,11 @@ struct TokenResponseTests {
     @Test("429 is rate_limit with the server's Retry-After; a 5xx keeps its OAuth code")
     func transient() async {
         let limited = makeOAuth(ScriptedTransport([oauthError("slow_down", status: 429, headers: [.retryAfter: "30"])]))
-        let error = await apiError { _ = try await limited.exchange(code) }
+        let error = await caughtAPIError { _ = try await limited.exchange(code) }
         #expect(error?.code == .rateLimit)
         #expect(error?.details.retryAfter == .seconds(30))
         let failing = makeOAuth(ScriptedTransport([oauthError("temporarily_unavailable", status: 503)]))
-        let failure = await apiError { _ = try await failing.exchange(code) }
+        let failure = await caughtAPIError { _ = try await failing.exchange(code) }
         #expect(failure?.code == .apiError)
         #expect(failure?.isRetryable == true)
         #expect(failure?.oauthErrorCode == .temporarilyUnavailable)
@@ -94,7 +94,7 @@ struct TokenResponseTests {
         let oauth = makeOAuth(
             ScriptedTransport([oauthError("invalid_grant", description: "Code secret-code-123 was already used\n")])
         )
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await oauth.exchange(
                 AuthorizationCode(code: "secret-code-123", redirectURI: url("http://127.0.0.1/cb"), codeVerifier: "v")
             )
@@ -107,7 +107,7 @@ struct TokenResponseTests {
     @Test("A free-text error code is not repeated")
     func freeTextCode() async {
         let oauth = makeOAuth(ScriptedTransport([oauthError("Your token abc123 is bad")]))
-        let error = await apiError { _ = try await oauth.exchange(code) }
+        let error = await caughtAPIError { _ = try await oauth.exchange(code) }
         #expect(error?.code == .authRequired)
         #expect(error?.oauthErrorCode == nil)
         #expect(error?.message.contains("abc123") == false)

@@ -16,12 +16,7 @@ struct AdapterTests {
     func w3cTraceparent() async throws {
         let tracer = W3CTracer()
         let transport = ScriptedTransport([.json([:])])
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.addTracing(tracer: tracer)
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try scriptedClient(transport) { $0.addTracing(tracer: tracer) }
         _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
 
         let attempt = try #require(tracer.inner.finishedSpans.first)
@@ -34,12 +29,7 @@ struct AdapterTests {
     func taskLocalTracer() async throws {
         let tracer = InMemoryTracer()
         let transport = ScriptedTransport([.json([:])])
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.addTracing()
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try scriptedClient(transport) { $0.addTracing() }
         try await withTracer(tracer) {
             _ = try await client.send(Endpoint<JSONValue>(.get, "x", operation: OperationMetadata(name: "Op")))
         }
@@ -50,12 +40,7 @@ struct AdapterTests {
     @Test("Without any tracer installed nothing is recorded and no trace header is added")
     func noTracer() async throws {
         let transport = ScriptedTransport([.json([:])])
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.addTracing()
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try scriptedClient(transport) { $0.addTracing() }
         _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
         #expect(transport.requests.first?.header(InMemoryTracer.spanIDKey) == nil)
     }
@@ -64,12 +49,7 @@ struct AdapterTests {
     func standaloneMiddleware() async throws {
         let tracer = InMemoryTracer()
         let transport = ScriptedTransport([.json([:])])
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.middlewares = [TraceContextMiddleware(tracer: tracer)]
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try scriptedClient(transport) { $0.middlewares = [TraceContextMiddleware(tracer: tracer)] }
         try await tracer.withSpan("caller") { _ in
             _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
         }
@@ -157,12 +137,7 @@ struct AdapterTests {
         var handler = InMemoryLogHandler()
         handler.logLevel = .debug
         let transport = ScriptedTransport([.json([:])])
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.addLogging()
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try scriptedClient(transport) { $0.addLogging() }
         try await withLogger(logLevel: .debug, handler: handler, metadata: ["app.request": "abc"]) { _ in
             _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
         }

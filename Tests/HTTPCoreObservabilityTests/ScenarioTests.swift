@@ -244,7 +244,7 @@ struct ScenarioTests {
     func finalFailure() async throws {
         let transport = ScriptedTransport([.connectionRefused, .connectionRefused, .connectionRefused])
         let observed = try observedClient(transport) { $0.retry = exactRetry }
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await observed.client.send(Endpoint<JSONValue>(.get, "things/1", operation: getThing))
         }
         #expect(error?.code == .network)

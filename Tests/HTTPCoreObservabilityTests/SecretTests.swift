@@ -47,7 +47,7 @@ struct SecretTests {
             "page": "2",
         ]
         _ = try await observed.client.send(Endpoint<JSONValue>(.get, "things", query: query, operation: getThing))
-        let failure = await apiError {
+        let failure = await caughtAPIError {
             _ = try await observed.client.send(Endpoint<JSONValue>(.post, "things", query: query, operation: getThing))
         }
         #expect(failure?.code == .forbidden)

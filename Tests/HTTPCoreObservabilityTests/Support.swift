@@ -103,20 +103,21 @@ func series(_ metrics: TestMetrics) -> Set<String> {
     return result
 }
 
-/// Runs `body` and returns the APIError it throws, or nil.
-func apiError(_ body: () async throws -> Void) async -> APIError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as APIError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
 /// A retry policy without jitter, so waits are exact.
 let exactRetry = RetryPolicy(jitter: .none)
 
 /// The operation the scenarios call.
 let getThing = OperationMetadata(name: "GetThing", service: "things")
+
+/// A client on `transport` for `https://api.example.com` with a test clock, set up by `configure`.
+func scriptedClient(
+    _ transport: ScriptedTransport,
+    configure: (inout ClientConfiguration) -> Void = { _ in }
+) throws -> Client {
+    var configuration = ClientConfiguration(
+        baseURL: try #require(URL(string: "https://api.example.com")),
+        timeSource: TestClock()
+    )
+    configure(&configuration)
+    return try Client(configuration: configuration, transport: transport)
+}

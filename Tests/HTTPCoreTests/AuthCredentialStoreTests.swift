@@ -91,7 +91,7 @@ struct AuthCredentialStoreTests {
             )
             let transport = ScriptedTransport([.json([:])])
             let client = try makeClient(transport) { $0.auth = auth }
-            let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+            let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
             #expect(error?.code == .authRequired)
             #expect(transport.requests.isEmpty)
             // Signing in replaces the corrupt file.
@@ -120,7 +120,7 @@ struct AuthCredentialStoreTests {
             let blocker = directory.appending(path: "file")
             try Data().write(to: blocker)
             let store = FileCredentialStore(url: blocker.appending(path: "credentials.json"))
-            let error = await apiError { try await store.save(sample) }
+            let error = await caughtAPIError { try await store.save(sample) }
             #expect(error?.code == .usage)
             #expect(error.map { "\($0)".contains("a-1") } == false)
         }

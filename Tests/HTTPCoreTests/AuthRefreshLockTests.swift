@@ -113,7 +113,7 @@ struct AuthRefreshLockTests {
                 }
             }
             await held.wait()
-            let error = await apiError { try await waiter.withRefreshLock {} }
+            let error = await caughtAPIError { try await waiter.withRefreshLock {} }
             #expect(error?.code == .network)
             #expect(error?.message.contains("Another process") == true)
             #expect(clock.monotonicNow() >= .seconds(2))

@@ -10,7 +10,7 @@ extension AuthRefreshTests {
         let api = TokenAPI()
         api.revokeAccessToken()
         let (client, auth, transport) = try setUp(api, credentials: TokenCredentials(accessToken: "access-1"))
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .authRequired)
         #expect(api.refreshes.value == 0)
         #expect(transport.requests.count == 1)
@@ -21,7 +21,7 @@ extension AuthRefreshTests {
     func noCredentials() async throws {
         let api = TokenAPI()
         let (client, _, transport) = try setUp(api, credentials: nil)
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .authRequired)
         #expect(transport.requests.isEmpty)
     }
@@ -83,7 +83,7 @@ extension AuthRefreshTests {
         api.revokeAccessToken()
         api.refreshOverride.withLock { $0 = { reply($0, json: ["unexpected": true]) } }
         let (client, auth, _) = try setUp(api)
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .authRequired)
         #expect(await auth.isSignInRequired)
     }

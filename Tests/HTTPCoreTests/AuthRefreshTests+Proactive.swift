@@ -57,7 +57,7 @@ extension AuthRefreshTests {
 
         // Once the old token has expired too, the network error surfaces (retried as usual).
         clock.advance(by: .seconds(25))
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .network)
         #expect(apiRequests(transport).count == 1)
         #expect(await auth.credentials?.refreshToken == "refresh-1")

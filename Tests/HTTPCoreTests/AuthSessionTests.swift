@@ -144,7 +144,7 @@ struct AuthSessionTests {
 
     @Test(
         "50 concurrent calls at the renewal moment → exactly 1 login, all on the new session",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func concurrentRenewalLogsInOnce() async throws {
         let clock = TestClock()
@@ -193,7 +193,7 @@ struct AuthSessionTests {
         #expect(recorder.authEvents.map(\.trigger) == [.initial, .rejected])
     }
 
-    @Test("Concurrent invalid-session rejections → 1 login", .timeLimit(.minutes(1)))
+    @Test("Concurrent invalid-session rejections → 1 login", .timeLimit(.minutes(10)))
     func concurrentReloginOnce() async throws {
         let barrier = Barrier(30)
         let api = SessionAPI()
@@ -223,12 +223,12 @@ struct AuthSessionTests {
         let auth = SessionAPI.strategy()
         let (client, transport) = try setUp(api, auth: auth)
 
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .authRequired)
         #expect(error?.details.rawStatus == "ERROR:invalid credentials")
         #expect(await auth.isSignInRequired)
 
-        let fast = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let fast = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(fast?.code == .authRequired)
         #expect(api.logins.value == 1)
         #expect(transport.requests.count == 1)
@@ -253,10 +253,10 @@ struct AuthSessionTests {
             $0.auth = auth
             $0.retry.maxAttempts = 2
         }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .network)
         #expect(await auth.isSignInRequired == false)
-        _ = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        _ = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         let value = try await client.send(Endpoint<JSONValue>(.get, "x"))
         #expect(session(of: value) != nil)
     }
@@ -295,7 +295,7 @@ struct AuthSessionTests {
         let transport = ScriptedTransport { reply($0) }
         let auth = SessionLoginAuth(valueNames: ["token"]) { _ in SessionLoginAuth.Session(["tokn": "x"]) }
         let client = try makeClient(transport) { $0.auth = auth }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .usage)
         #expect(transport.requests.isEmpty)
     }

@@ -18,7 +18,7 @@ struct AuthStrategyTests {
     func bearerUnauthorized() async throws {
         let transport = ScriptedTransport([.status(401), .json([:])])
         let client = try makeClient(transport) { $0.auth = BearerTokenAuth(token: "tok-123") }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) }
         #expect(error?.code == .authRequired)
         #expect(error?.exitCode == 3)
         #expect(transport.requests.count == 1)
@@ -78,7 +78,7 @@ struct AuthStrategyTests {
     func invalidHeaderName() async throws {
         let transport = ScriptedTransport([.json([:])])
         let client = try makeClient(transport) { $0.auth = APIKeyAuth(name: "bad name", value: "v") }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .usage)
         #expect(transport.requests.isEmpty)
     }
@@ -101,7 +101,7 @@ struct AuthStrategyTests {
         let provider = SequenceTokenProvider(["t1"])
         let transport = ScriptedTransport(handler: { reply($0, status: 401) })
         let client = try makeClient(transport) { $0.auth = TokenProviderAuth(provider) }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) }
         #expect(error?.code == .authRequired)
         #expect(transport.requests.count == 1)
     }
@@ -116,7 +116,7 @@ struct AuthStrategyTests {
         }
         let transport = ScriptedTransport([.json([:])])
         let client = try makeClient(transport) { $0.auth = TokenProviderAuth(Failing()) }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) }
         #expect(error?.code == .authRequired)
         #expect(error.map { "\($0)".contains("tok-leaked") } == false)
         #expect(transport.requests.isEmpty)

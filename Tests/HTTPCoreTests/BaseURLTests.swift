@@ -25,7 +25,7 @@ struct BaseURLTests {
         ]
     )
     func rejected(url: String) async throws {
-        let error = await apiError { _ = try makeClient(ScriptedTransport(), baseURL: url) }
+        let error = await caughtAPIError { _ = try makeClient(ScriptedTransport(), baseURL: url) }
         #expect(error?.code == .usage)
         #expect(error?.exitCode == 64)
     }
@@ -49,7 +49,7 @@ struct BaseURLTests {
         let followUp = Endpoint<Data>(.get, "https://storage.example.com/f/1?sig=abc")
         #expect(try client.url(for: followUp).absoluteString == "https://storage.example.com/f/1?sig=abc")
         let insecure = Endpoint<Data>(.get, "http://storage.example.com/f/1")
-        let error = await apiError { _ = try client.url(for: insecure) }
+        let error = await caughtAPIError { _ = try client.url(for: insecure) }
         #expect(error?.code == .usage)
     }
 }

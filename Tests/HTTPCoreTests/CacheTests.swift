@@ -193,7 +193,7 @@ struct CacheTests {
         ])
         let client = try makeCachingClient(transport, cache: cache)
         _ = try await client.send(endpoint)
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await client.send(Endpoint<Data>(.get, "resources/1", headers: [.ifNoneMatch: "\"mine\""]))
         }
         #expect(error?.httpStatus == 304)

@@ -12,13 +12,13 @@ struct ErrorTableTests {
     ) async throws -> APIError {
         // Retry is off so each row tests the mapping alone.
         let client = try makeClient(ScriptedTransport([step])) { $0.retry = .none }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(method, "thing")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(method, "thing")) }
         return try #require(error)
     }
 
     @Test("usage: an http base URL, exit 64, not retryable")
     func usage() async throws {
-        let error = await apiError { _ = try makeClient(ScriptedTransport(), baseURL: "http://example.com") }
+        let error = await caughtAPIError { _ = try makeClient(ScriptedTransport(), baseURL: "http://example.com") }
         #expect(error?.code == .usage)
         #expect(error?.code.rawValue == "usage")
         #expect(error?.exitCode == 64)
@@ -102,7 +102,7 @@ struct ErrorTableTests {
             var owners: [Owner]
         }
         let client = try makeClient(ScriptedTransport([.json(["id": 1, "owners": [["name": "a"], ["nom": "b"]]])]))
-        let error = await apiError { _ = try await client.send(Endpoint<Project>(.get, "p")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<Project>(.get, "p")) }
         #expect(error?.code == .apiError)
         #expect(error?.isRetryable == false)
         #expect(error?.message.contains("owners[1].name") == true)
@@ -190,7 +190,7 @@ struct ErrorTableTests {
                 return error
             }
         }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .limitExceeded)
         #expect(error?.message == "Quota used up")
         #expect(error?.details.payload?["fault"]?["kind"] == "quota")

@@ -62,7 +62,7 @@ struct HooksTests {
     func failure() async throws {
         let recorder = EventRecorder()
         let client = try makeClient(ScriptedTransport([.connectionRefused])) { $0.hooks = recorder }
-        _ = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        _ = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(recorder.events.requestEnds.first?.error?.code == .network)
         #expect(recorder.events.operationEnds.first?.error?.code == .network)
     }

@@ -9,7 +9,9 @@ struct InsecureHTTPTests {
     func optIn() async throws {
         let url = try #require(URL(string: "http://timetable.example.edu/v1"))
         var configuration = ClientConfiguration(baseURL: url)
-        let refused = await apiError { _ = try Client(configuration: configuration, transport: ScriptedTransport()) }
+        let refused = await caughtAPIError {
+            _ = try Client(configuration: configuration, transport: ScriptedTransport())
+        }
         #expect(refused?.code == .usage)
 
         configuration.allowsInsecureHTTP = true

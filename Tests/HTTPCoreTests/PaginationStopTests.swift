@@ -25,7 +25,9 @@ struct PaginationStopTests {
     )
     func collectKeepsItems(next: String) async throws {
         let transport = Self.refusing(next)
-        let error = try #require(await apiError { _ = try await makeClient(transport).paginate(endpoint).collect() })
+        let error = try #require(
+            await caughtAPIError { _ = try await makeClient(transport).paginate(endpoint).collect() }
+        )
         #expect(error.code == .apiError)
         let partial = try #require(error.partialList(of: PageItem.self))
         #expect(partial.map(\.id) == [1, 2, 3, 4])
@@ -38,14 +40,14 @@ struct PaginationStopTests {
     func iterationKeepsItems() async throws {
         let client = try makeClient(Self.refusing("https://evil.example.com/v1/items?page=3"))
         var ids: [Int] = []
-        let error = await apiError {
+        let error = await caughtAPIError {
             for try await item in client.paginate(endpoint) { ids.append(item.id) }
         }
         #expect(ids == [1, 2, 3, 4])
         #expect(error?.message.contains("another origin") == true)
 
         var pages: [[Int]] = []
-        let pagesError = await apiError {
+        let pagesError = await caughtAPIError {
             for try await page in client.paginate(endpoint).pages { pages.append(page.items.map(\.id)) }
         }
         #expect(pages == [[1, 2], [3, 4]])
@@ -59,7 +61,7 @@ struct PaginationStopTests {
             .status(503),
         ])
         let error = try #require(
-            await apiError {
+            await caughtAPIError {
                 _ = try await makeClient(later) { $0.retry = .none }.paginate(endpoint).collect()
             }
         )
@@ -68,7 +70,7 @@ struct PaginationStopTests {
         #expect(error.partialList(of: PageItem.self)?.meta.truncated == true)
 
         let first = ScriptedTransport([.status(503)])
-        let firstError = await apiError {
+        let firstError = await caughtAPIError {
             _ = try await makeClient(first) { $0.retry = .none }.paginate(endpoint).collect()
         }
         #expect(firstError?.httpStatus == 503)

@@ -34,13 +34,13 @@ extension PaginationTests {
         var iterator = client.paginate(endpoint).pages.makeAsyncIterator()
         let first = try await iterator.next()
         #expect(first?.items.map(\.id) == [1, 2])
-        let error = await apiError { _ = try await iterator.next() }
+        let error = await caughtAPIError { _ = try await iterator.next() }
         #expect(error?.code == .apiError)
         #expect(error?.message.contains(refusal.messageFragment) == true)
         #expect(transport.requests.count == 1)
         #expect(try await iterator.next() == nil)
 
-        let collectError = await apiError { _ = try await client.paginate(endpoint).collect() }
+        let collectError = await caughtAPIError { _ = try await client.paginate(endpoint).collect() }
         #expect(collectError?.code == .apiError)
         #expect(transport.requests.count == 2)
     }
@@ -60,13 +60,13 @@ extension PaginationTests {
             page == 2 ? #"</v1/items>; rel="next""# : #"</v1/items?page=\#(page + 1)>; rel="next""#
         }
         let client = try makeClient(transport)
-        let error = await apiError { _ = try await client.paginate(endpoint).collect() }
+        let error = await caughtAPIError { _ = try await client.paginate(endpoint).collect() }
         #expect(error?.code == .apiError)
         #expect(error?.message.contains("already fetched") == true)
         #expect(transport.requests.count == 2)
 
         let selfLink = pagedTransport([[1]]) { _, _ in #"</v1/items>; rel="next""# }
-        let selfError = await apiError { _ = try await makeClient(selfLink).paginate(endpoint).collect() }
+        let selfError = await caughtAPIError { _ = try await makeClient(selfLink).paginate(endpoint).collect() }
         #expect(selfError?.message.contains("already fetched") == true)
         #expect(selfLink.requests.count == 1)
     }

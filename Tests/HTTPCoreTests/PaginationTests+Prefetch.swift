@@ -38,7 +38,7 @@ extension PaginationTests {
             if items.first?.id == 1 {
                 // Page 2's request goes out while this decode runs. Bounded, so a walk that
                 // requests page 2 only after the decode fails here instead of hanging.
-                let arrived = secondRequested.wait(timeout: .now() + 30) == .success
+                let arrived = secondRequested.wait(timeout: .now() + 300) == .success
                 overlapped.withLock { $0.append(arrived) }
             }
             return items
@@ -58,7 +58,7 @@ extension PaginationTests {
         endpoint.decoder = ResponseDecoder { _, _, _ in
             throw BrokenPage()
         }
-        let error = await apiError { _ = try await makeClient(transport).paginate(endpoint).collect() }
+        let error = await caughtAPIError { _ = try await makeClient(transport).paginate(endpoint).collect() }
         #expect(error?.message.contains("page 1 is broken") == true)
         // Page 2's request may not have reached the transport before the walk gave up; if it
         // did, it must not be left waiting.

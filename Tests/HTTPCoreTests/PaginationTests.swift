@@ -177,7 +177,7 @@ struct PaginationTests {
     func itemsKeyMissing() async throws {
         let transport = ScriptedTransport([.json(["other": []])])
         let client = try makeClient(transport)
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await client.paginate(endpoint, options: PaginationOptions(itemsKey: "todos")).collect()
         }
         #expect(error?.code == .apiError)

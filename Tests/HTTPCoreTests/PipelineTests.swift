@@ -83,7 +83,7 @@ struct PipelineTests {
             $0.auth = strategy
             $0.hooks = recorder
         }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .authRequired)
         #expect(strategy.renewals.value == 1)
         #expect(transport.requests.count == 3)
@@ -95,7 +95,7 @@ struct PipelineTests {
     func replayOnce() async throws {
         let transport = ScriptedTransport([.status(409), .status(409), .json([:])])
         let client = try makeClient(transport) { $0.middlewares = [AlwaysReplay()] }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.httpStatus == 409)
         #expect(transport.requests.count == 2)
     }

@@ -105,7 +105,7 @@ struct PollingTests {
         var iterator = client.poll(endpoint, every: .seconds(1), options: PollOptions(throwsErrors: true))
             .makeAsyncIterator()
         #expect(try await iterator.next()?.version == 1)
-        let error = await apiError { _ = try await iterator.next() }
+        let error = await caughtAPIError { _ = try await iterator.next() }
         #expect(error?.code == .notFound)
         #expect(try await iterator.next() == nil)
     }
@@ -159,7 +159,7 @@ struct PollingTests {
         let client = try makeClient(transport)
         let bad = Endpoint<Resource>(.get, "http://insecure.example.com/x")
         var iterator = client.poll(bad, every: .seconds(1)).makeAsyncIterator()
-        let error = await apiError { _ = try await iterator.next() }
+        let error = await caughtAPIError { _ = try await iterator.next() }
         #expect(error?.code == .usage)
         #expect(transport.requests.isEmpty)
     }

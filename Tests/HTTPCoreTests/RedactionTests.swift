@@ -71,7 +71,7 @@ struct RedactionTests {
             $0.redactor = Redactor(secretQueryParameters: ["token"])
             $0.defaultHeaders = [.authorization: "Bearer bearer-secret"]
         }
-        let error = await apiError {
+        let error = await caughtAPIError {
             _ = try await client.send(Endpoint<JSONValue>(.get, "me", query: ["token": "query-secret"]))
         }
         let events = recorder.events

@@ -95,7 +95,9 @@ struct RequestBodyTests {
         }
         let transport = ScriptedTransport()
         let client = try makeClient(transport)
-        let error = await apiError { _ = try await client.send(Endpoint<NoContent>(.post, "x", body: .json(Bad()))) }
+        let error = await caughtAPIError {
+            _ = try await client.send(Endpoint<NoContent>(.post, "x", body: .json(Bad())))
+        }
         #expect(error?.code == .usage)
         #expect(transport.requests.isEmpty)
     }

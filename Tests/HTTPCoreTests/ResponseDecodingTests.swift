@@ -67,7 +67,7 @@ struct ResponseDecodingTests {
     @Test("An empty body where JSON was expected is an api_error")
     func emptyJSON() async throws {
         let client = try makeClient(ScriptedTransport([.status(200)]))
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .apiError)
     }
 

@@ -64,7 +64,7 @@ struct RetryTests {
         let clock = TestClock()
         let transport = ScriptedTransport([.status(429, headers: [.retryAfter: "120"]), .json([:])])
         let client = try client(transport, clock: clock)
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .rateLimit)
         #expect(error?.details.retryAfter == .seconds(120))
         #expect(error?.httpStatus == 429)
@@ -76,7 +76,7 @@ struct RetryTests {
     func postNotRetried() async throws {
         let transport = ScriptedTransport([.status(503), .json([:])])
         let client = try client(transport)
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.post, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "x")) }
         #expect(error?.code == .apiError)
         #expect(error?.httpStatus == 503)
         #expect(transport.requests.count == 1)
@@ -112,7 +112,7 @@ struct RetryTests {
         let transport = ScriptedTransport([.status(503), .json([:])])
         let client = try client(transport) { $0.idempotencyKeyHeader = .idempotencyKey }
         let write = Endpoint<JSONValue>(method, "x", operation: OperationMetadata(idempotent: false))
-        let error = await apiError { _ = try await client.send(write) }
+        let error = await caughtAPIError { _ = try await client.send(write) }
         #expect(error?.httpStatus == 503)
         #expect(transport.requests.count == 1)
         #expect(transport.requests[0].header("Idempotency-Key") == nil)
@@ -129,7 +129,7 @@ struct RetryTests {
     func networkPostAmbiguous() async throws {
         let transport = ScriptedTransport([.connectionLost, .json([:])])
         let client = try client(transport)
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.post, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "x")) }
         #expect(error?.code == .ambiguous)
         #expect(error?.exitCode == 8)
         #expect(transport.requests.count == 1)
@@ -151,10 +151,10 @@ struct RetryTests {
             $0.retryBudget = RetryBudget(ratio: 0, window: .seconds(60), minimumRetries: 2)
             $0.retry.maxAttempts = 5
         }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.httpStatus == 503)
         #expect(transport.requests.count == 3, "one first attempt plus the 2 retries the budget allows")
-        _ = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        _ = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(transport.requests.count == 4, "the budget is spent: no retry at all")
     }
 
@@ -169,7 +169,7 @@ struct RetryTests {
             $0.retry.maxAttempts = 2
         }
         for _ in 0..<50 { _ = try await client.send(Endpoint<JSONValue>(.get, "ok")) }
-        for _ in 0..<20 { _ = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "fail")) } }
+        for _ in 0..<20 { _ = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "fail")) } }
         let failing = transport.requests.filter { $0.url.path.hasSuffix("fail") }.count
         // 70 first attempts allow 14 retries: 20 failing first attempts + 14 retries.
         #expect(failing == 34)
@@ -183,7 +183,7 @@ struct RetryTests {
             $0.retry = RetryPolicy(maxAttempts: 5, jitter: .none)
             $0.deadline = .milliseconds(2500)
         }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .network)
         #expect(error?.message.contains("deadline") == true)
         #expect(transport.requests.count == 2, "the 2 s wait after attempt 2 would end past 2.5 s")
@@ -220,7 +220,7 @@ struct RetryTests {
     func noRetry(attempts: Int) async throws {
         let transport = ScriptedTransport([.status(503), .json([:])])
         let client = try client(transport) { $0.retry.maxAttempts = attempts }
-        _ = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        _ = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(transport.requests.count == 1)
     }
 

@@ -20,18 +20,6 @@ func header(_ name: String) -> HTTPField.Name {
     HTTPField.Name(name) ?? .contentType
 }
 
-/// Runs `body` and returns the APIError it throws, or nil.
-func apiError(_ body: () async throws -> Void) async -> APIError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as APIError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
 /// Hooks that record every event name in order, for ordering assertions.
 final class RecordingHooks: Hooks {
     let name: String

@@ -15,7 +15,7 @@ struct TransportErrorTests {
         let recorder = EventRecorder()
         let transport = ScriptedTransport([.invalidURL, .json([:]), .json([:])])
         let client = try makeClient(transport, baseURL: "http://[::1]:8080") { $0.hooks = recorder }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(method, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(method, "x")) }
         #expect(error?.code == .usage)
         #expect(error?.exitCode == 64)
         #expect(error?.message == "Cannot send a request to [::1]:8080: the transport cannot use this URL.")
@@ -60,7 +60,7 @@ struct TransportErrorTests {
             throw TransportError.cannotConnect(to: recorded.url, "the connection was refused")
         }
         let client = try makeClient(transport, baseURL: "https://api.example.com") { $0.retry = .none }
-        let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.code == .network)
         #expect(error?.message == "Could not connect to api.example.com:443 (the connection was refused).")
     }

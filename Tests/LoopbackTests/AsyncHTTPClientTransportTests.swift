@@ -16,7 +16,7 @@ struct AsyncHTTPClientTransportTests {
     func borrowedClient() async throws {
         let httpClient = HTTPClient(configuration: AsyncHTTPClientTransport.recommendedConfiguration)
         do {
-            try await withSandbox { sandbox in
+            try await Sandbox.withRunning { sandbox in
                 let transport = AsyncHTTPClientTransport(client: httpClient)
                 let client = try makeClient(sandbox, transport)
                 _ = try await client.send(.echo(.get))
@@ -35,7 +35,7 @@ struct AsyncHTTPClientTransportTests {
     func borrowedClientFollowingRedirects() async throws {
         let httpClient = HTTPClient(configuration: HTTPClient.Configuration())
         do {
-            try await withSandbox { sandbox in
+            try await Sandbox.withRunning { sandbox in
                 let transport = AsyncHTTPClientTransport(client: httpClient)
                 let request = HTTPRequest(
                     method: .get,
@@ -57,7 +57,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("An owned client is shut down once; requests after it fail without being sent")
     func ownedShutdown() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             let transport = AsyncHTTPClientTransport()
             let client = try makeClient(sandbox, transport)
             _ = try await client.send(.echo(.get))
@@ -93,7 +93,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("The shared transport works and cannot be shut down")
     func sharedTransport() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             try await AsyncHTTPClientTransport.shared.shutdown()
             let client = try makeClient(sandbox, AsyncHTTPClientTransport.shared)
             let echo = try await client.send(.echo(.get))
@@ -180,13 +180,13 @@ struct AsyncHTTPClientTransportTests {
     func mixedTimeoutsOnOneLoop() async throws {
         // A single event loop is a group of one.
         let loop = HTTPClient.defaultEventLoopGroup.next()
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             try await withAsyncHTTPClientTransport(eventLoopGroup: loop) { transport in
                 let request = sandboxRequest(to: sandbox, "/_test/hold/both")
                 let patient = Task {
                     try await transport.send(request, body: nil, options: TransportOptions(timeout: .seconds(600)))
                 }
-                try await Task.sleep(for: .milliseconds(200))
+                try await sandbox.waitUntilWaiting(onHold: "both")
                 let started = ContinuousClock.now
                 let error = await transportError {
                     _ = try await transport.send(request, body: nil, options: TransportOptions(timeout: .seconds(1)))
@@ -210,7 +210,7 @@ struct AsyncHTTPClientTransportTests {
             let path = inBody ? "/_test/bytes/2048?chunked=1&chunk_size=1024&hold=rest" : "/_test/hold/head"
             let request = sandboxRequest(to: sandbox, path)
             let task = Task { try await transport.send(request, body: nil, options: TransportOptions()) }
-            try await Task.sleep(for: .milliseconds(300))
+            try await sandbox.waitUntilWaiting(onHold: inBody ? "rest" : "head")
             task.cancel()
             let result = await task.result
             #expect(throws: CancellationError.self) { try result.get() }

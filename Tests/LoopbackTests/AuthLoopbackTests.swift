@@ -68,7 +68,8 @@ struct AuthLoopbackTests {
     func singleFlightRefresh(kind: TransportUnderTest) async throws {
         let tally = TokenRoutes.Tally()
         tally.revoke()
-        try await withSandbox(SandboxConfiguration(modules: [TokenRoutes(tally: tally)])) { sandbox in
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [TokenRoutes(tally: tally)])) {
+            sandbox in
             let auth = RefreshingTokenAuth(
                 credentials: TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"),
                 refresh: RefreshEndpoint(path: "auth-test/token")

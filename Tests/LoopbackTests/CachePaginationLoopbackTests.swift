@@ -50,7 +50,7 @@ struct CachePaginationLoopbackTests {
 
     @Test("ETag: If-None-Match → 304 → the cached body; a PUT invalidates it", arguments: TransportUnderTest.allCases)
     func etagRevalidation(kind: TransportUnderTest) async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             try await kind.withTransport { transport in
                 let hooks = LoopbackRecorder()
                 let client = try sandboxClient(sandbox, transport) {
@@ -84,7 +84,7 @@ struct CachePaginationLoopbackTests {
 
     @Test("A 3-page Link walk with X-Total-Count, and maxPages truncation", arguments: TransportUnderTest.allCases)
     func threePageWalk(kind: TransportUnderTest) async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             try await kind.withTransport { transport in
                 let hooks = LoopbackRecorder()
                 let client = try sandboxClient(sandbox, transport) { $0.hooks = hooks }
@@ -110,7 +110,7 @@ struct CachePaginationLoopbackTests {
 
     @Test("Polling a real server: unchanged polls are 304s, a change is yielded")
     func pollingRevalidates() async throws {
-        try await withSandbox { sandbox in
+        try await Sandbox.withRunning { sandbox in
             try await TransportUnderTest.urlSession.withTransport { transport in
                 let clock = TestClock(mode: .manual)
                 let hooks = LoopbackRecorder()

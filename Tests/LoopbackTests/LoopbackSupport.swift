@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPCore
 import HTTPCoreAsyncHTTPClient
+import HTTPCoreTesting
 import HTTPTypes
 import NIOCore
 import Testing
@@ -69,22 +70,6 @@ enum SanitizerRun {
     static var hangTimeout: Duration { .seconds(60 * slowdown) }
 }
 
-/// Runs `body` with a fresh sandbox on an ephemeral loopback port and always stops it.
-func withSandbox<T: Sendable>(
-    _ configuration: SandboxConfiguration = SandboxConfiguration(),
-    _ body: (Sandbox) async throws -> T
-) async throws -> T {
-    let sandbox = try await Sandbox.start(configuration: configuration)
-    do {
-        let result = try await body(sandbox)
-        await sandbox.stop()
-        return result
-    } catch {
-        await sandbox.stop()
-        throw error
-    }
-}
-
 /// A client for `sandbox` over `transport`; retry is off unless the test turns it on.
 ///
 /// The timeout is generous: the whole test run shares two cores with the in-process servers, and
@@ -104,17 +89,7 @@ func makeClient(
 }
 
 /// What `/_test/echo` answers.
-struct Echo: Decodable, Sendable {
-    var method: String
-    var path: String
-    var query: [String: [String]]
-    var headers: [String: [String]]
-    var body: String
-    var bodyEncoding: String
-    var bodyBytes: Int
-
-    func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
-}
+typealias Echo = EchoedRequest
 
 extension Endpoint where Response == Echo {
     /// An echo endpoint decoded with the sandbox's camelCase keys.
@@ -133,17 +108,5 @@ extension Endpoint where Response == Echo {
             body: body,
             decoder: ResponseDecoder { data, _, _ in try JSONDecoder().decode(Echo.self, from: data) }
         )
-    }
-}
-
-/// Runs `body` and returns the APIError it throws, or nil.
-func apiError(_ body: () async throws -> Void) async -> APIError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as APIError {
-        return error
-    } catch {
-        return nil
     }
 }

@@ -1,6 +1,7 @@
 import APISandbox
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import HTTPTypes
 import Testing
 
@@ -13,7 +14,7 @@ extension TransportContractTests {
         try await withContract(kind) { sandbox, transport in
             let client = try makeClient(sandbox, transport) { $0.maxResponseBodySize = 1024 * 1024 }
             for query: QueryParameters in [[:], ["chunked": 1, "chunk_size": 65536]] {
-                let error = await apiError {
+                let error = await caughtAPIError {
                     _ = try await client.send(Endpoint<Data>(.get, "_test/bytes/\(3 * 1024 * 1024)", query: query))
                 }
                 #expect(error?.code == .limitExceeded)
@@ -93,7 +94,7 @@ extension TransportContractTests {
             // 64 MiB in 16 KiB chunks 20 ms apart: a transport that read it all first would take 80 s
             // (4× both under a sanitizer, whose slowdown a busy machine has stretched past 30 s).
             let started = ContinuousClock.now
-            let error = await apiError {
+            let error = await caughtAPIError {
                 _ = try await client.send(
                     Endpoint<Data>(
                         .get,
@@ -123,7 +124,7 @@ extension TransportContractTests {
             #expect(response.body == Data(repeating: UInt8(ascii: "e"), count: 10))
 
             let client = try makeClient(sandbox, transport) { $0.maxErrorBodySize = 10 }
-            let error = await apiError {
+            let error = await caughtAPIError {
                 _ = try await client.send(
                     Endpoint<JSONValue>(.get, "_test/status/500", query: ["body": String(repeating: "e", count: 5000)])
                 )

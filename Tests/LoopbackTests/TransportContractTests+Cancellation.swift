@@ -79,9 +79,9 @@ extension TransportContractTests {
                 "_test/bytes/4096",
                 query: ["chunked": 1, "chunk_size": 1024, "hold": "rest"]
             )
-            for endpoint in [slowHead, slowBody] {
+            for (endpoint, hold) in [(slowHead, "head"), (slowBody, "rest")] {
                 let task = Task { try await client.send(endpoint) }
-                try await Task.sleep(for: .milliseconds(200))
+                try await sandbox.waitUntilWaiting(onHold: hold)
                 task.cancel()
                 let result = await task.result
                 #expect(throws: CancellationError.self) { try result.get() }

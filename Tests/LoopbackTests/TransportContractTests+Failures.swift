@@ -1,6 +1,7 @@
 import APISandbox
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import HTTPTypes
 import Testing
 
@@ -12,7 +13,7 @@ extension TransportContractTests {
         try await kind.withTransport { transport in
             let client = try makeClient(stopped, transport)
             let started = ContinuousClock.now
-            let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.post, "anything")) }
+            let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "anything")) }
             #expect(error?.code == .network)
             #expect(error?.exitCode == 6)
             #expect(error?.message.contains("127.0.0.1:\(stopped.port)") == true, "\(String(describing: error))")
@@ -38,7 +39,7 @@ extension TransportContractTests {
                 $0.retry = RetryPolicy(baseDelay: .milliseconds(1), jitter: .none)
                 $0.middlewares = [attempts]
             }
-            let error = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "anything")) }
+            let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "anything")) }
             #if canImport(FoundationNetworking)
             if kind == .urlSession {
                 #expect(error?.code == .usage, "\(String(describing: error))")
@@ -65,10 +66,12 @@ extension TransportContractTests {
             let client = try makeClient(sandbox, transport)
             // Warm the connection up first, so the faulted request goes out on a reused one.
             _ = try await client.send(.echo(.get))
-            let get = await apiError { _ = try await client.send(Endpoint<JSONValue>(.get, "_test/script/broken")) }
+            let get = await caughtAPIError {
+                _ = try await client.send(Endpoint<JSONValue>(.get, "_test/script/broken"))
+            }
             #expect(get?.code == .network)
             _ = try await client.send(.echo(.get))
-            let post = await apiError {
+            let post = await caughtAPIError {
                 _ = try await client.send(Endpoint<JSONValue>(.post, "_test/script/broken", body: .json(["n": 1])))
             }
             #expect(post?.code == .ambiguous)
@@ -95,7 +98,7 @@ extension TransportContractTests {
                     FaultInjection(sequence: [.connection(.dropResponse)], pathPrefixes: ["/_test/writes"])
                 )
                 let started = ContinuousClock.now
-                let error = await apiError {
+                let error = await caughtAPIError {
                     _ = try await client.send(Endpoint<JSONValue>(.post, "_test/writes", body: body))
                 }
                 #expect(error?.code == .ambiguous, "round \(round)")
@@ -117,7 +120,7 @@ extension TransportContractTests {
             sandbox.script("trigger", [.fault(.dropResponse)])
             let client = try makeClient(sandbox, transport)
             _ = try await client.send(.echo(.get))
-            let error = await apiError {
+            let error = await caughtAPIError {
                 _ = try await client.send(
                     Endpoint<JSONValue>(.get, "_test/script/trigger", operation: OperationMetadata(idempotent: false))
                 )

@@ -1,6 +1,7 @@
 import APISandbox
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import HTTPTypes
 import Testing
 
@@ -24,7 +25,7 @@ extension TransportContractTests {
     )
     func crossOriginRedirect(kind: TransportUnderTest) async throws {
         try await withContract(kind) { first, transport in
-            try await withSandbox { second in
+            try await Sandbox.withRunning { second in
                 let client = try makeClient(first, transport) {
                     $0.defaultHeaders = [
                         .authorization: "Bearer secret-token", .cookie: "session=abc", .accept: "application/json",
@@ -60,7 +61,7 @@ extension TransportContractTests {
         try await withContract(kind) { sandbox, transport in
             let client = try makeClient(sandbox, transport) { $0.redirectPolicy = RedirectPolicy(maxRedirects: 1) }
             let twice = "/_test/redirect/302?to=%2F_test%2Fecho%2Fend"
-            let error = await apiError {
+            let error = await caughtAPIError {
                 _ = try await client.send(.echo(.get, "_test/redirect/302", query: ["to": twice]))
             }
             #expect(error?.code == .apiError)

@@ -1,6 +1,7 @@
 import APISandbox
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import HTTPTypes
 import Testing
 
@@ -10,7 +11,7 @@ extension TransportContractTests {
         try await withContract(kind) { sandbox, transport in
             let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
             let started = ContinuousClock.now
-            let error = await apiError {
+            let error = await caughtAPIError {
                 _ = try await client.send(Endpoint<JSONValue>(.get, "_test/hold/head"))
             }
             #expect(error?.code == .network)
@@ -64,7 +65,7 @@ extension TransportContractTests {
         try await withContract(kind) { sandbox, transport in
             // The rest of the body is held until the sandbox stops: only the timeout can end this.
             let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
-            let error = await apiError {
+            let error = await caughtAPIError {
                 _ = try await client.send(
                     Endpoint<Data>(
                         .get,

@@ -177,7 +177,7 @@ func withContract<T: Sendable>(
     _ configuration: SandboxConfiguration = SandboxConfiguration(),
     _ body: (Sandbox, any HTTPTransport) async throws -> T
 ) async throws -> T {
-    try await withSandbox(configuration) { sandbox in
+    try await Sandbox.withRunning(configuration: configuration) { sandbox in
         try await kind.withTransport { transport in try await body(sandbox, transport) }
     }
 }

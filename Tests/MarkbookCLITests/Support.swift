@@ -64,12 +64,7 @@ func withSandbox(
     _ body: (String, MarkbookSandboxModule) async throws -> Void
 ) async throws {
     let module = MarkbookSandboxModule(account: CLIAccount.account, now: { clock.now() })
-    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module]))
-    do {
+    try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module])) { sandbox in
         try await body(sandbox.baseURL.appending(path: MarkbookSandboxModule.defaultBasePath).absoluteString, module)
-    } catch {
-        await sandbox.stop()
-        throw error
     }
-    await sandbox.stop()
 }
