@@ -1,0 +1,130 @@
+import APISandbox
+import Basecamp
+import BasecampSandbox
+import CLISupport
+import Foundation
+import HTTPCore
+import HTTPCoreOAuth
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+/// Refreshing issued tokens against the sandbox: after expiry, after a rejection, and from two
+/// stores or processes at once.
+extension SignInSandboxTests {
+    @Test("Refresh after expiry: once the token has expired on both sides, one refresh, and the new token works")
+    func refreshAfterExpiry() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        // Both clocks jump three weeks, past the two-week token: the sandbox's for the API, the
+        // client's for its own expiry check.
+        let offset = Locked<TimeInterval>(0)
+        let authorization = BasecampSandboxAuthorization(
+            options: SandboxAuthorizationOptions(requiresIssuedTokens: true),
+            now: { Date().addingTimeInterval(offset.withLock { $0 }) }
+        )
+        try await withBasecampSandbox(module: BasecampSandboxModule(authorization: authorization)) { sandbox in
+            let oauth = launchpadClient(sandbox)
+            let credentials = try await signInWithoutBrowser(oauth)
+            let threeWeeks: TimeInterval = 21 * 86_400
+            offset.withLock { $0 = threeWeeks }
+            #expect(authorization.status(of: credentials.accessToken) == .invalid)
+            let auth = oauth.refreshingAuth(credentials: credentials)
+            let client = try BasecampClient(
+                auth: auth,
+                userAgent: Self.agent,
+                config: BasecampConfig(baseURL: sandbox.basecampURL),
+                transport: URLSessionTransport(),
+                timeSource: TestClock(start: Date().addingTimeInterval(threeWeeks))
+            )
+            _ = try await client.forAccount(accountID).projects.list()
+            _ = try await client.forAccount(accountID).people.list()
+            #expect(authorization.refreshRequests == 1)
+            let now = try #require(await auth.credentials)
+            #expect(now.accessToken != credentials.accessToken)
+            #expect(authorization.status(of: now.accessToken) == .valid)
+        }
+    }
+
+    @Test("A rejected refresh token ends in auth_required and clears the stored credentials")
+    func rejectedRefreshToken() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withAuthSandbox { sandbox, authorization in
+            let oauth = launchpadClient(sandbox)
+            let credentials = try await signInWithoutBrowser(oauth)
+            try await withCredentialsFile(credentials) { file in
+                let store = FileCredentialStore(url: file)
+                let auth = oauth.refreshingAuth(store: store)
+                let client = try basecamp(sandbox, auth: auth)
+                authorization.revokeAccessTokens()
+                authorization.revokeRefreshTokens()
+                let error = await #expect(throws: APIError.self) {
+                    _ = try await client.forAccount(accountID).projects.list()
+                }
+                #expect(error?.code == .authRequired)
+                #expect(error?.exitCode == 3)
+                #expect(authorization.refreshRequests == 1)
+                #expect(await store.load() == nil)
+                #expect(await auth.isSignInRequired)
+            }
+        }
+    }
+
+    /// Signs in to a sandbox whose tokens live 45 s (inside the clients' 60 s refresh margin,
+    /// so every client refreshes before its call), saves the credentials to a file, runs
+    /// `body`, and checks that exactly one refresh reached the server and the file holds its
+    /// result.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private func expectOneRefresh(
+        _ body: (_ sandbox: Sandbox, _ oauth: OAuthClient, _ file: URL) async throws -> Void
+    ) async throws {
+        try await withAuthSandbox(SandboxAuthorizationOptions(accessTokenLifetime: 45, requiresIssuedTokens: true)) {
+            sandbox,
+            authorization in
+            let oauth = launchpadClient(sandbox)
+            let credentials = try await signInWithoutBrowser(oauth)
+            try await withCredentialsFile(credentials) { file in
+                try await body(sandbox, oauth, file)
+                #expect(authorization.refreshRequests == 1)
+                let stored = try #require(await FileCredentialStore(url: file).load())
+                #expect(stored.accessToken != credentials.accessToken)
+            }
+        }
+    }
+
+    @Test("Two stores on one file refresh at once: exactly one refresh reaches the server")
+    func twoStoresOneRefresh() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await expectOneRefresh { sandbox, oauth, file in
+            let clients = try (0..<2).map { _ in
+                try basecamp(sandbox, auth: oauth.refreshingAuth(store: FileCredentialStore(url: file)))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in clients {
+                    group.addTask { _ = try await client.forAccount(accountID).projects.list() }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test("Two processes refreshing the same stored token at once: exactly one refresh reaches the server")
+    func twoProcessesOneRefresh() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await expectOneRefresh { sandbox, oauth, file in
+            let arguments = [
+                file.path,
+                oauth.registration.clientID,
+                sandbox.baseURL.appending(path: "launchpad/authorization/token").absoluteString,
+                sandbox.basecampURL.appending(path: "\(accountID)/projects.json").absoluteString,
+                file.deletingLastPathComponent().appending(path: "barrier").path,
+                "2",
+            ]
+            async let first = BuiltExecutable.run("OAuthRefreshProbe", arguments: arguments)
+            async let second = BuiltExecutable.run("OAuthRefreshProbe", arguments: arguments)
+            for result in try await [first, second] {
+                #expect(result.exitCode == 0, "\(result.stdout) \(result.stderr)")
+                #expect(result.stdout == "ok 200\n")
+            }
+        }
+    }
+}
