@@ -24,10 +24,14 @@ struct CalendarBinaryTests {
         text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
     }
 
+    /// The values of the property `name`, text escapes (`\,` `\;` `\\`) undone.
     static func values(_ name: String, in lines: [String]) -> [String] {
         lines.compactMap { line in
             guard line.hasPrefix(name + ":") || line.hasPrefix(name + ";") else { return nil }
-            return line.split(separator: ":", maxSplits: 1).last.map(String.init)
+            return line.split(separator: ":", maxSplits: 1).last.map {
+                $0.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+                    .replacingOccurrences(of: "\\\\", with: "\\")
+            }
         }
     }
 
