@@ -77,7 +77,7 @@ struct ImportCommand: MarkbookCommand {
         let importer = MarkbookImporter(client: client, maximumConcurrentWrites: concurrency)
         let rules = MarkbookResultRules(allowsOutOfRange: allowOutOfRange, allowsText: text)
         let plan = try await importer.plan(markbookKey: key, grid: grid, rules: rules)
-        let view = ImportPlanView(plan: plan, file: file)
+        let view = ImportPlanView(plan: plan, file: file, skipsInvalid: skipInvalid)
         let refused = plan.hasInvalidValues && !skipInvalid
         if dryRun || refused || plan.isEmpty {
             if context.outputsJSON {

@@ -7,6 +7,8 @@ import Markbook
 struct ImportPlanView {
     var plan: MarkbookImportPlan
     var file: String
+    /// Whether invalid values are skipped (`--skip-invalid`) rather than stopping the import.
+    var skipsInvalid = false
 
     struct JSON: Encodable {
         struct Change: Encodable {
@@ -113,7 +115,11 @@ struct ImportPlanView {
         }
         if !plan.invalid.isEmpty {
             context.print()
-            context.print("Invalid values (nothing is written while any is left, unless --skip-invalid):")
+            context.print(
+                skipsInvalid
+                    ? "Invalid values (left alone):"
+                    : "Invalid values (nothing is written while any is left, unless --skip-invalid):"
+            )
             var table = Self.table(["ROW", "COLUMN", "SID", "VALUE", "PROBLEM"], right: [0])
             for entry in plan.invalid {
                 let column = entry.columnNumber.map { "\(Self.letters($0)) \(entry.header ?? "")" } ?? "(row)"
