@@ -36,7 +36,7 @@ struct MarkbookTool: CommandLineTool {
                 ),
             ]
         )
-            + "\n\nmarkbook's own exit codes:\n   11 no_backup         12 import_conflict\n   75 backup_pending"
+            + "\n\nmarkbook's own exit codes (backup download, import):\n   11 no_backup          75 backup_pending\n   12 import_conflict"
             + "\n\nFor the real API, set MARKBOOK_BASE_URL to https://smpcsonline.com.au/markbook/api/v1.5."
             + "\n\nTry it without an account:\n  markbook --sandbox show 1000001\n  markbook --sandbox list --format csv"
             + "\n  markbook --sandbox export 1000001 --output 10MAT.csv",

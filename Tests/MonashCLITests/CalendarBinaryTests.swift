@@ -6,19 +6,6 @@ import Testing
 /// reads the same output with a real iCalendar parser.
 @Suite("The built monash executable: timetable --ics")
 struct CalendarBinaryTests {
-    private struct Week: Decodable {
-        struct Class: Decodable {
-            var course: String
-            var kind: String
-            var lecturer: String
-            var room: String
-            var campus: String
-        }
-
-        var week: Int
-        var classes: [Class]
-    }
-
     /// The file's lines with folded continuations joined, as a parser unfolds them.
     static func unfolded(_ text: String) -> [String] {
         text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
@@ -55,7 +42,7 @@ struct CalendarBinaryTests {
             arguments: ["--sandbox", "--json", "timetable"],
             variables: variables
         )
-        let week = try json.json(Week.self)
+        let week = try json.json(TimetableOutput.self)
         #expect(written.stderr == "Wrote week \(week.week): \(week.classes.count) classes to \(target.path).\n")
 
         let text = try String(contentsOf: target, encoding: .utf8)
