@@ -139,6 +139,39 @@ struct ImportWorkflowTests {
         }
     }
 
+    @Test(
+        "A write whose answer is lost is reported failed, never applied; the re-run finds it written and sends nothing"
+    )
+    func lostAnswer() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await BulkFixture.with { fixture in
+            let rows = try await fixture.export(to: "original.csv")
+            let edits = GridEdits.pick(3, in: rows)
+            try #require(edits.count == 3)
+            try fixture.write(GridEdits.apply(edits, to: rows), to: "edited.csv")
+            let planned = try await fixture.run(["--json", "import", Self.key, fixture.path("edited.csv"), "--dry-run"])
+            let lost = try #require(try planned.json(ImportOutput.self).plan.changes.dropFirst().first)
+            let cell = MarkbookSandboxModule.ResultCell(studentKey: lost.studentKey, taskKey: lost.taskKey)
+
+            // The second cell is written, then its answer is lost (a 400, which is not retried).
+            fixture.module.setOptions(
+                MarkbookSandboxOptions(resultWriteFaults: .init(cells: [cell], failure: .lostAnswer(httpStatus: 400)))
+            )
+            let first = try await fixture.run(["import", Self.key, fixture.path("edited.csv")])
+            #expect(first.exitCode == 9, "\(first.stderr)")
+            #expect(first.stdout.contains("Import INCOMPLETE: applied 2, failed 1, "))
+            #expect(first.stdout.contains("Failed: row \(lost.row) \(lost.sid) "))
+            #expect(fixture.module.counters().resultWritesByCell[cell] == 1, "it did reach the markbook")
+
+            fixture.module.setOptions(MarkbookSandboxOptions())
+            let second = try await fixture.run(["import", Self.key, fixture.path("edited.csv")])
+            #expect(second.exitCode == 0, "\(second.stderr)")
+            #expect(second.stdout.contains("Nothing to write."))
+            let writes = fixture.module.counters().resultWritesByCell
+            #expect(writes.count == 3 && writes.values.allSatisfy { $0 == 1 }, "\(writes)")
+        }
+    }
+
     @Test("markbook --sandbox takes its faults from the environment, with a state file between runs")
     func sandboxFaultsFromEnvironment() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-faults-\(UUID().uuidString)")
