@@ -46,7 +46,14 @@ struct BackupDownloadCommand: MarkbookCommand {
 
     func validate() throws {
         if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
-        if let output, !force { try AtomicFileWriter.refuseExisting(URL(fileURLWithPath: output)) }
+        guard let output else { return }
+        // Checked before the URL is fetched: fetching it starts the hour it stays valid.
+        let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--output \(output): the directory \(directory) does not exist.")
+        }
+        if !force { try AtomicFileWriter.refuseExisting(URL(fileURLWithPath: output)) }
     }
 
     private struct Output: Encodable {

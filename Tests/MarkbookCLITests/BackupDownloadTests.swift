@@ -75,6 +75,12 @@ struct BackupDownloadTests {
         #expect(try pendingJSON.errorReport().code == "backup_pending")
         #expect(try pendingJSON.errorReport().retryable)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+
+        // A target directory that does not exist is found before the URL (valid for an hour) is fetched.
+        let nowhere = directory.appending(path: "missing/backup.zip")
+        let refused = try await Self.download(["--output", nowhere.path], backup: "ready")
+        #expect(refused.exitCode == 64)
+        #expect(refused.stderr.contains("does not exist"))
     }
 
     /// `unzip -l FILE`, or `nil` when unzip is not installed.
