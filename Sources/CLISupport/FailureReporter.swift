@@ -61,6 +61,16 @@ struct FailureReporter<Tool: CommandLineTool> {
                     exitCode: ExitPolicy.configuration
                 )
             )
+        case let error as CommandFailure:
+            return write(
+                ErrorReport(
+                    code: error.code,
+                    message: error.message,
+                    hint: error.hint,
+                    retryable: error.retryable,
+                    exitCode: error.exitCode
+                )
+            )
         case let error as ValidationError:
             return usage(error.message, hint: nil)
         case let error where error is CleanExit || error is ExitCode:

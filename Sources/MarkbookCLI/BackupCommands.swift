@@ -8,8 +8,8 @@ import Markbook
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
-        abstract: "Schedule a backup and fetch its URL the next day.",
-        subcommands: [BackupScheduleCommand.self, BackupURLCommand.self]
+        abstract: "Schedule a backup, then fetch its URL or download it the next day.",
+        subcommands: [BackupScheduleCommand.self, BackupURLCommand.self, BackupDownloadCommand.self]
     )
 }
 

@@ -18,14 +18,33 @@ struct MarkbookTool: CommandLineTool {
                 (name: "MARKBOOK_USERNAME", meaning: "a user with \"Allow user administration\" (--username)"),
                 (name: "MARKBOOK_PASSWORD", meaning: "that user's password (--password)"),
                 (name: "MARKBOOK_SANDBOX_STATE", meaning: "a file --sandbox keeps the school's data in between runs"),
+                (
+                    name: "MARKBOOK_SANDBOX_BACKUP",
+                    meaning: "--sandbox's backup: scheduled (as the API), ready, pending or none"
+                ),
+                (
+                    name: "MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER",
+                    meaning: "N: --sandbox fails every result write after the first N"
+                ),
+                (
+                    name: "MARKBOOK_SANDBOX_FAIL_RESULT_CELLS",
+                    meaning: "STUDENTKEY:TASKKEY,...: --sandbox fails writes to these results"
+                ),
+                (
+                    name: "MARKBOOK_SANDBOX_FAIL_RESULTS_WITH",
+                    meaning: "how they fail: error[:REASON], http:CODE or lost:CODE"
+                ),
             ]
         )
+            + "\n\nmarkbook's own exit codes (backup download, import):\n   11 no_backup          75 backup_pending\n   12 import_conflict"
             + "\n\nFor the real API, set MARKBOOK_BASE_URL to https://smpcsonline.com.au/markbook/api/v1.5."
-            + "\n\nTry it without an account:\n  markbook --sandbox show 1000001\n  markbook --sandbox list --format csv",
+            + "\n\nTry it without an account:\n  markbook --sandbox show 1000001\n  markbook --sandbox list --format csv"
+            + "\n  markbook --sandbox export 1000001 --output 10MAT.csv",
         version: "0.1.0",
         subcommands: [
             ListCommand.self, UsersCommand.self, ShowCommand.self, OutcomesCommand.self, ResultCommand.self,
-            StudentCommand.self, ClassCommand.self, BackupCommand.self, CreateCommand.self,
+            StudentCommand.self, ClassCommand.self, BackupCommand.self, CreateCommand.self, ExportCommand.self,
+            ImportCommand.self,
         ]
     )
 
@@ -39,13 +58,20 @@ struct MarkbookTool: CommandLineTool {
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
         let clock = environment.clock
+        let options: MarkbookSandboxOptions
+        do {
+            options = try MarkbookSandboxOptions(environment: environment.variables)
+        } catch let error as MarkbookSandboxOptionError {
+            throw ConfigurationError(error.description, hint: "Unset it to play the real API without faults.")
+        }
         guard let path = environment.variables["MARKBOOK_SANDBOX_STATE"], !path.isEmpty else {
-            return [MarkbookSandboxModule(acceptsAnyCredentials: true, now: { clock.now() })]
+            return [MarkbookSandboxModule(acceptsAnyCredentials: true, options: options, now: { clock.now() })]
         }
         return [
             try MarkbookSandboxModule(
                 stateFile: URL(fileURLWithPath: path),
                 acceptsAnyCredentials: true,
+                options: options,
                 now: { clock.now() }
             )
         ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLISupport
+import Foundation
 import MonashSchedule
 
 /// `monash timetable [--day DATE]`: the week's classes, or one day's.
@@ -10,10 +11,14 @@ struct TimetableCommand: ToolCommand {
         discussion: """
             Times are shown in the campus zone unless --time-zone names another; --json gives ISO 8601 times with that zone's offset, and --format csv, tsv or jsonl one row per class.
 
+            --ics writes the week as an iCalendar file that calendar apps import: one event per class with the room and campus as its location and the lecturer in its description, times in the campus zone with its daylight-saving rules (or in UTC with --utc), and stable event ids, so importing next week's file again updates the events instead of adding copies. With --output the file is replaced only once it is complete.
+
             Examples:
               monash --sandbox timetable --day today
               monash --sandbox timetable --time-zone Europe/London
               monash --sandbox timetable --format csv --fields start,course,room
+              monash --sandbox timetable --ics --output week.ics
+              monash --sandbox timetable --ics --utc > week.ics
             """
     )
 
@@ -23,6 +28,28 @@ struct TimetableCommand: ToolCommand {
     @Option(help: ArgumentHelp("Only this day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"))
     var day: CalendarDay?
 
+    @Flag(help: "Write the week as an iCalendar (.ics) file for calendar apps.")
+    var ics = false
+
+    @Flag(help: "With --ics: write times in UTC instead of the campus zone.")
+    var utc = false
+
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("With --ics: write to this file instead of standard output.", valueName: "file")
+    )
+    var output: String?
+
+    func validate() throws {
+        guard !ics else {
+            if day != nil { throw ValidationError("--ics writes the whole week; it cannot be used with --day.") }
+            if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
+            return
+        }
+        if utc { throw ValidationError("--utc only applies to --ics.") }
+        if output != nil { throw ValidationError("--output only applies to --ics.") }
+    }
+
     private struct Output: Encodable {
         var week: Int
         var student: StudentJSON
@@ -31,7 +58,14 @@ struct TimetableCommand: ToolCommand {
     }
 
     func run(in context: CommandContext) async throws {
+        if ics, context.outputsJSON {
+            throw ValidationError("--ics writes iCalendar; it cannot be used with --json, --format or --fields.")
+        }
         let timetable = try await context.timetable()
+        if ics {
+            try writeCalendar(timetable, in: context)
+            return
+        }
         let zone = context.zone(monash.timeZone)
         let dates = DateText(timeZone: zone)
         let wanted = day.map { $0.noon(in: zone, now: context.now) }
@@ -63,5 +97,21 @@ struct TimetableCommand: ToolCommand {
             }
             context.print(table)
         }
+    }
+
+    private func writeCalendar(_ timetable: Timetable, in context: CommandContext) throws {
+        let options = ICalendarOptions(times: utc ? .utc : .zoned, stamp: context.now)
+        let calendar = timetable.iCalendar(options)
+        guard let output else {
+            // Every iCalendar line ends with CRLF (one Character in Swift), the last one included;
+            // print adds the LF.
+            context.print(String(calendar.dropLast()) + "\r")
+            return
+        }
+        let file = try AtomicFileWriter(destination: URL(fileURLWithPath: output))
+        try file.write(Data(calendar.utf8))
+        try file.commit()
+        let count = timetable.classes.count
+        context.note("Wrote week \(timetable.week): \(count) class\(count == 1 ? "" : "es") to \(output).")
     }
 }

@@ -1,0 +1,170 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import HTTPCore
+import Markbook
+
+/// `markbook backup download [--output FILE]`: saves the ready backup's zip.
+struct BackupDownloadCommand: MarkbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "download",
+        abstract: "Download the scheduled backup's zip once it is built.",
+        discussion: """
+            Asks for the backup's URL and, when the backup is ready, saves the zip under the name \
+            the server gives it (or --output). The bytes go to a hidden temporary file beside the \
+            target, which is renamed only once the whole zip has arrived, so the target never holds \
+            half a file. A file already at the target is kept unless --force. The URL works for \
+            about an hour after it is first fetched: download at once.
+
+            Exit codes: 0 saved; 75 (backup_pending) the backup is not built yet, try again \
+            tomorrow; 11 (no_backup) none is scheduled, run 'markbook backup schedule MATCHING' first.
+
+            Examples:
+              markbook backup download
+              markbook backup download --output ~/Backups/markbooks.zip --force
+              MARKBOOK_SANDBOX_BACKUP=ready markbook --sandbox backup download --output backup.zip
+            """
+    )
+
+    /// The exit code when the backup is not built yet (`EX_TEMPFAIL`: try again later).
+    static let pendingExitCode: Int32 = 75
+    /// The exit code when there is no backup to download.
+    static let noBackupExitCode: Int32 = 11
+    /// The largest zip accepted.
+    static let maximumSize = 4 * 1024 * 1024 * 1024
+
+    @ParentCommand var tool: MarkbookTool
+
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("Save the zip here (default: the server's file name, in this directory).", valueName: "file")
+    )
+    var output: String?
+
+    @Flag(help: "Replace a file already at the target.")
+    var force = false
+
+    func validate() throws {
+        if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
+        guard let output else { return }
+        // Checked before the URL is fetched: fetching it starts the hour it stays valid.
+        let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--output \(output): the directory \(directory) does not exist.")
+        }
+        if !force { try AtomicFileWriter.refuseExisting(URL(fileURLWithPath: output)) }
+    }
+
+    private struct Output: Encodable {
+        var path: String
+        var bytes: Int
+    }
+
+    func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        let url: URL
+        do {
+            url = try await client.readyBackupURL()
+        } catch let unavailable as BackupUnavailable {
+            throw Self.failure(unavailable)
+        }
+        let destination = URL(fileURLWithPath: output ?? Self.defaultName(for: url))
+        if !force { try AtomicFileWriter.refuseExisting(destination) }
+        context.progress.update("Downloading \(destination.lastPathComponent)…")
+        let data = try await Self.fetch(url, context: context)
+        guard Self.isZip(data) else {
+            throw APIError.apiError(
+                APIError.Details(
+                    message: "The backup URL answered with \(data.count) bytes that are not a zip; nothing was saved.",
+                    hint: "Run 'markbook backup url' to check the backup, and try again."
+                )
+            )
+        }
+        let file = try AtomicFileWriter(destination: destination)
+        let chunk = 1 << 20
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + chunk, data.count)
+            try file.write(data.subdata(in: offset..<end))
+            offset = end
+            context.progress.update(
+                "Saving \(destination.lastPathComponent): \(Self.size(offset)) of \(Self.size(data.count))"
+            )
+        }
+        try file.commit()
+        if context.outputsJSON {
+            try context.printJSON(Output(path: destination.path, bytes: data.count))
+            return
+        }
+        context.print(destination.path)
+        context.note("Saved the backup (\(Self.size(data.count))) to \(destination.path).")
+    }
+
+    /// The zip's bytes, fetched without the session (the URL needs none), with the command's
+    /// timeout, retries and `--verbose` log.
+    private static func fetch(_ url: URL, context: CommandContext) async throws -> Data {
+        let connection = try await context.connection()
+        var configuration = connection.configuration
+        configuration.maxResponseBodySize = maximumSize
+        let downloader = try Client(configuration: configuration, transport: connection.transport)
+        let endpoint = Endpoint<Data>(
+            .get,
+            url.absoluteString,
+            operation: OperationMetadata(name: "downloadBackup", service: "markbook", idempotent: true)
+        )
+        do {
+            return try await downloader.send(endpoint)
+        } catch let error as APIError where error.code == .notFound {
+            throw error.withHint(
+                "The URL works for about an hour after it is first fetched; schedule a new backup "
+                    + "('markbook backup schedule MATCHING') and download it tomorrow."
+            )
+        }
+    }
+
+    /// A zip starts with a local file header, or with the end record when it is empty.
+    static func isZip(_ data: Data) -> Bool {
+        data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06])
+    }
+
+    /// The URL's file name, when it is a plain one; otherwise `markbook-backup.zip`.
+    static func defaultName(for url: URL) -> String {
+        let name = url.lastPathComponent
+        let plain = !name.isEmpty && name != "/" && !name.hasPrefix(".") && !name.contains("\\")
+        guard plain else { return "markbook-backup.zip" }
+        return name.lowercased().hasSuffix(".zip") ? name : name + ".zip"
+    }
+
+    static func failure(_ unavailable: BackupUnavailable) -> CommandFailure {
+        switch unavailable.reason {
+        case .pending:
+            return CommandFailure(
+                code: unavailable.code,
+                message: unavailable.message,
+                hint: "Try again tomorrow; 'markbook backup url' shows the state.",
+                exitCode: pendingExitCode,
+                retryable: true
+            )
+        case .noBackup:
+            return CommandFailure(
+                code: unavailable.code,
+                message: unavailable.message,
+                hint: "Run 'markbook backup schedule MATCHING', then download it tomorrow.",
+                exitCode: noBackupExitCode
+            )
+        }
+    }
+
+    /// `812 bytes`, `14.2 kB`, `3.1 MB`, `1.2 GB` (decimal units, as file managers show).
+    static func size(_ bytes: Int) -> String {
+        guard bytes >= 1000 else { return "\(bytes) bytes" }
+        var value = Double(bytes) / 1000
+        for unit in ["kB", "MB", "GB"] {
+            if value < 1000 || unit == "GB" {
+                return "\((value * 10).rounded() / 10) \(unit)"
+            }
+            value /= 1000
+        }
+        return "\(bytes) bytes"
+    }
+}

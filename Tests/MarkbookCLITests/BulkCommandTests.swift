@@ -1,0 +1,107 @@
+import CLISupport
+import Foundation
+import Markbook
+import Testing
+
+@testable import MarkbookCLI
+
+/// `markbook export`, `import` and `backup download` in-process, for what needs no process:
+/// formats, the progress bar on a terminal, argument checks.
+@Suite("markbook export and import in-process")
+struct BulkCommandTests {
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-bulk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("export to stdout: CSV with LF line ends and no byte order mark; TSV; JSON that import reads back")
+    func formats() async throws {
+        let csv = await markbook(["--sandbox", "export", "1000001"])
+        #expect(csv.exitCode == 0, "\(csv.stderr)")
+        #expect(csv.stdout.hasPrefix("sid,family name,given name,preferred name,class,"))
+        #expect(!csv.stdout.contains("\r"))
+        #expect(!csv.stdout.hasPrefix("\u{FEFF}"))
+        #expect(csv.stdout.split(separator: "\n")[1].hasPrefix("maximum,,,,,"))
+
+        let tsv = await markbook(["--sandbox", "export", "1000001", "--format", "tsv"])
+        #expect(tsv.stdout.hasPrefix("sid\tfamily name\tgiven name\tpreferred name\tclass\t"))
+
+        let json = await markbook(["--sandbox", "export", "1000001", "--json"])
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "grid.json")
+        try Data(json.stdout.utf8).write(to: file)
+        let plan = await markbook(["--sandbox", "import", "1000001", file.path, "--dry-run"])
+        #expect(plan.exitCode == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains(": 0 changes · "))
+        #expect(plan.stdout.hasSuffix("Nothing to write.\n"))
+
+        let jsonl = await markbook(["--sandbox", "export", "1000001", "--format", "jsonl"])
+        #expect(jsonl.exitCode == 64)
+    }
+
+    @Test("On a terminal, import draws a progress bar on stderr; the report goes to stdout")
+    func progressBar() async throws {
+        let export = await markbook(["--sandbox", "export", "1000001"])
+        let rows = try Markbook.DelimitedText.csv.read(export.stdout)
+        let edits = GridEdits.pick(2, in: rows)
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "edited.csv")
+        try Markbook.DelimitedText.csv.data(GridEdits.apply(edits, to: rows)).write(to: file)
+        let result = await markbook(["--sandbox", "import", "1000001", file.path]) { environment in
+            environment.standardErrorIsTerminal = true
+        }
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Writing results [####################] 2/2"))
+        #expect(result.stdout.contains("Import complete: applied 2, failed 0, unchanged "))
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
+
+    @Test("Bad files and options are usage errors (exit 64) before anything is written")
+    func usage() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = await markbook(["--sandbox", "import", "1000001", directory.appending(path: "nope.csv").path])
+        #expect(missing.exitCode == 64)
+        #expect(missing.stderr.contains("no such file"))
+
+        let noSID = directory.appending(path: "nosid.csv")
+        try Data("name,Algebra\nAdams,4\n".utf8).write(to: noSID)
+        let unreadable = await markbook(["--sandbox", "import", "1000001", noSID.path])
+        #expect(unreadable.exitCode == 64)
+        #expect(unreadable.stderr.contains("sid"))
+
+        let broken = directory.appending(path: "broken.json")
+        try Data("{\"students\": 3}".utf8).write(to: broken)
+        let json = await markbook(["--sandbox", "import", "1000001", broken.path])
+        #expect(json.exitCode == 64)
+        #expect(json.stderr.contains("is not a markbook export in JSON: students has the wrong type."))
+
+        let concurrency = await markbook(["--sandbox", "import", "1000001", noSID.path, "--concurrency", "0"])
+        #expect(concurrency.exitCode == 64)
+    }
+
+    @Test("Column letters as a spreadsheet shows them")
+    func columnLetters() {
+        #expect(ImportPlanView.letters(1) == "A")
+        #expect(ImportPlanView.letters(26) == "Z")
+        #expect(ImportPlanView.letters(27) == "AA")
+        #expect(ImportPlanView.letters(703) == "AAA")
+    }
+
+    @Test("Backup file names: the server's when plain, else markbook-backup.zip; sizes in decimal units")
+    func backupNames() throws {
+        let url = try #require(URL(string: "https://example.com/backups/markbook-backup-20240615T010000Z.zip?t=1"))
+        #expect(BackupDownloadCommand.defaultName(for: url) == "markbook-backup-20240615T010000Z.zip")
+        let odd = try #require(URL(string: "https://example.com/download/.."))
+        #expect(BackupDownloadCommand.defaultName(for: odd) == "markbook-backup.zip")
+        #expect(BackupDownloadCommand.size(812) == "812 bytes")
+        #expect(BackupDownloadCommand.size(14_200) == "14.2 kB")
+        #expect(BackupDownloadCommand.size(3_100_000) == "3.1 MB")
+        #expect(BackupDownloadCommand.isZip(Data([0x50, 0x4B, 0x03, 0x04, 0])))
+        #expect(!BackupDownloadCommand.isZip(Data("<html>".utf8)))
+    }
+}
