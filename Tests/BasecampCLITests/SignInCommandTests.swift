@@ -138,6 +138,28 @@ struct SignInCommandTests {
         #expect(rows.first?["default"] == true)
     }
 
+    @Test("a browser sign-in nobody finishes ends with exit 3 when --wait runs out, storing nothing")
+    func browserTimeout() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let result = await basecamp(
+            ["--sandbox", "--json", "auth", "login", "--no-browser", "--wait", "0.3"],
+            variables: folder.variables
+        )
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("Open this address in your browser"))
+        #expect(try result.errorReport().message.hasPrefix("No sign-in arrived at http://127.0.0.1:"))
+        #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+    }
+
+    @Test("a real sign-in needs a client id: exit 64 naming the flag and where to register")
+    func clientIDRequired() async throws {
+        let result = await basecamp(["auth", "login"], variables: SignInFolder().variables)
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("BASECAMP_CLIENT_ID"))
+        #expect(result.stderr.contains("launchpad.37signals.com/integrations"))
+    }
+
     @Test("logout without a sign-in says so and succeeds")
     func logoutWhenSignedOut() async throws {
         let result = await basecamp(["auth", "logout"], variables: SignInFolder().variables)

@@ -55,8 +55,8 @@ func browserSignIn(
     defer { try? FileManager.default.removeItem(at: scratch) }
     let stdoutURL = scratch.appending(path: "stdout")
     let stderrURL = scratch.appending(path: "stderr")
-    FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-    FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
 
     let process = Process()
     process.executableURL = executable

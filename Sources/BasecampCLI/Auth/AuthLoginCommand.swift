@@ -68,6 +68,8 @@ struct AuthLoginCommand: ToolCommand {
     func run(in context: CommandContext) async throws {
         let files = try SignInFiles(context: context)
         let registration = try clientRegistration(context)
+        // Before the sandbox issues anything: under --sandbox it keeps its records in this folder.
+        try files.createDirectory()
         let connection = try await context.connection(defaultBaseURL: BasecampConfig.defaultBaseURL)
         let agent = try BasecampSession.agent(context: context, connection: connection)
         let network = BasecampSession.network(connection: connection, userAgent: agent)
@@ -119,7 +121,7 @@ struct AuthLoginCommand: ToolCommand {
         )
         try await files.credentialStore(timeSource: connection.configuration.timeSource).save(credentials)
         try files.saveLogin(login)
-        try AuthStatus(login: login, credentials: credentials, files: files, now: context.now).print(in: context)
+        try AuthStatus(login: login, credentials: credentials, files: files, sandbox: context.usesSandbox, now: context.now).print(in: context)
     }
 
     /// The client id and secret from the flags or the environment; the sandbox accepts any id.

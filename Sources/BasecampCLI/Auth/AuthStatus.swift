@@ -34,12 +34,12 @@ struct AuthStatus: Encodable {
         case credentialsFile = "credentials_file"
     }
 
-    init(login: StoredLogin, credentials: TokenCredentials?, files: SignInFiles, now: Date) {
+    init(login: StoredLogin, credentials: TokenCredentials?, files: SignInFiles, sandbox: Bool, now: Date) {
         name = login.name
         email = login.email
         let defaultID = login.defaultAccount?.id
         accounts = login.accounts.map { Account(id: $0.id, name: $0.name, isDefault: $0.id == defaultID) }
-        server = BasecampSession.origin(of: login.tokenEndpoint).absoluteString
+        server = sandbox ? "the built-in sandbox" : BasecampSession.origin(of: login.tokenEndpoint).absoluteString
         let expiry = credentials?.expiresAt
         expiresAt = expiry.map { $0.formatted(.iso8601) }
         expired = credentials == nil || expiry.map { $0 <= now } == true

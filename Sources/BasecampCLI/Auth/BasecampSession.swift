@@ -1,3 +1,4 @@
+import ArgumentParser
 import Basecamp
 import BasecampSandbox
 import CLISupport
@@ -28,7 +29,7 @@ struct BasecampSession {
     static func open(context: CommandContext, token: String?) async throws -> BasecampSession {
         let given = token.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("TOKEN")
         let files = SignInFiles(variables: context.environment.variables, sandbox: context.usesSandbox)
-        let login = given == nil ? try files?.loadLogin() : nil
+        let login = try given == nil ? files?.loadLogin() : nil
         let connection = try await context.connection(
             defaultBaseURL: login?.apiBaseURL ?? BasecampConfig.defaultBaseURL
         )
@@ -157,13 +158,14 @@ struct BasecampSession {
         do {
             return try await body()
         } catch var error as APIError where error.code == .authRequired {
+            let login = context.usesSandbox ? "basecamp --sandbox auth login" : "basecamp auth login"
             switch source {
             case .storedSignIn:
-                error.details.hint = "Run 'basecamp auth login' to sign in again."
+                error.details.hint = "Run '\(login)' to sign in again."
             case .token:
-                error.details.hint = "Check BASECAMP_TOKEN, or unset it and run 'basecamp auth login'."
+                error.details.hint = "Check BASECAMP_TOKEN, or unset it and run '\(login)'."
             case .sandboxStandIn:
-                break
+                error.details.hint = "Run '\(login)' to sign in to the sandbox."
             }
             throw error
         }

@@ -52,6 +52,22 @@ struct SignInFiles {
         self = files
     }
 
+    /// Creates the folder, readable by the user only, when it is missing.
+    func createDirectory() throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw APIError.usage(
+                "The folder \(directory.path) cannot be created.",
+                hint: "Set BASECAMP_CONFIG_DIR to a folder you can write to."
+            )
+        }
+    }
+
     /// The token store, with its lock for refreshes shared between processes.
     func credentialStore(timeSource: any TimeSource) -> FileCredentialStore {
         FileCredentialStore(url: credentialsURL, timeSource: timeSource)
