@@ -121,7 +121,13 @@ struct AuthLoginCommand: ToolCommand {
         )
         try await files.credentialStore(timeSource: connection.configuration.timeSource).save(credentials)
         try files.saveLogin(login)
-        try AuthStatus(login: login, credentials: credentials, files: files, sandbox: context.usesSandbox, now: context.now).print(in: context)
+        try AuthStatus(
+            login: login,
+            credentials: credentials,
+            files: files,
+            sandbox: context.usesSandbox,
+            now: context.now
+        ).print(in: context)
     }
 
     /// The client id and secret from the flags or the environment; the sandbox accepts any id.
