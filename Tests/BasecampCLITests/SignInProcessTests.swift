@@ -128,13 +128,10 @@ struct SignInProcessTests {
     @Test("a refresh token the server rejects exits 3 with the sign-in hint")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func rejectedRefreshToken() async throws {
-        let folder = SignInFolder()
-        defer { folder.remove() }
-        let authorization = BasecampSandboxAuthorization(
-            options: SandboxAuthorizationOptions(requiresIssuedTokens: true)
-        )
-        try await withBasecampSandbox(module: BasecampSandboxModule(authorization: authorization)) { sandbox, base in
-            let variables = folder.variables.merging(Self.against(sandbox, base)) { $1 }
+        try await Self.withAuthorizationServer(SandboxAuthorizationOptions(requiresIssuedTokens: true)) {
+            authorization,
+            variables,
+            _ in
             let login = try await browserSignIn(["auth", "login", "--no-browser"], variables: variables)
             #expect(login.exitCode == 0, "\(login.stderr)")
             authorization.revokeAccessTokens()
@@ -155,16 +152,16 @@ struct SignInProcessTests {
     @Test("two commands finding the same expired token: exactly one refresh reaches the server")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func twoProcessesRefreshOnce() async throws {
-        let folder = SignInFolder()
-        defer { folder.remove() }
-        let authorization = BasecampSandboxAuthorization(
-            options: SandboxAuthorizationOptions(accessTokenLifetime: 30, requiresIssuedTokens: true)
-        )
-        try await withBasecampSandbox(module: BasecampSandboxModule(authorization: authorization)) { sandbox, base in
-            let variables = folder.variables.merging(Self.against(sandbox, base)) { $1 }
+        let options = SandboxAuthorizationOptions(requiresIssuedTokens: true)
+        try await Self.withAuthorizationServer(options) { authorization, variables, folder in
             let login = try await browserSignIn(["auth", "login", "--no-browser"], variables: variables)
             #expect(login.exitCode == 0, "\(login.stderr)")
             #expect(authorization.refreshRequests == 0)
+            // Expired on the client's side only: the renewed token lives two weeks, so however
+            // the two runs interleave, one refresh is all they need.
+            var stored = try folder.tokens(folder.credentials)
+            stored.expiresAt = Date().addingTimeInterval(-60)
+            try await FileCredentialStore(url: folder.credentials).save(stored)
 
             async let first = BuiltExecutable.run("basecamp", arguments: ["projects", "list"], variables: variables)
             async let second = BuiltExecutable.run("basecamp", arguments: ["projects", "list"], variables: variables)
@@ -180,18 +177,14 @@ struct SignInProcessTests {
     @Test("secret scan: --verbose device sign-in with a client secret, then a refreshing command")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func secretScan() async throws {
-        let folder = SignInFolder()
-        defer { folder.remove() }
         let secret = "client-secret-not-for-output-4711"
-        let authorization = BasecampSandboxAuthorization(
-            options: SandboxAuthorizationOptions(
-                accessTokenLifetime: 30,
-                clients: [.init(id: "signin-tests", secret: secret)],
-                requiresIssuedTokens: true
-            )
+        let options = SandboxAuthorizationOptions(
+            accessTokenLifetime: 30,
+            clients: [.init(id: "signin-tests", secret: secret)],
+            requiresIssuedTokens: true
         )
-        try await withBasecampSandbox(module: BasecampSandboxModule(authorization: authorization)) { sandbox, base in
-            var variables = folder.variables.merging(Self.against(sandbox, base)) { $1 }
+        try await Self.withAuthorizationServer(options) { authorization, environment, folder in
+            var variables = environment
             variables["BASECAMP_CLIENT_SECRET"] = secret
             let login = try await BuiltExecutable.run(
                 "basecamp",
@@ -222,13 +215,24 @@ struct SignInProcessTests {
         }
     }
 
-    /// A real (not `--sandbox`) run against a sandbox the test started: its API, Launchpad and
-    /// the contact-bearing agent.
-    static func against(_ sandbox: Sandbox, _ base: String) -> [String: String] {
-        [
-            "BASECAMP_BASE_URL": base,
-            "BASECAMP_LAUNCHPAD_URL": sandbox.baseURL.appending(path: "launchpad").absoluteString,
-            "BASECAMP_CLIENT_ID": "signin-tests",
-        ]
+    /// Starts a sandbox whose authorization server has `options`, and passes it to `body` with
+    /// the variables of a real (not `--sandbox`) run against it (its API, its Launchpad, a client
+    /// id and a scratch config folder) and that folder.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static func withAuthorizationServer(
+        _ options: SandboxAuthorizationOptions,
+        _ body: (BasecampSandboxAuthorization, [String: String], SignInFolder) async throws -> Void
+    ) async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let authorization = BasecampSandboxAuthorization(options: options)
+        try await withBasecampSandbox(module: BasecampSandboxModule(authorization: authorization)) { sandbox, base in
+            let variables = folder.variables.merging([
+                "BASECAMP_BASE_URL": base,
+                "BASECAMP_LAUNCHPAD_URL": sandbox.baseURL.appending(path: "launchpad").absoluteString,
+                "BASECAMP_CLIENT_ID": "signin-tests",
+            ]) { $1 }
+            try await body(authorization, variables, folder)
+        }
     }
 }

@@ -27,13 +27,7 @@ struct AuthStatusCommand: ToolCommand {
         guard let login = try files.loadLogin() else { throw BasecampSession.notSignedIn }
         let credentials = await files.credentialStore(timeSource: context.environment.clock).load()
         guard credentials != nil else { throw BasecampSession.notSignedIn }
-        try AuthStatus(
-            login: login,
-            credentials: credentials,
-            files: files,
-            sandbox: context.usesSandbox,
-            now: context.now
-        ).print(in: context)
+        try AuthStatus.print(login, credentials, files: files, in: context)
     }
 }
 

@@ -121,13 +121,7 @@ struct AuthLoginCommand: ToolCommand {
         )
         try await files.credentialStore(timeSource: connection.configuration.timeSource).save(credentials)
         try files.saveLogin(login)
-        try AuthStatus(
-            login: login,
-            credentials: credentials,
-            files: files,
-            sandbox: context.usesSandbox,
-            now: context.now
-        ).print(in: context)
+        try AuthStatus.print(login, credentials, files: files, in: context)
     }
 
     /// The client id and secret from the flags or the environment; the sandbox accepts any id.

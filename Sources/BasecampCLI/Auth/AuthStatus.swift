@@ -64,6 +64,24 @@ struct AuthStatus: Encodable {
         return seconds >= 0 ? "in \(text)" : "\(text) ago"
     }
 
+    /// Prints the status of `login` in `context`'s mode as text (or as `--format` asks).
+    static func print(
+        _ login: StoredLogin,
+        _ credentials: TokenCredentials?,
+        files: SignInFiles,
+        in context: CommandContext
+    )
+        throws
+    {
+        try AuthStatus(
+            login: login,
+            credentials: credentials,
+            files: files,
+            sandbox: context.usesSandbox,
+            now: context.now
+        ).print(in: context)
+    }
+
     /// Prints the status as text (or as the format `--format` asks for).
     func print(in context: CommandContext) throws {
         try context.printRecord(self) {
