@@ -125,6 +125,34 @@ struct SignInProcessTests {
         }
     }
 
+    @Test("Launchpad only (today's production path): browser sign-in, then a refresh in its legacy spelling")
+    func launchpadOnly() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let variables = folder.variables.merging(Self.strict) { $1 }.merging([
+            "BASECAMP_SANDBOX_LAUNCHPAD_ONLY": "1", "BASECAMP_SANDBOX_TOKEN_LIFETIME": "30",
+        ]) { $1 }
+        let device = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "--json", "auth", "login", "--device"],
+            variables: variables
+        )
+        #expect(device.exitCode == 64)
+        #expect(try device.errorReport().message == "This Basecamp sign-in server does not offer device sign-in.")
+
+        let login = try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        #expect(authorizationAddress(in: login.stderr)?.path == "/launchpad/authorization/new")
+        let before = try folder.tokens(folder.sandboxCredentials)
+        let projects = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "projects", "list"],
+            variables: variables
+        )
+        #expect(projects.exitCode == 0, "\(projects.stderr)")
+        #expect(try folder.tokens(folder.sandboxCredentials).accessToken != before.accessToken)
+    }
+
     @Test("a refresh token the server rejects exits 3 with the sign-in hint")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func rejectedRefreshToken() async throws {
