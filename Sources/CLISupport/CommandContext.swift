@@ -197,10 +197,17 @@ public final class CommandContext: Sendable {
     /// the command ends. Adjust the returned configuration (auth, headers) before building the SDK
     /// client.
     ///
-    /// - Parameter defaultBaseURL: The API's public address, used when neither `--base-url` nor
-    ///   `<PREFIX>_BASE_URL` is given; `nil` makes one of them required.
     /// - Throws: `ValidationError` (exit 64) when there is no usable base URL.
-    public func connection(defaultBaseURL: URL? = nil) async throws -> APIConnection {
+    public func connection() async throws -> APIConnection {
+        try await connection(defaultBaseURL: nil)
+    }
+
+    /// ``connection()`` for an API with a public address of its own, used when neither
+    /// `--base-url` nor `<PREFIX>_BASE_URL` is given.
+    ///
+    /// - Parameter defaultBaseURL: The API's public address; `nil` makes a base URL required.
+    /// - Throws: `ValidationError` (exit 64) when there is no usable base URL.
+    public func connection(defaultBaseURL: URL?) async throws -> APIConnection {
         let baseURL: URL
         if usesSandbox {
             let task = sandbox.withLock { task -> Task<StartedSandbox, any Error> in
