@@ -160,6 +160,22 @@ struct SignInCommandTests {
         #expect(result.stderr.contains("launchpad.37signals.com/integrations"))
     }
 
+    @Test("after a logout elsewhere, a renewed token is not written back")
+    func noSaveAfterLogout() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        try await Self.storeSignIn(in: folder, sandbox: false, accounts: [])
+        let files = try #require(SignInFiles(variables: folder.variables, sandbox: false))
+        let store = SignInCredentialStore(files: files, base: files.credentialStore(timeSource: SystemTimeSource()))
+        try await store.save(TokenCredentials(accessToken: "renewed-1"))
+        #expect(await store.load()?.accessToken == "renewed-1")
+
+        let logout = await basecamp(["auth", "logout"], variables: folder.variables)
+        #expect(logout.exitCode == 0)
+        await #expect(throws: APIError.self) { try await store.save(TokenCredentials(accessToken: "renewed-2")) }
+        #expect(await store.load() == nil)
+    }
+
     @Test("logout without a sign-in says so and succeeds")
     func logoutWhenSignedOut() async throws {
         let result = await basecamp(["auth", "logout"], variables: SignInFolder().variables)

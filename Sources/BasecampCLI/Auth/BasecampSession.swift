@@ -46,7 +46,10 @@ struct BasecampSession {
             )
         }
         if let login, let files {
-            let store = files.credentialStore(timeSource: connection.configuration.timeSource)
+            let store = SignInCredentialStore(
+                files: files,
+                base: files.credentialStore(timeSource: connection.configuration.timeSource)
+            )
             guard let stored = await store.load() else { throw notSignedIn }
             for secret in [stored.accessToken, stored.refreshToken, login.clientSecret].compactMap({ $0 }) {
                 context.registerSecret(secret)
