@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "BasecampCLI",
             dependencies: [
-                "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "APISandbox",
+                "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "HTTPCoreOAuth", "APISandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

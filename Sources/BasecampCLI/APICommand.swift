@@ -73,7 +73,30 @@ struct APICommand: ToolCommand {
         if operation.bodyKind == nil, requestBody != nil {
             throw ValidationError("\(operation.id) takes no body.")
         }
-        let account = try await runner.account()
+        let session = try await runner.session()
+        let account = try runner.account(in: session)
+        try await session.withSignInHint {
+            try await call(
+                operation,
+                on: account,
+                runner: runner,
+                context: context,
+                path: path,
+                query: query,
+                body: requestBody
+            )
+        }
+    }
+
+    private func call(
+        _ operation: BasecampOperation,
+        on account: AccountClient,
+        runner: OperationRunner,
+        context: CommandContext,
+        path: [String: String],
+        query: [(name: String, value: String)],
+        body requestBody: RequestBody?
+    ) async throws {
         if operation.isPaginated {
             let (result, stopped) = try await runner.collect(
                 operation,

@@ -12,13 +12,20 @@ struct BasecampCommand: CommandLineTool {
         discussion: GlobalOptions.discussion(
             environmentPrefix: "BASECAMP",
             variables: [
-                (name: "BASECAMP_TOKEN", meaning: "an OAuth 2 access token (--token wins)"),
+                (name: "BASECAMP_TOKEN", meaning: "an OAuth 2 access token (--token wins over it and over auth login)"),
+                (name: "BASECAMP_CLIENT_ID", meaning: "your integration's client id, for auth login"),
+                (name: "BASECAMP_CLIENT_SECRET", meaning: "its client secret, for auth login"),
+                (name: "BASECAMP_CONFIG_DIR", meaning: "where auth login keeps the sign-in (~/.config/basecamp)"),
+                (name: "BASECAMP_USER_AGENT", meaning: "the User-Agent, \"App (contact)\", sent with every request"),
                 (name: "BASECAMP_ACCOUNT_ID", meaning: "the account, the digits after the host (--account wins)"),
                 (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps the account's data in between runs"),
             ]
         ) + """
 
 
+            Sign in, then use any command:
+              basecamp auth login
+              basecamp projects list
             Try it without an account:
               basecamp --sandbox projects list
               basecamp --sandbox todos list --todolist 1069479338
@@ -27,20 +34,34 @@ struct BasecampCommand: CommandLineTool {
             Every operation: basecamp operations. Any of them, raw: basecamp api OPERATION_ID.
             """,
         version: "0.1.0",
-        subcommands: [APICommand.self, OperationsCommand.self] + ServiceCommands.all
+        subcommands: [AuthCommand.self, AccountsCommand.self, APICommand.self, OperationsCommand.self]
+            + ServiceCommands.all
     )
 
     static let environmentPrefix = "BASECAMP"
     static let sandboxBasePath = BasecampSandboxModule.defaultBasePath
-    static let secretOptionNames = ["--token"]
-    static let secretEnvironmentVariables = ["BASECAMP_TOKEN"]
+    static let secretOptionNames = ["--token", "--client-secret"]
+    static let secretEnvironmentVariables = ["BASECAMP_TOKEN", "BASECAMP_CLIENT_SECRET"]
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
+        let authorization = BasecampSandboxAuthorization(options: sandboxAuthorizationOptions(environment.variables))
         guard let path = environment.variables["BASECAMP_SANDBOX_STATE"], !path.isEmpty else {
-            return [BasecampSandboxModule()]
+            return [BasecampSandboxModule(authorization: authorization)]
         }
-        return [try BasecampSandboxModule(stateFile: URL(fileURLWithPath: path))]
+        return [try BasecampSandboxModule(stateFile: URL(fileURLWithPath: path), authorization: authorization)]
+    }
+
+    /// The sandbox's sign-in settings from `BASECAMP_SANDBOX_*`; without a state file of their
+    /// own, the codes and tokens it issues are kept beside the sandbox sign-in, so the next run's
+    /// sandbox accepts and refreshes them.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static func sandboxAuthorizationOptions(_ variables: [String: String]) -> SandboxAuthorizationOptions {
+        var options = SandboxAuthorizationOptions.fromEnvironment(variables)
+        if options.stateFile == nil, let files = SignInFiles(variables: variables, sandbox: true) {
+            options.stateFile = files.sandboxAuthorizationStateURL
+        }
+        return options
     }
 
     @OptionGroup var global: GlobalOptions

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Basecamp
-import BasecampSandbox
 import CLISupport
 import Foundation
 import HTTPCore
@@ -14,47 +13,14 @@ struct OperationRunner {
 
     // MARK: Session
 
-    /// The SDK's client for the account the options and environment name.
-    func account() async throws -> AccountClient {
-        let token = try context.credential(
-            root.token,
-            option: "--token",
-            variable: "BASECAMP_TOKEN",
-            sandboxValue: "sandbox-token"
-        )
-        let accountID = try resolvedAccountID()
-        let connection = try await context.connection()
-        let config = BasecampConfig(
-            baseURL: connection.configuration.baseURL,
-            enableRetry: !root.global.noRetry,
-            timeoutInterval: root.global.timeout
-        )
-        let client = try BasecampClient(
-            accessToken: token,
-            userAgent: try BasecampUserAgent.forTool(
-                connection.configuration.userAgent ?? "basecamp",
-                override: context.toolVariable("USER_AGENT")
-            ).value,
-            config: config,
-            hooks: connection.configuration.hooks,
-            transport: connection.transport,
-            timeSource: connection.configuration.timeSource
-        )
-        return try client.forAccount(accountID)
+    /// The token, account and connection the options, environment and stored sign-in name.
+    func session() async throws -> BasecampSession {
+        try await BasecampSession.open(context: context, token: root.token)
     }
 
-    private func resolvedAccountID() throws -> String {
-        let sandboxAccount = context.usesSandbox ? BasecampSandboxModule.defaultAccountID : nil
-        guard let accountID = root.account ?? context.toolVariable("ACCOUNT_ID") ?? sandboxAccount else {
-            throw ValidationError(
-                "No account: pass --account ID or set BASECAMP_ACCOUNT_ID (the digits after the host in your Basecamp URL)."
-            )
-        }
-        let trimmed = accountID.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= 20, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw ValidationError("The account id must be digits, e.g. 999999999, not \"\(accountID.prefix(40))\".")
-        }
-        return trimmed
+    /// The SDK's client for the account the options, environment and stored sign-in name.
+    func account(in session: BasecampSession) throws -> AccountClient {
+        try session.client(global: root.global).forAccount(session.accountID(option: root.account))
     }
 
     // MARK: Generated commands
@@ -63,7 +29,20 @@ struct OperationRunner {
     func run(_ operation: BasecampOperation, _ call: OperationInvocation) async throws {
         let query = resolvedQuery(call.queryItems)
         let body = try requestBody(operation, call)
-        let account = try await account()
+        let session = try await session()
+        let client = try account(in: session)
+        try await session.withSignInHint {
+            try await perform(operation, call, on: client, query: query, body: body)
+        }
+    }
+
+    private func perform(
+        _ operation: BasecampOperation,
+        _ call: OperationInvocation,
+        on account: AccountClient,
+        query: [(name: String, value: String)],
+        body: RequestBody?
+    ) async throws {
         let output = OutputFormatter(context: context)
 
         if operation.isPaginated {

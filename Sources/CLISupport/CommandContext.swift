@@ -199,6 +199,15 @@ public final class CommandContext: Sendable {
     ///
     /// - Throws: `ValidationError` (exit 64) when there is no usable base URL.
     public func connection() async throws -> APIConnection {
+        try await connection(defaultBaseURL: nil)
+    }
+
+    /// ``connection()`` for an API with a public address of its own, used when neither
+    /// `--base-url` nor `<PREFIX>_BASE_URL` is given.
+    ///
+    /// - Parameter defaultBaseURL: The API's public address; `nil` makes a base URL required.
+    /// - Throws: `ValidationError` (exit 64) when there is no usable base URL.
+    public func connection(defaultBaseURL: URL?) async throws -> APIConnection {
         let baseURL: URL
         if usesSandbox {
             let task = sandbox.withLock { task -> Task<StartedSandbox, any Error> in
@@ -219,7 +228,7 @@ public final class CommandContext: Sendable {
             let started = try await task.value
             baseURL = started.baseURL
         } else {
-            baseURL = try resolvedBaseURL()
+            baseURL = try resolvedBaseURL(default: defaultBaseURL)
         }
         var configuration = ClientConfiguration(baseURL: baseURL)
         configuration.allowsInsecureHTTP = allowsInsecureHTTP
@@ -254,9 +263,9 @@ public final class CommandContext: Sendable {
         }
     }
 
-    private func resolvedBaseURL() throws -> URL {
+    private func resolvedBaseURL(default defaultBaseURL: URL?) throws -> URL {
         let variableName = "\(environmentPrefix)_BASE_URL"
-        guard let text = baseURLOption ?? variable(variableName) else {
+        guard let text = baseURLOption ?? variable(variableName) ?? defaultBaseURL?.absoluteString else {
             throw ValidationError(
                 "No base URL: pass --base-url URL, set \(variableName), or use --sandbox to try the built-in sandbox."
             )

@@ -96,7 +96,8 @@ struct APISandboxCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let modules: [any SandboxModule] = [
-            BasecampSandboxModule(), MonashSandboxModule(today: { Date() }),
+            BasecampSandboxModule(authorization: BasecampSandboxAuthorization(options: .fromEnvironment())),
+            MonashSandboxModule(today: { Date() }),
             MarkbookSandboxModule(acceptsAnyCredentials: true, options: markbookOptions),
         ]
         let configuration = SandboxConfiguration(modules: modules, logRequests: verbose)

@@ -99,7 +99,9 @@ public struct FileCredentialStore: CredentialStore {
         }
     }
 
-    private func writeAtomically(_ data: Data) throws {
+    /// Writes `data` to the file atomically with permissions 0600 (for tools that keep other
+    /// private files beside the credentials).
+    package func writeAtomically(_ data: Data) throws {
         let directory = url.deletingLastPathComponent()
         try createDirectory()
         let temporary = directory.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp").path

@@ -1,0 +1,196 @@
+import ArgumentParser
+import Basecamp
+import CLISupport
+import Foundation
+import HTTPCore
+import HTTPCoreOAuth
+
+/// `basecamp auth login`: signs in through the browser (a loopback redirect on 127.0.0.1, with
+/// PKCE and `state`) or with `--device`, then keeps the tokens for every later command.
+struct AuthLoginCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in to Basecamp and keep the tokens for every command.",
+        discussion: """
+            Register an integration at https://launchpad.37signals.com/integrations with the redirect \
+            URI http://127.0.0.1:PORT/callback, then run basecamp auth login --port PORT with \
+            BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET set. The address to open is printed (and \
+            opened in your browser where there is one); the tokens are saved, readable only by you, \
+            in BASECAMP_CONFIG_DIR, $XDG_CONFIG_HOME/basecamp or ~/.config/basecamp, and are \
+            refreshed when they near expiry. Try it offline: basecamp --sandbox auth login.
+            """
+    )
+
+    @ParentCommand var root: BasecampCommand
+    var global: GlobalOptions { root.global }
+
+    @Option(
+        name: .customLong("client-id"),
+        help: ArgumentHelp("Your integration's client id (or set BASECAMP_CLIENT_ID).", valueName: "id")
+    )
+    var clientID: String?
+
+    @Option(
+        name: .customLong("client-secret"),
+        help: ArgumentHelp("Its client secret (prefer BASECAMP_CLIENT_SECRET).", valueName: "secret")
+    )
+    var clientSecret: String?
+
+    @Flag(help: "Sign in from another device: show a code to enter there, where the server offers it.")
+    var device = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The loopback port the browser returns to, as in your integration's redirect URI (any free port by default).",
+            valueName: "port"
+        )
+    )
+    var port: Int?
+
+    @Flag(name: .customLong("no-browser"), help: "Only print the address to open; do not start a browser.")
+    var noBrowser = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for you to finish signing in.", valueName: "seconds"))
+    var wait: Double = 300
+
+    func validate() throws {
+        guard wait.isFinite, wait > 0, wait <= 3600 else {
+            throw ValidationError("--wait must be more than 0 and at most 3600 seconds.")
+        }
+        if let port, !(1...65535).contains(port) {
+            throw ValidationError("--port must be between 1 and 65535.")
+        }
+        if device, port != nil {
+            throw ValidationError("--port is for the browser sign-in; --device needs none.")
+        }
+    }
+
+    func run(in context: CommandContext) async throws {
+        let files = try SignInFiles(context: context)
+        let registration = try clientRegistration(context)
+        // Before the sandbox issues anything: under --sandbox it keeps its records in this folder.
+        try files.createDirectory()
+        let connection = try await context.connection(defaultBaseURL: BasecampConfig.defaultBaseURL)
+        let agent = try BasecampSession.agent(context: context, connection: connection)
+        let network = BasecampSession.network(connection: connection, userAgent: agent)
+        let apiBaseURL = connection.configuration.baseURL
+        let launchpad = launchpadURL(context, apiBaseURL: apiBaseURL)
+        let discovered = try await BasecampOAuth.discoverAuthorizationServer(
+            apiBaseURL: apiBaseURL,
+            launchpad: launchpad,
+            network: network,
+            allowsLocalAddresses: context.usesSandbox || URLPolicy.isLoopback(host: apiBaseURL.host ?? "")
+        )
+        var oauth = OAuthClient(registration: registration, server: discovered.server, network: network)
+
+        let credentials: TokenCredentials
+        if device {
+            credentials = try await deviceSignIn(oauth, context: context)
+        } else {
+            let listener = try LoopbackRedirectListener(port: port ?? 0)
+            defer { listener.close() }
+            oauth.registration.redirectURI = listener.redirectURI
+            credentials = try await browserSignIn(oauth, listener: listener, context: context)
+        }
+        for secret in [credentials.accessToken, credentials.refreshToken].compactMap({ $0 }) {
+            context.registerSecret(secret)
+        }
+
+        let basecamp = try BasecampClient(
+            accessToken: credentials.accessToken,
+            userAgent: agent.value,
+            config: BasecampConfig(baseURL: apiBaseURL, enableRetry: !global.noRetry, timeoutInterval: global.timeout),
+            hooks: connection.configuration.hooks,
+            transport: connection.transport,
+            timeSource: connection.configuration.timeSource
+        )
+        let authorization = try await basecamp.authorization(launchpad: launchpad)
+        let login = StoredLogin(
+            clientID: registration.clientID,
+            clientSecret: registration.clientSecret,
+            redirectURI: oauth.registration.redirectURI,
+            tokenEndpoint: oauth.server.tokenEndpoint,
+            tokenRequestStyle: oauth.server.tokenRequestStyle == .legacyType ? "legacy" : "standard",
+            issuer: oauth.server.issuer,
+            launchpadURL: launchpad,
+            apiBaseURL: apiBaseURL,
+            name: authorization.identity.displayName,
+            email: authorization.identity.emailAddress,
+            accounts: authorization.basecampAccounts.map { StoredLogin.Account(id: $0.id, name: $0.name) },
+            signedInAt: context.now
+        )
+        try await files.credentialStore(timeSource: connection.configuration.timeSource).save(credentials)
+        try files.saveLogin(login)
+        try AuthStatus.print(login, credentials, files: files, in: context)
+    }
+
+    /// The client id and secret from the flags or the environment; the sandbox accepts any id.
+    private func clientRegistration(_ context: CommandContext) throws -> OAuthClientRegistration {
+        let id = clientID.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("CLIENT_ID")
+        guard let id = id ?? (context.usesSandbox ? "basecamp-cli-sandbox" : nil) else {
+            throw ValidationError(
+                "No client id: pass --client-id or set BASECAMP_CLIENT_ID (register an integration at https://launchpad.37signals.com/integrations)."
+            )
+        }
+        let secret = clientSecret.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("CLIENT_SECRET")
+        if let secret { context.registerSecret(secret) }
+        return OAuthClientRegistration(clientID: id, clientSecret: secret)
+    }
+
+    /// Launchpad: the sandbox's under `--sandbox`, else `BASECAMP_LAUNCHPAD_URL` or the real one.
+    private func launchpadURL(_ context: CommandContext, apiBaseURL: URL) -> URL {
+        if context.usesSandbox {
+            return BasecampSession.origin(of: apiBaseURL).appending(path: "launchpad")
+        }
+        return context.toolVariable("LAUNCHPAD_URL").flatMap(URL.init(string:)) ?? BasecampOAuth.launchpadURL
+    }
+
+    private func browserSignIn(
+        _ oauth: OAuthClient,
+        listener: LoopbackRedirectListener,
+        context: CommandContext
+    ) async throws -> TokenCredentials {
+        let request = try oauth.authorizationRequest(redirectURI: listener.redirectURI)
+        context.note("Open this address in your browser to sign in to Basecamp:")
+        context.note("  \(request.url.absoluteString)")
+        if !noBrowser, BrowserLauncher.open(request.url, variables: context.environment.variables) {
+            context.note("Your browser should have opened it. Waiting for you to finish there…")
+        } else {
+            context.note("Waiting for you to finish there…")
+        }
+        let callback = try await listener.waitForCallback(
+            timeout: .milliseconds(Int64((wait * 1000).rounded())),
+            timeSource: context.environment.clock,
+            accept: request.isCallback
+        )
+        return try await oauth.exchange(callback: callback, for: request)
+    }
+
+    private func deviceSignIn(_ oauth: OAuthClient, context: CommandContext) async throws -> TokenCredentials {
+        guard oauth.server.supportsDeviceGrant else {
+            throw APIError.usage(
+                "This Basecamp sign-in server does not offer device sign-in.",
+                hint: "Run 'basecamp auth login' without --device, and open the address it prints on any machine."
+            )
+        }
+        return try await oauth.deviceSignIn { update in
+            if case .codeIssued(let codes) = update {
+                context.note(
+                    "To sign in, open \(codes.verificationURI.absoluteString) and enter the code \(codes.userCode)"
+                )
+                if let complete = codes.verificationURIComplete {
+                    context.note("(or open \(complete.absoluteString))")
+                }
+                context.note("Waiting for you to approve it there…")
+            }
+        }
+    }
+}
+
+extension BasecampAuthorization.Identity {
+    /// "First Last", or the email address when there is no name.
+    var displayName: String {
+        let name = [firstName, lastName].compactMap { $0 }.joined(separator: " ")
+        return name.isEmpty ? emailAddress ?? "identity \(id)" : name
+    }
+}

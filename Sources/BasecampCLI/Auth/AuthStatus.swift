@@ -1,0 +1,109 @@
+import CLISupport
+import Foundation
+import HTTPCore
+
+/// What `auth login` and `auth status` print: who is signed in, which accounts, when the token
+/// expires and where it is kept. Never a token or a secret.
+struct AuthStatus: Encodable {
+    struct Account: Encodable {
+        var id: Int
+        var name: String
+        var isDefault: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, name
+            case isDefault = "default"
+        }
+    }
+
+    var name: String
+    var email: String?
+    var accounts: [Account]
+    var server: String
+    var expiresAt: String?
+    var expired: Bool
+    var refreshable: Bool
+    var credentialsFile: String
+
+    private var expiry: Date?
+    private var relativeExpiry: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, email, accounts, server, expired, refreshable
+        case expiresAt = "expires_at"
+        case credentialsFile = "credentials_file"
+    }
+
+    init(login: StoredLogin, credentials: TokenCredentials?, files: SignInFiles, sandbox: Bool, now: Date) {
+        name = login.name
+        email = login.email
+        let defaultID = login.defaultAccount?.id
+        accounts = login.accounts.map { Account(id: $0.id, name: $0.name, isDefault: $0.id == defaultID) }
+        server = sandbox ? "the built-in sandbox" : BasecampSession.origin(of: login.tokenEndpoint).absoluteString
+        let expiry = credentials?.expiresAt
+        expiresAt = expiry.map { $0.formatted(.iso8601) }
+        expired = credentials == nil || expiry.map { $0 <= now } == true
+        refreshable = credentials?.refreshToken != nil
+        credentialsFile = files.credentialsURL.path
+        self.expiry = expiry
+        relativeExpiry = expiry.map { Self.relative($0, now: now) }
+    }
+
+    /// "in 13 days", "in 5 minutes", "2 hours ago".
+    static func relative(_ date: Date, now: Date) -> String {
+        let seconds = Int(date.timeIntervalSince(now).rounded())
+        let magnitude = abs(seconds)
+        let (count, unit): (Int, String) =
+            switch magnitude {
+            case ..<120: (magnitude, "second")
+            case ..<7200: (magnitude / 60, "minute")
+            case ..<172_800: (magnitude / 3600, "hour")
+            default: (magnitude / 86400, "day")
+            }
+        let text = "\(count) \(unit)\(count == 1 ? "" : "s")"
+        return seconds >= 0 ? "in \(text)" : "\(text) ago"
+    }
+
+    /// Prints the status of `login` in `context`'s mode as text (or as `--format` asks).
+    static func print(
+        _ login: StoredLogin,
+        _ credentials: TokenCredentials?,
+        files: SignInFiles,
+        in context: CommandContext
+    )
+        throws
+    {
+        try AuthStatus(
+            login: login,
+            credentials: credentials,
+            files: files,
+            sandbox: context.usesSandbox,
+            now: context.now
+        ).print(in: context)
+    }
+
+    /// Prints the status as text (or as the format `--format` asks for).
+    func print(in context: CommandContext) throws {
+        try context.printRecord(self) {
+            context.print("Signed in to Basecamp as \(name)\(email.map { " <\($0)>" } ?? "").")
+            context.print("Server:   \(server)")
+            switch accounts.count {
+            case 0:
+                context.print("Accounts: none in Basecamp")
+            case 1:
+                context.print("Account:  \(accounts[0].id) \(accounts[0].name) (used when --account is not given)")
+            default:
+                context.print("Accounts: " + accounts.map { "\($0.id) \($0.name)" }.joined(separator: ", "))
+                context.print("          (pass --account ID or set BASECAMP_ACCOUNT_ID to choose)")
+            }
+            let renewal = refreshable ? "; renewed automatically" : "; sign in again when it does"
+            if let expiry, let relativeExpiry {
+                let verb = expired ? "expired" : "expires"
+                context.print("Token:    \(verb) \(context.dates.dayAndTime(expiry)) (\(relativeExpiry))\(renewal)")
+            } else {
+                context.print("Token:    no expiry given\(renewal)")
+            }
+            context.print("Saved in: \(credentialsFile)")
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPCore
+
+/// The stored sign-in's token file, which a refresh may write only while the sign-in exists:
+/// after `basecamp auth logout` in another terminal, a command that was already running keeps
+/// its renewed token in memory instead of writing it back to disk.
+struct SignInCredentialStore: CredentialStore {
+    let files: SignInFiles
+    let base: FileCredentialStore
+
+    func load() async -> TokenCredentials? {
+        await base.load()
+    }
+
+    func save(_ credentials: TokenCredentials) async throws {
+        guard FileManager.default.fileExists(atPath: files.loginURL.path) else {
+            throw APIError.usage("Signed out meanwhile: the renewed token is not saved.")
+        }
+        try await base.save(credentials)
+    }
+
+    func remove() async throws {
+        try await base.remove()
+    }
+
+    func withRefreshLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await base.withRefreshLock(body)
+    }
+}

@@ -1,0 +1,185 @@
+import BasecampSandbox
+import CLISupport
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import Testing
+
+@testable import BasecampCLI
+
+/// The sign-in commands in-process: stored sign-ins, account choice, status and the
+/// `User-Agent`, on files written by the test.
+@Suite("Sign-in commands")
+struct SignInCommandTests {
+    /// Writes a sign-in to `folder` (a real one, or a `--sandbox` one).
+    static func storeSignIn(
+        in folder: SignInFolder,
+        sandbox: Bool,
+        accounts: [StoredLogin.Account],
+        token: String = "stored-access-token-1234",
+        expiresAt: Date = Date().addingTimeInterval(86_400 * 13)
+    ) async throws {
+        let files = try #require(SignInFiles(variables: folder.variables, sandbox: sandbox))
+        let login = StoredLogin(
+            clientID: "client-id",
+            clientSecret: "client-secret-5678",
+            redirectURI: URL(string: "http://127.0.0.1:8765/callback"),
+            tokenEndpoint: try #require(URL(string: "https://launchpad.example/authorization/token")),
+            tokenRequestStyle: "legacy",
+            issuer: nil,
+            launchpadURL: try #require(URL(string: "https://launchpad.example")),
+            apiBaseURL: try #require(URL(string: "https://3.basecampapi.com")),
+            name: "Victor Cooper",
+            email: "victor@honchodesign.com",
+            accounts: accounts,
+            signedInAt: Date()
+        )
+        try files.saveLogin(login)
+        try await files.credentialStore(timeSource: SystemTimeSource()).save(
+            TokenCredentials(accessToken: token, refreshToken: "stored-refresh-token-9876", expiresAt: expiresAt)
+        )
+    }
+
+    @Test("several accounts and no --account: a usage error naming them; one account is the default")
+    func accountChoice() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        try await Self.storeSignIn(
+            in: folder,
+            sandbox: true,
+            accounts: [.init(id: 111, name: "Honcho Design"), .init(id: 222, name: "Side Project")]
+        )
+        let several = await basecamp(["--sandbox", "projects", "list"], variables: folder.variables)
+        #expect(several.exitCode == 64)
+        #expect(several.stderr.contains("111 (Honcho Design), 222 (Side Project)"))
+        #expect(several.stderr.contains("--account"))
+
+        let chosen = await basecamp(
+            ["--sandbox", "projects", "list", "--account", BasecampSandboxModule.defaultAccountID],
+            variables: folder.variables
+        )
+        #expect(chosen.exitCode == 0, "\(chosen.stderr)")
+
+        try await Self.storeSignIn(
+            in: folder,
+            sandbox: true,
+            accounts: [.init(id: Int(BasecampSandboxModule.defaultAccountID) ?? 0, name: "Sandbox")]
+        )
+        let single = await basecamp(["--sandbox", "projects", "list"], variables: folder.variables)
+        #expect(single.exitCode == 0, "\(single.stderr)")
+        #expect(single.stdout.contains("The Leto Laptop"))
+    }
+
+    @Test("auth status: who, accounts and expiry; never a token or the client secret")
+    func status() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try await Self.storeSignIn(
+            in: folder,
+            sandbox: false,
+            accounts: [.init(id: 111, name: "Honcho Design")],
+            expiresAt: now.addingTimeInterval(3 * 86_400)
+        )
+        let status = await basecamp(["auth", "status"], variables: folder.variables) {
+            $0.clock = TestClock(start: now)
+        }
+        #expect(status.exitCode == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("Signed in to Basecamp as Victor Cooper <victor@honchodesign.com>."))
+        #expect(status.stdout.contains("Account:  111 Honcho Design (used when --account is not given)"))
+        #expect(status.stdout.contains("(in 3 days); renewed automatically"))
+        #expect(status.stdout.contains("Server:   https://launchpad.example"))
+        for secret in ["stored-access-token-1234", "stored-refresh-token-9876", "client-secret-5678"] {
+            #expect(!status.stdout.contains(secret) && !status.stderr.contains(secret))
+        }
+
+        let missing = await basecamp(["--json", "auth", "status"], variables: SignInFolder().variables)
+        #expect(missing.exitCode == 3)
+        #expect(try missing.errorReport().hint == BasecampSession.signInHint)
+    }
+
+    @Test("no token and no sign-in: exit 3 saying to run auth login")
+    func notSignedIn() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let result = await basecamp(
+            ["--json", "projects", "list", "--account", "111"],
+            variables: folder.variables
+        )
+        #expect(result.exitCode == 3)
+        let report = try result.errorReport()
+        #expect(report.code == "auth_required")
+        #expect(report.hint == BasecampSession.signInHint)
+    }
+
+    @Test("the stored token and BASECAMP_USER_AGENT reach the API; the public API is the default")
+    func storedTokenAndAgent() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        try await Self.storeSignIn(in: folder, sandbox: false, accounts: [.init(id: 111, name: "Honcho Design")])
+        let transport = ScriptedTransport([.json([]), .json([])])
+        var variables = folder.variables
+        variables["BASECAMP_USER_AGENT"] = "Acme Reports (ops@acme.example)"
+        let result = await basecamp(["projects", "list"], variables: variables) { $0.transport = transport }
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let request = try #require(transport.requests.first)
+        #expect(request.url.absoluteString.hasPrefix("https://3.basecampapi.com/111/projects.json"))
+        #expect(request.header("Authorization") == "Bearer stored-access-token-1234")
+        #expect(request.header("User-Agent") == "Acme Reports (ops@acme.example)")
+    }
+
+    @Test("accounts lists the sandbox's Basecamp account, not its HEY one, as the default")
+    func accounts() async throws {
+        let result = await basecamp(["--sandbox", "--json", "accounts"], variables: SignInFolder().variables)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let rows = try result.json([JSONValue].self)
+        #expect(rows.count == 1)
+        #expect(rows.first?["id"]?.intValue == Int(BasecampSandboxModule.defaultAccountID))
+        #expect(rows.first?["default"] == true)
+    }
+
+    @Test("a browser sign-in nobody finishes ends with exit 3 when --wait runs out, storing nothing")
+    func browserTimeout() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let result = await basecamp(
+            ["--sandbox", "--json", "auth", "login", "--no-browser", "--wait", "0.3"],
+            variables: folder.variables
+        )
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("Open this address in your browser"))
+        #expect(try result.errorReport().message.hasPrefix("No sign-in arrived at http://127.0.0.1:"))
+        #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+    }
+
+    @Test("a real sign-in needs a client id: exit 64 naming the flag and where to register")
+    func clientIDRequired() async throws {
+        let result = await basecamp(["auth", "login"], variables: SignInFolder().variables)
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("BASECAMP_CLIENT_ID"))
+        #expect(result.stderr.contains("launchpad.37signals.com/integrations"))
+    }
+
+    @Test("after a logout elsewhere, a renewed token is not written back")
+    func noSaveAfterLogout() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        try await Self.storeSignIn(in: folder, sandbox: false, accounts: [])
+        let files = try #require(SignInFiles(variables: folder.variables, sandbox: false))
+        let store = SignInCredentialStore(files: files, base: files.credentialStore(timeSource: SystemTimeSource()))
+        try await store.save(TokenCredentials(accessToken: "renewed-1"))
+        #expect(await store.load()?.accessToken == "renewed-1")
+
+        let logout = await basecamp(["auth", "logout"], variables: folder.variables)
+        #expect(logout.exitCode == 0)
+        await #expect(throws: APIError.self) { try await store.save(TokenCredentials(accessToken: "renewed-2")) }
+        #expect(await store.load() == nil)
+    }
+
+    @Test("logout without a sign-in says so and succeeds")
+    func logoutWhenSignedOut() async throws {
+        let result = await basecamp(["auth", "logout"], variables: SignInFolder().variables)
+        #expect(result.exitCode == 0)
+        #expect(result.stdout == "Not signed in.\n")
+    }
+}

@@ -1,0 +1,266 @@
+import APISandbox
+import BasecampSandbox
+import CLISupport
+import Foundation
+import HTTPCore
+import Testing
+
+/// `basecamp auth login` end to end: the built tool signs in to a sandbox (the browser played
+/// by the test fetching the printed address), keeps the tokens, and later runs use and refresh
+/// them.
+@Suite("Signing in with the built basecamp")
+struct SignInProcessTests {
+    /// The sandbox accepts only tokens it issued, so a passing command proves the stored one.
+    static let strict = ["BASECAMP_SANDBOX_STRICT_TOKENS": "1"]
+
+    @Test("--sandbox auth login (browser), then projects list, auth status and logout")
+    func browserFlowThenCommands() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let variables = folder.variables.merging(Self.strict) { $1 }
+
+        let login = try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Signed in to Basecamp as "))
+        #expect(login.stdout.contains("(used when --account is not given)"))
+        #expect(login.stderr.contains("Open this address in your browser"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.sandboxCredentials.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let login2 = try FileManager.default.attributesOfItem(
+            atPath: folder.url.appending(path: "sandbox/login.json").path
+        )
+        #expect((login2[.posixPermissions] as? Int) == 0o600)
+
+        let projects = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "projects", "list"],
+            variables: variables
+        )
+        #expect(projects.exitCode == 0, "\(projects.stderr)")
+        #expect(projects.stdout.contains("The Leto Laptop"))
+
+        let status = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "--json", "auth", "status"],
+            variables: variables
+        )
+        #expect(status.exitCode == 0, "\(status.stderr)")
+        let report = try status.json(JSONValue.self)
+        #expect(report["refreshable"] == true)
+        #expect(report["accounts"]?[0]?["default"] == true)
+
+        let secrets = try folder.storedSecrets()
+        #expect(secrets.count == 2)
+        for output in [login, projects, status] {
+            for secret in secrets {
+                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+            }
+            #expect(!output.stderr.contains("code=") && !output.stdout.contains("code="))
+        }
+
+        let logout = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "auth", "logout"],
+            variables: variables
+        )
+        #expect(logout.exitCode == 0)
+        #expect(logout.stdout.hasPrefix("Signed out"))
+        #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+        let after = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "--json", "auth", "status"],
+            variables: variables
+        )
+        #expect(after.exitCode == 3)
+        #expect(try after.errorReport().hint?.contains("basecamp auth login") == true)
+    }
+
+    @Test("--sandbox auth login --device, then projects list with the stored token")
+    func deviceFlow() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let variables = folder.variables.merging(Self.strict) { $1 }
+        let login = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "auth", "login", "--device"],
+            variables: variables
+        )
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("enter the code "))
+        #expect(login.stdout.contains("Signed in to Basecamp as "))
+        let projects = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "projects", "list"],
+            variables: variables
+        )
+        #expect(projects.exitCode == 0, "\(projects.stderr)")
+        for secret in try folder.storedSecrets() {
+            #expect(!login.stdout.contains(secret) && !login.stderr.contains(secret))
+        }
+    }
+
+    @Test("an access token near expiry is refreshed by the next command, and the new one stored")
+    func refreshAfterExpiry() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let variables = folder.variables.merging(Self.strict) { $1 }.merging([
+            "BASECAMP_SANDBOX_TOKEN_LIFETIME": "30"
+        ]) { $1 }
+        let login = try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        let before = try folder.tokens(folder.sandboxCredentials)
+
+        let projects = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "projects", "list"],
+            variables: variables
+        )
+        #expect(projects.exitCode == 0, "\(projects.stderr)")
+        let after = try folder.tokens(folder.sandboxCredentials)
+        #expect(after.accessToken != before.accessToken)
+        #expect(after.refreshToken != before.refreshToken)
+        for secret in [before.accessToken, after.accessToken, before.refreshToken, after.refreshToken].compactMap({ $0 }
+        ) {
+            #expect(!projects.stdout.contains(secret) && !projects.stderr.contains(secret))
+        }
+    }
+
+    @Test("Launchpad only (today's production path): browser sign-in, then a refresh in its legacy spelling")
+    func launchpadOnly() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let variables = folder.variables.merging(Self.strict) { $1 }.merging([
+            "BASECAMP_SANDBOX_LAUNCHPAD_ONLY": "1", "BASECAMP_SANDBOX_TOKEN_LIFETIME": "30",
+        ]) { $1 }
+        let device = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "--json", "auth", "login", "--device"],
+            variables: variables
+        )
+        #expect(device.exitCode == 64)
+        #expect(try device.errorReport().message == "This Basecamp sign-in server does not offer device sign-in.")
+
+        let login = try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        #expect(authorizationAddress(in: login.stderr)?.path == "/launchpad/authorization/new")
+        let before = try folder.tokens(folder.sandboxCredentials)
+        let projects = try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox", "projects", "list"],
+            variables: variables
+        )
+        #expect(projects.exitCode == 0, "\(projects.stderr)")
+        #expect(try folder.tokens(folder.sandboxCredentials).accessToken != before.accessToken)
+    }
+
+    @Test("a refresh token the server rejects exits 3 with the sign-in hint")
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func rejectedRefreshToken() async throws {
+        try await Self.withAuthorizationServer(SandboxAuthorizationOptions(requiresIssuedTokens: true)) {
+            authorization,
+            variables,
+            _ in
+            let login = try await browserSignIn(["auth", "login", "--no-browser"], variables: variables)
+            #expect(login.exitCode == 0, "\(login.stderr)")
+            authorization.revokeAccessTokens()
+            authorization.revokeRefreshTokens()
+            let rejected = try await BuiltExecutable.run(
+                "basecamp",
+                arguments: ["--json", "projects", "list"],
+                variables: variables
+            )
+            #expect(rejected.exitCode == 3, "\(rejected.stderr)")
+            let report = try rejected.errorReport()
+            #expect(report.code == "auth_required")
+            #expect(report.hint == "Run 'basecamp auth login' to sign in again.")
+            #expect(authorization.refreshRequests == 1)
+        }
+    }
+
+    @Test("two commands finding the same expired token: exactly one refresh reaches the server")
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func twoProcessesRefreshOnce() async throws {
+        let options = SandboxAuthorizationOptions(requiresIssuedTokens: true)
+        try await Self.withAuthorizationServer(options) { authorization, variables, folder in
+            let login = try await browserSignIn(["auth", "login", "--no-browser"], variables: variables)
+            #expect(login.exitCode == 0, "\(login.stderr)")
+            #expect(authorization.refreshRequests == 0)
+            // Expired on the client's side only: the renewed token lives two weeks, so however
+            // the two runs interleave, one refresh is all they need.
+            var stored = try folder.tokens(folder.credentials)
+            stored.expiresAt = Date().addingTimeInterval(-60)
+            try await FileCredentialStore(url: folder.credentials).save(stored)
+
+            async let first = BuiltExecutable.run("basecamp", arguments: ["projects", "list"], variables: variables)
+            async let second = BuiltExecutable.run("basecamp", arguments: ["projects", "list"], variables: variables)
+            let results = try await [first, second]
+            for result in results {
+                #expect(result.exitCode == 0, "\(result.stderr)")
+                #expect(result.stdout.contains("The Leto Laptop"))
+            }
+            #expect(authorization.refreshRequests == 1)
+        }
+    }
+
+    @Test("secret scan: --verbose device sign-in with a client secret, then a refreshing command")
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func secretScan() async throws {
+        let secret = "client-secret-not-for-output-4711"
+        let options = SandboxAuthorizationOptions(
+            accessTokenLifetime: 30,
+            clients: [.init(id: "signin-tests", secret: secret)],
+            requiresIssuedTokens: true
+        )
+        try await Self.withAuthorizationServer(options) { authorization, environment, folder in
+            var variables = environment
+            variables["BASECAMP_CLIENT_SECRET"] = secret
+            let login = try await BuiltExecutable.run(
+                "basecamp",
+                arguments: ["--verbose", "auth", "login", "--device"],
+                variables: variables
+            )
+            #expect(login.exitCode == 0, "\(login.stderr)")
+            let first = try folder.tokens(folder.credentials)
+            variables["BASECAMP_CLIENT_SECRET"] = nil
+            let projects = try await BuiltExecutable.run(
+                "basecamp",
+                arguments: ["--verbose", "projects", "list"],
+                variables: variables
+            )
+            #expect(projects.exitCode == 0, "\(projects.stderr)")
+            #expect(authorization.refreshRequests == 1)
+            let second = try folder.tokens(folder.credentials)
+            let secrets =
+                [secret, first.accessToken, second.accessToken]
+                + [first.refreshToken, second.refreshToken]
+                .compactMap { $0 } + authorization.liveAccessTokens
+            for (label, output) in [("login", login), ("projects", projects)] {
+                #expect(output.stderr.contains("[http] "), "\(label): --verbose logged no request")
+                for value in secrets {
+                    #expect(!output.stdout.contains(value) && !output.stderr.contains(value), "\(label)")
+                }
+            }
+        }
+    }
+
+    /// Starts a sandbox whose authorization server has `options`, and passes it to `body` with
+    /// the variables of a real (not `--sandbox`) run against it (its API, its Launchpad, a client
+    /// id and a scratch config folder) and that folder.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static func withAuthorizationServer(
+        _ options: SandboxAuthorizationOptions,
+        _ body: (BasecampSandboxAuthorization, [String: String], SignInFolder) async throws -> Void
+    ) async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let authorization = BasecampSandboxAuthorization(options: options)
+        try await withBasecampSandbox(module: BasecampSandboxModule(authorization: authorization)) { sandbox, base in
+            let variables = folder.variables.merging([
+                "BASECAMP_BASE_URL": base,
+                "BASECAMP_LAUNCHPAD_URL": sandbox.baseURL.appending(path: "launchpad").absoluteString,
+                "BASECAMP_CLIENT_ID": "signin-tests",
+            ]) { $1 }
+            try await body(authorization, variables, folder)
+        }
+    }
+}
