@@ -35,7 +35,7 @@ enum GridFormat: String, Sendable {
     }
 
     /// The writer for the delimited formats.
-    var delimited: Markbook.DelimitedText? {
+    var delimited: DelimitedText? {
         switch self {
         case .csv: return .csv
         case .tsv: return .tsv

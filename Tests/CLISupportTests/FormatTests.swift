@@ -152,22 +152,22 @@ struct FieldSelectionTests {
         ]
     )
     func csv(fields: [String], line: String) {
-        #expect(DelimitedText.csvLine(fields) == line)
+        #expect(DelimitedCells.csvLine(fields) == line)
     }
 
     @Test("TSV escaping round trip of the awkward characters")
     func tsv() {
-        #expect(DelimitedText.tsvLine(["a\tb", "c\\d", "e\nf\rg"]) == "a\\tb\tc\\\\d\te\\nf\\rg")
+        #expect(DelimitedCells.tsvLine(["a\tb", "c\\d", "e\nf\rg"]) == "a\\tb\tc\\\\d\te\\nf\\rg")
     }
 
     @Test("Cells: strings bare, numbers and booleans as JSON, null empty")
     func cells() {
-        #expect(DelimitedText.cell(.string("x")) == "x")
-        #expect(DelimitedText.cell(.integer(3)) == "3")
-        #expect(DelimitedText.cell(.number(2.5)) == "2.5")
-        #expect(DelimitedText.cell(.bool(false)) == "false")
-        #expect(DelimitedText.cell(.null) == "")
-        #expect(DelimitedText.cell(nil) == "")
-        #expect(DelimitedText.cell(["b": 1, "a": [true]]) == #"{"a":[true],"b":1}"#)
+        #expect(DelimitedCells.cell(.string("x")) == "x")
+        #expect(DelimitedCells.cell(.integer(3)) == "3")
+        #expect(DelimitedCells.cell(.number(2.5)) == "2.5")
+        #expect(DelimitedCells.cell(.bool(false)) == "false")
+        #expect(DelimitedCells.cell(.null) == "")
+        #expect(DelimitedCells.cell(nil) == "")
+        #expect(DelimitedCells.cell(["b": 1, "a": [true]]) == #"{"a":[true],"b":1}"#)
     }
 }

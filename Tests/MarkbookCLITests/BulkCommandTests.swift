@@ -45,12 +45,12 @@ struct BulkCommandTests {
     @Test("On a terminal, import draws a progress bar on stderr; the report goes to stdout")
     func progressBar() async throws {
         let export = await markbook(["--sandbox", "export", "1000001"])
-        let rows = try Markbook.DelimitedText.csv.read(export.stdout)
+        let rows = try DelimitedText.csv.read(export.stdout)
         let edits = GridEdits.pick(2, in: rows)
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appending(path: "edited.csv")
-        try Markbook.DelimitedText.csv.data(GridEdits.apply(edits, to: rows)).write(to: file)
+        try DelimitedText.csv.data(GridEdits.apply(edits, to: rows)).write(to: file)
         let result = await markbook(["--sandbox", "import", "1000001", file.path]) { environment in
             environment.standardErrorIsTerminal = true
         }

@@ -50,12 +50,12 @@ struct BulkFixture {
             sourceLocation: sourceLocation
         )
         #expect(result.exitCode == 0, "\(result.stderr)", sourceLocation: sourceLocation)
-        return try Markbook.DelimitedText.csv.read(Data(contentsOf: URL(fileURLWithPath: path(name))))
+        return try DelimitedText.csv.read(Data(contentsOf: URL(fileURLWithPath: path(name))))
     }
 
     /// Writes rows as the tool writes a CSV file.
     func write(_ rows: [[String]], to name: String) throws {
-        try Markbook.DelimitedText.csv.data(rows, byteOrderMark: true).write(to: URL(fileURLWithPath: path(name)))
+        try DelimitedText.csv.data(rows, byteOrderMark: true).write(to: URL(fileURLWithPath: path(name)))
     }
 
     /// The bytes of a file in the scratch directory.

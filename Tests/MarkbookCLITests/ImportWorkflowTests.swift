@@ -185,10 +185,10 @@ struct ImportWorkflowTests {
             variables: state
         )
         #expect(exported.exitCode == 0, "\(exported.stderr)")
-        let rows = try Markbook.DelimitedText.csv.read(Data(contentsOf: original))
+        let rows = try DelimitedText.csv.read(Data(contentsOf: original))
         let edited = GridEdits.apply(GridEdits.pick(4, in: rows), to: rows)
         let file = directory.appending(path: "edited.csv")
-        try Markbook.DelimitedText.csv.data(edited, byteOrderMark: true).write(to: file)
+        try DelimitedText.csv.data(edited, byteOrderMark: true).write(to: file)
 
         var faulty = state
         faulty["MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER"] = "1"

@@ -91,10 +91,10 @@ extension CommandContext {
             }
         case .csv, .tsv:
             let columns = try selection ?? FieldSelection(FieldSelection.topLevelFields(of: records), records: [])
-            let line = outputFormat == .csv ? DelimitedText.csvLine : DelimitedText.tsvLine
+            let line = outputFormat == .csv ? DelimitedCells.csvLine : DelimitedCells.tsvLine
             print(line(columns.fields.names))
             for record in records {
-                print(line(columns.values(of: record).map(DelimitedText.cell)))
+                print(line(columns.values(of: record).map(DelimitedCells.cell)))
             }
         case .table:
             guard let selection else { return }
@@ -115,9 +115,9 @@ extension CommandContext {
     /// Cell text for people: like CSV, but a list of plain values reads `a, b, c`.
     static func humanCell(_ value: JSONValue?) -> String {
         if case .array(let items)? = value, items.allSatisfy({ $0.arrayValue == nil && $0.objectValue == nil }) {
-            return items.map(DelimitedText.cell).joined(separator: ", ")
+            return items.map(DelimitedCells.cell).joined(separator: ", ")
         }
-        return DelimitedText.cell(value)
+        return DelimitedCells.cell(value)
     }
 
     static func jsonValue(_ value: some Encodable) throws -> JSONValue {

@@ -2,7 +2,7 @@ import Foundation
 public import HTTPCore
 
 /// Writes CSV and TSV lines, and the text of one JSON value in a cell.
-public enum DelimitedText {
+public enum DelimitedCells {
     /// A value as cell text: strings as they are, numbers and `true`/`false` as JSON writes them,
     /// `null` (or a missing field) empty, lists and objects as compact JSON.
     public static func cell(_ value: JSONValue?) -> String {
