@@ -27,7 +27,8 @@ struct BasecampCommand: CommandLineTool {
             Every operation: basecamp operations. Any of them, raw: basecamp api OPERATION_ID.
             """,
         version: "0.1.0",
-        subcommands: [APICommand.self, OperationsCommand.self] + ServiceCommands.all
+        subcommands: [APICommand.self, OperationsCommand.self, DownloadCommand.self, UploadCommand.self]
+            + ServiceCommands.all
     )
 
     static let environmentPrefix = "BASECAMP"
