@@ -15,6 +15,14 @@ struct FileTransferTests {
         return url
     }
 
+    /// What an interrupted download leaves: the bytes so far and their validator.
+    private static func leavePartial(_ bytes: String, validator: String, for destination: URL) throws -> URL {
+        let partial = Client.partialFile(for: destination)
+        try Data(bytes.utf8).write(to: partial)
+        try Data(validator.utf8).write(to: partial.appendingPathExtension("validator"))
+        return partial
+    }
+
     private static func text(_ url: URL) throws -> String {
         String(decoding: try Data(contentsOf: url), as: UTF8.self)
     }
@@ -46,9 +54,7 @@ struct FileTransferTests {
     func resumesPartialFile() async throws {
         let folder = try Self.directory()
         let destination = folder.appendingPathComponent("report.txt")
-        let partial = Client.partialFile(for: destination)
-        try Data("hello ".utf8).write(to: partial)
-        try Data("\"v1\"".utf8).write(to: partial.appendingPathExtension("validator"))
+        let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([
             .status(206, headers: [.contentRange: "bytes 6-10/11", .eTag: "\"v1\""], body: "world")
         ])
@@ -65,9 +71,7 @@ struct FileTransferTests {
     func changedFileStartsOver() async throws {
         let folder = try Self.directory()
         let destination = folder.appendingPathComponent("report.txt")
-        let partial = Client.partialFile(for: destination)
-        try Data("stale bytes".utf8).write(to: partial)
-        try Data("\"old\"".utf8).write(to: partial.appendingPathExtension("validator"))
+        _ = try Self.leavePartial("stale bytes", validator: "\"old\"", for: destination)
         let transport = ScriptedTransport([.status(200, headers: [.eTag: "\"new\""], body: "new")])
         let result = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination)
         #expect(try Self.text(destination) == "new")
@@ -78,9 +82,7 @@ struct FileTransferTests {
     func mismatchedRangeRefused() async throws {
         let folder = try Self.directory()
         let destination = folder.appendingPathComponent("report.txt")
-        let partial = Client.partialFile(for: destination)
-        try Data("hello ".utf8).write(to: partial)
-        try Data("\"v1\"".utf8).write(to: partial.appendingPathExtension("validator"))
+        let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([.status(206, headers: [.contentRange: "bytes 0-4/11"], body: "hello")])
         let client = try makeClient(transport) { $0.retry = .none }
         let error = await apiError { _ = try await client.download(Endpoint<Data>(.get, "files/1"), to: destination) }
@@ -93,9 +95,7 @@ struct FileTransferTests {
     func rangeNotSatisfiableStartsOver() async throws {
         let folder = try Self.directory()
         let destination = folder.appendingPathComponent("report.txt")
-        let partial = Client.partialFile(for: destination)
-        try Data("far too long".utf8).write(to: partial)
-        try Data("\"v1\"".utf8).write(to: partial.appendingPathExtension("validator"))
+        _ = try Self.leavePartial("far too long", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([
             .status(416, headers: [.contentRange: "bytes */3"]),
             .status(200, headers: [.eTag: "\"v1\""], body: "abc"),
@@ -109,9 +109,7 @@ struct FileTransferTests {
     func resumeOff() async throws {
         let folder = try Self.directory()
         let destination = folder.appendingPathComponent("report.txt")
-        let partial = Client.partialFile(for: destination)
-        try Data("hello ".utf8).write(to: partial)
-        try Data("\"v1\"".utf8).write(to: partial.appendingPathExtension("validator"))
+        _ = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([.status(200, body: "fresh")])
         _ = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination, resume: false)
         #expect(transport.requests.first?.header("Range") == nil)

@@ -45,7 +45,8 @@ extension BenchmarkCommand {
     /// `<VmHWM after KiB> <bytes received>`.
     static func downloadChild(_ options: Options) async throws {
         guard let base = options.values["base"].flatMap(URL.init(string:)),
-            let mode = options.values["mode"], let kind = options.values["transport"].flatMap({ TransportKind(rawValue: $0) })
+            let mode = options.values["mode"],
+            let kind = options.values["transport"].flatMap({ TransportKind(rawValue: $0) })
         else {
             throw BenchError(
                 "download-child needs --base URL --mode file|memory --transport URLSession|AsyncHTTPClient"
