@@ -60,10 +60,10 @@ struct FilesSandboxTests {
             #expect(file.filename == "company-logo.png")
 
             let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
-            let signed = try await sandbox.raw("GET", "/_storage/\(sgid)?key=seeded-company-logo", token: nil)
+            let signed = try await sandbox.raw("GET", "/_storage/\(sgid)?signature=seeded-company-logo", token: nil)
             #expect(signed.status == 200)
             #expect(signed.body == file.data)
-            let unsigned = try await sandbox.raw("GET", "/_storage/\(sgid)?key=guess", token: nil)
+            let unsigned = try await sandbox.raw("GET", "/_storage/\(sgid)?signature=guess", token: nil)
             #expect(unsigned.status == 403)
             let noToken = try await sandbox.raw("GET", "/\(accountID)/uploads/\(upload.id)", token: nil)
             #expect(noToken.status == 401)
@@ -75,7 +75,7 @@ struct FilesSandboxTests {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { sandbox in
             let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
-            let path = "/_storage/\(sgid)?key=seeded-company-logo"
+            let path = "/_storage/\(sgid)?signature=seeded-company-logo"
             let whole = try await sandbox.raw("GET", path, token: nil)
             let etag = try #require(whole.header("ETag"))
             #expect(whole.header("Accept-Ranges") == "bytes")

@@ -24,11 +24,11 @@ enum BlobRoutes {
     ) -> Response? {
         guard relative.hasPrefix(storagePrefix) else { return nil }
         let sgid = String(relative.dropFirst(storagePrefix.count))
-        let key = QueryString.items(request.uri.query).first { $0.name == "key" }?.value ?? ""
+        let signature = QueryString.items(request.uri.query).first { $0.name == "signature" }?.value ?? ""
         guard let blob = store.snapshot().files?.attachment(sgid) else {
             return BasecampServer.failure(APIFailure.notFound("File"), requestID: requestID)
         }
-        guard constantTimeEqual(key, blob.storageKey) else {
+        guard constantTimeEqual(signature, blob.storageKey) else {
             return BasecampServer.failure(APIFailure(403, "The storage signature is not valid."), requestID: requestID)
         }
         return serve(blob, range: request.headers[.range], ifRange: request.headers[.ifRange], requestID: requestID)
@@ -49,7 +49,7 @@ enum BlobRoutes {
             throw APIFailure.notFound("File")
         }
         var fields = HTTPFields()
-        fields[.location] = origin + basePath + storagePrefix + blob.sgid + "?key=" + blob.storageKey
+        fields[.location] = origin + basePath + storagePrefix + blob.sgid + "?signature=" + blob.storageKey
         fields[.xRequestID] = requestID
         return Response(status: .found, headers: fields)
     }
