@@ -9,8 +9,19 @@ extension TestRoutes {
             return JSONResponse.error("byte count must be between 0 and \(Self.maxGeneratedBytes)")
         }
         let query = QueryItems(request.uri.query)
-        let headers: HTTPFields = [.contentType: "application/octet-stream"]
+        var headers: HTTPFields = [.contentType: "application/octet-stream"]
         guard query.first("chunked") == "1" || query.first("chunked") == "true" else {
+            // A fixed body supports ranges, validated by an ETag that names its length.
+            let etag = "\"bytes-\(count)\""
+            headers[.eTag] = etag
+            headers[.acceptRanges] = "bytes"
+            if let start = Self.rangeStart(request.headers[.range]), start < count,
+                request.headers[.ifRange].map({ $0 == etag }) ?? true
+            {
+                headers[.contentRange] = "bytes \(start)-\(count - 1)/\(count)"
+                let body = ResponseBody(byteBuffer: Self.pattern(start..<count))
+                return Response(status: .partialContent, headers: headers, body: body)
+            }
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: Self.pattern(0..<count)))
         }
         let chunkSize = min(max(query.int("chunk_size") ?? 1024, 1), 1024 * 1024)
@@ -34,6 +45,12 @@ extension TestRoutes {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The first byte of a `Range: bytes=N-` request; other range forms are served whole.
+    static func rangeStart(_ value: String?) -> Int? {
+        guard let value, value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
+        return Int(value.dropFirst("bytes=".count).dropLast())
     }
 
     /// Byte `i` of every generated body is `i % 256`, so a client can verify any slice it receives.

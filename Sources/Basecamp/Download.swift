@@ -34,28 +34,7 @@ extension BasecampClient {
     /// - Throws: ``APIError/usage(_:)`` for a URL that is not on the API's origin;
     ///   ``APIError`` for any failed hop.
     public func download(_ downloadURL: String) async throws -> BasecampDownload {
-        guard let url = URL(string: downloadURL), url.scheme != nil, url.host != nil else {
-            throw APIError.usage("\"\(storage.configuration.redactor.redact(urlString: downloadURL))\" is not a URL.")
-        }
-        guard RedirectPolicy.sameOrigin(url, http.baseURL) else {
-            throw APIError.usage(
-                APIError.Details(
-                    message:
-                        "Refusing to send Basecamp credentials to \(url.host ?? "another host"): a download_url must be on \(http.baseURL.host ?? "the API's host").",
-                    hint: "Pass the download_url exactly as the API returned it."
-                )
-            )
-        }
-        let first = try await downloadHop.send(
-            Endpoint<DownloadHop>(
-                .get,
-                url.absoluteString,
-                headers: [.accept: "*/*"],
-                operation: OperationMetadata(name: "Download", service: "downloads"),
-                decoder: DownloadHop.decoder
-            )
-        )
-        switch first {
+        switch try await firstHop(downloadURL) {
         case .content(let download):
             return download
         case .redirect(let location):
@@ -71,6 +50,32 @@ extension BasecampClient {
             download.redirected = true
             return download
         }
+    }
+
+    /// Fetches a `download_url` from the API with credentials: its redirect to storage, or the
+    /// file itself when the API serves it.
+    func firstHop(_ downloadURL: String) async throws -> DownloadHop {
+        guard let url = URL(string: downloadURL), url.scheme != nil, url.host != nil else {
+            throw APIError.usage("\"\(storage.configuration.redactor.redact(urlString: downloadURL))\" is not a URL.")
+        }
+        guard RedirectPolicy.sameOrigin(url, http.baseURL) else {
+            throw APIError.usage(
+                APIError.Details(
+                    message:
+                        "Refusing to send Basecamp credentials to \(url.host ?? "another host"): a download_url must be on \(http.baseURL.host ?? "the API's host").",
+                    hint: "Pass the download_url exactly as the API returned it."
+                )
+            )
+        }
+        return try await downloadHop.send(
+            Endpoint<DownloadHop>(
+                .get,
+                url.absoluteString,
+                headers: [.accept: "*/*"],
+                operation: OperationMetadata(name: "Download", service: "downloads"),
+                decoder: DownloadHop.decoder
+            )
+        )
     }
 }
 

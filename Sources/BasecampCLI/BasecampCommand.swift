@@ -34,7 +34,10 @@ struct BasecampCommand: CommandLineTool {
             Every operation: basecamp operations. Any of them, raw: basecamp api OPERATION_ID.
             """,
         version: "0.1.0",
-        subcommands: [AuthCommand.self, AccountsCommand.self, APICommand.self, OperationsCommand.self]
+        subcommands: [
+            AuthCommand.self, AccountsCommand.self, APICommand.self, OperationsCommand.self, DownloadCommand.self,
+            UploadCommand.self,
+        ]
             + ServiceCommands.all
     )
 

@@ -23,6 +23,14 @@ struct OperationRunner {
         try session.client(global: root.global).forAccount(session.accountID(option: root.account))
     }
 
+    /// Runs `body` with the account's client, adding how to sign in again to an `auth_required`
+    /// failure, for commands that call the SDK themselves.
+    func withAccount<Result>(_ body: (AccountClient) async throws -> Result) async throws -> Result {
+        let session = try await session()
+        let client = try account(in: session)
+        return try await session.withSignInHint { try await body(client) }
+    }
+
     // MARK: Generated commands
 
     /// Runs one generated command: the call, then human or JSON output.

@@ -18,6 +18,9 @@ extension CLIEmitter {
         "messageId": "1069479988",
         "personId": "1049715913",
         "commentId": "1069500128",
+        "vaultId": "4085958504",
+        "uploadId": "1069479913",
+        "documentId": "1069481024",
     ]
     static let standInID = "1069479351"
 

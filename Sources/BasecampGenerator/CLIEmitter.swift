@@ -131,7 +131,8 @@ struct CLIEmitter {
                 w.indent { w in
                     for operation in operations { w.line("\(commandTypeName(operation)).self,") }
                 }
-                w.line("]")
+                // Hand-written commands (`uploads replace`, `todos edit`…) join their service's group.
+                w.line("] + HandWrittenSubcommands.of(\(literal(Self.kebab(service))))")
             }
             w.line(")")
         }

@@ -302,7 +302,7 @@ struct ServiceEmitter {
         var doc =
             "Changes a few fields of a record that `\(operation.id)` replaces as a whole, without clearing the rest."
         doc +=
-            "\n\nReads the current record with `\(read.swiftName)`, fills a `\(requestType)` from it, lets `change` adjust it, then sends the full state with `\(operation.swiftName)`."
+            "\n\nReads the current record with `\(read.swiftName)`, fills a `\(requestType)` from it, lets `change` adjust it, then sends the full state with `\(operation.swiftName)`. Just before sending it reads the record's `updated_at` again: if someone changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not overwritten."
         if !semantics.preservedOnOmission.isEmpty {
             let fields = semantics.preservedOnOmission.map { "`\($0)`" }.joined(separator: ", ")
             doc += " \(fields) are left out unless `change` sets them: Basecamp keeps them when omitted."
@@ -320,6 +320,9 @@ struct ServiceEmitter {
             w.line("var request = \(requestType)(current: current)")
             w.line("try change(&request)")
             w.line("try request.checkComplete()")
+            w.line(
+                "try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: \(literal(response))) { try await \(read.swiftName)(\(forward)).updatedAt }"
+            )
             let prefix = forward.isEmpty ? "" : forward + ", "
             w.line("return try await \(operation.swiftName)(\(prefix)request)")
         }

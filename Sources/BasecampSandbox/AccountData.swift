@@ -20,6 +20,8 @@ struct AccountData: Codable, Sendable, Equatable {
     var messageBoards: [MessageBoardRecord] = []
     var messages: [MessageRecord] = []
     var comments: [CommentRecord] = []
+    /// Vaults, uploads and attachments; absent from state files written before files existed.
+    var files: FileRecords?
 
     mutating func makeID() -> Int {
         defer { nextID += 1 }

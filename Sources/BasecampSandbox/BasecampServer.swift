@@ -13,6 +13,8 @@ struct APIRequest {
     var body: Data
     var origin: String
     var path: String
+    /// The request's `Content-Type`, for uploaded bytes.
+    var contentType: String? = nil
 
     func integer(_ name: String) -> Int? { pathValues[name].flatMap { Int($0) } }
 
@@ -105,9 +107,22 @@ final class BasecampServer: Sendable {
     }
 
     private func answer(_ request: Request, body: Data, requestID: String) throws -> Response {
-        try authenticate(request)
         let fullPath = request.uri.path
         let relative = fullPath.hasPrefix(basePath) ? String(fullPath.dropFirst(basePath.count)) : fullPath
+        // Storage is another host in Basecamp: it takes no token, only the URL's signature.
+        if let stored = BlobRoutes.storage(relative, request: request, store: store, requestID: requestID) {
+            return stored
+        }
+        try authenticate(request)
+        if let redirect = try BlobRoutes.redirect(
+            relative,
+            origin: "http://" + (request.head.authority ?? "127.0.0.1"),
+            basePath: basePath,
+            store: store,
+            requestID: requestID
+        ) {
+            return redirect
+        }
         if relative == "/_sandbox/reset", request.method == .post {
             try store.reset()
             return Self.make(status: 204, body: nil, headers: [:], requestID: requestID)
@@ -129,7 +144,8 @@ final class BasecampServer: Sendable {
             query: QueryString.items(request.uri.query),
             body: body,
             origin: "http://" + authority,
-            path: fullPath
+            path: fullPath,
+            contentType: request.headers[.contentType]
         )
         let reply = try Handlers(server: self, request: apiRequest).reply()
         return try respond(reply, to: apiRequest, ifNoneMatch: request.headers[.ifNoneMatch], requestID: requestID)

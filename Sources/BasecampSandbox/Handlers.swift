@@ -54,7 +54,7 @@ struct Handlers {
         case "GetComment": return try fetched("commentId", "Comment", AccountData.comment, Renderer.comment)
         case "CreateComment": return try createComment()
         case "UpdateComment": return try updateComment()
-        default: return try example()
+        default: return try fileReply() ?? example()
         }
     }
 

@@ -54,6 +54,7 @@ struct Renderer {
                 "id": .integer(project.todosetID), "title": "To-dos", "name": "todoset", "enabled": true,
                 "position": 2, "url": api(todoset), "app_url": app(todoset),
             ],
+            vaultDockItem(project),
         ]
         return Templates.project.merging([
             "id": .integer(project.id),
@@ -74,7 +75,7 @@ struct Renderer {
     }
 
     /// Members every recording (to-do, list, message, comment) shares.
-    private func recording(
+    func recording(
         id: Int,
         type: String,
         path: String,

@@ -46,6 +46,7 @@ extension AccountData {
         data.seedWebsite()
         data.seedHiring()
         data.seedOfficeMove()
+        data.files = seededFiles()
         return data
     }
 

@@ -131,24 +131,43 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
+    /// Sends the request streaming the upload from a file and a successful body to the
+    /// transfer's sink, following redirects as `options.redirectPolicy` allows.
+    public func send(
+        _ request: HTTPRequest,
+        body: Data?,
+        options: TransportOptions,
+        transfer: FileTransfer
+    ) async throws -> TransportResponse {
+        try await options.redirectPolicy.follow(request, body: body) { hop, hopBody, url in
+            try await sendOnce(hop, body: hopBody, url: url, options: options, transfer: transfer.forHop(hop))
+        }
+    }
+
     private func sendOnce(
         _ request: HTTPRequest,
         body: Data?,
         url: URL,
-        options: TransportOptions
+        options: TransportOptions,
+        transfer: FileTransfer? = nil
     ) async throws -> TransportResponse {
         let started = NIODeadline.now()
-        let outgoing = try Self.clientRequest(request, body: body, url: url)
         // Sequential requests take the first event loop and keep reusing its connection without
         // changing threads; concurrent ones spread over the loops as their connections do.
         let slot = loopSlots.withLock { $0.take() }
         defer { loopSlots.withLock { $0.give(slot) } }
         let eventLoop = eventLoops[slot % eventLoops.count]
+        var outgoing = try Self.clientRequest(request, body: body, url: url)
+        if let file = transfer?.uploadFile {
+            let length = try TransportError.uploadLength(of: file)
+            outgoing.body = try FileUploadBody.body(for: file, length: length, on: eventLoop)
+        }
         let collector = ResponseCollector(
             eventLoop: eventLoop,
             isHead: request.method == .head,
             options: options,
-            started: started
+            started: started,
+            transfer: transfer
         )
         let client = self.client
         let collected: CollectedResponse
@@ -193,7 +212,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private static func httpResponse(from head: HTTPResponseHead) -> HTTPResponse {
+    static func httpResponse(from head: HTTPResponseHead) -> HTTPResponse {
         var fields = HTTPFields()
         for (name, value) in head.headers {
             guard let fieldName = HTTPField.Name(name) else { continue }

@@ -44,6 +44,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         /// How many body bytes to keep: the body limit, or the error-body limit from 400 up.
         var cap = 0
         var isErrorStatus = false
+        /// Whether the body goes to the sink.
+        var isStreaming = false
+        /// Upload bytes sent so far.
+        var sent: Int64 = 0
         /// When something last arrived (or the request started); the timeout counts from here.
         var lastActivity: NIODeadline
         /// The timer that checks the timeout, armed until the exchange ends.
@@ -62,9 +66,24 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let maxErrorBodySize: Int
     /// How long the request may go without the head or further body bytes.
     private let timeout: TimeAmount
+    /// Where a successful body goes instead of memory, for a download to a file.
+    private let sink: DownloadSink?
+    /// Reports an upload's progress.
+    private let uploadProgress: (@Sendable (TransferProgress) -> Void)?
+    /// The upload's length, for its progress.
+    private let uploadLength: Int64?
 
     /// Creates a collector for one request on `eventLoop`.
-    init(eventLoop: any EventLoop, isHead: Bool, options: TransportOptions, started: NIODeadline) {
+    init(
+        eventLoop: any EventLoop,
+        isHead: Bool,
+        options: TransportOptions,
+        started: NIODeadline,
+        transfer: FileTransfer? = nil
+    ) {
+        self.sink = transfer?.download
+        self.uploadProgress = transfer?.uploadFile == nil ? nil : transfer?.uploadProgress
+        self.uploadLength = transfer?.uploadFile.flatMap { try? TransportError.uploadLength(of: $0) }
         self.state = NIOLoopBoundBox.makeBoxSendingValue(State(lastActivity: started), eventLoop: eventLoop)
         self.isHead = isHead
         self.maxBodySize = options.maxBodySize
@@ -129,6 +148,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.value.timer?.cancel()
         state.value.timer = nil
         state.value.phase = .finished
+        sink?.close()
         state.value.task = nil
         switch result {
         case .success:
@@ -188,6 +208,15 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.value.cap = isErrorStatus ? maxErrorBodySize : maxBodySize
         state.value.phase = .receivingBody
         state.value.lastActivity = .now()
+        if let sink, (200..<300).contains(head.status.code) {
+            do {
+                try sink.begin(AsyncHTTPClientTransport.httpResponse(from: head))
+                state.value.isStreaming = true
+            } catch {
+                state.value.phase = .finished
+                return task.eventLoop.makeFailedFuture(error)
+            }
+        }
         if !bodyCanFollow(head) || Self.declaredLength(head) == 0 {
             // No body can follow (HEAD, 204, 304, a declared length of zero): the whole response
             // is here, and the caller need not wait for the connection's return to the pool.
@@ -196,7 +225,24 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
+    func didSendRequestPart(task: HTTPClient.Task<CollectedResponse>, _ part: IOData) {
+        guard let uploadProgress else { return }
+        state.value.sent += Int64(part.readableBytes)
+        uploadProgress(TransferProgress(completed: state.value.sent, total: uploadLength))
+    }
+
     func didReceiveBodyPart(task: HTTPClient.Task<CollectedResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        if let sink, state.value.isStreaming {
+            state.value.lastActivity = .now()
+            do {
+                // Written before the next part is asked for, so memory holds one part at a time.
+                try sink.write(Data(buffer.readableBytesView))
+                return task.eventLoop.makeSucceededVoidFuture()
+            } catch {
+                state.value.phase = .finished
+                return task.eventLoop.makeFailedFuture(error)
+            }
+        }
         let failure: (any Error)? = state.withValue { state in
             state.lastActivity = .now()
             // A HEAD response has no body; anything else on the connection is not ours.

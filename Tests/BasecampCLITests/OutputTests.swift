@@ -155,7 +155,8 @@ struct OutputTests {
     @Test("Every generated command's help has an example on one line, at any width")
     func examples() async {
         for group in ServiceCommands.all {
-            for command in group.configuration.subcommands {
+            // The generated commands; hand-written ones (`todos edit`) are tested on their own.
+            for command in group.configuration.subcommands where command is any OperationCommand.Type {
                 let arguments = [
                     group.configuration.commandName ?? "", command.configuration.commandName ?? "", "--help",
                 ]
@@ -181,7 +182,8 @@ struct ExampleTests {
     static func examples() -> [[String]] {
         var examples: [[String]] = []
         for group in ServiceCommands.all {
-            for command in group.configuration.subcommands {
+            // The generated commands; hand-written ones (`todos edit`) are tested on their own.
+            for command in group.configuration.subcommands where command is any OperationCommand.Type {
                 let lines = command.configuration.discussion.split(separator: "\n")
                 guard let index = lines.firstIndex(of: "Example:"), index + 1 < lines.count else { continue }
                 let line = lines[index + 1]

@@ -89,6 +89,9 @@ struct EveryOperationTests {
             case "messageId": id = BasecampSandboxSeed.kickoffMessageID
             case "personId": id = BasecampSandboxSeed.ownerID
             case "commentId": id = commentID
+            case "vaultId": id = BasecampSandboxSeed.letoLaptopVaultID
+            case "uploadId": id = BasecampSandboxSeed.companyLogoUploadID
+            case "documentId": id = BasecampSandboxSeed.releaseNotesDocumentID
             default: id = 42
             }
             values[parameter.name] = parameter.kind == .integer ? String(id) : "sample-\(id)"
@@ -111,7 +114,13 @@ struct EveryOperationTests {
         case .json?:
             let required = BasecampExamples.requiredFields(schema: operation.bodySchema ?? "")
             var members: [String: JSONValue] = [:]
-            for field in required { members[field] = field == "position" ? 1 : "Sample" }
+            for field in required {
+                switch field {
+                case "position": members[field] = 1
+                case "attachable_sgid": members[field] = .string(BasecampSandboxSeed.companyLogoAttachmentSGID)
+                default: members[field] = "Sample"
+                }
+            }
             return .json(.object(members))
         case .octetStream?:
             return .bytes(Data("file".utf8))

@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Request pipeline")
 struct PipelineTests {
-    @Test("The stages are built in the documented order: retry, auth, cache, middlewares, request hooks")
+    @Test(
+        "The stages are built in the documented order: retry, download resume, auth, cache, middlewares, request hooks"
+    )
     func stageOrder() throws {
         var configuration = ClientConfiguration(baseURL: try #require(URL(string: "https://api.example.com")))
         configuration.auth = BearerTokenAuth(token: "t")
@@ -22,7 +24,7 @@ struct PipelineTests {
         )
         #expect(
             full.stages.map(Self.name) == [
-                "RetryStage", "AuthStage", "CacheStage", "first", "second", "RequestHooksStage",
+                "RetryStage", "DownloadResumeStage", "AuthStage", "CacheStage", "first", "second", "RequestHooksStage",
             ]
         )
 
@@ -35,7 +37,7 @@ struct PipelineTests {
             hooks: nil,
             transport: ScriptedTransport()
         )
-        #expect(bare.stages.map(Self.name) == ["RetryStage", "first", "second"])
+        #expect(bare.stages.map(Self.name) == ["RetryStage", "DownloadResumeStage", "first", "second"])
     }
 
     private static func name(_ stage: any Middleware) -> String {

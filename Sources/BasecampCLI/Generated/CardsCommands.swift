@@ -15,7 +15,7 @@ struct CardsGroupCommand: ParsableCommand {
             CardsListCommand.self,
             CardsMoveCommand.self,
             CardsUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("cards")
     )
 }
 

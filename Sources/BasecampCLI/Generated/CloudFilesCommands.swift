@@ -13,7 +13,7 @@ struct CloudFilesGroupCommand: ParsableCommand {
             CloudFilesCreateCommand.self,
             CloudFilesGetCommand.self,
             CloudFilesUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("cloud-files")
     )
 }
 
@@ -24,7 +24,7 @@ struct CloudFilesCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create cloud file.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/cloud_files.json (operation CreateCloudFile).\nWrites.\nAnswers 201 with a CloudFile.\nBody: CreateCloudFileRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cloud-files create --project 2085958504 --vault 1069479351 --service dropbox --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api CreateCloudFile --param bucketId=2085958504 --param vaultId=1069479351 --body '{\"service\":\"dropbox\",\"url\":\"https://example.com/doc\"}'"
+            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/cloud_files.json (operation CreateCloudFile).\nWrites.\nAnswers 201 with a CloudFile.\nBody: CreateCloudFileRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cloud-files create --project 2085958504 --vault 4085958504 --service dropbox --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api CreateCloudFile --param bucketId=2085958504 --param vaultId=4085958504 --body '{\"service\":\"dropbox\",\"url\":\"https://example.com/doc\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

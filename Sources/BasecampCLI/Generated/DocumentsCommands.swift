@@ -14,7 +14,7 @@ struct DocumentsGroupCommand: ParsableCommand {
             DocumentsGetCommand.self,
             DocumentsListCommand.self,
             DocumentsReplaceCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("documents")
     )
 }
 
@@ -25,7 +25,7 @@ struct DocumentsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create document.",
         discussion:
-            "POST /{accountId}/vaults/{vaultId}/documents.json (operation CreateDocument).\nWrites.\nAnswers 201 with a Document.\nBody: CreateDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox documents create --vault 1069479351 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateDocument --param vaultId=1069479351 --body '{\"title\":\"Launch plan\"}'"
+            "POST /{accountId}/vaults/{vaultId}/documents.json (operation CreateDocument).\nWrites.\nAnswers 201 with a Document.\nBody: CreateDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox documents create --vault 4085958504 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateDocument --param vaultId=4085958504 --body '{\"title\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -76,7 +76,7 @@ struct DocumentsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get document.",
         discussion:
-            "GET /{accountId}/documents/{documentId} (operation GetDocument).\nRead-only.\nAnswers 200 with a Document.\n\nExample:\n  basecamp --sandbox documents get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetDocument --param documentId=1069479351"
+            "GET /{accountId}/documents/{documentId} (operation GetDocument).\nRead-only.\nAnswers 200 with a Document.\n\nExample:\n  basecamp --sandbox documents get 1069481024\nSame call, raw JSON:\n  basecamp --sandbox api GetDocument --param documentId=1069481024"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -99,7 +99,7 @@ struct DocumentsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List documents.",
         discussion:
-            "GET /{accountId}/vaults/{vaultId}/documents.json (operation ListDocuments).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Document.\n\nExample:\n  basecamp --sandbox documents list --vault 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListDocuments --param vaultId=1069479351"
+            "GET /{accountId}/vaults/{vaultId}/documents.json (operation ListDocuments).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Document.\n\nExample:\n  basecamp --sandbox documents list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListDocuments --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -124,7 +124,7 @@ struct DocumentsReplaceCommand: OperationCommand {
         commandName: "replace",
         abstract: "Replace document.",
         discussion:
-            "PUT /{accountId}/documents/{documentId} (operation ReplaceDocument).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a Document.\nBody: ReplaceDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox documents replace 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ReplaceDocument --param documentId=1069479351"
+            "PUT /{accountId}/documents/{documentId} (operation ReplaceDocument).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a Document.\nBody: ReplaceDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox documents replace 1069481024\nSame call, raw JSON:\n  basecamp --sandbox api ReplaceDocument --param documentId=1069481024"
     )
 
     @ParentCommand var root: BasecampCommand

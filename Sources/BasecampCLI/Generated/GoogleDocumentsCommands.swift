@@ -13,7 +13,7 @@ struct GoogleDocumentsGroupCommand: ParsableCommand {
             GoogleDocumentsCreateCommand.self,
             GoogleDocumentsGetCommand.self,
             GoogleDocumentsUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("google-documents")
     )
 }
 
@@ -24,7 +24,7 @@ struct GoogleDocumentsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create google document.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/google_documents.json (operation CreateGoogleDocument).\nWrites.\nAnswers 201 with a GoogleDocument.\nBody: CreateGoogleDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox google-documents create --project 2085958504 --vault 1069479351 --document-type document --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api CreateGoogleDocument --param bucketId=2085958504 --param vaultId=1069479351 --body '{\"document_type\":\"document\",\"url\":\"https://example.com/doc\"}'"
+            "POST /{accountId}/buckets/{bucketId}/vaults/{vaultId}/google_documents.json (operation CreateGoogleDocument).\nWrites.\nAnswers 201 with a GoogleDocument.\nBody: CreateGoogleDocumentRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox google-documents create --project 2085958504 --vault 4085958504 --document-type document --url https://example.com/doc\nSame call, raw JSON:\n  basecamp --sandbox api CreateGoogleDocument --param bucketId=2085958504 --param vaultId=4085958504 --body '{\"document_type\":\"document\",\"url\":\"https://example.com/doc\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

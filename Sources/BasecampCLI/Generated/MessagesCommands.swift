@@ -16,7 +16,7 @@ struct MessagesGroupCommand: ParsableCommand {
             MessagesPinCommand.self,
             MessagesUnpinCommand.self,
             MessagesUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("messages")
     )
 }
 

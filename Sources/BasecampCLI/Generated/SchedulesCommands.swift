@@ -17,7 +17,7 @@ struct SchedulesGroupCommand: ParsableCommand {
             SchedulesListEntriesCommand.self,
             SchedulesReplaceEntryCommand.self,
             SchedulesUpdateSettingsCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("schedules")
     )
 }
 

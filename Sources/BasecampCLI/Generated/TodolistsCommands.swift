@@ -15,7 +15,7 @@ struct TodolistsGroupCommand: ParsableCommand {
             TodolistsListCommand.self,
             TodolistsRepositionCommand.self,
             TodolistsUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("todolists")
     )
 }
 

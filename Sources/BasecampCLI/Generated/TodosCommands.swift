@@ -18,7 +18,7 @@ struct TodosGroupCommand: ParsableCommand {
             TodosReplaceCommand.self,
             TodosRepositionCommand.self,
             TodosUncompleteCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("todos")
     )
 }
 

@@ -16,7 +16,7 @@ struct UploadsGroupCommand: ParsableCommand {
             UploadsListVersionsCommand.self,
             UploadsListCommand.self,
             UploadsUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("uploads")
     )
 }
 
@@ -27,7 +27,7 @@ struct UploadsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create upload.",
         discussion:
-            "POST /{accountId}/vaults/{vaultId}/uploads.json (operation CreateUpload).\nWrites.\nAnswers 201 with a Upload.\nBody: CreateUploadRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox uploads create --vault 1069479351 --attachable-sgid BAh7CEkiCGdpZAY6BkVU\nSame call, raw JSON:\n  basecamp --sandbox api CreateUpload --param vaultId=1069479351 --body '{\"attachable_sgid\":\"BAh7CEkiCGdpZAY6BkVU\"}'"
+            "POST /{accountId}/vaults/{vaultId}/uploads.json (operation CreateUpload).\nWrites.\nAnswers 201 with a Upload.\nBody: CreateUploadRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox uploads create --vault 4085958504 --attachable-sgid BAh7CEkiCGdpZAY6BkVU\nSame call, raw JSON:\n  basecamp --sandbox api CreateUpload --param vaultId=4085958504 --body '{\"attachable_sgid\":\"BAh7CEkiCGdpZAY6BkVU\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -76,7 +76,7 @@ struct UploadsCreateVersionCommand: OperationCommand {
         commandName: "create-version",
         abstract: "Create upload version.",
         discussion:
-            "POST /{accountId}/uploads/{uploadId}/versions.json (operation CreateUploadVersion).\nWrites.\nAnswers 201 with a Upload.\nBody: CreateUploadVersionRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox uploads create-version --upload 1069479351 --attachable-sgid BAh7CEkiCGdpZAY6BkVU\nSame call, raw JSON:\n  basecamp --sandbox api CreateUploadVersion --param uploadId=1069479351 --body '{\"attachable_sgid\":\"BAh7CEkiCGdpZAY6BkVU\"}'"
+            "POST /{accountId}/uploads/{uploadId}/versions.json (operation CreateUploadVersion).\nWrites.\nAnswers 201 with a Upload.\nBody: CreateUploadVersionRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox uploads create-version --upload 1069479913 --attachable-sgid BAh7CEkiCGdpZAY6BkVU\nSame call, raw JSON:\n  basecamp --sandbox api CreateUploadVersion --param uploadId=1069479913 --body '{\"attachable_sgid\":\"BAh7CEkiCGdpZAY6BkVU\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -124,7 +124,7 @@ struct UploadsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get upload.",
         discussion:
-            "GET /{accountId}/uploads/{uploadId} (operation GetUpload).\nRead-only.\nAnswers 200 with a Upload.\n\nExample:\n  basecamp --sandbox uploads get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetUpload --param uploadId=1069479351"
+            "GET /{accountId}/uploads/{uploadId} (operation GetUpload).\nRead-only.\nAnswers 200 with a Upload.\n\nExample:\n  basecamp --sandbox uploads get 1069479913\nSame call, raw JSON:\n  basecamp --sandbox api GetUpload --param uploadId=1069479913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -147,7 +147,7 @@ struct UploadsListVersionsCommand: OperationCommand {
         commandName: "list-versions",
         abstract: "List upload versions.",
         discussion:
-            "GET /{accountId}/uploads/{uploadId}/versions.json (operation ListUploadVersions).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of UploadVersion.\n\nExample:\n  basecamp --sandbox uploads list-versions --upload 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListUploadVersions --param uploadId=1069479351"
+            "GET /{accountId}/uploads/{uploadId}/versions.json (operation ListUploadVersions).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of UploadVersion.\n\nExample:\n  basecamp --sandbox uploads list-versions --upload 1069479913\nSame call, raw JSON:\n  basecamp --sandbox api ListUploadVersions --param uploadId=1069479913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -175,7 +175,7 @@ struct UploadsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List uploads.",
         discussion:
-            "GET /{accountId}/vaults/{vaultId}/uploads.json (operation ListUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Upload.\n\nExample:\n  basecamp --sandbox uploads list --vault 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListUploads --param vaultId=1069479351"
+            "GET /{accountId}/vaults/{vaultId}/uploads.json (operation ListUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Upload.\n\nExample:\n  basecamp --sandbox uploads list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListUploads --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -200,7 +200,7 @@ struct UploadsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update upload.",
         discussion:
-            "PUT /{accountId}/uploads/{uploadId} (operation UpdateUpload).\nWrites; idempotent (retried safely).\nAnswers 200 with a Upload.\nBody: UpdateUploadRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox uploads update 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateUpload --param uploadId=1069479351"
+            "PUT /{accountId}/uploads/{uploadId} (operation UpdateUpload).\nWrites; idempotent (retried safely).\nAnswers 200 with a Upload.\nBody: UpdateUploadRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox uploads update 1069479913\nSame call, raw JSON:\n  basecamp --sandbox api UpdateUpload --param uploadId=1069479913"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -14,7 +14,7 @@ struct VaultsGroupCommand: ParsableCommand {
             VaultsGetCommand.self,
             VaultsListCommand.self,
             VaultsUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("vaults")
     )
 }
 
@@ -25,7 +25,7 @@ struct VaultsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create vault.",
         discussion:
-            "POST /{accountId}/vaults/{vaultId}/vaults.json (operation CreateVault).\nWrites.\nAnswers 201 with a Vault.\nBody: CreateVaultRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox vaults create --vault 1069479351 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateVault --param vaultId=1069479351 --body '{\"title\":\"Launch plan\"}'"
+            "POST /{accountId}/vaults/{vaultId}/vaults.json (operation CreateVault).\nWrites.\nAnswers 201 with a Vault.\nBody: CreateVaultRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox vaults create --vault 4085958504 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateVault --param vaultId=4085958504 --body '{\"title\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -52,7 +52,7 @@ struct VaultsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get vault.",
         discussion:
-            "GET /{accountId}/vaults/{vaultId} (operation GetVault).\nRead-only.\nAnswers 200 with a Vault.\n\nExample:\n  basecamp --sandbox vaults get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetVault --param vaultId=1069479351"
+            "GET /{accountId}/vaults/{vaultId} (operation GetVault).\nRead-only.\nAnswers 200 with a Vault.\n\nExample:\n  basecamp --sandbox vaults get 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetVault --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -75,7 +75,7 @@ struct VaultsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List vaults.",
         discussion:
-            "GET /{accountId}/vaults/{vaultId}/vaults.json (operation ListVaults).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Vault.\n\nExample:\n  basecamp --sandbox vaults list --vault 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListVaults --param vaultId=1069479351"
+            "GET /{accountId}/vaults/{vaultId}/vaults.json (operation ListVaults).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Vault.\n\nExample:\n  basecamp --sandbox vaults list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListVaults --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -100,7 +100,7 @@ struct VaultsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update vault.",
         discussion:
-            "PUT /{accountId}/vaults/{vaultId} (operation UpdateVault).\nWrites; idempotent (retried safely).\nAnswers 200 with a Vault.\nBody: UpdateVaultRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox vaults update 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateVault --param vaultId=1069479351"
+            "PUT /{accountId}/vaults/{vaultId} (operation UpdateVault).\nWrites; idempotent (retried safely).\nAnswers 200 with a Vault.\nBody: UpdateVaultRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox vaults update 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api UpdateVault --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -15,7 +15,7 @@ struct WebhooksGroupCommand: ParsableCommand {
             WebhooksGetCommand.self,
             WebhooksListCommand.self,
             WebhooksUpdateCommand.self,
-        ]
+        ] + HandWrittenSubcommands.of("webhooks")
     )
 }
 

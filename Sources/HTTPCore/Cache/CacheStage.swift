@@ -37,7 +37,8 @@ struct CacheStage: Middleware {
             }
             return result
         }
-        guard let url = request.urlText else { return try await next(request, body, context) }
+        // A body streamed to a file is not the cache's to keep.
+        guard let url = request.urlText, context.transfer == nil else { return try await next(request, body, context) }
         if request.headerFields.contains(where: { Self.callerConditionals.contains($0.name) })
             || CacheControl(request.headerFields[values: .cacheControl]).noStore
         {

@@ -106,7 +106,8 @@ public final class Client: Sendable {
     /// ``Pipeline/send(_:body:context:through:)``).
     func response<Value>(
         _ endpoint: Endpoint<Value>,
-        through callStage: (any Middleware)?
+        through callStage: (any Middleware)?,
+        transfer: FileTransfer? = nil
     ) async throws -> Response<Value> {
         let (request, body) = try makeRequest(for: endpoint)
         var context = RequestContext(
@@ -119,6 +120,7 @@ public final class Client: Sendable {
             redactor: redactor,
             deadline: (endpoint.deadline ?? configuration.deadline).map { configuration.timeSource.monotonicNow() + $0 }
         )
+        context.transfer = transfer
         guard let hooks else {
             return try await perform(endpoint, request: request, body: body, context: context, callStage: callStage)
         }

@@ -59,6 +59,9 @@ public struct RequestContext: Sendable {
     /// Whether the client's cache made this attempt conditional: a `304 Not Modified` answer to
     /// it is served from the cache.
     public internal(set) var isCacheRevalidation = false
+    /// The files this call streams, if any: the transport then reads the request body from a
+    /// file and writes a successful response body to one, and middlewares see neither body.
+    public internal(set) var transfer: FileTransfer?
     /// The call's tally of attempts that reached the request hooks, read by the operation-end
     /// event; a reference, so the count made inside the pipeline is seen outside it. `nil` when
     /// the client has no hooks.

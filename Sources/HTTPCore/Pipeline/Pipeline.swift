@@ -6,6 +6,7 @@ import HTTPTypes
 /// The order, outermost first (<doc:RequestPipeline> says why):
 ///
 /// 1. retry, which sends each attempt on through the rest;
+///    then, for a download to a file, the resume stage, so each attempt continues the last;
 /// 2. auth, so every attempt, a retry or a replay included, carries the current credentials;
 /// 3. cache, inside auth so entries are keyed by the credentials an attempt carries;
 /// 4. the user's middlewares, in the order configured;
@@ -38,6 +39,7 @@ struct Pipeline: Sendable {
         let stages: [(any Middleware)?] =
             [
                 RetryStage(configuration: configuration, hooks: hooks),
+                DownloadResumeStage(),
                 configuration.auth.map {
                     AuthStage(
                         strategy: $0,

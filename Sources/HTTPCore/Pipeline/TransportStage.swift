@@ -16,6 +16,11 @@ struct TransportStage: Sendable {
             let remaining = deadline - timeSource.monotonicNow()
             options.timeout = max(min(options.timeout, remaining), .milliseconds(1))
         }
-        return try await transport.send(request, body: body, options: options)
+        guard let transfer = context.transfer else {
+            return try await transport.send(request, body: body, options: options)
+        }
+        // A body on its way to disk has no memory limit to respect.
+        if transfer.download != nil { options.maxBodySize = .max }
+        return try await transport.send(request, body: body, options: options, transfer: transfer)
     }
 }

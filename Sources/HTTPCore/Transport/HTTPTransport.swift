@@ -14,6 +14,19 @@ public protocol HTTPTransport: Sendable {
     ///
     /// - Throws: ``TransportError``, or `CancellationError` when the task is cancelled.
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse
+
+    /// Sends `request` streaming the upload from ``FileTransfer/uploadFile`` (instead of `body`)
+    /// and a successful response body into ``FileTransfer/download``, whose response then has an
+    /// empty body. Error bodies are collected as usual.
+    ///
+    /// The default implementation buffers both through ``send(_:body:options:)``; a transport
+    /// that can stream overrides it so memory stays flat whatever the file's size.
+    func send(
+        _ request: HTTPRequest,
+        body: Data?,
+        options: TransportOptions,
+        transfer: FileTransfer
+    ) async throws -> TransportResponse
 }
 
 /// Per-request settings the client hands its transport.

@@ -25,9 +25,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         task: URLSessionTask,
         url: URL,
         limits: Limits,
+        transfer: FileTransfer? = nil,
         continuation: CheckedContinuation<TransportResponse, any Error>
     ) {
-        let state = TaskState(continuation: continuation, url: url, limits: limits)
+        var state = TaskState(continuation: continuation, url: url, limits: limits)
+        state.sink = transfer?.download
+        state.uploadProgress = transfer?.uploadProgress
         tasks.withLock { $0[task.taskIdentifier] = state }
     }
 
@@ -86,8 +89,35 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = tasks.withLock { $0[dataTask.taskIdentifier]?.append(data) ?? false }
+        let id = dataTask.taskIdentifier
+        if let sink = tasks.withLock({ $0[id]?.streamingTo }) {
+            // Written outside the lock: the other tasks' callbacks need not wait for the disk.
+            do {
+                try sink.write(data)
+            } catch {
+                tasks.withLock { $0[id]?.failure = error }
+                Self.cancel(dataTask)
+            }
+            return
+        }
+        let tooLarge = tasks.withLock { $0[id]?.append(data) ?? false }
         if tooLarge { Self.cancel(dataTask) }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard let report = tasks.withLock({ $0[task.taskIdentifier]?.uploadProgress }) else { return }
+        report(
+            TransferProgress(
+                completed: totalBytesSent,
+                total: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+            )
+        )
     }
 
     #if canImport(FoundationNetworking)
@@ -118,6 +148,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        state.sink?.close()
         state.continuation.resume(with: state.outcome(error: error))
     }
 }
@@ -130,6 +161,14 @@ private struct TaskState: Sendable {
     var response: HTTPResponse?
     var data = Data()
     var limitExceeded = false
+    /// Where a successful body goes instead of `data`, for a download to a file.
+    var sink: DownloadSink?
+    /// The sink, once a successful head has opened it.
+    var streamingTo: DownloadSink?
+    /// Reports an upload's progress.
+    var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+    /// Why the task was stopped, when the sink failed.
+    var failure: (any Error)?
 
     init(continuation: CheckedContinuation<TransportResponse, any Error>, url: URL, limits: SessionDelegate.Limits) {
         self.continuation = continuation
@@ -142,6 +181,16 @@ private struct TaskState: Sendable {
     /// Takes the head; true when the length it announces is already over the success-body limit.
     mutating func receive(_ head: HTTPResponse?, announcing expected: Int64) -> Bool {
         response = head
+        if let sink, let head, (200..<300).contains(head.status.code) {
+            do {
+                try sink.begin(head)
+                streamingTo = sink
+                return false
+            } catch {
+                failure = error
+                return true
+            }
+        }
         // A HEAD, 204 or 304 answer has no body, whatever length it announces (RFC 9110 §8.6):
         // a 304 may carry the full representation's length.
         let status = head?.status.code ?? 0
@@ -180,6 +229,7 @@ private struct TaskState: Sendable {
 
     /// What the caller gets once the task has ended with `error`.
     func outcome(error: (any Error)?) -> Result<TransportResponse, any Error> {
+        if let failure { return .failure(failure) }
         if limitExceeded {
             return .failure(
                 TransportError(

@@ -54,11 +54,25 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// Sends the request streaming the upload from a file and a successful body to the
+    /// transfer's sink, following redirects as `options.redirectPolicy` allows.
+    public func send(
+        _ request: HTTPRequest,
+        body: Data?,
+        options: TransportOptions,
+        transfer: FileTransfer
+    ) async throws -> TransportResponse {
+        try await options.redirectPolicy.follow(request, body: body) { hop, hopBody, url in
+            try await sendOnce(hop, body: hopBody, url: url, options: options, transfer: transfer.forHop(hop))
+        }
+    }
+
     private func sendOnce(
         _ request: HTTPRequest,
         body: Data?,
         url: URL,
-        options: TransportOptions
+        options: TransportOptions,
+        transfer: FileTransfer? = nil
     ) async throws -> TransportResponse {
         guard var urlRequest = URLRequest(httpRequest: request) else {
             throw TransportError.invalidURL(url, "URLSession cannot form a request for it")
@@ -86,10 +100,24 @@ public final class URLSessionTransport: HTTPTransport {
                 delegateQueue: Self.delegateQueue()
             )
             defer { oneShot.finishTasksAndInvalidate() }
-            return try await run(urlRequest, url: url, limits: limits, session: oneShot, delegate: oneShotDelegate)
+            return try await run(
+                urlRequest,
+                url: url,
+                limits: limits,
+                transfer: transfer,
+                session: oneShot,
+                delegate: oneShotDelegate
+            )
         }
         #endif
-        return try await run(urlRequest, url: url, limits: limits, session: session, delegate: delegate)
+        return try await run(
+            urlRequest,
+            url: url,
+            limits: limits,
+            transfer: transfer,
+            session: session,
+            delegate: delegate
+        )
     }
 
     /// Methods a repeat cannot harm (RFC 9110 §9.2.2).
@@ -109,13 +137,26 @@ public final class URLSessionTransport: HTTPTransport {
         _ urlRequest: URLRequest,
         url: URL,
         limits: SessionDelegate.Limits,
+        transfer: FileTransfer?,
         session: URLSession,
         delegate: SessionDelegate
     ) async throws -> TransportResponse {
-        let task = session.dataTask(with: urlRequest)
+        let task: URLSessionTask
+        if let file = transfer?.uploadFile {
+            // URLSession reads the file as it sends it.
+            task = session.uploadTask(with: urlRequest, fromFile: file)
+        } else {
+            task = session.dataTask(with: urlRequest)
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                delegate.register(task: task, url: url, limits: limits, continuation: continuation)
+                delegate.register(
+                    task: task,
+                    url: url,
+                    limits: limits,
+                    transfer: transfer,
+                    continuation: continuation
+                )
                 // A cancel that came first may have ended the task before it was registered, and
                 // URLSession reports a task's end only once: that call would wait forever.
                 if Task.isCancelled {

@@ -73,6 +73,8 @@ struct BenchItem: Codable, Sendable, Hashable {
 ///   `If-None-Match` gets `304` with no body.
 /// - `GET /bench/items?total=&per_page=&page=&delay_ms=&pad=`: a page of ``BenchItem``s with
 ///   `Link` (`rel="next"`) and `X-Total-Count`, like `/_test/pages` but with sized items.
+/// - `GET /bench/blob?bytes=`: that many bytes, written in 1 MiB parts as the client reads them,
+///   so a download of hundreds of megabytes costs the server no memory.
 struct BenchModule: SandboxModule {
     static let etag = "\"bench-doc-v1\""
     let documentBody: ByteBuffer
@@ -93,6 +95,24 @@ struct BenchModule: SandboxModule {
                 status: .ok,
                 headers: [.contentType: "application/json", .eTag: Self.etag],
                 body: ResponseBody(byteBuffer: body)
+            )
+        }
+        router.get("bench/blob") { request, _ -> Response in
+            let total = min(max(request.uri.queryParameters.get("bytes", as: Int.self) ?? 0, 0), 4 << 30)
+            let part = ByteBuffer(repeating: 0x5A, count: 1 << 20)
+            let body = ResponseBody(contentLength: total) { writer in
+                var sent = 0
+                while sent < total {
+                    let count = min(part.readableBytes, total - sent)
+                    try await writer.write(part.getSlice(at: 0, length: count) ?? part)
+                    sent += count
+                }
+                try await writer.finish(nil)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/octet-stream", .eTag: "\"blob-\(total)\""],
+                body: body
             )
         }
         router.get("bench/items") { request, _ -> Response in

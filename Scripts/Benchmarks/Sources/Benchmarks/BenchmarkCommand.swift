@@ -67,6 +67,9 @@ struct BenchmarkCommand {
             case "walk-child":
                 arguments.removeFirst()
                 try await walkChild(Options(arguments))
+            case "download-child":
+                arguments.removeFirst()
+                try await downloadChild(Options(arguments))
             case "spin":
                 try AwakeCores.spinUntilStdinCloses()
             default:

@@ -102,11 +102,11 @@ extension Row {
 extension Workload {
     /// Whether the workload's rounds are shared by several processes when `--processes` asks
     /// for more than one: the per-request rows, whose floors read small differences. Pagination,
-    /// decoding and the server ceiling run once, in the parent.
+    /// decoding, the download memory row and the server ceiling run once, in the parent.
     var splitsRounds: Bool {
         switch self {
         case .get, .cache, .concurrent, .hooks: true
-        case .pagination, .decode, .ceiling: false
+        case .pagination, .decode, .download, .ceiling: false
         }
     }
 }

@@ -56,6 +56,4 @@ extension Runner {
             )
         )
     }
-
-    var ceilingSamples: [Double] = []
 }

@@ -28,6 +28,7 @@ struct Settings: Sendable {
     var itemPad = 1000
     var memoryRuns = 3
     var decodeIterations = 100
+    var downloadBytes = 200 << 20
     /// Calls per side before per-request workloads switch to the next side within a
     /// round; `nil` runs each side's whole round as one block.
     var chunk: Int? = 25
@@ -43,13 +44,14 @@ struct Settings: Sendable {
         consumerMsPerPage: 2,
         itemPad: 1000,
         memoryRuns: 1,
-        decodeIterations: 20
+        decodeIterations: 20,
+        downloadBytes: 16 << 20
     )
 }
 
 /// The workloads, in the order of the table.
 enum Workload: String, CaseIterable, Sendable {
-    case get, cache, concurrent, pagination, hooks, decode, ceiling
+    case get, cache, concurrent, pagination, hooks, decode, download, ceiling
 
     var summary: String {
         switch self {
@@ -59,6 +61,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .pagination: "4. 10,000 items over 200 pages, prefetch vs none; peak RSS streaming vs collecting"
         case .hooks: "5. logging + metrics + tracing hooks (no-op backends) vs no hooks"
         case .decode: "6. decoding a 50-item Basecamp todo page and a 30×20 Markbook getmarkbook"
+        case .download: "7. peak RSS of a 200 MiB download streamed to a file vs collected in memory"
         case .ceiling: "server ceiling on /bench/doc (wrk when installed, else raw AsyncHTTPClient)"
         }
     }
@@ -79,6 +82,7 @@ final class Runner {
     let decoder = JSONCoding().makeDecoder()
     let documentURL: URL
     var rows: [Row] = []
+    var ceilingSamples: [Double] = []
 
     init(settings: Settings, baseURL: URL) {
         self.settings = settings
@@ -119,6 +123,7 @@ final class Runner {
         case .pagination: try await pagination()
         case .hooks: try await hooks()
         case .decode: try decoding()
+        case .download: try downloadMemory()
         case .ceiling: try await ceiling()
         }
     }

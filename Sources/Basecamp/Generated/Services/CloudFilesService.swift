@@ -82,7 +82,8 @@ public struct CloudFilesService: Sendable {
     /// Changes a few fields of a record that `UpdateCloudFile` replaces as a whole, without clearing the rest.
     ///
     /// Reads the current record with `get`, fills a `UpdateCloudFileRequest` from it, lets `change` adjust it, then
-    /// sends the full state with `update`.
+    /// sends the full state with `update`. Just before sending it reads the record's `updated_at` again: if someone
+    /// changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not overwritten.
     ///
     /// - Parameters:
     ///   - cloudFileID: The `cloudFileId` path parameter.
@@ -98,6 +99,9 @@ public struct CloudFilesService: Sendable {
         var request = UpdateCloudFileRequest(current: current)
         try change(&request)
         try request.checkComplete()
+        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "CloudFile") {
+            try await get(cloudFileID: cloudFileID).updatedAt
+        }
         return try await update(cloudFileID: cloudFileID, request)
     }
 }

@@ -116,7 +116,8 @@ public struct DocumentsService: Sendable {
     /// Changes a few fields of a record that `ReplaceDocument` replaces as a whole, without clearing the rest.
     ///
     /// Reads the current record with `get`, fills a `ReplaceDocumentRequest` from it, lets `change` adjust it, then
-    /// sends the full state with `replace`.
+    /// sends the full state with `replace`. Just before sending it reads the record's `updated_at` again: if someone
+    /// changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not overwritten.
     ///
     /// - Parameters:
     ///   - documentID: The `documentId` path parameter.
@@ -132,6 +133,9 @@ public struct DocumentsService: Sendable {
         var request = ReplaceDocumentRequest(current: current)
         try change(&request)
         try request.checkComplete()
+        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "Document") {
+            try await get(documentID: documentID).updatedAt
+        }
         return try await replace(documentID: documentID, request)
     }
 }

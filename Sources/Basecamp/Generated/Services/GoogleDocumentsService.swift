@@ -88,7 +88,9 @@ public struct GoogleDocumentsService: Sendable {
     /// Changes a few fields of a record that `UpdateGoogleDocument` replaces as a whole, without clearing the rest.
     ///
     /// Reads the current record with `get`, fills a `UpdateGoogleDocumentRequest` from it, lets `change` adjust it,
-    /// then sends the full state with `update`.
+    /// then sends the full state with `update`. Just before sending it reads the record's `updated_at` again: if
+    /// someone changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not
+    /// overwritten.
     ///
     /// - Parameters:
     ///   - googleDocumentID: The `googleDocumentId` path parameter.
@@ -104,6 +106,9 @@ public struct GoogleDocumentsService: Sendable {
         var request = UpdateGoogleDocumentRequest(current: current)
         try change(&request)
         try request.checkComplete()
+        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "GoogleDocument") {
+            try await get(googleDocumentID: googleDocumentID).updatedAt
+        }
         return try await update(googleDocumentID: googleDocumentID, request)
     }
 }

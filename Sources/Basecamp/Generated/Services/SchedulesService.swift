@@ -172,8 +172,10 @@ public struct SchedulesService: Sendable {
     /// Changes a few fields of a record that `ReplaceScheduleEntry` replaces as a whole, without clearing the rest.
     ///
     /// Reads the current record with `getEntry`, fills a `ReplaceScheduleEntryRequest` from it, lets `change` adjust
-    /// it, then sends the full state with `replaceEntry`. `participant_ids`, `url`, `highlighted` are left out unless
-    /// `change` sets them: Basecamp keeps them when omitted.
+    /// it, then sends the full state with `replaceEntry`. Just before sending it reads the record's `updated_at` again:
+    /// if someone changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not
+    /// overwritten. `participant_ids`, `url`, `highlighted` are left out unless `change` sets them: Basecamp keeps them
+    /// when omitted.
     ///
     /// - Parameters:
     ///   - entryID: The `entryId` path parameter.
@@ -189,6 +191,9 @@ public struct SchedulesService: Sendable {
         var request = ReplaceScheduleEntryRequest(current: current)
         try change(&request)
         try request.checkComplete()
+        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "ScheduleEntry") {
+            try await getEntry(entryID: entryID).updatedAt
+        }
         return try await replaceEntry(entryID: entryID, request)
     }
 

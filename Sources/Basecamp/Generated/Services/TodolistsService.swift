@@ -148,7 +148,9 @@ public struct TodolistsService: Sendable {
     /// Changes a few fields of a record that `UpdateTodolistOrGroup` replaces as a whole, without clearing the rest.
     ///
     /// Reads the current record with `get`, fills a `UpdateTodolistOrGroupRequest` from it, lets `change` adjust it,
-    /// then sends the full state with `update`.
+    /// then sends the full state with `update`. Just before sending it reads the record's `updated_at` again: if
+    /// someone changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not
+    /// overwritten.
     ///
     /// - Parameters:
     ///   - id: The `id` path parameter.
@@ -164,6 +166,9 @@ public struct TodolistsService: Sendable {
         var request = UpdateTodolistOrGroupRequest(current: current)
         try change(&request)
         try request.checkComplete()
+        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "Todolist") {
+            try await get(id: id).updatedAt
+        }
         return try await update(id: id, request)
     }
 }

@@ -185,7 +185,8 @@ public struct TodosService: Sendable {
     /// Changes a few fields of a record that `ReplaceTodo` replaces as a whole, without clearing the rest.
     ///
     /// Reads the current record with `get`, fills a `ReplaceTodoRequest` from it, lets `change` adjust it, then sends
-    /// the full state with `replace`.
+    /// the full state with `replace`. Just before sending it reads the record's `updated_at` again: if someone changed
+    /// it meanwhile, nothing is sent and the call throws `api_error`, so their change is not overwritten.
     ///
     /// - Parameters:
     ///   - todoID: The `todoId` path parameter.
@@ -198,6 +199,9 @@ public struct TodosService: Sendable {
         var request = ReplaceTodoRequest(current: current)
         try change(&request)
         try request.checkComplete()
+        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "Todo") {
+            try await get(todoID: todoID).updatedAt
+        }
         return try await replace(todoID: todoID, request)
     }
 

@@ -1,0 +1,128 @@
+public import Foundation
+public import HTTPTypes
+
+/// A file a download wrote.
+public struct FileDownload: Sendable {
+    /// Where the file is.
+    public var file: URL
+    /// Its size in bytes.
+    public var byteCount: Int64
+    /// How many bytes an earlier, interrupted download had already stored: nonzero when this
+    /// one resumed it.
+    public var resumedFrom: Int64
+    /// The final response's status (200, or 206 for a resumed download).
+    public var status: HTTPResponse.Status
+    /// The final response's headers.
+    public var headers: HTTPFields
+    /// The URL that answered, after any redirects.
+    public var url: URL
+
+    /// Creates a download result.
+    public init(
+        file: URL,
+        byteCount: Int64,
+        resumedFrom: Int64 = 0,
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:],
+        url: URL
+    ) {
+        self.file = file
+        self.byteCount = byteCount
+        self.resumedFrom = resumedFrom
+        self.status = status
+        self.headers = headers
+        self.url = url
+    }
+}
+
+extension Client {
+    /// Sends `endpoint` and streams its successful body to `destination`, never holding the
+    /// whole body in memory.
+    ///
+    /// The body goes to a partial file next to `destination` (`NAME.partial`), which replaces
+    /// `destination` once complete. With `resume`, a partial file left by an interrupted
+    /// download is continued with a `Range` request, guarded by `If-Range` so a file that
+    /// changed on the server is fetched whole again; each retry of the call resumes too. The
+    /// endpoint's decoder is not used, and the client's body-size limit does not apply.
+    ///
+    /// - Parameter progress: Called as bytes reach the file.
+    /// - Throws: ``APIError`` for a failed call; the partial file is kept for a later resume.
+    public func download<Value>(
+        _ endpoint: Endpoint<Value>,
+        to destination: URL,
+        resume: Bool = true,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> FileDownload {
+        let sink = DownloadSink(partialFile: Self.partialFile(for: destination), resume: resume, progress: progress)
+        var bytes = Endpoint<Data>(
+            endpoint.method,
+            endpoint.path,
+            query: endpoint.query,
+            headers: endpoint.headers,
+            body: endpoint.body,
+            operation: endpoint.operation,
+            decoder: .bytes
+        )
+        bytes.deadline = endpoint.deadline
+        let result = try await response(bytes, through: nil, transfer: FileTransfer(download: sink))
+        // A 2xx with no body (a 204) never opened the file.
+        if DownloadSink.size(of: sink.partialFile) == nil {
+            try sink.begin(HTTPResponse(status: .ok))
+            sink.close()
+        }
+        let size = sink.bytesOnDisk
+        let resumedFrom = sink.resumedFrom
+        try sink.complete(to: destination)
+        return FileDownload(
+            file: destination,
+            byteCount: size,
+            resumedFrom: resumedFrom,
+            status: result.status,
+            headers: result.headers,
+            url: result.url
+        )
+    }
+
+    /// Sends `endpoint` with the contents of `file` as its body, read as it is sent rather than
+    /// loaded into memory, and decodes the answer.
+    ///
+    /// The endpoint's own body is ignored; its `Content-Type` header (default
+    /// `application/octet-stream`) is sent, with the file's size as `Content-Length`.
+    ///
+    /// - Parameter progress: Called as the body goes out.
+    /// - Throws: ``APIError`` for a failed call or an unreadable file.
+    public func upload<Value>(
+        _ endpoint: Endpoint<Value>,
+        fromFile file: URL,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<Value> {
+        let length: Int64
+        do {
+            length = try TransportError.uploadLength(of: file)
+        } catch {
+            throw ErrorMapping.apiError(from: error, isIdempotent: false)
+        }
+        var streamed = endpoint
+        if streamed.headers[.contentType] == nil {
+            // A bytes body names its type; its bytes are replaced by the file's.
+            if case .bytes(_, let contentType)? = endpoint.body?.storage {
+                streamed.headers[.contentType] = contentType
+            } else {
+                streamed.headers[.contentType] = "application/octet-stream"
+            }
+        }
+        streamed.body = nil
+        streamed.headers[.contentLength] = String(length)
+        return try await response(
+            streamed,
+            through: nil,
+            transfer: FileTransfer(uploadFile: file, uploadProgress: progress)
+        )
+    }
+
+    /// The partial file a download to `destination` writes first.
+    public static func partialFile(for destination: URL) -> URL {
+        destination.deletingLastPathComponent()
+            .appendingPathComponent(destination.lastPathComponent + ".partial")
+    }
+}

@@ -1,0 +1,143 @@
+import BasecampSandbox
+import CLISupport
+import Foundation
+import HTTPCore
+import Testing
+
+/// `basecamp upload`, `download` and `uploads replace` as real processes against the sandbox,
+/// whose state file carries the account from one process to the next.
+@Suite("Uploads and downloads with the built basecamp executable")
+struct FilesBinaryTests {
+    private struct Workspace {
+        let folder: URL
+        var state: [String: String] { ["BASECAMP_SANDBOX_STATE": folder.appending(path: "state.json").path] }
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appending(path: "basecamp-files-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+
+        func path(_ name: String) -> String { folder.appending(path: name).path }
+    }
+
+    private static let project = String(BasecampSandboxSeed.letoLaptopProjectID)
+    private static let vault = String(BasecampSandboxSeed.letoLaptopVaultID)
+    private static let logo = String(BasecampSandboxSeed.companyLogoUploadID)
+    private static let logoBytes = Data((0..<BasecampSandboxSeed.companyLogoByteSize).map { UInt8($0 % 251) })
+
+    private static func run(
+        _ arguments: [String],
+        _ workspace: Workspace,
+        stdout: String? = nil
+    ) async throws
+        -> CommandResult
+    {
+        try await BuiltExecutable.run(
+            "basecamp",
+            arguments: ["--sandbox"] + arguments,
+            variables: workspace.state,
+            standardOutput: stdout.map { .file($0) } ?? .captured
+        )
+    }
+
+    @Test("upload FILE makes one upload; uploads list shows it; download returns the same bytes")
+    func uploadListDownload() async throws {
+        let workspace = try Workspace()
+        let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: workspace.path("budget.xlsx")))
+
+        let uploaded = try await Self.run(
+            ["--json", "upload", workspace.path("budget.xlsx"), "--project", Self.project, "--description", "Q3"],
+            workspace
+        )
+        #expect(uploaded.exitCode == 0, "\(uploaded.stderr)")
+        #expect(!uploaded.stderr.contains("\r"), "no progress line when stderr is not a terminal")
+        let upload = try uploaded.json(JSONValue.self)
+        #expect(upload["filename"] == "budget.xlsx")
+        #expect(upload["contentType"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        #expect(upload["byteSize"] == 200_000)
+        let id = try #require(upload["id"]?.intValue)
+
+        let listed = try await Self.run(["uploads", "list", "--vault", Self.vault], workspace)
+        #expect(listed.exitCode == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("budget.xlsx"))
+
+        let downloaded = try await Self.run(
+            ["download", String(id), "--output", workspace.path("copy.xlsx")],
+            workspace
+        )
+        #expect(downloaded.exitCode == 0, "\(downloaded.stderr)")
+        #expect(downloaded.stderr.isEmpty, "no progress line when stderr is not a terminal")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.path("copy.xlsx"))) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("copy.xlsx.partial")))
+    }
+
+    @Test("download --output - writes the file's bytes to stdout and nothing else")
+    func downloadToStdout() async throws {
+        let workspace = try Workspace()
+        let out = workspace.path("stdout.bin")
+        let result = try await Self.run(["download", Self.logo, "--output", "-"], workspace, stdout: out)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Self.logoBytes)
+    }
+
+    @Test("An interrupted download resumes from its partial file")
+    func resumed() async throws {
+        let workspace = try Workspace()
+        let target = workspace.path("logo.png")
+        try Self.logoBytes.prefix(5000).write(to: URL(fileURLWithPath: target + ".partial"))
+        try Data("\"\(BasecampSandboxSeed.companyLogoAttachmentSGID)\"".utf8)
+            .write(to: URL(fileURLWithPath: target + ".partial.validator"))
+        let result = try await Self.run(["download", Self.logo, "--output", target], workspace)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("resumed at 4.9 KiB"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.logoBytes)
+
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: target + ".partial"))
+        let fresh = try await Self.run(["download", Self.logo, "--output", target, "--no-resume"], workspace)
+        #expect(fresh.exitCode == 0, "\(fresh.stderr)")
+        #expect(!fresh.stdout.contains("resumed"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.logoBytes)
+    }
+
+    @Test("uploads replace gives the upload new bytes, which download then returns")
+    func replace() async throws {
+        let workspace = try Workspace()
+        try Data("second version".utf8).write(to: URL(fileURLWithPath: workspace.path("logo-v2.png")))
+        let replaced = try await Self.run(["uploads", "replace", Self.logo, workspace.path("logo-v2.png")], workspace)
+        #expect(replaced.exitCode == 0, "\(replaced.stderr)")
+        #expect(replaced.stdout.contains("as upload \(Self.logo)"))
+        let downloaded = try await Self.run(["download", Self.logo, "--output", workspace.path("v2.png")], workspace)
+        #expect(downloaded.exitCode == 0, "\(downloaded.stderr)")
+        #expect(try String(contentsOfFile: workspace.path("v2.png"), encoding: .utf8) == "second version")
+    }
+
+    #if os(Linux)
+    @Test(
+        "On a terminal, download draws a progress line and erases it",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: TerminalBinaryTests.script))
+    )
+    func progressOnTerminal() throws {
+        let workspace = try Workspace()
+        let transcript = try TerminalBinaryTests.onTerminal(
+            "--sandbox download \(Self.logo) --output \(workspace.path("logo.png"))"
+        )
+        #expect(transcript.contains("Downloading company-logo.png: 20.7 KiB of 20.7 KiB (100%)"))
+        #expect(transcript.contains("\r\u{1B}[2K"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.path("logo.png"))) == Self.logoBytes)
+    }
+    #endif
+
+    @Test("A missing file is a usage error (64); a missing upload is not found (2)")
+    func failures() async throws {
+        let workspace = try Workspace()
+        let missingFile = try await Self.run(
+            ["upload", workspace.path("nope.txt"), "--project", Self.project],
+            workspace
+        )
+        #expect(missingFile.exitCode == 64)
+        let missingUpload = try await Self.run(["download", "1", "--output", workspace.path("x")], workspace)
+        #expect(missingUpload.exitCode == 2)
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("x")))
+    }
+}

@@ -1,0 +1,86 @@
+import Basecamp
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import Testing
+
+/// The read-modify-write helpers change only the fields they are told to, send the rest back as
+/// read, and leave a record alone when it changed between the read and the write.
+@Suite("Safe edits: only the named fields change on the wire")
+struct SafeEditTests {
+    private static func record(_ name: String, updatedAt: String? = nil) throws -> JSONValue {
+        var members = try #require(try example(name).objectValue)
+        if let updatedAt { members["updated_at"] = .string(updatedAt) }
+        return .object(members)
+    }
+
+    /// The body of the write, after a read, a second read and the write.
+    private static func sentBody(_ transport: ScriptedTransport) throws -> JSONValue {
+        let requests = transport.requests
+        #expect(requests.map(\.request.method) == [.get, .get, .put])
+        return try JSONValue(parsing: try #require(requests.last?.body))
+    }
+
+    @Test("A to-do edit changes the due date and keeps content, description, start and people")
+    func todo() async throws {
+        let current = try Self.record("Todo")
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
+        let account = try makeBasecamp(transport).forAccount("999")
+        _ = try await account.todos.modify(todoID: 42) { $0.dueOn = CalendarDate(year: 2026, month: 3, day: 1) }
+        let body = try Self.sentBody(transport)
+        #expect(body["due_on"] == "2026-03-01")
+        #expect(body["content"] == current["content"])
+        #expect(body["description"] == current["description"])
+        #expect((body["starts_on"] ?? .null) == (current["starts_on"] ?? .null))
+        #expect(body["assignee_ids"]?.arrayValue?.count == current["assignees"]?.arrayValue?.count)
+    }
+
+    @Test("A to-do list edit renames it and keeps its description")
+    func todolist() async throws {
+        let current = try Self.record("Todolist")
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
+        let account = try makeBasecamp(transport).forAccount("999")
+        _ = try await account.todolists.modify(id: 7) { $0.name = "Gear" }
+        let body = try Self.sentBody(transport)
+        #expect(body["name"] == "Gear")
+        #expect(body["description"] == "<div>Everything with a plug.</div>")
+    }
+
+    @Test("A document edit changes the title and keeps the content")
+    func document() async throws {
+        let current = try Self.record("Document")
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
+        let account = try makeBasecamp(transport).forAccount("999")
+        _ = try await account.documents.modify(documentID: 5) { $0.title = "Release notes 1.1" }
+        let body = try Self.sentBody(transport)
+        #expect(body["title"] == "Release notes 1.1")
+        #expect(body["content"] == "<div>Version 1.0</div>")
+    }
+
+    @Test("A schedule entry edit changes the summary and keeps times, all-day and description")
+    func scheduleEntry() async throws {
+        let current = try Self.record("ScheduleEntry")
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
+        let account = try makeBasecamp(transport).forAccount("999")
+        _ = try await account.schedules.modifyEntry(entryID: 9) { $0.summary = "Launch!" }
+        let body = try Self.sentBody(transport)
+        #expect(body["summary"] == "Launch!")
+        #expect(body["description"] == "Example description")
+        #expect(body["all_day"] == true)
+        #expect(body["starts_at"] == "2026-03-01")
+        #expect(body["ends_at"] == "2026-03-01")
+    }
+
+    @Test("A record changed between the read and the write is not overwritten")
+    func concurrentChange() async throws {
+        let read = try Self.record("Todo", updatedAt: "2026-01-31T08:36:22.481Z")
+        let changed = try Self.record("Todo", updatedAt: "2026-01-31T09:00:00.000Z")
+        let transport = ScriptedTransport([jsonResponse(read), jsonResponse(changed)])
+        let account = try makeBasecamp(transport).forAccount("999")
+        let error = await expectAPIError(.apiError) {
+            _ = try await account.todos.modify(todoID: 42) { $0.content = "Mine" }
+        }
+        #expect(error?.message.contains("changed while it was being edited") == true)
+        #expect(transport.requests.map(\.request.method) == [.get, .get])
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+@testable import HTTPCore
+
+@Suite("Streaming downloads to files and uploads from files")
+struct FileTransferTests {
+    /// A fresh directory for one test's files.
+    private static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("httpcore-transfer-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// What an interrupted download leaves: the bytes so far and their validator.
+    private static func leavePartial(_ bytes: String, validator: String, for destination: URL) throws -> URL {
+        let partial = Client.partialFile(for: destination)
+        try Data(bytes.utf8).write(to: partial)
+        try Data(validator.utf8).write(to: partial.appendingPathExtension("validator"))
+        return partial
+    }
+
+    private static func text(_ url: URL) throws -> String {
+        String(decoding: try Data(contentsOf: url), as: UTF8.self)
+    }
+
+    @Test("A download lands in the destination, with progress, and leaves no partial file")
+    func downloadsToFile() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("report.pdf")
+        let transport = ScriptedTransport([
+            .status(200, headers: [.eTag: "\"v1\"", .contentLength: "11"], body: "hello world")
+        ])
+        let client = try makeClient(transport)
+        let seen = Locked<[TransferProgress]>([])
+        let result = try await client.download(
+            Endpoint<Data>(.get, "files/1"),
+            to: destination,
+            progress: { value in seen.withLock { $0.append(value) } }
+        )
+        #expect(try Self.text(destination) == "hello world")
+        #expect(result.byteCount == 11)
+        #expect(result.resumedFrom == 0)
+        #expect(seen.withLock { $0.last } == TransferProgress(completed: 11, total: 11))
+        #expect(!FileManager.default.fileExists(atPath: Client.partialFile(for: destination).path))
+        #expect(transport.requests.first?.header("Range") == nil)
+        #expect(transport.requests.first?.options.maxBodySize == .max)
+    }
+
+    @Test("A partial file with a validator is resumed with Range and If-Range")
+    func resumesPartialFile() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("report.txt")
+        let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
+        let transport = ScriptedTransport([
+            .status(206, headers: [.contentRange: "bytes 6-10/11", .eTag: "\"v1\""], body: "world")
+        ])
+        let result = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination)
+        #expect(transport.requests.first?.header("Range") == "bytes=6-")
+        #expect(transport.requests.first?.header("If-Range") == "\"v1\"")
+        #expect(try Self.text(destination) == "hello world")
+        #expect(result.resumedFrom == 6)
+        #expect(result.byteCount == 11)
+        #expect(!FileManager.default.fileExists(atPath: partial.appendingPathExtension("validator").path))
+    }
+
+    @Test("A server that sends the whole file despite If-Range replaces the partial file")
+    func changedFileStartsOver() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("report.txt")
+        _ = try Self.leavePartial("stale bytes", validator: "\"old\"", for: destination)
+        let transport = ScriptedTransport([.status(200, headers: [.eTag: "\"new\""], body: "new")])
+        let result = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination)
+        #expect(try Self.text(destination) == "new")
+        #expect(result.resumedFrom == 0)
+    }
+
+    @Test("A 206 that does not continue the partial file is refused, and the partial file kept")
+    func mismatchedRangeRefused() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("report.txt")
+        let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
+        let transport = ScriptedTransport([.status(206, headers: [.contentRange: "bytes 0-4/11"], body: "hello")])
+        let client = try makeClient(transport) { $0.retry = .none }
+        let error = await caughtAPIError { _ = try await client.download(Endpoint<Data>(.get, "files/1"), to: destination) }
+        #expect(error != nil)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(try Self.text(partial) == "hello ")
+    }
+
+    @Test("A 416 to a resumed request discards the partial file and fetches the whole file once")
+    func rangeNotSatisfiableStartsOver() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("report.txt")
+        _ = try Self.leavePartial("far too long", validator: "\"v1\"", for: destination)
+        let transport = ScriptedTransport([
+            .status(416, headers: [.contentRange: "bytes */3"]),
+            .status(200, headers: [.eTag: "\"v1\""], body: "abc"),
+        ])
+        _ = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination)
+        #expect(transport.requests.map { $0.header("Range") } == ["bytes=12-", nil])
+        #expect(try Self.text(destination) == "abc")
+    }
+
+    @Test("Without resume, a partial file is ignored and overwritten")
+    func resumeOff() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("report.txt")
+        _ = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
+        let transport = ScriptedTransport([.status(200, body: "fresh")])
+        _ = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination, resume: false)
+        #expect(transport.requests.first?.header("Range") == nil)
+        #expect(try Self.text(destination) == "fresh")
+    }
+
+    @Test("An error answer is an APIError and writes nothing to the destination")
+    func errorStatusWritesNothing() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("missing.txt")
+        let transport = ScriptedTransport([.status(404, body: "{\"error\":\"Not found\"}")])
+        let client = try makeClient(transport)
+        let error = await caughtAPIError { _ = try await client.download(Endpoint<Data>(.get, "files/9"), to: destination) }
+        #expect(error?.code == .notFound)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(!FileManager.default.fileExists(atPath: Client.partialFile(for: destination).path))
+    }
+
+    @Test("A retried download asks only for the bytes the failed attempt did not store")
+    func retryResumes() async throws {
+        let folder = try Self.directory()
+        let destination = folder.appendingPathComponent("big.bin")
+        let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
+        var configuration = ClientConfiguration(
+            baseURL: try #require(URL(string: "https://api.example.com")),
+            timeSource: TestClock()
+        )
+        configuration.retry = RetryPolicy(maxAttempts: 3)
+        let client = try Client(configuration: configuration, transport: transport)
+        let result = try await client.download(Endpoint<Data>(.get, "big"), to: destination)
+        #expect(transport.ranges == [nil, "bytes=5-"])
+        #expect(try Self.text(destination) == "0123456789")
+        #expect(result.resumedFrom == 5)
+    }
+
+    @Test("An upload sends the file's bytes with its length and the endpoint's content type")
+    func uploadsFromFile() async throws {
+        let folder = try Self.directory()
+        let file = folder.appendingPathComponent("photo.png")
+        let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0) })
+        try bytes.write(to: file)
+        let transport = ScriptedTransport([.json(["id": 7], status: 201)])
+        let seen = Locked<TransferProgress?>(nil)
+        let response = try await makeClient(transport).upload(
+            Endpoint<JSONValue>(.post, "attachments.json", headers: [.contentType: "image/png"]),
+            fromFile: file,
+            progress: { value in seen.withLock { $0 = value } }
+        )
+        #expect(response.value["id"] == 7)
+        let sent = try #require(transport.requests.first)
+        #expect(sent.body == bytes)
+        #expect(sent.header("Content-Length") == "5000")
+        #expect(sent.header("Content-Type") == "image/png")
+        #expect(seen.withLock { $0 } == TransferProgress(completed: 5000, total: 5000))
+    }
+
+    @Test("An upload of a missing file fails before anything is sent")
+    func uploadMissingFile() async throws {
+        let transport = ScriptedTransport([.json(["id": 7], status: 201)])
+        let client = try makeClient(transport)
+        let error = await caughtAPIError {
+            _ = try await client.upload(
+                Endpoint<JSONValue>(.post, "attachments.json"),
+                fromFile: URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)")
+            )
+        }
+        #expect(error != nil)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("Content-Range values parse, and malformed ones are rejected")
+    func contentRangeParsing() {
+        let range = ContentRange("bytes 6-10/11")
+        #expect(range?.start == 6 && range?.end == 10 && range?.total == 11)
+        #expect(ContentRange("bytes 0-0/*")?.total == nil)
+        #expect(ContentRange("bytes 5-1/10") == nil)
+        #expect(ContentRange("items 0-1/2") == nil)
+        #expect(ContentRange("bytes 0-1/x") == nil)
+    }
+}
+
+/// Sends the first half of a body and then loses the connection; answers a resumed request
+/// with the rest.
+private final class HalfThenFailTransport: HTTPTransport {
+    let body: Data
+    private let seen = Locked<[String?]>([])
+    var ranges: [String?] { seen.withLock { $0 } }
+
+    init(body: Data) { self.body = body }
+
+    func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
+        throw TransportError(.other, requestMayHaveBeenSent: false, message: "Only streaming calls expected.")
+    }
+
+    func send(
+        _ request: HTTPRequest,
+        body: Data?,
+        options: TransportOptions,
+        transfer: FileTransfer
+    ) async throws -> TransportResponse {
+        let range = request.headerFields[.range]
+        let attempt = seen.withLock { seen -> Int in
+            seen.append(range)
+            return seen.count
+        }
+        let sink = try #require(transfer.download)
+        defer { sink.close() }
+        let url = try #require(request.url)
+        let half = self.body.count / 2
+        if attempt == 1 {
+            try sink.begin(HTTPResponse(status: .ok, headerFields: [.eTag: "\"b\""]))
+            try sink.write(self.body.prefix(half))
+            throw TransportError(.connectionLost, requestMayHaveBeenSent: true, message: "Connection lost.")
+        }
+        let fields: HTTPFields = [.contentRange: "bytes \(half)-\(self.body.count - 1)/\(self.body.count)"]
+        let response = HTTPResponse(status: .partialContent, headerFields: fields)
+        try sink.begin(response)
+        try sink.write(self.body.suffix(from: half))
+        return TransportResponse(response: response, url: url)
+    }
+}
