@@ -138,10 +138,11 @@ let package = Package(
         .target(
             name: "BasecampSandbox",
             dependencies: [
-                "APISandbox", "Basecamp", "HTTPCore",
+                "APISandbox", "Basecamp", "HTTPCore", "HTTPCoreWebhooks",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -369,7 +370,7 @@ let package = Package(
             name: "BasecampSandboxTests",
             dependencies: [
                 "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth",
-                "CLISupport",
+                "CLISupport", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

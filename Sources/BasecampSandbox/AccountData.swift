@@ -20,6 +20,8 @@ struct AccountData: Codable, Sendable, Equatable {
     var messageBoards: [MessageBoardRecord] = []
     var messages: [MessageRecord] = []
     var comments: [CommentRecord] = []
+    /// Optional so state files written before webhooks were kept still load; read through `hooks`.
+    var webhooks: [WebhookRecord]?
 
     mutating func makeID() -> Int {
         defer { nextID += 1 }
