@@ -204,6 +204,14 @@ let package = Package(
             dependencies: [
                 "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "APISandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `basecamp webhooks listen`: a local receiver on Hummingbird.
+                "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -32,8 +32,8 @@ struct BasecampCommand: CommandLineTool {
 
     static let environmentPrefix = "BASECAMP"
     static let sandboxBasePath = BasecampSandboxModule.defaultBasePath
-    static let secretOptionNames = ["--token"]
-    static let secretEnvironmentVariables = ["BASECAMP_TOKEN"]
+    static let secretOptionNames = ["--token", "--secret"]
+    static let secretEnvironmentVariables = ["BASECAMP_TOKEN", "BASECAMP_WEBHOOK_SECRET"]
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
