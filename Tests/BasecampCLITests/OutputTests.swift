@@ -155,7 +155,8 @@ struct OutputTests {
     @Test("Every generated command's help has an example on one line, at any width")
     func examples() async {
         for group in ServiceCommands.all {
-            for command in group.configuration.subcommands {
+            // Hand-written commands in a group (webhooks listen) have their own help.
+            for command in group.configuration.subcommands where command is any OperationCommand.Type {
                 let arguments = [
                     group.configuration.commandName ?? "", command.configuration.commandName ?? "", "--help",
                 ]
