@@ -17,7 +17,7 @@ struct WebhooksListenCommand: ToolCommand {
             With --sandbox it registers itself as a webhook of a sandbox project (--project), so to-dos created with BASECAMP_SANDBOX_STATE set to the same file, from another terminal, appear here.
 
             Examples:
-              BASECAMP_WEBHOOK_SECRET=… basecamp webhooks listen --port 8789 --path /webhooks
+              BASECAMP_WEBHOOK_SECRET=… basecamp webhooks listen --port 8789
               basecamp webhooks listen --json --forward http://127.0.0.1:3000/basecamp/webhooks
               basecamp --sandbox webhooks listen
             """
