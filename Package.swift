@@ -50,6 +50,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Webhooks (verify, dedupe and route deliveries; no server framework)
+        .target(
+            name: "HTTPCoreWebhooks",
+            dependencies: [
+                "HTTPCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "HTTPCoreWebhooksHummingbird",
+            dependencies: [
+                "HTTPCoreWebhooks",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Transports (each heavier HTTP stack in its own target)
         .target(
             name: "HTTPCoreAsyncHTTPClient",
@@ -103,7 +124,10 @@ let package = Package(
         // MARK: Basecamp SDK (generated from Spec/Basecamp by BasecampGenerator)
         .target(
             name: "Basecamp",
-            dependencies: ["HTTPCore", "HTTPCoreOAuth", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "HTTPCore", "HTTPCoreOAuth", "HTTPCoreWebhooks",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -114,10 +138,11 @@ let package = Package(
         .target(
             name: "BasecampSandbox",
             dependencies: [
-                "APISandbox", "Basecamp", "HTTPCore",
+                "APISandbox", "Basecamp", "HTTPCore", "HTTPCoreWebhooks",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -179,6 +204,14 @@ let package = Package(
             dependencies: [
                 "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "HTTPCoreOAuth", "APISandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `basecamp webhooks listen`: a local receiver on Hummingbird.
+                "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -282,6 +315,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPCoreWebhooksTests",
+            dependencies: [
+                "HTTPCoreWebhooks",
+                "HTTPCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPCoreWebhooksHummingbirdTests",
+            dependencies: [
+                "HTTPCoreWebhooksHummingbird", "HTTPCoreWebhooks", "Basecamp", "APISandbox", "HTTPCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPCoreOAuthTests",
             dependencies: [
                 "HTTPCoreOAuth",
@@ -326,7 +378,7 @@ let package = Package(
             name: "BasecampSandboxTests",
             dependencies: [
                 "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth",
-                "CLISupport",
+                "CLISupport", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -336,14 +388,16 @@ let package = Package(
             name: "BasecampCLITests",
             dependencies: [
                 "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "APISandbox", "HTTPCore", "HTTPCoreTesting",
+                "HTTPCoreWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "BasecampTests",
             dependencies: [
-                "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "APISandbox",
+                "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "APISandbox", "HTTPCoreWebhooks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
@@ -378,6 +432,8 @@ package.products = [
     .library(name: "HTTPCore", targets: ["HTTPCore"]),
     .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
     .library(name: "HTTPCoreOAuth", targets: ["HTTPCoreOAuth"]),
+    .library(name: "HTTPCoreWebhooks", targets: ["HTTPCoreWebhooks"]),
+    .library(name: "HTTPCoreWebhooksHummingbird", targets: ["HTTPCoreWebhooksHummingbird"]),
     .library(name: "MonashSchedule", targets: ["MonashSchedule"]),
     .library(name: "HTTPCoreObservability", targets: ["HTTPCoreObservability"]),
     .library(name: "HTTPCoreAsyncHTTPClient", targets: ["HTTPCoreAsyncHTTPClient"]),

@@ -15,7 +15,7 @@ root=$(pwd)
 
 seconds=${1:-600}
 shift || true
-all_targets=(LinkHeaderFuzzer RetryAfterFuzzer ErrorBodyFuzzer JSONValueFuzzer TimetableFuzzer BasecampModelFuzzer MarkbookFuzzer)
+all_targets=(LinkHeaderFuzzer RetryAfterFuzzer ErrorBodyFuzzer JSONValueFuzzer TimetableFuzzer BasecampModelFuzzer MarkbookFuzzer WebhookEventFuzzer)
 if [ "$#" -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 jobs=${FUZZ_JOBS:-1}
 scratch="$root/.build-fuzz"

@@ -19,6 +19,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("TimetableFuzzer", ["HTTPCore", "MonashSchedule"]),
     ("BasecampModelFuzzer", ["HTTPCore", "Basecamp"]),
     ("MarkbookFuzzer", ["HTTPCore", "Markbook"]),
+    ("WebhookEventFuzzer", ["HTTPCore", "Basecamp", "HTTPCoreWebhooks"]),
 ]
 
 let package = Package(

@@ -30,6 +30,7 @@ public final class Sandbox: Sendable {
     public let state: SandboxState
 
     private let serviceGroup: ServiceGroup
+    private let modules: [any SandboxModule]
     private let runTask: Task<Void, Never>
 
     private init(
@@ -37,7 +38,8 @@ public final class Sandbox: Sendable {
         port: Int,
         state: SandboxState,
         serviceGroup: ServiceGroup,
-        runTask: Task<Void, Never>
+        runTask: Task<Void, Never>,
+        modules: [any SandboxModule] = []
     ) throws {
         // An IPv6 literal goes in brackets (RFC 3986 §3.2.2).
         let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
@@ -47,6 +49,7 @@ public final class Sandbox: Sendable {
         self.state = state
         self.serviceGroup = serviceGroup
         self.runTask = runTask
+        self.modules = modules
     }
 
     /// Starts a sandbox on 127.0.0.1 (or `host`) and returns once it accepts connections.
@@ -111,7 +114,14 @@ public final class Sandbox: Sendable {
                 try Task.checkCancellation()
                 throw SandboxError.stoppedBeforeListening
             }
-            return try Sandbox(host: host, port: boundPort, state: state, serviceGroup: serviceGroup, runTask: runTask)
+            return try Sandbox(
+                host: host,
+                port: boundPort,
+                state: state,
+                serviceGroup: serviceGroup,
+                runTask: runTask,
+                modules: configuration.modules
+            )
         } catch {
             await serviceGroup.triggerGracefulShutdown()
             await runTask.value
@@ -163,6 +173,7 @@ public final class Sandbox: Sendable {
     /// five seconds), and returns once the server has shut down. Calling it again, or concurrently,
     /// is harmless.
     public func stop() async {
+        for module in modules { await module.stopping() }
         state.releaseAllHolds()
         await serviceGroup.triggerGracefulShutdown()
         await runTask.value

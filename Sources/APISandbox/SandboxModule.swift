@@ -26,6 +26,16 @@ public protocol SandboxModule: Sendable {
     ///   - router: The sandbox router; use `router.group(_:)` to claim a base path.
     ///   - state: Shared sandbox state, for recording writes or following scripts.
     func register(on router: Router<SandboxRequestContext>, state: SandboxState)
+
+    /// Called when the sandbox is about to stop, while it still serves: finish, briefly, work
+    /// the module started off the request path (such as webhook deliveries).
+    func stopping() async
+}
+
+@available(macOS 14, iOS 17, tvOS 17, *)
+extension SandboxModule {
+    /// Nothing to finish.
+    public func stopping() async {}
 }
 
 /// The request context used by every sandbox route.

@@ -43,8 +43,8 @@ struct BasecampCommand: CommandLineTool {
 
     static let environmentPrefix = "BASECAMP"
     static let sandboxBasePath = BasecampSandboxModule.defaultBasePath
-    static let secretOptionNames = ["--token", "--client-secret"]
-    static let secretEnvironmentVariables = ["BASECAMP_TOKEN", "BASECAMP_CLIENT_SECRET"]
+    static let secretOptionNames = ["--token", "--client-secret", "--secret"]
+    static let secretEnvironmentVariables = ["BASECAMP_TOKEN", "BASECAMP_CLIENT_SECRET", "BASECAMP_WEBHOOK_SECRET"]
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {

@@ -6,6 +6,19 @@
 struct CLIEmitter {
     let model: APIModel
 
+    /// Hand-written commands that join a service's group (`basecamp webhooks listen`,
+    /// `basecamp todos edit`), by service.
+    static let handWrittenSubcommands: [String: [(name: String, type: String)]] = [
+        "webhooks": [("listen", "WebhooksListenCommand")],
+        "uploads": [("replace", "UploadsReplaceCommand")],
+        "todos": [("edit", "TodosEditCommand")],
+        "todolists": [("edit", "TodolistsEditCommand")],
+        "documents": [("edit", "DocumentsEditCommand")],
+        "schedules": [("edit-entry", "SchedulesEditEntryCommand")],
+        "messages": [("edit", "MessagesEditCommand")],
+        "cards": [("edit", "CardsEditCommand")],
+    ]
+
     /// Option names the hand-written option groups and the root command already use.
     static let reservedOptions: Set<String> = [
         "json", "verbose", "sandbox", "base-url", "timeout", "no-retry", "token", "account", "help", "version",
@@ -114,13 +127,14 @@ struct CLIEmitter {
         writer.line("import Basecamp")
         writer.line("import CLISupport")
         writer.line()
-        let names = operations.map { Self.kebab($0.swiftName) }
+        let handWritten = Self.handWrittenSubcommands[service] ?? []
+        let names = operations.map { Self.kebab($0.swiftName) } + handWritten.map(\.name)
         let title = Naming.words(service).joined(separator: " ")
         let capitalised = title.prefix(1).uppercased() + title.dropFirst()
         let abstract =
-            names.count <= 5
+            operations.count <= 5
             ? "\(capitalised): \(names.joined(separator: ", "))."
-            : "\(capitalised): \(names.count) operations."
+            : "\(capitalised): \(operations.count) operations."
         writer.line("/// `basecamp \(Self.kebab(service))`: the \(service) service.")
         writer.block("struct \(groupTypeName(service)): ParsableCommand") { w in
             w.line("static let configuration = CommandConfiguration(")
@@ -130,9 +144,9 @@ struct CLIEmitter {
                 w.line("subcommands: [")
                 w.indent { w in
                     for operation in operations { w.line("\(commandTypeName(operation)).self,") }
+                    for command in handWritten { w.line("\(command.type).self,") }
                 }
-                // Hand-written commands (`uploads replace`, `todos edit`…) join their service's group.
-                w.line("] + HandWrittenSubcommands.of(\(literal(Self.kebab(service))))")
+                w.line("]")
             }
             w.line(")")
         }

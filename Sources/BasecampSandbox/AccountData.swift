@@ -22,6 +22,8 @@ struct AccountData: Codable, Sendable, Equatable {
     var comments: [CommentRecord] = []
     /// Vaults, uploads and attachments; absent from state files written before files existed.
     var files: FileRecords?
+    /// Optional so state files written before webhooks were kept still load; read through `hooks`.
+    var webhooks: [WebhookRecord]?
 
     mutating func makeID() -> Int {
         defer { nextID += 1 }

@@ -44,6 +44,18 @@ public struct BasecampSandboxModule: SandboxModule {
     /// The account of the sandbox this module was last mounted on, for ``todos()``; shared by
     /// copies of the module, since ``APISandbox/SandboxConfiguration`` keeps its own copy.
     private let mounted = Locked<AccountStore?>(nil)
+    /// The webhook deliveries of the sandbox this module was last mounted on.
+    private let mountedWebhooks = Locked<WebhookDispatcher?>(nil)
+
+    /// What deliveries are signed with for a webhook created without the sandbox's own
+    /// `secret` member.
+    public static let defaultWebhookSecret = "sandbox-webhook-secret"
+    /// The pauses before each retry of a failed webhook delivery (three retries).
+    public static let defaultWebhookRetryDelays: [Duration] = [.milliseconds(500), .seconds(2), .seconds(10)]
+    /// The pauses before each retry of a failed webhook delivery; one retry per element.
+    public var webhookRetryDelays = defaultWebhookRetryDelays
+    /// How long a webhook receiver has to answer one delivery.
+    public var webhookTimeout: Duration = .seconds(10)
 
     /// A to-do as the sandbox holds it, for tests that check state a response cannot show
     /// (for example that a create was applied once, whatever the client was told).
@@ -125,8 +137,10 @@ public struct BasecampSandboxModule: SandboxModule {
             basePath: basePath,
             store: store,
             rejectedTokens: rejectedTokens,
-            acceptsToken: authorization.accepts
+            acceptsToken: authorization.accepts,
+            webhookOptions: .init(retryDelays: webhookRetryDelays, timeout: webhookTimeout)
         )
+        mountedWebhooks.withLock { $0 = server.webhooks }
         authorization.register(on: router, apiBasePath: basePath) {
             let data = store.snapshot()
             let me = data.person(data.meID)
@@ -143,6 +157,22 @@ public struct BasecampSandboxModule: SandboxModule {
             group.on("**", method: method) { request, _ in
                 try await server.handle(request)
             }
+        }
+    }
+
+    /// Returns once every webhook delivery queued so far has been delivered or has run out of
+    /// retries, so a short-lived process does not exit with events still on their way.
+    public func waitForWebhookDeliveries() async {
+        await mountedWebhooks.withLock({ $0 })?.waitUntilIdle()
+    }
+
+    /// Lets webhook deliveries already queued finish, for up to five seconds, so a one-shot
+    /// `basecamp --sandbox` command still delivers the events it caused.
+    public func stopping() async {
+        guard let webhooks = mountedWebhooks.withLock({ $0 }) else { return }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !webhooks.isIdle, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
         }
     }
 

@@ -72,16 +72,20 @@ final class BasecampServer: Sendable {
     /// Whether a non-empty bearer token is good (the authorization servers' verdict).
     let acceptsToken: @Sendable (String) -> Bool
     let routes = RouteTable()
+    /// Delivers webhook events for changes made through this server.
+    let webhooks: WebhookDispatcher
     private let requestCounter = Locked(0)
 
     init(
         basePath: String,
         store: AccountStore,
         rejectedTokens: Set<String>,
-        acceptsToken: @escaping @Sendable (String) -> Bool = { _ in true }
+        acceptsToken: @escaping @Sendable (String) -> Bool = { _ in true },
+        webhookOptions: WebhookDispatcher.Options = .init()
     ) {
         self.basePath = basePath
         self.store = store
+        self.webhooks = WebhookDispatcher(store: store, basePath: basePath, options: webhookOptions)
         self.rejectedTokens = rejectedTokens
         self.acceptsToken = acceptsToken
     }

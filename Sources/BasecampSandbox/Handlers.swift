@@ -2,8 +2,8 @@ import Foundation
 import HTTPCore
 
 /// Answers one request: the stateful resources (projects, people, to-do sets, lists and to-dos,
-/// message boards, messages, comments) from the account's data, every other operation with the
-/// Spec's example for its response.
+/// message boards, messages, comments, webhooks) from the account's data, every other operation
+/// with the Spec's example for its response. Changes to recordings are announced to webhooks.
 struct Handlers {
     let server: BasecampServer
     let request: APIRequest
@@ -36,24 +36,29 @@ struct Handlers {
         case "UpdateTodolistOrGroup": return try updateTodolist()
         case "ListTodos": return try listTodos()
         case "GetTodo": return try fetched("todoId", "To-do", AccountData.todo, Renderer.todo)
-        case "CreateTodo": return try createTodo()
-        case "ReplaceTodo": return try replaceTodo()
-        case "CompleteTodo": return try setCompleted(true)
-        case "UncompleteTodo": return try setCompleted(false)
+        case "CreateTodo": return try announcing("todo_created", createTodo())
+        case "ReplaceTodo": return try announcing("todo_content_changed", replaceTodo())
+        case "CompleteTodo": return try announcing("todo_completed", recording: id("todoId"), setCompleted(true))
+        case "UncompleteTodo": return try announcing("todo_uncompleted", recording: id("todoId"), setCompleted(false))
         case "RepositionTodo": return try repositionTodo()
-        case "TrashRecording": return try setRecordingStatus("trashed")
-        case "ArchiveRecording": return try setRecordingStatus("archived")
-        case "UnarchiveRecording": return try setRecordingStatus("active")
+        case "TrashRecording": return try announcingStatus("trashed", setRecordingStatus("trashed"))
+        case "ArchiveRecording": return try announcingStatus("archived", setRecordingStatus("archived"))
+        case "UnarchiveRecording": return try announcingStatus("unarchived", setRecordingStatus("active"))
         case "GetMessageBoard":
             return try fetched("boardId", "Message board", AccountData.messageBoard, Renderer.messageBoard)
         case "ListMessages": return try listMessages()
         case "GetMessage": return try fetched("messageId", "Message", AccountData.message, Renderer.message)
-        case "CreateMessage": return try createMessage()
-        case "UpdateMessage": return try updateMessage()
+        case "CreateMessage": return try announcing("message_created", createMessage())
+        case "UpdateMessage": return try announcing("message_content_changed", updateMessage())
         case "ListComments": return try listComments()
         case "GetComment": return try fetched("commentId", "Comment", AccountData.comment, Renderer.comment)
-        case "CreateComment": return try createComment()
-        case "UpdateComment": return try updateComment()
+        case "CreateComment": return try announcing("comment_created", createComment())
+        case "UpdateComment": return try announcing("comment_content_changed", updateComment())
+        case "ListWebhooks": return try listWebhooks()
+        case "GetWebhook": return try getWebhook()
+        case "CreateWebhook": return try createWebhook()
+        case "UpdateWebhook": return try updateWebhook()
+        case "DeleteWebhook": return try deleteWebhook()
         default: return try fileReply() ?? example()
         }
     }

@@ -30,6 +30,9 @@ public enum BasecampSandboxSeed {
     public static let hiringProjectID = 2_085_958_506
     /// *Office Move*, archived.
     public static let officeMoveProjectID = 2_085_958_507
+
+    /// A paused webhook of The Leto Laptop (inactive, so it delivers nothing until turned on).
+    public static let pausedWebhookID = 1_069_479_351
 }
 
 extension AccountData {
@@ -47,6 +50,7 @@ extension AccountData {
         data.seedHiring()
         data.seedOfficeMove()
         data.files = seededFiles()
+        data.seedWebhooks()
         return data
     }
 

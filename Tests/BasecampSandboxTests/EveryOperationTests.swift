@@ -33,17 +33,29 @@ struct EveryOperationTests {
                 pathParameters: ["recordingId": kickoff]
             ).collect()
             let commentID = try #require(comments.items.first?["id"]?.intValue)
+            // DeleteWebhook comes before GetWebhook: it deletes one of its own, not the seeded one.
+            let doomed = try await account.perform(
+                try #require(OperationCatalog.operation(id: "CreateWebhook")),
+                pathParameters: ["bucketId": String(BasecampSandboxSeed.letoLaptopProjectID)],
+                body: .json(["payload_url": "https://example.com/doomed", "types": [], "active": false])
+            )
+            let doomedWebhookID = try #require(doomed.value["id"]?.intValue)
             var answered = 0
             for operation in OperationCatalog.all {
-                try await call(operation, on: account, commentID: commentID)
+                try await call(operation, on: account, commentID: commentID, doomedWebhookID: doomedWebhookID)
                 answered += 1
             }
             #expect(answered == 250)
         }
     }
 
-    private func call(_ operation: BasecampOperation, on account: AccountClient, commentID: Int) async throws {
-        let path = pathValues(operation, commentID: commentID)
+    private func call(
+        _ operation: BasecampOperation,
+        on account: AccountClient,
+        commentID: Int,
+        doomedWebhookID: Int
+    ) async throws {
+        let path = pathValues(operation, commentID: commentID, doomedWebhookID: doomedWebhookID)
         let query = operation.queryParameters.filter(\.isRequired).map { ($0.name, sampleQueryValue($0)) }
         if operation.isPaginated {
             let list = try await account.performPaginated(operation, pathParameters: path, query: query).collect()
@@ -76,7 +88,7 @@ struct EveryOperationTests {
         }
     }
 
-    private func pathValues(_ operation: BasecampOperation, commentID: Int) -> [String: String] {
+    private func pathValues(_ operation: BasecampOperation, commentID: Int, doomedWebhookID: Int) -> [String: String] {
         var values: [String: String] = [:]
         for parameter in operation.pathParameters where parameter.name != "accountId" {
             let id: Int
@@ -92,6 +104,8 @@ struct EveryOperationTests {
             case "vaultId": id = BasecampSandboxSeed.letoLaptopVaultID
             case "uploadId": id = BasecampSandboxSeed.companyLogoUploadID
             case "documentId": id = BasecampSandboxSeed.releaseNotesDocumentID
+            case "webhookId":
+                id = operation.id == "DeleteWebhook" ? doomedWebhookID : BasecampSandboxSeed.pausedWebhookID
             default: id = 42
             }
             values[parameter.name] = parameter.kind == .integer ? String(id) : "sample-\(id)"
@@ -118,6 +132,8 @@ struct EveryOperationTests {
                 switch field {
                 case "position": members[field] = 1
                 case "attachable_sgid": members[field] = .string(BasecampSandboxSeed.companyLogoAttachmentSGID)
+                case "payload_url": members[field] = "https://example.com/hooks"
+                case "types": members[field] = ["Todo"]
                 default: members[field] = "Sample"
                 }
             }

@@ -22,6 +22,7 @@ struct DecodingTests {
         ("Upload", { try JSONDecoder().decode(Upload.self, from: $0) }),
         ("Vault", { try JSONDecoder().decode(Vault.self, from: $0) }),
         ("Webhook", { try JSONDecoder().decode(Webhook.self, from: $0) }),
+        ("WebhookEvent", { try JSONDecoder().decode(WebhookEvent.self, from: $0) }),
     ]
 
     @Test("Every example payload decodes and re-encodes to the same JSON", arguments: examples.map(\.name))

@@ -85,7 +85,9 @@ struct FileTransferTests {
         let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([.status(206, headers: [.contentRange: "bytes 0-4/11"], body: "hello")])
         let client = try makeClient(transport) { $0.retry = .none }
-        let error = await caughtAPIError { _ = try await client.download(Endpoint<Data>(.get, "files/1"), to: destination) }
+        let error = await caughtAPIError {
+            _ = try await client.download(Endpoint<Data>(.get, "files/1"), to: destination)
+        }
         #expect(error != nil)
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(try Self.text(partial) == "hello ")
@@ -122,7 +124,9 @@ struct FileTransferTests {
         let destination = folder.appendingPathComponent("missing.txt")
         let transport = ScriptedTransport([.status(404, body: "{\"error\":\"Not found\"}")])
         let client = try makeClient(transport)
-        let error = await caughtAPIError { _ = try await client.download(Endpoint<Data>(.get, "files/9"), to: destination) }
+        let error = await caughtAPIError {
+            _ = try await client.download(Endpoint<Data>(.get, "files/9"), to: destination)
+        }
         #expect(error?.code == .notFound)
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(!FileManager.default.fileExists(atPath: Client.partialFile(for: destination).path))

@@ -14,7 +14,7 @@ struct AccountGroupCommand: ParsableCommand {
             AccountRemoveLogoCommand.self,
             AccountUpdateLogoCommand.self,
             AccountUpdateNameCommand.self,
-        ] + HandWrittenSubcommands.of("account")
+        ]
     )
 }
 

@@ -11,7 +11,7 @@ struct AttachmentsGroupCommand: ParsableCommand {
         abstract: "Attachments: create.",
         subcommands: [
             AttachmentsCreateCommand.self
-        ] + HandWrittenSubcommands.of("attachments")
+        ]
     )
 }
 

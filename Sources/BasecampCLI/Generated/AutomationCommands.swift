@@ -11,7 +11,7 @@ struct AutomationGroupCommand: ParsableCommand {
         abstract: "Automation: list-markers.",
         subcommands: [
             AutomationListMarkersCommand.self
-        ] + HandWrittenSubcommands.of("automation")
+        ]
     )
 }
 

@@ -14,7 +14,7 @@ struct BookmarksGroupCommand: ParsableCommand {
             BookmarksDeleteCommand.self,
             BookmarksGetCommand.self,
             BookmarksListCommand.self,
-        ] + HandWrittenSubcommands.of("bookmarks")
+        ]
     )
 }
 

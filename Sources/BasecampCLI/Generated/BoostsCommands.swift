@@ -16,7 +16,7 @@ struct BoostsGroupCommand: ParsableCommand {
             BoostsGetCommand.self,
             BoostsListForEventCommand.self,
             BoostsListForRecordingCommand.self,
-        ] + HandWrittenSubcommands.of("boosts")
+        ]
     )
 }
 

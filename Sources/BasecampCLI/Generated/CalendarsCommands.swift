@@ -12,7 +12,7 @@ struct CalendarsGroupCommand: ParsableCommand {
         subcommands: [
             CalendarsGetCommand.self,
             CalendarsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("calendars")
+        ]
     )
 }
 

@@ -24,7 +24,7 @@ struct CampfiresGroupCommand: ParsableCommand {
             CampfiresListChatbotsCommand.self,
             CampfiresUpdateLineCommand.self,
             CampfiresUpdateChatbotCommand.self,
-        ] + HandWrittenSubcommands.of("campfires")
+        ]
     )
 }
 

@@ -19,7 +19,7 @@ struct CardColumnsGroupCommand: ParsableCommand {
             CardColumnsSubscribeCommand.self,
             CardColumnsUnsubscribeCommand.self,
             CardColumnsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("card-columns")
+        ]
     )
 }
 

@@ -15,7 +15,7 @@ struct CardStepsGroupCommand: ParsableCommand {
             CardStepsRepositionCommand.self,
             CardStepsSetCompletionCommand.self,
             CardStepsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("card-steps")
+        ]
     )
 }
 

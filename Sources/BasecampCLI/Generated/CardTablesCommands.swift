@@ -11,7 +11,7 @@ struct CardTablesGroupCommand: ParsableCommand {
         abstract: "Card tables: get.",
         subcommands: [
             CardTablesGetCommand.self
-        ] + HandWrittenSubcommands.of("card-tables")
+        ]
     )
 }
 

@@ -8,14 +8,15 @@ import CLISupport
 struct CardsGroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cards",
-        abstract: "Cards: create, get, list, move, update.",
+        abstract: "Cards: create, get, list, move, update, edit.",
         subcommands: [
             CardsCreateCommand.self,
             CardsGetCommand.self,
             CardsListCommand.self,
             CardsMoveCommand.self,
             CardsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("cards")
+            CardsEditCommand.self,
+        ]
     )
 }
 

@@ -25,7 +25,7 @@ struct CheckinsGroupCommand: ParsableCommand {
             CheckinsUpdateAnswerCommand.self,
             CheckinsUpdateQuestionCommand.self,
             CheckinsUpdateQuestionNotificationSettingsCommand.self,
-        ] + HandWrittenSubcommands.of("checkins")
+        ]
     )
 }
 

@@ -12,7 +12,7 @@ struct ClientApprovalsGroupCommand: ParsableCommand {
         subcommands: [
             ClientApprovalsGetCommand.self,
             ClientApprovalsListCommand.self,
-        ] + HandWrittenSubcommands.of("client-approvals")
+        ]
     )
 }
 

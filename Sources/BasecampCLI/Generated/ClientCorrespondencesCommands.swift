@@ -12,7 +12,7 @@ struct ClientCorrespondencesGroupCommand: ParsableCommand {
         subcommands: [
             ClientCorrespondencesGetCommand.self,
             ClientCorrespondencesListCommand.self,
-        ] + HandWrittenSubcommands.of("client-correspondences")
+        ]
     )
 }
 

@@ -12,7 +12,7 @@ struct ClientRepliesGroupCommand: ParsableCommand {
         subcommands: [
             ClientRepliesGetCommand.self,
             ClientRepliesListCommand.self,
-        ] + HandWrittenSubcommands.of("client-replies")
+        ]
     )
 }
 

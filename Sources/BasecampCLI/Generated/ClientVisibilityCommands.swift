@@ -11,7 +11,7 @@ struct ClientVisibilityGroupCommand: ParsableCommand {
         abstract: "Client visibility: set.",
         subcommands: [
             ClientVisibilitySetCommand.self
-        ] + HandWrittenSubcommands.of("client-visibility")
+        ]
     )
 }
 

@@ -13,7 +13,7 @@ struct CloudFilesGroupCommand: ParsableCommand {
             CloudFilesCreateCommand.self,
             CloudFilesGetCommand.self,
             CloudFilesUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("cloud-files")
+        ]
     )
 }
 

@@ -14,7 +14,7 @@ struct CommentsGroupCommand: ParsableCommand {
             CommentsGetCommand.self,
             CommentsListCommand.self,
             CommentsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("comments")
+        ]
     )
 }
 

@@ -8,13 +8,14 @@ import CLISupport
 struct DocumentsGroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "documents",
-        abstract: "Documents: create, get, list, replace.",
+        abstract: "Documents: create, get, list, replace, edit.",
         subcommands: [
             DocumentsCreateCommand.self,
             DocumentsGetCommand.self,
             DocumentsListCommand.self,
             DocumentsReplaceCommand.self,
-        ] + HandWrittenSubcommands.of("documents")
+            DocumentsEditCommand.self,
+        ]
     )
 }
 

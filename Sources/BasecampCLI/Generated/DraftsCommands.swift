@@ -11,7 +11,7 @@ struct DraftsGroupCommand: ParsableCommand {
         abstract: "Drafts: list.",
         subcommands: [
             DraftsListCommand.self
-        ] + HandWrittenSubcommands.of("drafts")
+        ]
     )
 }
 

@@ -11,7 +11,7 @@ struct EventsGroupCommand: ParsableCommand {
         abstract: "Events: list.",
         subcommands: [
             EventsListCommand.self
-        ] + HandWrittenSubcommands.of("events")
+        ]
     )
 }
 

@@ -26,7 +26,7 @@ struct EverythingGroupCommand: ParsableCommand {
             EverythingGetOverdueTodosCommand.self,
             EverythingGetUnassignedCardsCommand.self,
             EverythingGetUnassignedTodosCommand.self,
-        ] + HandWrittenSubcommands.of("everything")
+        ]
     )
 }
 

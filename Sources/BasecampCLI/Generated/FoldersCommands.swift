@@ -15,7 +15,7 @@ struct FoldersGroupCommand: ParsableCommand {
             FoldersGetCommand.self,
             FoldersListCommand.self,
             FoldersUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("folders")
+        ]
     )
 }
 

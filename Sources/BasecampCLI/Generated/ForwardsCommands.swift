@@ -15,7 +15,7 @@ struct ForwardsGroupCommand: ParsableCommand {
             ForwardsGetInboxCommand.self,
             ForwardsListRepliesCommand.self,
             ForwardsListCommand.self,
-        ] + HandWrittenSubcommands.of("forwards")
+        ]
     )
 }
 

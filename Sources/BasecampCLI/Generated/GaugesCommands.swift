@@ -17,7 +17,7 @@ struct GaugesGroupCommand: ParsableCommand {
             GaugesListCommand.self,
             GaugesToggleCommand.self,
             GaugesUpdateNeedleCommand.self,
-        ] + HandWrittenSubcommands.of("gauges")
+        ]
     )
 }
 

@@ -13,7 +13,7 @@ struct GoogleDocumentsGroupCommand: ParsableCommand {
             GoogleDocumentsCreateCommand.self,
             GoogleDocumentsGetCommand.self,
             GoogleDocumentsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("google-documents")
+        ]
     )
 }
 

@@ -12,7 +12,7 @@ struct HillChartsGroupCommand: ParsableCommand {
         subcommands: [
             HillChartsGetCommand.self,
             HillChartsUpdateSettingsCommand.self,
-        ] + HandWrittenSubcommands.of("hill-charts")
+        ]
     )
 }
 

@@ -13,7 +13,7 @@ struct LineupGroupCommand: ParsableCommand {
             LineupCreateMarkerCommand.self,
             LineupDeleteMarkerCommand.self,
             LineupUpdateMarkerCommand.self,
-        ] + HandWrittenSubcommands.of("lineup")
+        ]
     )
 }
 

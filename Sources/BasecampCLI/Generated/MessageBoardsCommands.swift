@@ -11,7 +11,7 @@ struct MessageBoardsGroupCommand: ParsableCommand {
         abstract: "Message boards: get.",
         subcommands: [
             MessageBoardsGetCommand.self
-        ] + HandWrittenSubcommands.of("message-boards")
+        ]
     )
 }
 

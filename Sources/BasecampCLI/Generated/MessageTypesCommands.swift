@@ -15,7 +15,7 @@ struct MessageTypesGroupCommand: ParsableCommand {
             MessageTypesGetCommand.self,
             MessageTypesListCommand.self,
             MessageTypesUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("message-types")
+        ]
     )
 }
 

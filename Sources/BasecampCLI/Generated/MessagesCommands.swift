@@ -16,7 +16,8 @@ struct MessagesGroupCommand: ParsableCommand {
             MessagesPinCommand.self,
             MessagesUnpinCommand.self,
             MessagesUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("messages")
+            MessagesEditCommand.self,
+        ]
     )
 }
 

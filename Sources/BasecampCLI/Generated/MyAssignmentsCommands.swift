@@ -16,7 +16,7 @@ struct MyAssignmentsGroupCommand: ParsableCommand {
             MyAssignmentsGetDueCommand.self,
             MyAssignmentsPrioritizeCommand.self,
             MyAssignmentsReorderUpNextCommand.self,
-        ] + HandWrittenSubcommands.of("my-assignments")
+        ]
     )
 }
 

@@ -12,7 +12,7 @@ struct MyNotesGroupCommand: ParsableCommand {
         subcommands: [
             MyNotesGetCommand.self,
             MyNotesUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("my-notes")
+        ]
     )
 }
 

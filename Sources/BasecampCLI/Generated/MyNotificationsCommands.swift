@@ -13,7 +13,7 @@ struct MyNotificationsGroupCommand: ParsableCommand {
             MyNotificationsGetBubbleUpsCommand.self,
             MyNotificationsGetCommand.self,
             MyNotificationsMarkAsReadCommand.self,
-        ] + HandWrittenSubcommands.of("my-notifications")
+        ]
     )
 }
 

@@ -23,7 +23,7 @@ struct PeopleGroupCommand: ParsableCommand {
             PeopleUpdateMyPreferencesCommand.self,
             PeopleUpdateMyProfileCommand.self,
             PeopleUpdateProjectAccessCommand.self,
-        ] + HandWrittenSubcommands.of("people")
+        ]
     )
 }
 

@@ -17,7 +17,7 @@ struct ProjectsGroupCommand: ParsableCommand {
             ProjectsTrashCommand.self,
             ProjectsUnarchiveCommand.self,
             ProjectsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("projects")
+        ]
     )
 }
 

@@ -14,7 +14,7 @@ struct RecordingsGroupCommand: ParsableCommand {
             RecordingsListCommand.self,
             RecordingsTrashCommand.self,
             RecordingsUnarchiveCommand.self,
-        ] + HandWrittenSubcommands.of("recordings")
+        ]
     )
 }
 

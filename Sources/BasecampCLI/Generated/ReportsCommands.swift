@@ -16,7 +16,7 @@ struct ReportsGroupCommand: ParsableCommand {
             ReportsGetPersonProgressCommand.self,
             ReportsGetProgressReportCommand.self,
             ReportsGetUpcomingScheduleCommand.self,
-        ] + HandWrittenSubcommands.of("reports")
+        ]
     )
 }
 

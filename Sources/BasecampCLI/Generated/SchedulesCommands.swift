@@ -17,7 +17,8 @@ struct SchedulesGroupCommand: ParsableCommand {
             SchedulesListEntriesCommand.self,
             SchedulesReplaceEntryCommand.self,
             SchedulesUpdateSettingsCommand.self,
-        ] + HandWrittenSubcommands.of("schedules")
+            SchedulesEditEntryCommand.self,
+        ]
     )
 }
 

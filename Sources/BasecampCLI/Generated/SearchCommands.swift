@@ -12,7 +12,7 @@ struct SearchGroupCommand: ParsableCommand {
         subcommands: [
             SearchGetMetadataCommand.self,
             SearchSearchCommand.self,
-        ] + HandWrittenSubcommands.of("search")
+        ]
     )
 }
 

@@ -14,7 +14,7 @@ struct SubscriptionsGroupCommand: ParsableCommand {
             SubscriptionsSubscribeCommand.self,
             SubscriptionsUnsubscribeCommand.self,
             SubscriptionsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("subscriptions")
+        ]
     )
 }
 

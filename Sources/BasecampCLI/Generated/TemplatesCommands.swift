@@ -17,7 +17,7 @@ struct TemplatesGroupCommand: ParsableCommand {
             TemplatesGetCommand.self,
             TemplatesListCommand.self,
             TemplatesUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("templates")
+        ]
     )
 }
 

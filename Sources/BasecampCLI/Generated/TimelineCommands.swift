@@ -11,7 +11,7 @@ struct TimelineGroupCommand: ParsableCommand {
         abstract: "Timeline: get-project-timeline.",
         subcommands: [
             TimelineGetProjectTimelineCommand.self
-        ] + HandWrittenSubcommands.of("timeline")
+        ]
     )
 }
 

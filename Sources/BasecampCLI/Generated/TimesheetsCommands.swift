@@ -17,7 +17,7 @@ struct TimesheetsGroupCommand: ParsableCommand {
             TimesheetsGetEntryCommand.self,
             TimesheetsGetReportCommand.self,
             TimesheetsUpdateEntryCommand.self,
-        ] + HandWrittenSubcommands.of("timesheets")
+        ]
     )
 }
 

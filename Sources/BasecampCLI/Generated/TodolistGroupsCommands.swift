@@ -13,7 +13,7 @@ struct TodolistGroupsGroupCommand: ParsableCommand {
             TodolistGroupsCreateCommand.self,
             TodolistGroupsListCommand.self,
             TodolistGroupsRepositionCommand.self,
-        ] + HandWrittenSubcommands.of("todolist-groups")
+        ]
     )
 }
 

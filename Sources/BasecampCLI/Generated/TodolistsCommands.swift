@@ -8,14 +8,15 @@ import CLISupport
 struct TodolistsGroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todolists",
-        abstract: "Todolists: create, get, list, reposition, update.",
+        abstract: "Todolists: create, get, list, reposition, update, edit.",
         subcommands: [
             TodolistsCreateCommand.self,
             TodolistsGetCommand.self,
             TodolistsListCommand.self,
             TodolistsRepositionCommand.self,
             TodolistsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("todolists")
+            TodolistsEditCommand.self,
+        ]
     )
 }
 

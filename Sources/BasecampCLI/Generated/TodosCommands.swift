@@ -18,7 +18,8 @@ struct TodosGroupCommand: ParsableCommand {
             TodosReplaceCommand.self,
             TodosRepositionCommand.self,
             TodosUncompleteCommand.self,
-        ] + HandWrittenSubcommands.of("todos")
+            TodosEditCommand.self,
+        ]
     )
 }
 

@@ -11,7 +11,7 @@ struct TodosetsGroupCommand: ParsableCommand {
         abstract: "Todosets: get.",
         subcommands: [
             TodosetsGetCommand.self
-        ] + HandWrittenSubcommands.of("todosets")
+        ]
     )
 }
 

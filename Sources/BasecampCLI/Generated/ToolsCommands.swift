@@ -17,7 +17,7 @@ struct ToolsGroupCommand: ParsableCommand {
             ToolsGetCommand.self,
             ToolsRepositionCommand.self,
             ToolsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("tools")
+        ]
     )
 }
 

@@ -16,7 +16,8 @@ struct UploadsGroupCommand: ParsableCommand {
             UploadsListVersionsCommand.self,
             UploadsListCommand.self,
             UploadsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("uploads")
+            UploadsReplaceCommand.self,
+        ]
     )
 }
 

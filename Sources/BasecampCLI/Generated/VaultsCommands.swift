@@ -14,7 +14,7 @@ struct VaultsGroupCommand: ParsableCommand {
             VaultsGetCommand.self,
             VaultsListCommand.self,
             VaultsUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("vaults")
+        ]
     )
 }
 

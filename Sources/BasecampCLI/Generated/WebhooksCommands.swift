@@ -8,14 +8,15 @@ import CLISupport
 struct WebhooksGroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webhooks",
-        abstract: "Webhooks: create, delete, get, list, update.",
+        abstract: "Webhooks: create, delete, get, list, update, listen.",
         subcommands: [
             WebhooksCreateCommand.self,
             WebhooksDeleteCommand.self,
             WebhooksGetCommand.self,
             WebhooksListCommand.self,
             WebhooksUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("webhooks")
+            WebhooksListenCommand.self,
+        ]
     )
 }
 

@@ -13,7 +13,7 @@ struct WormholesGroupCommand: ParsableCommand {
             WormholesCreateCommand.self,
             WormholesDeleteCommand.self,
             WormholesUpdateCommand.self,
-        ] + HandWrittenSubcommands.of("wormholes")
+        ]
     )
 }
 

@@ -3,6 +3,9 @@
 import Foundation
 import HTTPCore
 
+/// What Basecamp POSTs to a webhook's payload URL when a recording in its project changes. Deliveries are signed
+/// (header `X-Basecamp-Signature`) and may repeat: deduplicate by `id`.
+///
 /// Basecamp's `WebhookEvent` object.
 public struct WebhookEvent: Codable, Sendable, Hashable {
     /// `copy`; `nil` when absent or null.
@@ -13,12 +16,148 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
     public var creator: Person?
     /// `details`; `nil` when absent or null.
     public var details: JSONValue?
+    /// The event's id, the same on every delivery of the event.
+    ///
     /// `id`; `nil` when absent or null.
     public var id: Int64?
+    /// What happened: the recording's type and the change, such as `todo_created`.
+    ///
     /// `kind`; `nil` when absent or null.
-    public var kind: String?
+    public var kind: Kind?
     /// `recording`; `nil` when absent or null.
     public var recording: Recording?
+
+    /// The values of `kind`. A value this version of the SDK does not know decodes as
+    /// ``unknown(_:)`` instead of failing.
+    public enum Kind: RawRepresentable, Codable, Sendable, Hashable {
+        /// `todo_created`.
+        case todoCreated
+        /// `todo_completed`.
+        case todoCompleted
+        /// `todo_uncompleted`.
+        case todoUncompleted
+        /// `todo_content_changed`.
+        case todoContentChanged
+        /// `todo_description_changed`.
+        case todoDescriptionChanged
+        /// `todo_assignment_changed`.
+        case todoAssignmentChanged
+        /// `todo_due_date_changed`.
+        case todoDueDateChanged
+        /// `todo_trashed`.
+        case todoTrashed
+        /// `todo_archived`.
+        case todoArchived
+        /// `todo_unarchived`.
+        case todoUnarchived
+        /// `todolist_created`.
+        case todolistCreated
+        /// `todolist_trashed`.
+        case todolistTrashed
+        /// `comment_created`.
+        case commentCreated
+        /// `comment_content_changed`.
+        case commentContentChanged
+        /// `comment_trashed`.
+        case commentTrashed
+        /// `message_created`.
+        case messageCreated
+        /// `message_content_changed`.
+        case messageContentChanged
+        /// `message_trashed`.
+        case messageTrashed
+        /// `document_created`.
+        case documentCreated
+        /// `upload_created`.
+        case uploadCreated
+        /// `question_answer_created`.
+        case questionAnswerCreated
+        /// `schedule_entry_created`.
+        case scheduleEntryCreated
+        /// `vault_created`.
+        case vaultCreated
+        /// `kanban_card_created`.
+        case kanbanCardCreated
+        /// `kanban_card_moved`.
+        case kanbanCardMoved
+        /// A value this version of the SDK does not know, kept as sent.
+        case unknown(String)
+
+        /// The case for `rawValue`, or ``unknown(_:)``.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "todo_created": self = .todoCreated
+            case "todo_completed": self = .todoCompleted
+            case "todo_uncompleted": self = .todoUncompleted
+            case "todo_content_changed": self = .todoContentChanged
+            case "todo_description_changed": self = .todoDescriptionChanged
+            case "todo_assignment_changed": self = .todoAssignmentChanged
+            case "todo_due_date_changed": self = .todoDueDateChanged
+            case "todo_trashed": self = .todoTrashed
+            case "todo_archived": self = .todoArchived
+            case "todo_unarchived": self = .todoUnarchived
+            case "todolist_created": self = .todolistCreated
+            case "todolist_trashed": self = .todolistTrashed
+            case "comment_created": self = .commentCreated
+            case "comment_content_changed": self = .commentContentChanged
+            case "comment_trashed": self = .commentTrashed
+            case "message_created": self = .messageCreated
+            case "message_content_changed": self = .messageContentChanged
+            case "message_trashed": self = .messageTrashed
+            case "document_created": self = .documentCreated
+            case "upload_created": self = .uploadCreated
+            case "question_answer_created": self = .questionAnswerCreated
+            case "schedule_entry_created": self = .scheduleEntryCreated
+            case "vault_created": self = .vaultCreated
+            case "kanban_card_created": self = .kanbanCardCreated
+            case "kanban_card_moved": self = .kanbanCardMoved
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The value on the wire.
+        public var rawValue: String {
+            switch self {
+            case .todoCreated: return "todo_created"
+            case .todoCompleted: return "todo_completed"
+            case .todoUncompleted: return "todo_uncompleted"
+            case .todoContentChanged: return "todo_content_changed"
+            case .todoDescriptionChanged: return "todo_description_changed"
+            case .todoAssignmentChanged: return "todo_assignment_changed"
+            case .todoDueDateChanged: return "todo_due_date_changed"
+            case .todoTrashed: return "todo_trashed"
+            case .todoArchived: return "todo_archived"
+            case .todoUnarchived: return "todo_unarchived"
+            case .todolistCreated: return "todolist_created"
+            case .todolistTrashed: return "todolist_trashed"
+            case .commentCreated: return "comment_created"
+            case .commentContentChanged: return "comment_content_changed"
+            case .commentTrashed: return "comment_trashed"
+            case .messageCreated: return "message_created"
+            case .messageContentChanged: return "message_content_changed"
+            case .messageTrashed: return "message_trashed"
+            case .documentCreated: return "document_created"
+            case .uploadCreated: return "upload_created"
+            case .questionAnswerCreated: return "question_answer_created"
+            case .scheduleEntryCreated: return "schedule_entry_created"
+            case .vaultCreated: return "vault_created"
+            case .kanbanCardCreated: return "kanban_card_created"
+            case .kanbanCardMoved: return "kanban_card_moved"
+            case .unknown(let value): return value
+            }
+        }
+
+        /// Decodes the wire string; unknown strings become ``unknown(_:)``.
+        public init(from decoder: any Decoder) throws {
+            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+        }
+
+        /// Encodes the wire string.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
 
     /// Creates a value; optional properties default to `nil`.
     public init(
@@ -27,7 +166,7 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
         creator: Person? = nil,
         details: JSONValue? = nil,
         id: Int64? = nil,
-        kind: String? = nil,
+        kind: Kind? = nil,
         recording: Recording? = nil
     ) {
         self.copy = copy
@@ -57,7 +196,7 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
         creator = try container.decodeIfPresent(Person.self, forKey: .creator)
         details = try container.decodeIfPresent(JSONValue.self, forKey: .details)
         id = try container.decodeIfPresent(Int64.self, forKey: .id)
-        kind = try container.decodeIfPresent(String.self, forKey: .kind)
+        kind = try container.decodeIfPresent(Kind.self, forKey: .kind)
         recording = try container.decodeIfPresent(Recording.self, forKey: .recording)
     }
 

@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+
+/// Receives webhook deliveries: checks the size and signature, parses the event, drops
+/// duplicates, and runs the handlers whose patterns match the event's kind, inside the
+/// middlewares. Knows no server framework: give it the body and headers, answer with the
+/// ``WebhookResult``'s status.
+///
+/// ```swift
+/// var receiver = WebhookReceiver<GenericWebhookEvent>(
+///     signature: WebhookSignature(secret: secret, headerName: .init("X-Signature")!)
+/// )
+/// receiver.on("todo_*") { event, _ in try await sync(event) }
+/// receiver.on("*_created") { event, _ in notify(event) }
+/// let result = await receiver.receive(body: body, headers: headers)
+/// // answer with result.statusCode
+/// ```
+///
+/// An event counts as handled only when all its handlers succeed; until then a redelivery runs
+/// them again. Deliveries of one id that arrive together run the handlers once. Copies of a
+/// receiver share what they have handled.
+public struct WebhookReceiver<Event: WebhookEventPayload>: Sendable {
+    /// How deliveries are verified; `nil` accepts unsigned deliveries (for local tests only).
+    public var signature: WebhookSignature?
+    /// The largest body accepted, in bytes; larger deliveries are ``WebhookResult/tooLarge(limit:)``.
+    public var maxBodySize: Int
+    /// Turns a body into an event; a thrown error makes the delivery malformed.
+    public var decode: @Sendable (Data) throws -> Event
+
+    private var routes: [(pattern: WebhookKindPattern, handler: WebhookHandler<Event>)] = []
+    private var middlewares: [any WebhookMiddleware] = []
+    private let ledger: DeliveryLedger
+
+    /// A receiver with no handlers yet.
+    ///
+    /// - Parameters:
+    ///   - signature: the shared secret and header; `nil` skips verification (tests only).
+    ///   - maxBodySize: the largest body accepted (1 MiB by default).
+    ///   - dedupeWindow: how many handled event ids are remembered (10,000 by default).
+    public init(signature: WebhookSignature?, maxBodySize: Int = 1 << 20, dedupeWindow: Int = 10_000) {
+        self.signature = signature
+        self.maxBodySize = maxBodySize
+        self.decode = { try JSONDecoder().decode(Event.self, from: $0) }
+        self.ledger = DeliveryLedger(capacity: dedupeWindow)
+    }
+
+    /// Runs `handler` for events whose kind matches any of `patterns` (`todo_*`, `*_created`,
+    /// `comment_created`). Handlers run in the order they were added.
+    public mutating func on(_ patterns: WebhookKindPattern..., run handler: @escaping WebhookHandler<Event>) {
+        for pattern in patterns { routes.append((pattern, handler)) }
+    }
+
+    /// Runs `handler` for every event.
+    public mutating func onAny(_ handler: @escaping WebhookHandler<Event>) {
+        routes.append((.any, handler))
+    }
+
+    /// Adds a middleware around the handlers; the first added runs outermost.
+    public mutating func use(_ middleware: any WebhookMiddleware) {
+        middlewares.append(middleware)
+    }
+
+    /// Whether any handler's pattern matches `kind`.
+    public func hasHandler(for kind: String) -> Bool {
+        routes.contains { $0.pattern.matches(kind) }
+    }
+
+    /// Handles one delivery and says how to answer it.
+    public func receive(body: Data, headers: HTTPFields, receivedAt: Date = Date()) async -> WebhookResult {
+        guard body.count <= maxBodySize else { return .tooLarge(limit: maxBodySize) }
+        if let signature {
+            let sent = headers[signature.headerName] ?? ""
+            guard !sent.trimmingCharacters(in: .whitespaces).isEmpty else { return .unsigned }
+            guard signature.isValid(sent, for: body) else { return .badSignature }
+        }
+        let event: Event
+        do {
+            event = try decode(body)
+        } catch {
+            return .malformed(reason: Self.reason(error))
+        }
+        let id = event.webhookEventID
+        let kind = event.webhookEventKind
+        if let id, !(await ledger.claim(id)) { return .duplicate(id: id, kind: kind) }
+        let context = WebhookContext(eventID: id, kind: kind, headers: headers, body: body, receivedAt: receivedAt)
+        do {
+            try await chain()(event, context)
+        } catch {
+            if let id { await ledger.finish(id, handled: false) }
+            return .handlerFailed(id: id, kind: kind, reason: String(describing: error))
+        }
+        if let id { await ledger.finish(id, handled: true) }
+        return .handled(id: id, kind: kind)
+    }
+
+    /// The middlewares wrapped around the matching handlers, built inside out in one loop.
+    private func chain() -> WebhookNext<Event> {
+        let routes = routes
+        var next: WebhookNext<Event> = { event, context in
+            for route in routes where route.pattern.matches(context.kind) {
+                try await route.handler(event, context)
+            }
+        }
+        for middleware in middlewares.reversed() {
+            let inner = next
+            next = { event, context in try await middleware.intercept(event, context: context, next: inner) }
+        }
+        return next
+    }
+
+    /// A short reason for a decoding failure, without the body's content.
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
+            DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not a JSON event" : "bad \(path)"
+        case DecodingError.keyNotFound(let key, _):
+            return "missing \(key.stringValue)"
+        default:
+            return "not a JSON event"
+        }
+    }
+}

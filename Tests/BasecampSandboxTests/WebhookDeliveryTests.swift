@@ -1,0 +1,239 @@
+import APISandbox
+import Basecamp
+import BasecampSandbox
+import Foundation
+import HTTPCore
+import HTTPCoreWebhooks
+import HTTPCoreWebhooksHummingbird
+import Hummingbird
+import Testing
+
+/// What a loopback receiver saw: every result, and the events its handlers ran for.
+actor ReceivedEvents {
+    private(set) var results: [WebhookResult] = []
+    private(set) var handled: [String] = []
+    private var failuresLeft: Int
+
+    init(failFirst: Int = 0) { failuresLeft = failFirst }
+
+    func append(_ result: WebhookResult) { results.append(result) }
+
+    /// Records the run; throws while failures are left, so the sender has to retry.
+    func run(_ event: WebhookEvent) throws {
+        handled.append("\(event.webhookEventKind) \(event.recording?.title ?? "")")
+        if failuresLeft > 0 {
+            failuresLeft -= 1
+            throw CancellationError()
+        }
+    }
+}
+
+/// A Basecamp webhook receiver mounted at `/hooks` of a second loopback sandbox.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct ReceiverModule: SandboxModule {
+    let secret: String
+    let events: ReceivedEvents
+
+    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+        var receiver = BasecampWebhooks.receiver(secret: secret)
+        receiver.onAny { event, _ in try await events.run(event) }
+        router.webhooks("/hooks", receiver: receiver) { await events.append($0) }
+    }
+}
+
+@Suite("The sandbox delivers webhooks")
+struct WebhookDeliveryTests {
+    let secret = "loopback-webhook-secret"
+    let project = String(BasecampSandboxSeed.letoLaptopProjectID)
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func module() -> BasecampSandboxModule {
+        var module = BasecampSandboxModule()
+        module.webhookRetryDelays = [.milliseconds(20), .milliseconds(20)]
+        return module
+    }
+
+    /// Runs `body` with the Basecamp sandbox and a receiver sandbox side by side.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func withReceiver(
+        _ events: ReceivedEvents,
+        module: BasecampSandboxModule,
+        _ body: (Sandbox, Sandbox) async throws -> Void
+    ) async throws {
+        try await Sandbox.withRunning(
+            configuration: .init(modules: [ReceiverModule(secret: secret, events: events)])
+        ) { receiver in
+            try await withBasecampSandbox(module: module) { basecamp in try await body(basecamp, receiver) }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func createWebhook(
+        on sandbox: Sandbox,
+        url: String,
+        types: [JSONValue] = ["Todo"],
+        secret: String? = nil
+    ) async throws -> Int {
+        var body: [String: JSONValue] = ["payload_url": .string(url), "types": .array(types)]
+        body["secret"] = .string(secret ?? self.secret)
+        let created = try await sandbox.account().perform(
+            OperationCatalog.createWebhook,
+            pathParameters: ["bucketId": project],
+            body: .json(JSONValue.object(body))
+        )
+        return try #require(created.value["id"]?.intValue)
+    }
+
+    @Test("create and complete a to-do: both events arrive verified, in order, once each")
+    func createAndComplete() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let events = ReceivedEvents()
+        let module = module()
+        try await withReceiver(events, module: module) { basecamp, receiver in
+            let hookID = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/hooks")
+            let account = try basecamp.account()
+            let todo = try await account.todos.create(
+                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
+                CreateTodoRequest(content: "Solder the flux capacitor")
+            )
+            try await account.todos.complete(todoID: todo.id)
+            await module.waitForWebhookDeliveries()
+
+            let webhook = try await account.webhooks.get(webhookID: Int64(hookID))
+            let deliveries = webhook.recentDeliveries ?? []
+            #expect(deliveries.map { $0.response?.code } == [200, 200])
+            #expect(deliveries.map { $0.request?.body?.kind } == [.todoCompleted, .todoCreated])
+            #expect(deliveries.first?.request?.headers?["x-basecamp-signature"]?.count == 64)
+        }
+        #expect(
+            await events.handled == [
+                "todo_created Solder the flux capacitor", "todo_completed Solder the flux capacitor",
+            ]
+        )
+        let results = await events.results
+        #expect(results.count == 2)
+        #expect(results.allSatisfy { if case .handled = $0 { true } else { false } })
+    }
+
+    @Test("a receiver that fails once gets the event again, and handles it")
+    func redeliveryAfterFailure() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let events = ReceivedEvents(failFirst: 1)
+        let module = module()
+        try await withReceiver(events, module: module) { basecamp, receiver in
+            let hookID = try await createWebhook(
+                on: basecamp,
+                url: receiver.baseURL.absoluteString + "/hooks",
+                types: ["Comment"]
+            )
+            let account = try basecamp.account()
+            _ = try await account.comments.create(
+                recordingID: Int64(BasecampSandboxSeed.fluxCapacitorTodoID),
+                CreateCommentRequest(content: "Ordered the parts")
+            )
+            await module.waitForWebhookDeliveries()
+            let deliveries = try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+            #expect(deliveries.map { $0.response?.code } == [200, 500])
+            #expect(deliveries.first?.request?.body?.id == deliveries.last?.request?.body?.id)
+        }
+        let handled = await events.handled
+        #expect(handled.count == 2)
+        #expect(Set(handled).count == 1)
+        #expect(handled.first?.hasPrefix("comment_created") == true)
+        let results = await events.results
+        #expect(results.map(\.statusCode) == [500, 200])
+    }
+
+    @Test("a wrong secret is refused by the receiver and retried a bounded number of times")
+    func wrongSecretIsRetriedThenGivenUp() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let events = ReceivedEvents()
+        let module = module()
+        try await withReceiver(events, module: module) { basecamp, receiver in
+            let hookID = try await createWebhook(
+                on: basecamp,
+                url: receiver.baseURL.absoluteString + "/hooks",
+                secret: "not-the-receivers-secret"
+            )
+            let account = try basecamp.account()
+            _ = try await account.todos.create(
+                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
+                CreateTodoRequest(content: "Forged")
+            )
+            await module.waitForWebhookDeliveries()
+            let deliveries = try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+            #expect(deliveries.map { $0.response?.code } == [403, 403, 403])
+        }
+        #expect(await events.handled.isEmpty)
+    }
+
+    @Test("types, inactive webhooks and other projects are respected")
+    func typesAndActive() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let events = ReceivedEvents()
+        let module = module()
+        try await withReceiver(events, module: module) { basecamp, receiver in
+            let url = receiver.baseURL.absoluteString + "/hooks"
+            _ = try await createWebhook(on: basecamp, url: url, types: ["Comment"])
+            let inactive = try await createWebhook(on: basecamp, url: url, types: [])
+            let account = try basecamp.account()
+            _ = try await account.webhooks.update(
+                webhookID: Int64(inactive),
+                UpdateWebhookRequest(active: false)
+            )
+            _ = try await account.todos.create(
+                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
+                CreateTodoRequest(content: "Nobody hears this")
+            )
+            await module.waitForWebhookDeliveries()
+        }
+        #expect(await events.results.isEmpty)
+    }
+
+    @Test("a receiver that never answers does not slow the API call that caused the event")
+    func slowReceiverIsOffTheRequestPath() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let module = module()
+        try await withReceiver(ReceivedEvents(), module: module) { basecamp, receiver in
+            _ = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/_test/hold/webhook")
+            let account = try basecamp.account()
+            let todo = try await account.todos.create(
+                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
+                CreateTodoRequest(content: "Fast")
+            )
+            #expect(todo.content == "Fast")
+            try await receiver.state.waitUntilWaiting(onHold: "webhook")
+            receiver.state.release("webhook")
+            await module.waitForWebhookDeliveries()
+        }
+    }
+
+    @Test("webhooks CRUD: list, get, update, delete; the secret is never shown")
+    func crud() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        try await withBasecampSandbox(module: module()) { basecamp in
+            let id = try await createWebhook(on: basecamp, url: "https://example.com/hooks")
+            let account = try basecamp.account()
+            let listed = try await basecamp.raw("GET", "/\(accountID)/buckets/\(project)/webhooks.json")
+            #expect(listed.status == 200)
+            let ids = listed.json?.arrayValue?.compactMap { $0["id"]?.intValue }
+            #expect(ids == [BasecampSandboxSeed.pausedWebhookID, id])
+            #expect(!String(decoding: listed.body, as: UTF8.self).contains(secret))
+            let updated = try await account.webhooks.update(
+                webhookID: Int64(id),
+                UpdateWebhookRequest(payloadURL: "https://example.com/other", types: ["Todo", "Comment"])
+            )
+            #expect(updated.payloadURL == "https://example.com/other")
+            #expect(updated.types == ["Todo", "Comment"])
+            let bad = try await basecamp.raw(
+                "POST",
+                "/\(accountID)/buckets/\(project)/webhooks.json",
+                body: #"{"payload_url":"ftp://example.com","types":[]}"#
+            )
+            #expect(bad.status == 422)
+            try await account.webhooks.delete(webhookID: Int64(id))
+            let gone = try await basecamp.raw("GET", "/\(accountID)/webhooks/\(id)")
+            #expect(gone.status == 404)
+        }
+    }
+}
