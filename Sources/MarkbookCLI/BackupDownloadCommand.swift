@@ -30,8 +30,6 @@ struct BackupDownloadCommand: MarkbookCommand {
     static let pendingExitCode: Int32 = 75
     /// The exit code when there is no backup to download.
     static let noBackupExitCode: Int32 = 11
-    /// The largest zip accepted.
-    static let maximumSize = 4 * 1024 * 1024 * 1024
 
     @ParentCommand var tool: MarkbookTool
 
@@ -70,56 +68,72 @@ struct BackupDownloadCommand: MarkbookCommand {
         }
         let destination = URL(fileURLWithPath: output ?? Self.defaultName(for: url))
         if !force { try AtomicFileWriter.refuseExisting(destination) }
-        context.progress.update("Downloading \(destination.lastPathComponent)…")
-        let data = try await Self.fetch(url, context: context)
-        guard Self.isZip(data) else {
+        let name = destination.lastPathComponent
+        context.progress.update("Downloading \(name)…")
+        // Streamed to a hidden file beside the target, checked, then renamed over it in one step.
+        let staging = destination.deletingLastPathComponent().appending(
+            path: ".\(name).download-\(UUID().uuidString.prefix(8))"
+        )
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let download = try await Self.fetch(url, to: staging, context: context) { progress in
+            let total = progress.total.map { " of \(Self.size(Int($0)))" } ?? ""
+            context.progress.update("Downloading \(name): \(Self.size(Int(progress.completed)))\(total)")
+        }
+        let byteCount = Int(download.byteCount)
+        guard Self.isZip(fileAt: staging) else {
             throw APIError.apiError(
                 APIError.Details(
-                    message: "The backup URL answered with \(data.count) bytes that are not a zip; nothing was saved.",
+                    message: "The backup URL answered with \(byteCount) bytes that are not a zip; nothing was saved.",
                     hint: "Run 'markbook backup url' to check the backup, and try again."
                 )
             )
         }
-        let file = try AtomicFileWriter(destination: destination)
-        let chunk = 1 << 20
-        var offset = 0
-        while offset < data.count {
-            let end = min(offset + chunk, data.count)
-            try file.write(data.subdata(in: offset..<end))
-            offset = end
-            context.progress.update(
-                "Saving \(destination.lastPathComponent): \(Self.size(offset)) of \(Self.size(data.count))"
+        guard rename(staging.path, destination.path) == 0 else {
+            throw CommandFailure(
+                code: "output_failed",
+                message:
+                    "Cannot move the finished download to \(destination.path): \(String(cString: strerror(errno)))",
+                exitCode: 1
             )
         }
-        try file.commit()
         if context.outputsJSON {
-            try context.printJSON(Output(path: destination.path, bytes: data.count))
+            try context.printJSON(Output(path: destination.path, bytes: byteCount))
             return
         }
         context.print(destination.path)
-        context.note("Saved the backup (\(Self.size(data.count))) to \(destination.path).")
+        context.note("Saved the backup (\(Self.size(byteCount))) to \(destination.path).")
     }
 
     /// The zip's bytes, fetched without the session (the URL needs none), with the command's
     /// timeout, retries and `--verbose` log.
-    private static func fetch(_ url: URL, context: CommandContext) async throws -> Data {
+    private static func fetch(
+        _ url: URL,
+        to file: URL,
+        context: CommandContext,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws -> FileDownload {
         let connection = try await context.connection()
-        var configuration = connection.configuration
-        configuration.maxResponseBodySize = maximumSize
-        let downloader = try Client(configuration: configuration, transport: connection.transport)
+        let downloader = try Client(configuration: connection.configuration, transport: connection.transport)
         let endpoint = Endpoint<Data>(
             .get,
             url.absoluteString,
             operation: OperationMetadata(name: "downloadBackup", service: "markbook", idempotent: true)
         )
         do {
-            return try await downloader.send(endpoint)
+            return try await downloader.download(endpoint, to: file, resume: false, progress: progress)
         } catch let error as APIError where error.code == .notFound {
             throw error.withHint(
                 "The URL works for about an hour after it is first fetched; schedule a new backup "
                     + "('markbook backup schedule MATCHING') and download it tomorrow."
             )
         }
+    }
+
+    /// Whether the file at `url` starts like a zip.
+    static func isZip(fileAt url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return isZip((try? handle.read(upToCount: 4)) ?? Data())
     }
 
     /// A zip starts with a local file header, or with the end record when it is empty.
