@@ -157,11 +157,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let slot = loopSlots.withLock { $0.take() }
         defer { loopSlots.withLock { $0.give(slot) } }
         let eventLoop = eventLoops[slot % eventLoops.count]
-        var outgoing = try Self.clientRequest(request, body: body, url: url)
+        var prepared = try Self.clientRequest(request, body: body, url: url)
         if let file = transfer?.uploadFile {
             let length = try TransportError.uploadLength(of: file)
-            outgoing.body = try FileUploadBody.body(for: file, length: length, on: eventLoop)
+            prepared.body = try FileUploadBody.body(for: file, length: length, on: eventLoop)
         }
+        let outgoing = prepared
         let collector = ResponseCollector(
             eventLoop: eventLoop,
             isHead: request.method == .head,
