@@ -92,12 +92,25 @@ public final class AtomicFileWriter {
             throw Self.failure("Cannot write \(destination.path): \(error.localizedDescription)", hint: nil)
         }
         self.handle = nil
-        guard rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do {
+            try Self.move(temporary, over: destination)
+        } catch {
             discard()
-            throw Self.failure("Cannot move the finished file to \(destination.path): \(reason)", hint: nil)
+            throw error
         }
         finished = true
+    }
+
+    /// Renames the finished file `file` over `destination` in one step, replacing any file there,
+    /// for a file written by other means (a streamed download) beside its destination.
+    ///
+    /// - Throws: ``CommandFailure`` (`output_failed`, exit 1) when the rename fails; `file` is
+    ///   left where it is.
+    public static func move(_ file: URL, over destination: URL) throws {
+        guard rename(file.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw failure("Cannot move the finished file to \(destination.path): \(reason)", hint: nil)
+        }
     }
 
     /// Closes and removes the temporary file; the destination is left as it was.

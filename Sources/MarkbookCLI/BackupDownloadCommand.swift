@@ -74,7 +74,13 @@ struct BackupDownloadCommand: MarkbookCommand {
         let staging = destination.deletingLastPathComponent().appending(
             path: ".\(name).download-\(UUID().uuidString.prefix(8))"
         )
-        defer { try? FileManager.default.removeItem(at: staging) }
+        defer {
+            // Nothing is resumed from a staging file, so a failed download leaves none of its files.
+            let partial = Client.partialFile(for: staging)
+            for file in [staging, partial, partial.appendingPathExtension("validator")] {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
         let download = try await Self.fetch(url, to: staging, context: context) { progress in
             let total = progress.total.map { " of \(Self.size(Int($0)))" } ?? ""
             context.progress.update("Downloading \(name): \(Self.size(Int(progress.completed)))\(total)")
@@ -88,14 +94,7 @@ struct BackupDownloadCommand: MarkbookCommand {
                 )
             )
         }
-        guard rename(staging.path, destination.path) == 0 else {
-            throw CommandFailure(
-                code: "output_failed",
-                message:
-                    "Cannot move the finished download to \(destination.path): \(String(cString: strerror(errno)))",
-                exitCode: 1
-            )
-        }
+        try AtomicFileWriter.move(staging, over: destination)
         if context.outputsJSON {
             try context.printJSON(Output(path: destination.path, bytes: byteCount))
             return

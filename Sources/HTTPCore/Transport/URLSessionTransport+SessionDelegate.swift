@@ -90,7 +90,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        if let sink = tasks.withLock({ $0[id]?.streamingTo }) {
+        // One lookup per callback: a body kept in memory is appended under the lock, a streamed one
+        // hands back its sink.
+        let (sink, tooLarge): (DownloadSink?, Bool) = tasks.withLock { tasks in
+            if let sink = tasks[id]?.streamingTo { return (sink, false) }
+            return (nil, tasks[id]?.append(data) ?? false)
+        }
+        if let sink {
             // Written outside the lock: the other tasks' callbacks need not wait for the disk.
             do {
                 try sink.write(data)
@@ -100,7 +106,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
             return
         }
-        let tooLarge = tasks.withLock { $0[id]?.append(data) ?? false }
         if tooLarge { Self.cancel(dataTask) }
     }
 

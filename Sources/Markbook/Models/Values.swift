@@ -61,19 +61,7 @@ public struct OutcomeLevel: Sendable, Hashable, Codable {
 enum MarkbookNumber {
     static func parse(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var digits = 0
-        var seenPoint = false
-        for (index, character) in trimmed.enumerated() {
-            if index == 0, character == "+" || character == "-" { continue }
-            if character == ".", !seenPoint {
-                seenPoint = true
-            } else if character.isASCII, character.isWholeNumber {
-                digits += 1
-            } else {
-                return nil
-            }
-        }
-        guard digits > 0, let value = Double(trimmed), value.isFinite else { return nil }
+        guard PlainDecimal(trimmed) != nil, let value = Double(trimmed), value.isFinite else { return nil }
         return value
     }
 }
