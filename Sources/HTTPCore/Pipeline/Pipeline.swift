@@ -13,12 +13,15 @@ import HTTPTypes
 /// 5. request hooks, next to the transport, so they time and report what is really sent;
 /// 6. the transport.
 ///
-/// Every stage is a ``Middleware``; the chain is built once, in `init`, by one loop.
+/// Every stage is a ``Middleware``; the chain is built once, in `init`, by one loop. Calls that
+/// stream no file take a second chain without the resume stage, which has nothing to do for them.
 struct Pipeline: Sendable {
     /// The stages before the transport, outermost first.
     let stages: [any Middleware]
     /// The first stage's entry point: runs the whole chain for one attempt.
     private let entry: MiddlewareNext
+    /// The same chain without the stages that only act on file transfers.
+    private let entryWithoutTransfers: MiddlewareNext
 
     /// The pipeline a client with `configuration` runs.
     init(
@@ -63,6 +66,11 @@ struct Pipeline: Sendable {
     /// Chains `stages`, outermost first, in front of `transport`.
     init(stages: [any Middleware], transport: TransportStage) {
         self.stages = stages
+        entry = Self.chain(stages, transport: transport)
+        entryWithoutTransfers = Self.chain(stages.filter { !($0 is DownloadResumeStage) }, transport: transport)
+    }
+
+    private static func chain(_ stages: [any Middleware], transport: TransportStage) -> MiddlewareNext {
         var next: MiddlewareNext = { request, body, context in
             try await transport.send(request, body: body, context: context)
         }
@@ -72,7 +80,7 @@ struct Pipeline: Sendable {
                 try await stage.intercept(request, body: body, context: context, next: rest)
             }
         }
-        entry = next
+        return next
     }
 
     /// Runs one call through the pipeline and returns its final answer.
@@ -85,7 +93,8 @@ struct Pipeline: Sendable {
         context: RequestContext,
         through callStage: (any Middleware)? = nil
     ) async throws -> TransportResponse {
-        guard let callStage else { return try await entry(request, body, context) }
-        return try await callStage.intercept(request, body: body, context: context, next: entry)
+        let chain = context.transfer == nil ? entryWithoutTransfers : entry
+        guard let callStage else { return try await chain(request, body, context) }
+        return try await callStage.intercept(request, body: body, context: context, next: chain)
     }
 }
