@@ -21,6 +21,19 @@ extension CLIEmitter {
         "vaultId": "4085958504",
         "uploadId": "1069479913",
         "documentId": "1069481024",
+        "cardTableId": "32085958504",
+        "columnId": "1069490001",
+        "cardId": "1069490010",
+        "stepId": "1069490020",
+        "scheduleId": "42085958504",
+        "entryId": "1069490030",
+        "campfireId": "52085958504",
+        "lineId": "1069490040",
+        "questionnaireId": "62085958504",
+        "questionId": "1069490050",
+        "answerId": "1069490060",
+        "typeId": "1069490070",
+        "boostId": "1069490080",
     ]
     static let standInID = "1069479351"
 

@@ -24,6 +24,9 @@ struct AccountData: Codable, Sendable, Equatable {
     var files: FileRecords?
     /// Optional so state files written before webhooks were kept still load; read through `hooks`.
     var webhooks: [WebhookRecord]?
+    /// Card tables, schedules, Campfire, check-ins, message types, boosts, events, bookmarks and
+    /// subscriptions; absent from older state files, read through `keptRecords`.
+    var kept: KeptRecords?
 
     mutating func makeID() -> Int {
         defer { nextID += 1 }
@@ -38,22 +41,6 @@ struct AccountData: Codable, Sendable, Equatable {
     func messageBoard(_ id: Int) -> MessageBoardRecord? { messageBoards.first { $0.id == id } }
     func message(_ id: Int) -> MessageRecord? { messages.first { $0.id == id } }
     func comment(_ id: Int) -> CommentRecord? { comments.first { $0.id == id } }
-
-    /// What a recording id names, for comments and status changes that take any recording.
-    enum Recording: Equatable {
-        case todo(Int)
-        case todolist(Int)
-        case message(Int)
-        case comment(Int)
-    }
-
-    func recording(_ id: Int) -> Recording? {
-        if todo(id) != nil { return .todo(id) }
-        if todolist(id) != nil { return .todolist(id) }
-        if message(id) != nil { return .message(id) }
-        if comment(id) != nil { return .comment(id) }
-        return nil
-    }
 
     /// Applies `change` to the record `id` in `records` and stamps it with `now`, as Basecamp
     /// stamps every edit; `not_found` naming `noun` when there is no such record.

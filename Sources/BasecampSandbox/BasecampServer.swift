@@ -36,10 +36,24 @@ struct APIRequest {
 enum APIReply {
     /// A JSON body with a status.
     case json(JSONValue, status: Int)
-    /// A list, paged by the sandbox (`Link`, `X-Total-Count`).
-    case list([JSONValue])
+    /// A list of `count` items, paged by the sandbox (`Link`, `X-Total-Count`): only the page
+    /// asked for is rendered, so a page costs the same however long the list.
+    case page(count: Int, items: (Range<Int>) -> [JSONValue])
     /// No body.
     case empty(status: Int)
+    /// The Spec's example, answered with `X-Sandbox-Example: true` so a test (or a curious user)
+    /// can tell it from kept data.
+    indirect case example(APIReply)
+
+    /// `records`, each rendered with `render` when its page is asked for.
+    static func list<Record>(_ records: [Record], _ render: @escaping (Record) -> JSONValue) -> APIReply {
+        .page(count: records.count) { records[$0].map(render) }
+    }
+
+    /// Items already rendered.
+    static func list(_ items: [JSONValue]) -> APIReply {
+        .list(items) { $0 }
+    }
 }
 
 /// A failure answered as Basecamp does: a status and `{"error": …}` (with field errors for 422).
@@ -179,24 +193,33 @@ final class BasecampServer: Sendable {
         requestID: String
     ) throws -> Response {
         var headers: [HTTPField.Name: String] = [:]
+        var reply = reply
+        if case .example(let example) = reply {
+            reply = example
+            headers[.xSandboxExample] = "true"
+        }
         let status: Int
         let body: JSONValue?
         switch reply {
         case .empty(let code):
-            return Self.make(status: code, body: nil, headers: [:], requestID: requestID)
+            return Self.make(status: code, body: nil, headers: headers, requestID: requestID)
+        case .example(let nested):
+            // Never built by ``Handlers``; answered as what it wraps.
+            return try respond(nested, to: request, ifNoneMatch: ifNoneMatch, requestID: requestID)
         case .json(let value, let code):
             status = code
             body = value
-        case .list(let items):
+        case .page(let count, let items):
             let pageSize = request.operation.metadata.pagination?.pageSize ?? 50
-            let page = max(1, request.queryValue("page").flatMap { Int($0) } ?? 1)
-            let start = min(items.count, (page - 1) * pageSize)
-            let end = min(items.count, start + pageSize)
+            // Clamped so that a huge `page` reads as past the end instead of overflowing.
+            let page = min(max(1, request.queryValue("page").flatMap { Int($0) } ?? 1), count / pageSize + 2)
+            let start = min(count, (page - 1) * pageSize)
+            let end = min(count, start + pageSize)
             status = 200
-            body = .array(Array(items[start..<end]))
+            body = .array(items(start..<end))
             if request.operation.isPaginated {
-                headers[.xTotalCount] = String(items.count)
-                if end < items.count {
+                headers[.xTotalCount] = String(count)
+                if end < count {
                     headers[.link] = "<\(nextPageURL(request, page: page + 1))>; rel=\"next\""
                 }
             }
@@ -270,6 +293,7 @@ final class BasecampServer: Sendable {
 
 extension HTTPField.Name {
     static let xTotalCount = HTTPField.Name("X-Total-Count") ?? .contentType
+    static let xSandboxExample = HTTPField.Name("X-Sandbox-Example") ?? .contentType
 }
 
 /// Query strings: percent-decoding in, percent-encoding out.

@@ -10,7 +10,7 @@ extension Handlers {
         let render = renderer(data)
         let messages = data.messages.filter { $0.boardID == id && $0.status == "active" }
             .sorted { $0.createdAt > $1.createdAt }
-        return .list(messages.map(render.message))
+        return .list(messages, render.message)
     }
 
     func createMessage() throws -> APIReply {
@@ -57,9 +57,9 @@ extension Handlers {
     func listComments() throws -> APIReply {
         let data = store.snapshot()
         let id = try id("recordingId")
-        guard data.recording(id) != nil else { throw APIFailure.notFound("Recording \(id)") }
+        guard data.recordingSource(id) != nil else { throw APIFailure.notFound("Recording \(id)") }
         let render = renderer(data)
-        return .list(data.comments.filter { $0.recordingID == id && $0.status == "active" }.map(render.comment))
+        return .list(data.comments.filter { $0.recordingID == id && $0.status == "active" }, render.comment)
     }
 
     func createComment() throws -> APIReply {
@@ -68,15 +68,9 @@ extension Handlers {
         let content = try requiredText(body, "content")
         let now = Self.now()
         return try created(AccountData.comment, Renderer.comment) { data in
-            let project: Int?
-            switch data.recording(recordingID) {
-            case .todo?: project = data.todo(recordingID)?.projectID
-            case .todolist?: project = data.todolist(recordingID)?.projectID
-            case .message?: project = data.message(recordingID)?.projectID
-            case .comment?: project = data.comment(recordingID)?.projectID
-            case nil: project = nil
+            guard let project = data.recordingSource(recordingID)?.projectID else {
+                throw APIFailure.notFound("Recording \(recordingID)")
             }
-            guard let project else { throw APIFailure.notFound("Recording \(recordingID)") }
             let id = data.makeID()
             data.comments.append(
                 CommentRecord(

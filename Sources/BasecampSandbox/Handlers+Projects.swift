@@ -14,7 +14,7 @@ extension Handlers {
         let data = store.snapshot()
         let status = request.queryValue("status") ?? "active"
         let render = renderer(data)
-        return .list(data.projects.filter { $0.status == status }.map(render.project))
+        return .list(data.projects.filter { $0.status == status }, render.project)
     }
 
     func createProject() throws -> APIReply {
@@ -72,7 +72,7 @@ extension Handlers {
     func listPeople(_ include: (PersonRecord) -> Bool) -> APIReply {
         let data = store.snapshot()
         let render = renderer(data)
-        return .list(data.people.filter(include).map { render.person($0.id) })
+        return .list(data.people.filter(include)) { render.person($0.id) }
     }
 
     func listProjectPeople() throws -> APIReply {
@@ -80,7 +80,7 @@ extension Handlers {
         let id = try id("projectId")
         guard let project = data.project(id) else { throw APIFailure.notFound("Project \(id)") }
         let render = renderer(data)
-        return .list(project.peopleIDs.map(render.person))
+        return .list(project.peopleIDs, render.person)
     }
 
     func getPerson(_ id: Int) throws -> APIReply {

@@ -8,7 +8,7 @@ extension Handlers {
         guard data.todoset(id) != nil else { throw APIFailure.notFound("To-do set \(id)") }
         let status = request.queryValue("status") ?? "active"
         let render = renderer(data)
-        return .list(data.todolists.filter { $0.todosetID == id && $0.status == status }.map(render.todolist))
+        return .list(data.todolists.filter { $0.todosetID == id && $0.status == status }, render.todolist)
     }
 
     func createTodolist() throws -> APIReply {
@@ -64,7 +64,7 @@ extension Handlers {
         let completed = request.queryValue("completed") == "true"
         let render = renderer(data)
         let todos = data.todos.filter { $0.todolistID == id && $0.status == status && $0.completed == completed }
-        return .list(todos.map(render.todo))
+        return .list(todos, render.todo)
     }
 
     /// The to-do fields of a create or replace body, checked as Basecamp checks them.
@@ -178,15 +178,7 @@ extension Handlers {
     func setRecordingStatus(_ status: String) throws -> APIReply {
         let id = try id("recordingId")
         let now = Self.now()
-        try store.update { data in
-            switch data.recording(id) {
-            case .todo?: try data.change(\.todos, id, noun: "To-do", at: now) { $0.status = status }
-            case .todolist?: try data.change(\.todolists, id, noun: "To-do list", at: now) { $0.status = status }
-            case .message?: try data.change(\.messages, id, noun: "Message", at: now) { $0.status = status }
-            case .comment?: try data.change(\.comments, id, noun: "Comment", at: now) { $0.status = status }
-            case nil: throw APIFailure.notFound("Recording \(id)")
-            }
-        }
+        try store.update { try $0.setStatus(status, ofRecording: id, at: now) }
         return .empty(status: request.operation.successStatus)
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPCore
 
-/// Answers one request: the stateful resources (projects, people, to-do sets, lists and to-dos,
-/// message boards, messages, comments, webhooks) from the account's data, every other operation
-/// with the Spec's example for its response. Changes to recordings are announced to webhooks.
+/// Answers one request: the stateful resources (projects, people, to-dos, messages, comments,
+/// files, card tables, schedules, Campfire, check-ins, boosts, bookmarks, subscriptions, events,
+/// search, webhooks) from the account's data, every other operation with the Spec's example for
+/// its response. Changes to recordings are recorded as events and announced to webhooks.
 struct Handlers {
     let server: BasecampServer
     let request: APIRequest
@@ -14,7 +15,14 @@ struct Handlers {
         Renderer(origin: request.origin, basePath: server.basePath, data: data)
     }
 
+    /// The answer, after recording the event a change made.
     func reply() throws -> APIReply {
+        let reply = try dispatch()
+        recordEvent(after: reply)
+        return reply
+    }
+
+    private func dispatch() throws -> APIReply {
         switch request.operation.id {
         case "GetAccount": return account()
         case "ListProjects": return listProjects()
@@ -59,7 +67,11 @@ struct Handlers {
         case "CreateWebhook": return try createWebhook()
         case "UpdateWebhook": return try updateWebhook()
         case "DeleteWebhook": return try deleteWebhook()
-        default: return try fileReply() ?? example()
+        case "ListEvents": return try listEvents()
+        case "GetProjectTimeline": return try projectTimeline()
+        case "Search": return try search()
+        case "ListRecordings": return try listRecordings()
+        default: return try keptReply() ?? toolReply() ?? followingReply() ?? fileReply() ?? example()
         }
     }
 
@@ -96,6 +108,10 @@ struct Handlers {
     /// The Spec's example with the operation's success status, after the checks a real server
     /// would make on the body.
     func example() throws -> APIReply {
+        .example(try exampleBody())
+    }
+
+    private func exampleBody() throws -> APIReply {
         let operation = request.operation
         switch operation.bodyKind {
         case .json?:

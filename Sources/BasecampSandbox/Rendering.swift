@@ -45,7 +45,7 @@ struct Renderer {
     func project(_ project: ProjectRecord) -> JSONValue {
         let board = "/message_boards/\(project.messageBoardID)"
         let todoset = "/todosets/\(project.todosetID)"
-        let dock: JSONValue = [
+        let fixed: [JSONValue] = [
             [
                 "id": .integer(project.messageBoardID), "title": "Message Board", "name": "message_board",
                 "enabled": true, "position": 1, "url": api(board), "app_url": app(board),
@@ -56,6 +56,8 @@ struct Renderer {
             ],
             vaultDockItem(project),
         ]
+        let tools = ProjectTool.allCases.enumerated().map { toolDockItem($1, projectID: project.id, position: $0 + 4) }
+        let dock = JSONValue.array(fixed + tools)
         return Templates.project.merging([
             "id": .integer(project.id),
             "status": .string(project.status),
@@ -274,13 +276,8 @@ struct Renderer {
     }
 
     private func parentSummary(_ id: Int) -> (title: String, type: String, path: String) {
-        switch data.recording(id) {
-        case .todo(let id)?: return (data.todo(id)?.content ?? "", "Todo", "/todos/\(id)")
-        case .todolist(let id)?: return (data.todolist(id)?.name ?? "", "Todolist", "/todolists/\(id)")
-        case .message(let id)?: return (data.message(id)?.subject ?? "", "Message", "/messages/\(id)")
-        case .comment(let id)?: return (data.comment(id)?.content ?? "", "Comment", "/comments/\(id)")
-        case nil: return ("", "Recording", "/recordings/\(id)")
-        }
+        guard let parent = data.recordingSource(id) else { return ("", "Recording", "/recordings/\(id)") }
+        return (parent.title, parent.type, parent.path)
     }
 }
 

@@ -50,6 +50,7 @@ extension AccountData {
         data.seedHiring()
         data.seedOfficeMove()
         data.files = seededFiles()
+        data.kept = seededRecordings()
         data.seedWebhooks()
         return data
     }

@@ -79,6 +79,9 @@ struct APISandboxCommand: AsyncParsableCommand {
     @Flag(help: "Log every request on stderr.")
     var verbose = false
 
+    @Flag(help: "List the Basecamp operations that answer a fixed example instead of kept data, then exit.")
+    var canned = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535")
@@ -86,6 +89,12 @@ struct APISandboxCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if canned {
+            let operations = BasecampSandboxModule.cannedOperations
+            emit("\(operations.count) Basecamp operations answer the Spec's example (marked X-Sandbox-Example: true):")
+            for operation in operations { emit("  " + operation) }
+            return
+        }
         guard #available(macOS 14, iOS 17, tvOS 17, *) else {
             throw ValidationError("api-sandbox needs macOS 14 or later")
         }

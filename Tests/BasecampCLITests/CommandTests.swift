@@ -197,7 +197,7 @@ struct CommandTests {
 
     @Test("Operations answered from Spec examples work too")
     func exampleOperation() async throws {
-        let result = await basecamp(["--sandbox", "--json", "schedules", "get-entry", "42"])
+        let result = await basecamp(["--sandbox", "--json", "calendars", "get", "42"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(try result.json(JSONValue.self)["id"] == 42)
         let operations = await basecamp(["operations", "todos"])

@@ -69,14 +69,31 @@ struct EditBinaryTests {
         #expect(after["content"] == before["content"])
     }
 
-    @Test("schedules edit-entry and cards edit send their change and print the record")
-    func scheduleEntryAndCard() async throws {
+    @Test("schedules edit-entry changes the summary and keeps the times and description")
+    func scheduleEntry() async throws {
         let state = Self.stateFile()
-        let entry = try await Self.run(["schedules", "edit-entry", "1069479847", "--summary", "Launch!"], state: state)
-        #expect(entry.exitCode == 0, "\(entry.stderr)")
-        #expect(try entry.json(JSONValue.self)["summary"] != nil)
-        let card = try await Self.run(["cards", "edit", "1069479555", "--title", "Ship it"], state: state)
-        #expect(card.exitCode == 0, "\(card.stderr)")
+        let id = String(BasecampSandboxSeed.designReviewEntryID)
+        let before = try await Self.run(["schedules", "get-entry", id], state: state).json(JSONValue.self)
+        let edited = try await Self.run(["schedules", "edit-entry", id, "--summary", "Launch!"], state: state)
+        #expect(edited.exitCode == 0, "\(edited.stderr)")
+        let after = try await Self.run(["schedules", "get-entry", id], state: state).json(JSONValue.self)
+        #expect(after["summary"] == "Launch!")
+        #expect(after["description"] == "<div>Bring the prototype.</div>")
+        for field in ["startsAt", "endsAt", "allDay", "participants"] {
+            #expect(after[field] == before[field], "\(field)")
+        }
+    }
+
+    @Test("cards edit changes the title and keeps the content and due date")
+    func card() async throws {
+        let state = Self.stateFile()
+        let id = String(BasecampSandboxSeed.laptopCaseCardID)
+        let edited = try await Self.run(["cards", "edit", id, "--title", "Ship it"], state: state)
+        #expect(edited.exitCode == 0, "\(edited.stderr)")
+        let after = try await Self.run(["cards", "get", id], state: state).json(JSONValue.self)
+        #expect(after["title"] == "Ship it")
+        #expect(after["content"] == "<div>Aluminium, matte.</div>")
+        #expect(after["dueOn"] == "2026-02-20")
     }
 
     @Test("An edit that names no field is a usage error and sends nothing")

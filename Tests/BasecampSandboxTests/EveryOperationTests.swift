@@ -33,16 +33,11 @@ struct EveryOperationTests {
                 pathParameters: ["recordingId": kickoff]
             ).collect()
             let commentID = try #require(comments.items.first?["id"]?.intValue)
-            // DeleteWebhook comes before GetWebhook: it deletes one of its own, not the seeded one.
-            let doomed = try await account.perform(
-                try #require(OperationCatalog.operation(id: "CreateWebhook")),
-                pathParameters: ["bucketId": String(BasecampSandboxSeed.letoLaptopProjectID)],
-                body: .json(["payload_url": "https://example.com/doomed", "types": [], "active": false])
-            )
-            let doomedWebhookID = try #require(doomed.value["id"]?.intValue)
+            // The deletes come before the gets: each deletes a record of its own, not the seeded one.
+            let doomed = try await Doomed(on: account)
             var answered = 0
             for operation in OperationCatalog.all {
-                try await call(operation, on: account, commentID: commentID, doomedWebhookID: doomedWebhookID)
+                try await call(operation, on: account, commentID: commentID, doomed: doomed)
                 answered += 1
             }
             #expect(answered == 250)
@@ -53,17 +48,20 @@ struct EveryOperationTests {
         _ operation: BasecampOperation,
         on account: AccountClient,
         commentID: Int,
-        doomedWebhookID: Int
+        doomed: Doomed
     ) async throws {
-        let path = pathValues(operation, commentID: commentID, doomedWebhookID: doomedWebhookID)
+        let path = pathValues(operation, commentID: commentID, doomed: doomed)
         let query = operation.queryParameters.filter(\.isRequired).map { ($0.name, sampleQueryValue($0)) }
         if operation.isPaginated {
+            let first = try await account.perform(operation, pathParameters: path, query: query)
+            expectCannedMark(first, operation)
             let list = try await account.performPaginated(operation, pathParameters: path, query: query).collect()
             for item in list.items { try expectDecodes(item, as: operation.responseSchema, operation) }
             return
         }
         let response = try await account.perform(operation, pathParameters: path, query: query, body: body(operation))
         #expect(response.status.code == operation.successStatus, "\(operation.id)")
+        expectCannedMark(response, operation)
         #expect(response.requestID?.hasPrefix("basecamp-") == true, "\(operation.id) has no X-Request-Id")
         guard let schema = operation.responseSchema else {
             #expect(response.body.isEmpty, "\(operation.id) should answer without a body")
@@ -74,6 +72,21 @@ struct EveryOperationTests {
         } else {
             #expect(try decodeExample(schema: schema, response.body), "\(operation.id)")
         }
+    }
+
+    /// An answer carries `X-Sandbox-Example` exactly when its operation is listed as canned.
+    private func expectCannedMark<Value>(_ response: Response<Value>, _ operation: BasecampOperation) {
+        let marked = response.headers.contains { $0.name.canonicalName == "x-sandbox-example" && $0.value == "true" }
+        let listed = BasecampSandboxModule.cannedOperations.contains(operation.id)
+        #expect(marked == listed, "\(operation.id): marked \(marked), listed as canned \(listed)")
+    }
+
+    @Test("Fewer than half the operations answer a fixed example, and the number only goes down")
+    func cannedCount() {
+        // Lower this when an operation starts keeping state; it must never rise.
+        #expect(BasecampSandboxModule.cannedOperations.count <= 137)
+        #expect(BasecampSandboxModule.cannedOperations.contains("GetCard") == false)
+        #expect(BasecampSandboxModule.cannedOperations.contains("GetCalendar"))
     }
 
     private func expectDecodes(_ item: JSONValue, as schema: String?, _ operation: BasecampOperation) throws {
@@ -88,7 +101,7 @@ struct EveryOperationTests {
         }
     }
 
-    private func pathValues(_ operation: BasecampOperation, commentID: Int, doomedWebhookID: Int) -> [String: String] {
+    private func pathValues(_ operation: BasecampOperation, commentID: Int, doomed: Doomed) -> [String: String] {
         var values: [String: String] = [:]
         for parameter in operation.pathParameters where parameter.name != "accountId" {
             let id: Int
@@ -104,8 +117,22 @@ struct EveryOperationTests {
             case "vaultId": id = BasecampSandboxSeed.letoLaptopVaultID
             case "uploadId": id = BasecampSandboxSeed.companyLogoUploadID
             case "documentId": id = BasecampSandboxSeed.releaseNotesDocumentID
+            case "cardTableId": id = BasecampSandboxSeed.letoLaptopCardTableID
+            case "columnId": id = BasecampSandboxSeed.inProgressColumnID
+            case "cardId": id = BasecampSandboxSeed.laptopCaseCardID
+            case "stepId": id = BasecampSandboxSeed.measureLidStepID
+            case "scheduleId": id = BasecampSandboxSeed.letoLaptopScheduleID
+            case "entryId": id = BasecampSandboxSeed.designReviewEntryID
+            case "campfireId": id = BasecampSandboxSeed.letoLaptopCampfireID
+            case "lineId": id = operation.id == "DeleteCampfireLine" ? doomed.line : BasecampSandboxSeed.morningLineID
+            case "questionnaireId": id = BasecampSandboxSeed.letoLaptopQuestionnaireID
+            case "questionId": id = BasecampSandboxSeed.workedOnQuestionID
+            case "answerId": id = BasecampSandboxSeed.workedOnAnswerID
+            case "typeId":
+                id = operation.id == "DeleteMessageType" ? doomed.type : BasecampSandboxSeed.announcementTypeID
+            case "boostId": id = operation.id == "DeleteBoost" ? doomed.boost : BasecampSandboxSeed.kickoffBoostID
             case "webhookId":
-                id = operation.id == "DeleteWebhook" ? doomedWebhookID : BasecampSandboxSeed.pausedWebhookID
+                id = operation.id == "DeleteWebhook" ? doomed.webhook : BasecampSandboxSeed.pausedWebhookID
             default: id = 42
             }
             values[parameter.name] = parameter.kind == .integer ? String(id) : "sample-\(id)"
@@ -134,6 +161,9 @@ struct EveryOperationTests {
                 case "attachable_sgid": members[field] = .string(BasecampSandboxSeed.companyLogoAttachmentSGID)
                 case "payload_url": members[field] = "https://example.com/hooks"
                 case "types": members[field] = ["Todo"]
+                case "starts_at", "ends_at": members[field] = "2026-02-10T09:00:00Z"
+                case "column_id": members[field] = .integer(BasecampSandboxSeed.inProgressColumnID)
+                case "schedule": members[field] = ["frequency": "every_day", "hour": 9, "minute": 0]
                 default: members[field] = "Sample"
                 }
             }
@@ -147,5 +177,38 @@ struct EveryOperationTests {
         case nil:
             return nil
         }
+    }
+}
+
+/// Records made for the delete operations, so that the seeded ones stay for the gets after them.
+private struct Doomed {
+    var webhook: Int
+    var line: Int
+    var type: Int
+    var boost: Int
+
+    init(on account: AccountClient) async throws {
+        func create(_ operationID: String, _ path: [String: String], _ body: JSONValue) async throws -> Int {
+            let operation = try #require(OperationCatalog.operation(id: operationID))
+            let response = try await account.perform(operation, pathParameters: path, body: .json(body))
+            return try #require(response.value["id"]?.intValue)
+        }
+        let project = String(BasecampSandboxSeed.letoLaptopProjectID)
+        webhook = try await create(
+            "CreateWebhook",
+            ["bucketId": project],
+            ["payload_url": "https://example.com/doomed", "types": [], "active": false]
+        )
+        line = try await create(
+            "CreateCampfireLine",
+            ["campfireId": String(BasecampSandboxSeed.letoLaptopCampfireID)],
+            ["content": "Doomed"]
+        )
+        type = try await create("CreateMessageType", ["bucketId": project], ["name": "Doomed", "icon": "x"])
+        boost = try await create(
+            "CreateRecordingBoost",
+            ["recordingId": String(BasecampSandboxSeed.kickoffMessageID)],
+            ["content": "x"]
+        )
     }
 }

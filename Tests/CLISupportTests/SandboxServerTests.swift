@@ -18,6 +18,21 @@ struct SandboxServerTests {
         #expect(lines.filter { !$0.hasPrefix("  basecamp ") }.allSatisfy { DisplayWidth.of($0) <= 60 })
     }
 
+    @Test("--canned lists the operations that answer a fixed example, and exits 0")
+    func canned() async throws {
+        let result = try await BuiltExecutable.run("api-sandbox", arguments: ["--canned"])
+        #expect(result.exitCode == 0)
+        let lines = result.stdout.split(separator: "\n")
+        let operations = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(
+            lines.first
+                == "\(operations.count) Basecamp operations answer the Spec's example (marked X-Sandbox-Example: true):"
+        )
+        #expect(operations.contains("GetCalendar"))
+        #expect(!operations.contains("GetCard"))
+        #expect(operations == operations.sorted())
+    }
+
     @Test("--version prints the version")
     func version() async throws {
         let result = try await BuiltExecutable.run("api-sandbox", arguments: ["--version"])

@@ -90,7 +90,7 @@ struct BoostsDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete boost.",
         discussion:
-            "DELETE /{accountId}/boosts/{boostId} (operation DeleteBoost).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox boosts delete 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteBoost --param boostId=1069479351"
+            "DELETE /{accountId}/boosts/{boostId} (operation DeleteBoost).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox boosts delete 1069490080\nSame call, raw JSON:\n  basecamp --sandbox api DeleteBoost --param boostId=1069490080"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -111,7 +111,7 @@ struct BoostsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get boost.",
         discussion:
-            "GET /{accountId}/boosts/{boostId} (operation GetBoost).\nRead-only.\nAnswers 200 with a Boost.\n\nExample:\n  basecamp --sandbox boosts get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetBoost --param boostId=1069479351"
+            "GET /{accountId}/boosts/{boostId} (operation GetBoost).\nRead-only.\nAnswers 200 with a Boost.\n\nExample:\n  basecamp --sandbox boosts get 1069490080\nSame call, raw JSON:\n  basecamp --sandbox api GetBoost --param boostId=1069490080"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -35,7 +35,7 @@ struct CampfiresCreateLineCommand: OperationCommand {
         commandName: "create-line",
         abstract: "Create campfire line.",
         discussion:
-            "POST /{accountId}/chats/{campfireId}/lines.json (operation CreateCampfireLine).\nWrites.\nAnswers 201 with a CampfireLine.\nBody: CreateCampfireLineRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires create-line --campfire 1069479351 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCampfireLine --param campfireId=1069479351 --body '{\"content\":\"Ship it\"}'"
+            "POST /{accountId}/chats/{campfireId}/lines.json (operation CreateCampfireLine).\nWrites.\nAnswers 201 with a CampfireLine.\nBody: CreateCampfireLineRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires create-line --campfire 52085958504 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCampfireLine --param campfireId=52085958504 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -71,7 +71,7 @@ struct CampfiresCreateUploadCommand: OperationCommand {
         commandName: "create-upload",
         abstract: "Create campfire upload.",
         discussion:
-            "POST /{accountId}/chats/{campfireId}/uploads.json (operation CreateCampfireUpload).\nWrites.\nAnswers 201 with a CampfireLine.\nBody: the bytes of --file (sent as application/octet-stream unless --content-type says).\n\nExample:\n  basecamp --sandbox campfires create-upload --campfire 1069479351 --name 'Launch plan' --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox campfires create-upload --campfire 1069479351 --name 'Launch plan' --file report.pdf"
+            "POST /{accountId}/chats/{campfireId}/uploads.json (operation CreateCampfireUpload).\nWrites.\nAnswers 201 with a CampfireLine.\nBody: the bytes of --file (sent as application/octet-stream unless --content-type says).\n\nExample:\n  basecamp --sandbox campfires create-upload --campfire 52085958504 --name 'Launch plan' --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox campfires create-upload --campfire 52085958504 --name 'Launch plan' --file report.pdf"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -100,7 +100,7 @@ struct CampfiresCreateChatbotCommand: OperationCommand {
         commandName: "create-chatbot",
         abstract: "Create chatbot.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json (operation CreateChatbot).\nWrites.\nAnswers 201 with a Chatbot.\nBody: CreateChatbotRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires create-chatbot --project 2085958504 --campfire 1069479351 --service-name Dropbox\nSame call, raw JSON:\n  basecamp --sandbox api CreateChatbot --param bucketId=2085958504 --param campfireId=1069479351 --body '{\"service_name\":\"Dropbox\"}'"
+            "POST /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json (operation CreateChatbot).\nWrites.\nAnswers 201 with a Chatbot.\nBody: CreateChatbotRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires create-chatbot --project 2085958504 --campfire 52085958504 --service-name Dropbox\nSame call, raw JSON:\n  basecamp --sandbox api CreateChatbot --param bucketId=2085958504 --param campfireId=52085958504 --body '{\"service_name\":\"Dropbox\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -142,7 +142,7 @@ struct CampfiresDeleteLineCommand: OperationCommand {
         commandName: "delete-line",
         abstract: "Delete campfire line.",
         discussion:
-            "DELETE /{accountId}/chats/{campfireId}/lines/{lineId} (operation DeleteCampfireLine).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox campfires delete-line --campfire 1069479351 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteCampfireLine --param campfireId=1069479351 --param lineId=1069479351"
+            "DELETE /{accountId}/chats/{campfireId}/lines/{lineId} (operation DeleteCampfireLine).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox campfires delete-line --campfire 52085958504 1069490040\nSame call, raw JSON:\n  basecamp --sandbox api DeleteCampfireLine --param campfireId=52085958504 --param lineId=1069490040"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -169,7 +169,7 @@ struct CampfiresDeleteChatbotCommand: OperationCommand {
         commandName: "delete-chatbot",
         abstract: "Delete chatbot.",
         discussion:
-            "DELETE /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations/{chatbotId} (operation DeleteChatbot).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox campfires delete-chatbot --project 2085958504 --campfire 1069479351 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteChatbot --param bucketId=2085958504 --param campfireId=1069479351 --param chatbotId=1069479351"
+            "DELETE /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations/{chatbotId} (operation DeleteChatbot).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox campfires delete-chatbot --project 2085958504 --campfire 52085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteChatbot --param bucketId=2085958504 --param campfireId=52085958504 --param chatbotId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -202,7 +202,7 @@ struct CampfiresGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get campfire.",
         discussion:
-            "GET /{accountId}/chats/{campfireId} (operation GetCampfire).\nRead-only.\nAnswers 200 with a Campfire.\n\nExample:\n  basecamp --sandbox campfires get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCampfire --param campfireId=1069479351"
+            "GET /{accountId}/chats/{campfireId} (operation GetCampfire).\nRead-only.\nAnswers 200 with a Campfire.\n\nExample:\n  basecamp --sandbox campfires get 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetCampfire --param campfireId=52085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -225,7 +225,7 @@ struct CampfiresGetLineCommand: OperationCommand {
         commandName: "get-line",
         abstract: "Get campfire line.",
         discussion:
-            "GET /{accountId}/chats/{campfireId}/lines/{lineId} (operation GetCampfireLine).\nRead-only.\nAnswers 200 with a CampfireLine.\n\nExample:\n  basecamp --sandbox campfires get-line --campfire 1069479351 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCampfireLine --param campfireId=1069479351 --param lineId=1069479351"
+            "GET /{accountId}/chats/{campfireId}/lines/{lineId} (operation GetCampfireLine).\nRead-only.\nAnswers 200 with a CampfireLine.\n\nExample:\n  basecamp --sandbox campfires get-line --campfire 52085958504 1069490040\nSame call, raw JSON:\n  basecamp --sandbox api GetCampfireLine --param campfireId=52085958504 --param lineId=1069490040"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -254,7 +254,7 @@ struct CampfiresGetChatbotCommand: OperationCommand {
         commandName: "get-chatbot",
         abstract: "Get chatbot.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations/{chatbotId} (operation GetChatbot).\nRead-only.\nAnswers 200 with a Chatbot.\n\nExample:\n  basecamp --sandbox campfires get-chatbot --project 2085958504 --campfire 1069479351 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetChatbot --param bucketId=2085958504 --param campfireId=1069479351 --param chatbotId=1069479351"
+            "GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations/{chatbotId} (operation GetChatbot).\nRead-only.\nAnswers 200 with a Chatbot.\n\nExample:\n  basecamp --sandbox campfires get-chatbot --project 2085958504 --campfire 52085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetChatbot --param bucketId=2085958504 --param campfireId=52085958504 --param chatbotId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -287,7 +287,7 @@ struct CampfiresListLinesCommand: OperationCommand {
         commandName: "list-lines",
         abstract: "List campfire lines.",
         discussion:
-            "GET /{accountId}/chats/{campfireId}/lines.json (operation ListCampfireLines).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-lines --campfire 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireLines --param campfireId=1069479351"
+            "GET /{accountId}/chats/{campfireId}/lines.json (operation ListCampfireLines).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-lines --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireLines --param campfireId=52085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -321,7 +321,7 @@ struct CampfiresListUploadsCommand: OperationCommand {
         commandName: "list-uploads",
         abstract: "List campfire uploads.",
         discussion:
-            "GET /{accountId}/chats/{campfireId}/uploads.json (operation ListCampfireUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-uploads --campfire 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireUploads --param campfireId=1069479351"
+            "GET /{accountId}/chats/{campfireId}/uploads.json (operation ListCampfireUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-uploads --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireUploads --param campfireId=52085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -377,7 +377,7 @@ struct CampfiresListChatbotsCommand: OperationCommand {
         commandName: "list-chatbots",
         abstract: "List chatbots.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json (operation ListChatbots).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Chatbot.\n\nExample:\n  basecamp --sandbox campfires list-chatbots --project 2085958504 --campfire 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListChatbots --param bucketId=2085958504 --param campfireId=1069479351"
+            "GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json (operation ListChatbots).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Chatbot.\n\nExample:\n  basecamp --sandbox campfires list-chatbots --project 2085958504 --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListChatbots --param bucketId=2085958504 --param campfireId=52085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -409,7 +409,7 @@ struct CampfiresUpdateLineCommand: OperationCommand {
         commandName: "update-line",
         abstract: "Update campfire line.",
         discussion:
-            "PUT /{accountId}/chats/{campfireId}/lines/{lineId} (operation UpdateCampfireLine).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: UpdateCampfireLineRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires update-line --campfire 1069479351 1069479351 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCampfireLine --param campfireId=1069479351 --param lineId=1069479351 --body '{\"content\":\"Ship it\"}'"
+            "PUT /{accountId}/chats/{campfireId}/lines/{lineId} (operation UpdateCampfireLine).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: UpdateCampfireLineRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires update-line --campfire 52085958504 1069490040 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCampfireLine --param campfireId=52085958504 --param lineId=1069490040 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -442,7 +442,7 @@ struct CampfiresUpdateChatbotCommand: OperationCommand {
         commandName: "update-chatbot",
         abstract: "Update chatbot.",
         discussion:
-            "PUT /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations/{chatbotId} (operation UpdateChatbot).\nWrites; idempotent (retried safely).\nAnswers 200 with a Chatbot.\nBody: UpdateChatbotRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires update-chatbot --project 2085958504 --campfire 1069479351 1069479351 --service-name Dropbox\nSame call, raw JSON:\n  basecamp --sandbox api UpdateChatbot --param bucketId=2085958504 --param campfireId=1069479351 --param chatbotId=1069479351 --body '{\"service_name\":\"Dropbox\"}'"
+            "PUT /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations/{chatbotId} (operation UpdateChatbot).\nWrites; idempotent (retried safely).\nAnswers 200 with a Chatbot.\nBody: UpdateChatbotRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox campfires update-chatbot --project 2085958504 --campfire 52085958504 1069479351 --service-name Dropbox\nSame call, raw JSON:\n  basecamp --sandbox api UpdateChatbot --param bucketId=2085958504 --param campfireId=52085958504 --param chatbotId=1069479351 --body '{\"service_name\":\"Dropbox\"}'"
     )
 
     @ParentCommand var root: BasecampCommand

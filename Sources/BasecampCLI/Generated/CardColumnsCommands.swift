@@ -30,7 +30,7 @@ struct CardColumnsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create card column.",
         discussion:
-            "POST /{accountId}/card_tables/{cardTableId}/columns.json (operation CreateCardColumn).\nWrites.\nAnswers 201 with a CardColumn.\nBody: CreateCardColumnRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns create --card-table 1069479351 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCardColumn --param cardTableId=1069479351 --body '{\"title\":\"Launch plan\"}'"
+            "POST /{accountId}/card_tables/{cardTableId}/columns.json (operation CreateCardColumn).\nWrites.\nAnswers 201 with a CardColumn.\nBody: CreateCardColumnRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns create --card-table 32085958504 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCardColumn --param cardTableId=32085958504 --body '{\"title\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -63,7 +63,7 @@ struct CardColumnsDisableOnHoldCommand: OperationCommand {
         commandName: "disable-on-hold",
         abstract: "Disable card column on hold.",
         discussion:
-            "DELETE /{accountId}/buckets/{bucketId}/card_tables/columns/{columnId}/on_hold.json (operation DisableCardColumnOnHold).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\n\nExample:\n  basecamp --sandbox card-columns disable-on-hold --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DisableCardColumnOnHold --param bucketId=2085958504 --param columnId=1069479351"
+            "DELETE /{accountId}/buckets/{bucketId}/card_tables/columns/{columnId}/on_hold.json (operation DisableCardColumnOnHold).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\n\nExample:\n  basecamp --sandbox card-columns disable-on-hold --project 2085958504 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api DisableCardColumnOnHold --param bucketId=2085958504 --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -90,7 +90,7 @@ struct CardColumnsEnableOnHoldCommand: OperationCommand {
         commandName: "enable-on-hold",
         abstract: "Enable card column on hold.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/card_tables/columns/{columnId}/on_hold.json (operation EnableCardColumnOnHold).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\n\nExample:\n  basecamp --sandbox card-columns enable-on-hold --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api EnableCardColumnOnHold --param bucketId=2085958504 --param columnId=1069479351"
+            "POST /{accountId}/buckets/{bucketId}/card_tables/columns/{columnId}/on_hold.json (operation EnableCardColumnOnHold).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\n\nExample:\n  basecamp --sandbox card-columns enable-on-hold --project 2085958504 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api EnableCardColumnOnHold --param bucketId=2085958504 --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -117,7 +117,7 @@ struct CardColumnsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get card column.",
         discussion:
-            "GET /{accountId}/card_tables/columns/{columnId} (operation GetCardColumn).\nRead-only.\nAnswers 200 with a CardColumn.\n\nExample:\n  basecamp --sandbox card-columns get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCardColumn --param columnId=1069479351"
+            "GET /{accountId}/card_tables/columns/{columnId} (operation GetCardColumn).\nRead-only.\nAnswers 200 with a CardColumn.\n\nExample:\n  basecamp --sandbox card-columns get 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api GetCardColumn --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -140,7 +140,7 @@ struct CardColumnsMoveCommand: OperationCommand {
         commandName: "move",
         abstract: "Move card column.",
         discussion:
-            "POST /{accountId}/card_tables/{cardTableId}/moves.json (operation MoveCardColumn).\nWrites.\nAnswers 204 with no body.\nBody: MoveCardColumnRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns move --card-table 1069479351 --source-id 1069479351 --target-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api MoveCardColumn --param cardTableId=1069479351 --body '{\"source_id\":1069479351,\"target_id\":1069479351}'"
+            "POST /{accountId}/card_tables/{cardTableId}/moves.json (operation MoveCardColumn).\nWrites.\nAnswers 204 with no body.\nBody: MoveCardColumnRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns move --card-table 32085958504 --source-id 1069479351 --target-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api MoveCardColumn --param cardTableId=32085958504 --body '{\"source_id\":1069479351,\"target_id\":1069479351}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -182,7 +182,7 @@ struct CardColumnsSetColorCommand: OperationCommand {
         commandName: "set-color",
         abstract: "Set card column color.",
         discussion:
-            "PUT /{accountId}/buckets/{bucketId}/card_tables/columns/{columnId}/color.json (operation SetCardColumnColor).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\nBody: SetCardColumnColorRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns set-color --project 2085958504 1069479351 --color blue\nSame call, raw JSON:\n  basecamp --sandbox api SetCardColumnColor --param bucketId=2085958504 --param columnId=1069479351 --body '{\"color\":\"blue\"}'"
+            "PUT /{accountId}/buckets/{bucketId}/card_tables/columns/{columnId}/color.json (operation SetCardColumnColor).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\nBody: SetCardColumnColorRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns set-color --project 2085958504 1069490001 --color blue\nSame call, raw JSON:\n  basecamp --sandbox api SetCardColumnColor --param bucketId=2085958504 --param columnId=1069490001 --body '{\"color\":\"blue\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -215,7 +215,7 @@ struct CardColumnsSubscribeCommand: OperationCommand {
         commandName: "subscribe",
         abstract: "Subscribe to card column.",
         discussion:
-            "POST /{accountId}/card_tables/lists/{columnId}/subscription.json (operation SubscribeToCardColumn).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox card-columns subscribe 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api SubscribeToCardColumn --param columnId=1069479351"
+            "POST /{accountId}/card_tables/lists/{columnId}/subscription.json (operation SubscribeToCardColumn).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox card-columns subscribe 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api SubscribeToCardColumn --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -236,7 +236,7 @@ struct CardColumnsUnsubscribeCommand: OperationCommand {
         commandName: "unsubscribe",
         abstract: "Unsubscribe from card column.",
         discussion:
-            "DELETE /{accountId}/card_tables/lists/{columnId}/subscription.json (operation UnsubscribeFromCardColumn).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox card-columns unsubscribe 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UnsubscribeFromCardColumn --param columnId=1069479351"
+            "DELETE /{accountId}/card_tables/lists/{columnId}/subscription.json (operation UnsubscribeFromCardColumn).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox card-columns unsubscribe 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api UnsubscribeFromCardColumn --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -257,7 +257,7 @@ struct CardColumnsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update card column.",
         discussion:
-            "PUT /{accountId}/card_tables/columns/{columnId} (operation UpdateCardColumn).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\nBody: UpdateCardColumnRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns update 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCardColumn --param columnId=1069479351"
+            "PUT /{accountId}/card_tables/columns/{columnId} (operation UpdateCardColumn).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardColumn.\nBody: UpdateCardColumnRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-columns update 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCardColumn --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand

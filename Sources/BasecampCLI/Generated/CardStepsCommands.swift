@@ -26,7 +26,7 @@ struct CardStepsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create card step.",
         discussion:
-            "POST /{accountId}/card_tables/cards/{cardId}/steps.json (operation CreateCardStep).\nWrites.\nAnswers 201 with a CardStep.\nBody: CreateCardStepRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps create --card 1069479351 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCardStep --param cardId=1069479351 --body '{\"title\":\"Launch plan\"}'"
+            "POST /{accountId}/card_tables/cards/{cardId}/steps.json (operation CreateCardStep).\nWrites.\nAnswers 201 with a CardStep.\nBody: CreateCardStepRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps create --card 1069490010 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCardStep --param cardId=1069490010 --body '{\"title\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -65,7 +65,7 @@ struct CardStepsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get card step.",
         discussion:
-            "GET /{accountId}/card_tables/steps/{stepId} (operation GetCardStep).\nRead-only.\nAnswers 200 with a CardStep.\n\nExample:\n  basecamp --sandbox card-steps get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCardStep --param stepId=1069479351"
+            "GET /{accountId}/card_tables/steps/{stepId} (operation GetCardStep).\nRead-only.\nAnswers 200 with a CardStep.\n\nExample:\n  basecamp --sandbox card-steps get 1069490020\nSame call, raw JSON:\n  basecamp --sandbox api GetCardStep --param stepId=1069490020"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -88,7 +88,7 @@ struct CardStepsRepositionCommand: OperationCommand {
         commandName: "reposition",
         abstract: "Reposition card step.",
         discussion:
-            "POST /{accountId}/card_tables/cards/{cardId}/positions.json (operation RepositionCardStep).\nWrites.\nAnswers 200 with no body.\nBody: RepositionCardStepRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps reposition --card 1069479351 --position 1 --source-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api RepositionCardStep --param cardId=1069479351 --body '{\"position\":1,\"source_id\":1069479351}'"
+            "POST /{accountId}/card_tables/cards/{cardId}/positions.json (operation RepositionCardStep).\nWrites.\nAnswers 200 with no body.\nBody: RepositionCardStepRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps reposition --card 1069490010 --position 1 --source-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api RepositionCardStep --param cardId=1069490010 --body '{\"position\":1,\"source_id\":1069479351}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -124,7 +124,7 @@ struct CardStepsSetCompletionCommand: OperationCommand {
         commandName: "set-completion",
         abstract: "Set card step completion.",
         discussion:
-            "PUT /{accountId}/card_tables/steps/{stepId}/completions.json (operation SetCardStepCompletion).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardStep.\nBody: SetCardStepCompletionRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps set-completion --step 1069479351 --completion 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api SetCardStepCompletion --param stepId=1069479351 --body '{\"completion\":\"Ship it\"}'"
+            "PUT /{accountId}/card_tables/steps/{stepId}/completions.json (operation SetCardStepCompletion).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardStep.\nBody: SetCardStepCompletionRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps set-completion --step 1069490020 --completion 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api SetCardStepCompletion --param stepId=1069490020 --body '{\"completion\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -154,7 +154,7 @@ struct CardStepsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update card step.",
         discussion:
-            "PUT /{accountId}/card_tables/steps/{stepId} (operation UpdateCardStep).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardStep.\nBody: UpdateCardStepRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps update 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCardStep --param stepId=1069479351"
+            "PUT /{accountId}/card_tables/steps/{stepId} (operation UpdateCardStep).\nWrites; idempotent (retried safely).\nAnswers 200 with a CardStep.\nBody: UpdateCardStepRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox card-steps update 1069490020\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCardStep --param stepId=1069490020"
     )
 
     @ParentCommand var root: BasecampCommand

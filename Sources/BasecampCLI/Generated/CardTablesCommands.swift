@@ -22,7 +22,7 @@ struct CardTablesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get card table.",
         discussion:
-            "GET /{accountId}/card_tables/{cardTableId} (operation GetCardTable).\nRead-only.\nAnswers 200 with a CardTable.\n\nExample:\n  basecamp --sandbox card-tables get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCardTable --param cardTableId=1069479351"
+            "GET /{accountId}/card_tables/{cardTableId} (operation GetCardTable).\nRead-only.\nAnswers 200 with a CardTable.\n\nExample:\n  basecamp --sandbox card-tables get 32085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetCardTable --param cardTableId=32085958504"
     )
 
     @ParentCommand var root: BasecampCommand

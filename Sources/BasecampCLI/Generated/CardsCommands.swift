@@ -27,7 +27,7 @@ struct CardsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create card.",
         discussion:
-            "POST /{accountId}/card_tables/lists/{columnId}/cards.json (operation CreateCard).\nWrites.\nAnswers 201 with a Card.\nBody: CreateCardRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cards create --column 1069479351 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCard --param columnId=1069479351 --body '{\"title\":\"Launch plan\"}'"
+            "POST /{accountId}/card_tables/lists/{columnId}/cards.json (operation CreateCard).\nWrites.\nAnswers 201 with a Card.\nBody: CreateCardRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cards create --column 1069490001 --title 'Launch plan'\nSame call, raw JSON:\n  basecamp --sandbox api CreateCard --param columnId=1069490001 --body '{\"title\":\"Launch plan\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -69,7 +69,7 @@ struct CardsGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get card.",
         discussion:
-            "GET /{accountId}/card_tables/cards/{cardId} (operation GetCard).\nRead-only.\nAnswers 200 with a Card.\n\nExample:\n  basecamp --sandbox cards get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetCard --param cardId=1069479351"
+            "GET /{accountId}/card_tables/cards/{cardId} (operation GetCard).\nRead-only.\nAnswers 200 with a Card.\n\nExample:\n  basecamp --sandbox cards get 1069490010\nSame call, raw JSON:\n  basecamp --sandbox api GetCard --param cardId=1069490010"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -92,7 +92,7 @@ struct CardsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List cards.",
         discussion:
-            "GET /{accountId}/card_tables/lists/{columnId}/cards.json (operation ListCards).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Card.\n\nExample:\n  basecamp --sandbox cards list --column 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListCards --param columnId=1069479351"
+            "GET /{accountId}/card_tables/lists/{columnId}/cards.json (operation ListCards).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Card.\n\nExample:\n  basecamp --sandbox cards list --column 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api ListCards --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -120,7 +120,7 @@ struct CardsMoveCommand: OperationCommand {
         commandName: "move",
         abstract: "Move card.",
         discussion:
-            "POST /{accountId}/card_tables/cards/{cardId}/moves.json (operation MoveCard).\nWrites.\nAnswers 204 with no body.\nBody: MoveCardRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cards move --card 1069479351 --column-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api MoveCard --param cardId=1069479351 --body '{\"column_id\":1069479351}'"
+            "POST /{accountId}/card_tables/cards/{cardId}/moves.json (operation MoveCard).\nWrites.\nAnswers 204 with no body.\nBody: MoveCardRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cards move --card 1069490010 --column-id 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api MoveCard --param cardId=1069490010 --body '{\"column_id\":1069490001}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -153,7 +153,7 @@ struct CardsUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update card.",
         discussion:
-            "PUT /{accountId}/card_tables/cards/{cardId} (operation UpdateCard).\nWrites; idempotent (retried safely).\nAnswers 200 with a Card.\nBody: UpdateCardRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cards update 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCard --param cardId=1069479351"
+            "PUT /{accountId}/card_tables/cards/{cardId} (operation UpdateCard).\nWrites; idempotent (retried safely).\nAnswers 200 with a Card.\nBody: UpdateCardRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox cards update 1069490010\nSame call, raw JSON:\n  basecamp --sandbox api UpdateCard --param cardId=1069490010"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -36,7 +36,7 @@ struct CheckinsCreateAnswerCommand: OperationCommand {
         commandName: "create-answer",
         abstract: "Create answer.",
         discussion:
-            "POST /{accountId}/questions/{questionId}/answers.json (operation CreateAnswer).\nWrites.\nAnswers 201 with a QuestionAnswer.\nBody: QuestionAnswerPayload (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins create-answer --question 1069479351 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateAnswer --param questionId=1069479351 --body '{\"content\":\"Ship it\"}'"
+            "POST /{accountId}/questions/{questionId}/answers.json (operation CreateAnswer).\nWrites.\nAnswers 201 with a QuestionAnswer.\nBody: QuestionAnswerPayload (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins create-answer --question 1069490050 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateAnswer --param questionId=1069490050 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -72,7 +72,7 @@ struct CheckinsCreateQuestionCommand: OperationCommand {
         commandName: "create-question",
         abstract: "Create question.",
         discussion:
-            "POST /{accountId}/questionnaires/{questionnaireId}/questions.json (operation CreateQuestion).\nWrites.\nAnswers 201 with a Question.\nBody: CreateQuestionRequestContent (a JSON object). Only through --body: schedule. Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins create-question --questionnaire 1069479351 --title 'Launch plan' --body '{\"schedule\":{\"days\":[1]}}'\nSame call, raw JSON:\n  basecamp --sandbox api CreateQuestion --param questionnaireId=1069479351 --body '{\"title\":\"Launch plan\",\"schedule\":{\"days\":[1]}}'"
+            "POST /{accountId}/questionnaires/{questionnaireId}/questions.json (operation CreateQuestion).\nWrites.\nAnswers 201 with a Question.\nBody: CreateQuestionRequestContent (a JSON object). Only through --body: schedule. Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins create-question --questionnaire 62085958504 --title 'Launch plan' --body '{\"schedule\":{\"days\":[1]}}'\nSame call, raw JSON:\n  basecamp --sandbox api CreateQuestion --param questionnaireId=62085958504 --body '{\"title\":\"Launch plan\",\"schedule\":{\"days\":[1]}}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -109,7 +109,7 @@ struct CheckinsGetAnswerCommand: OperationCommand {
         commandName: "get-answer",
         abstract: "Get answer.",
         discussion:
-            "GET /{accountId}/question_answers/{answerId} (operation GetAnswer).\nRead-only.\nAnswers 200 with a QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins get-answer 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetAnswer --param answerId=1069479351"
+            "GET /{accountId}/question_answers/{answerId} (operation GetAnswer).\nRead-only.\nAnswers 200 with a QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins get-answer 1069490060\nSame call, raw JSON:\n  basecamp --sandbox api GetAnswer --param answerId=1069490060"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -132,7 +132,7 @@ struct CheckinsGetAnswersByPersonCommand: OperationCommand {
         commandName: "get-answers-by-person",
         abstract: "Get answers by person.",
         discussion:
-            "GET /{accountId}/questions/{questionId}/answers/by/{personId} (operation GetAnswersByPerson).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins get-answers-by-person --question 1069479351 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetAnswersByPerson --param questionId=1069479351 --param personId=1049715913"
+            "GET /{accountId}/questions/{questionId}/answers/by/{personId} (operation GetAnswersByPerson).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins get-answers-by-person --question 1069490050 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetAnswersByPerson --param questionId=1069490050 --param personId=1049715913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -163,7 +163,7 @@ struct CheckinsGetQuestionCommand: OperationCommand {
         commandName: "get-question",
         abstract: "Get question.",
         discussion:
-            "GET /{accountId}/questions/{questionId} (operation GetQuestion).\nRead-only.\nAnswers 200 with a Question.\n\nExample:\n  basecamp --sandbox checkins get-question 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetQuestion --param questionId=1069479351"
+            "GET /{accountId}/questions/{questionId} (operation GetQuestion).\nRead-only.\nAnswers 200 with a Question.\n\nExample:\n  basecamp --sandbox checkins get-question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api GetQuestion --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -208,7 +208,7 @@ struct CheckinsGetQuestionnaireCommand: OperationCommand {
         commandName: "get-questionnaire",
         abstract: "Get questionnaire.",
         discussion:
-            "GET /{accountId}/questionnaires/{questionnaireId} (operation GetQuestionnaire).\nRead-only.\nAnswers 200 with a Questionnaire.\n\nExample:\n  basecamp --sandbox checkins get-questionnaire 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetQuestionnaire --param questionnaireId=1069479351"
+            "GET /{accountId}/questionnaires/{questionnaireId} (operation GetQuestionnaire).\nRead-only.\nAnswers 200 with a Questionnaire.\n\nExample:\n  basecamp --sandbox checkins get-questionnaire 62085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetQuestionnaire --param questionnaireId=62085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -231,7 +231,7 @@ struct CheckinsListAnswersCommand: OperationCommand {
         commandName: "list-answers",
         abstract: "List answers.",
         discussion:
-            "GET /{accountId}/questions/{questionId}/answers.json (operation ListAnswers).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins list-answers --question 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListAnswers --param questionId=1069479351"
+            "GET /{accountId}/questions/{questionId}/answers.json (operation ListAnswers).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins list-answers --question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api ListAnswers --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -259,7 +259,7 @@ struct CheckinsListQuestionAnswerersCommand: OperationCommand {
         commandName: "list-question-answerers",
         abstract: "List question answerers.",
         discussion:
-            "GET /{accountId}/questions/{questionId}/answers/by.json (operation ListQuestionAnswerers).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox checkins list-question-answerers 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestionAnswerers --param questionId=1069479351"
+            "GET /{accountId}/questions/{questionId}/answers/by.json (operation ListQuestionAnswerers).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox checkins list-question-answerers 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestionAnswerers --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -284,7 +284,7 @@ struct CheckinsListQuestionsCommand: OperationCommand {
         commandName: "list-questions",
         abstract: "List questions.",
         discussion:
-            "GET /{accountId}/questionnaires/{questionnaireId}/questions.json (operation ListQuestions).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Question.\n\nExample:\n  basecamp --sandbox checkins list-questions --questionnaire 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestions --param questionnaireId=1069479351"
+            "GET /{accountId}/questionnaires/{questionnaireId}/questions.json (operation ListQuestions).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Question.\n\nExample:\n  basecamp --sandbox checkins list-questions --questionnaire 62085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestions --param questionnaireId=62085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -312,7 +312,7 @@ struct CheckinsPauseQuestionCommand: OperationCommand {
         commandName: "pause-question",
         abstract: "Pause question.",
         discussion:
-            "POST /{accountId}/questions/{questionId}/pause.json (operation PauseQuestion).\nWrites; idempotent (retried safely).\nAnswers 200 with a PauseQuestionResponseContent.\n\nExample:\n  basecamp --sandbox checkins pause-question 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api PauseQuestion --param questionId=1069479351"
+            "POST /{accountId}/questions/{questionId}/pause.json (operation PauseQuestion).\nWrites; idempotent (retried safely).\nAnswers 200 with a PauseQuestionResponseContent.\n\nExample:\n  basecamp --sandbox checkins pause-question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api PauseQuestion --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -333,7 +333,7 @@ struct CheckinsResumeQuestionCommand: OperationCommand {
         commandName: "resume-question",
         abstract: "Resume question.",
         discussion:
-            "DELETE /{accountId}/questions/{questionId}/pause.json (operation ResumeQuestion).\nWrites; idempotent (retried safely).\nAnswers 200 with a ResumeQuestionResponseContent.\n\nExample:\n  basecamp --sandbox checkins resume-question 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ResumeQuestion --param questionId=1069479351"
+            "DELETE /{accountId}/questions/{questionId}/pause.json (operation ResumeQuestion).\nWrites; idempotent (retried safely).\nAnswers 200 with a ResumeQuestionResponseContent.\n\nExample:\n  basecamp --sandbox checkins resume-question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api ResumeQuestion --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -354,7 +354,7 @@ struct CheckinsUpdateAnswerCommand: OperationCommand {
         commandName: "update-answer",
         abstract: "Update answer.",
         discussion:
-            "PUT /{accountId}/question_answers/{answerId} (operation UpdateAnswer).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: QuestionAnswerUpdatePayload (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins update-answer 1069479351 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateAnswer --param answerId=1069479351 --body '{\"content\":\"Ship it\"}'"
+            "PUT /{accountId}/question_answers/{answerId} (operation UpdateAnswer).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\nBody: QuestionAnswerUpdatePayload (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins update-answer 1069490060 --content 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api UpdateAnswer --param answerId=1069490060 --body '{\"content\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -387,7 +387,7 @@ struct CheckinsUpdateQuestionCommand: OperationCommand {
         commandName: "update-question",
         abstract: "Update question.",
         discussion:
-            "PUT /{accountId}/questions/{questionId} (operation UpdateQuestion).\nWrites; idempotent (retried safely).\nAnswers 200 with a Question.\nBody: UpdateQuestionRequestContent (a JSON object). Only through --body: schedule. Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins update-question 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateQuestion --param questionId=1069479351"
+            "PUT /{accountId}/questions/{questionId} (operation UpdateQuestion).\nWrites; idempotent (retried safely).\nAnswers 200 with a Question.\nBody: UpdateQuestionRequestContent (a JSON object). Only through --body: schedule. Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins update-question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api UpdateQuestion --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -416,7 +416,7 @@ struct CheckinsUpdateQuestionNotificationSettingsCommand: OperationCommand {
         commandName: "update-question-notification-settings",
         abstract: "Update question notification settings.",
         discussion:
-            "PUT /{accountId}/questions/{questionId}/notification_settings.json (operation UpdateQuestionNotificationSettings).\nWrites; idempotent (retried safely).\nAnswers 200 with a UpdateQuestionNotificationSettingsResponseContent.\nBody: UpdateQuestionNotificationSettingsRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins update-question-notification-settings --question 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateQuestionNotificationSettings --param questionId=1069479351"
+            "PUT /{accountId}/questions/{questionId}/notification_settings.json (operation UpdateQuestionNotificationSettings).\nWrites; idempotent (retried safely).\nAnswers 200 with a UpdateQuestionNotificationSettingsResponseContent.\nBody: UpdateQuestionNotificationSettingsRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox checkins update-question-notification-settings --question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api UpdateQuestionNotificationSettings --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand

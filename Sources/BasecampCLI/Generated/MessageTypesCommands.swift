@@ -59,7 +59,7 @@ struct MessageTypesDeleteCommand: OperationCommand {
         commandName: "delete",
         abstract: "Delete message type.",
         discussion:
-            "DELETE /{accountId}/buckets/{bucketId}/categories/{typeId} (operation DeleteMessageType).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox message-types delete --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DeleteMessageType --param bucketId=2085958504 --param typeId=1069479351"
+            "DELETE /{accountId}/buckets/{bucketId}/categories/{typeId} (operation DeleteMessageType).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox message-types delete --project 2085958504 1069490070\nSame call, raw JSON:\n  basecamp --sandbox api DeleteMessageType --param bucketId=2085958504 --param typeId=1069490070"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -86,7 +86,7 @@ struct MessageTypesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get message type.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/categories/{typeId} (operation GetMessageType).\nRead-only.\nAnswers 200 with a MessageType.\n\nExample:\n  basecamp --sandbox message-types get --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetMessageType --param bucketId=2085958504 --param typeId=1069479351"
+            "GET /{accountId}/buckets/{bucketId}/categories/{typeId} (operation GetMessageType).\nRead-only.\nAnswers 200 with a MessageType.\n\nExample:\n  basecamp --sandbox message-types get --project 2085958504 1069490070\nSame call, raw JSON:\n  basecamp --sandbox api GetMessageType --param bucketId=2085958504 --param typeId=1069490070"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -139,7 +139,7 @@ struct MessageTypesUpdateCommand: OperationCommand {
         commandName: "update",
         abstract: "Update message type.",
         discussion:
-            "PUT /{accountId}/buckets/{bucketId}/categories/{typeId} (operation UpdateMessageType).\nWrites; idempotent (retried safely).\nAnswers 200 with a MessageType.\nBody: UpdateMessageTypeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox message-types update --project 2085958504 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateMessageType --param bucketId=2085958504 --param typeId=1069479351"
+            "PUT /{accountId}/buckets/{bucketId}/categories/{typeId} (operation UpdateMessageType).\nWrites; idempotent (retried safely).\nAnswers 200 with a MessageType.\nBody: UpdateMessageTypeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox message-types update --project 2085958504 1069490070\nSame call, raw JSON:\n  basecamp --sandbox api UpdateMessageType --param bucketId=2085958504 --param typeId=1069490070"
     )
 
     @ParentCommand var root: BasecampCommand

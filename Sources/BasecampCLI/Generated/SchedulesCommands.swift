@@ -29,7 +29,7 @@ struct SchedulesCreateEntryCommand: OperationCommand {
         commandName: "create-entry",
         abstract: "Create schedule entry.",
         discussion:
-            "POST /{accountId}/schedules/{scheduleId}/entries.json (operation CreateScheduleEntry).\nWrites.\nAnswers 201 with a ScheduleEntry.\nBody: CreateScheduleEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox schedules create-entry --schedule 1069479351 --ends-at 2024-05-01T10:00:00Z --starts-at 2024-05-01T09:00:00Z --summary 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateScheduleEntry --param scheduleId=1069479351 --body '{\"ends_at\":\"2024-05-01T10:00:00Z\",\"starts_at\":\"2024-05-01T09:00:00Z\",\"summary\":\"Ship it\"}'"
+            "POST /{accountId}/schedules/{scheduleId}/entries.json (operation CreateScheduleEntry).\nWrites.\nAnswers 201 with a ScheduleEntry.\nBody: CreateScheduleEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox schedules create-entry --schedule 42085958504 --ends-at 2024-05-01T10:00:00Z --starts-at 2024-05-01T09:00:00Z --summary 'Ship it'\nSame call, raw JSON:\n  basecamp --sandbox api CreateScheduleEntry --param scheduleId=42085958504 --body '{\"ends_at\":\"2024-05-01T10:00:00Z\",\"starts_at\":\"2024-05-01T09:00:00Z\",\"summary\":\"Ship it\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -113,7 +113,7 @@ struct SchedulesGetCommand: OperationCommand {
         commandName: "get",
         abstract: "Get schedule.",
         discussion:
-            "GET /{accountId}/schedules/{scheduleId} (operation GetSchedule).\nRead-only.\nAnswers 200 with a Schedule.\n\nExample:\n  basecamp --sandbox schedules get 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetSchedule --param scheduleId=1069479351"
+            "GET /{accountId}/schedules/{scheduleId} (operation GetSchedule).\nRead-only.\nAnswers 200 with a Schedule.\n\nExample:\n  basecamp --sandbox schedules get 42085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetSchedule --param scheduleId=42085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -136,7 +136,7 @@ struct SchedulesGetEntryCommand: OperationCommand {
         commandName: "get-entry",
         abstract: "Get schedule entry.",
         discussion:
-            "GET /{accountId}/schedule_entries/{entryId} (operation GetScheduleEntry).\nRead-only.\nAnswers 200 with a ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules get-entry 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetScheduleEntry --param entryId=1069479351"
+            "GET /{accountId}/schedule_entries/{entryId} (operation GetScheduleEntry).\nRead-only.\nAnswers 200 with a ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules get-entry 1069490030\nSame call, raw JSON:\n  basecamp --sandbox api GetScheduleEntry --param entryId=1069490030"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -159,7 +159,7 @@ struct SchedulesGetEntryOccurrenceCommand: OperationCommand {
         commandName: "get-entry-occurrence",
         abstract: "Get schedule entry occurrence.",
         discussion:
-            "GET /{accountId}/schedule_entries/{entryId}/occurrences/{date} (operation GetScheduleEntryOccurrence).\nRead-only.\nAnswers 200 with a ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules get-entry-occurrence --entry 1069479351 2024-05-01\nSame call, raw JSON:\n  basecamp --sandbox api GetScheduleEntryOccurrence --param entryId=1069479351 --param date=2024-05-01"
+            "GET /{accountId}/schedule_entries/{entryId}/occurrences/{date} (operation GetScheduleEntryOccurrence).\nRead-only.\nAnswers 200 with a ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules get-entry-occurrence --entry 1069490030 2024-05-01\nSame call, raw JSON:\n  basecamp --sandbox api GetScheduleEntryOccurrence --param entryId=1069490030 --param date=2024-05-01"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -185,7 +185,7 @@ struct SchedulesListEntriesCommand: OperationCommand {
         commandName: "list-entries",
         abstract: "List schedule entries.",
         discussion:
-            "GET /{accountId}/schedules/{scheduleId}/entries.json (operation ListScheduleEntries).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules list-entries --schedule 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListScheduleEntries --param scheduleId=1069479351"
+            "GET /{accountId}/schedules/{scheduleId}/entries.json (operation ListScheduleEntries).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules list-entries --schedule 42085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListScheduleEntries --param scheduleId=42085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -216,7 +216,7 @@ struct SchedulesReplaceEntryCommand: OperationCommand {
         commandName: "replace-entry",
         abstract: "Replace schedule entry.",
         discussion:
-            "PUT /{accountId}/schedule_entries/{entryId} (operation ReplaceScheduleEntry).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a ScheduleEntry.\nBody: ReplaceScheduleEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox schedules replace-entry 1069479351 --ends-at 2024-05-01T10:00:00Z --starts-at 2024-05-01T09:00:00Z\nSame call, raw JSON:\n  basecamp --sandbox api ReplaceScheduleEntry --param entryId=1069479351 --body '{\"ends_at\":\"2024-05-01T10:00:00Z\",\"starts_at\":\"2024-05-01T09:00:00Z\"}'"
+            "PUT /{accountId}/schedule_entries/{entryId} (operation ReplaceScheduleEntry).\nWrites; idempotent (retried safely); replaces the whole record: fields left out are cleared.\nAnswers 200 with a ScheduleEntry.\nBody: ReplaceScheduleEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox schedules replace-entry 1069490030 --ends-at 2024-05-01T10:00:00Z --starts-at 2024-05-01T09:00:00Z\nSame call, raw JSON:\n  basecamp --sandbox api ReplaceScheduleEntry --param entryId=1069490030 --body '{\"ends_at\":\"2024-05-01T10:00:00Z\",\"starts_at\":\"2024-05-01T09:00:00Z\"}'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -281,7 +281,7 @@ struct SchedulesUpdateSettingsCommand: OperationCommand {
         commandName: "update-settings",
         abstract: "Update schedule settings.",
         discussion:
-            "PUT /{accountId}/schedules/{scheduleId} (operation UpdateScheduleSettings).\nWrites; idempotent (retried safely).\nAnswers 200 with a Schedule.\nBody: UpdateScheduleSettingsRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox schedules update-settings 1069479351 --include-due-assignments\nSame call, raw JSON:\n  basecamp --sandbox api UpdateScheduleSettings --param scheduleId=1069479351 --body '{\"include_due_assignments\":true}'"
+            "PUT /{accountId}/schedules/{scheduleId} (operation UpdateScheduleSettings).\nWrites; idempotent (retried safely).\nAnswers 200 with a Schedule.\nBody: UpdateScheduleSettingsRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox schedules update-settings 42085958504 --include-due-assignments\nSame call, raw JSON:\n  basecamp --sandbox api UpdateScheduleSettings --param scheduleId=42085958504 --body '{\"include_due_assignments\":true}'"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -67,7 +67,7 @@ struct TimesheetsDestroyEntryCommand: OperationCommand {
         commandName: "destroy-entry",
         abstract: "Destroy timesheet entry.",
         discussion:
-            "DELETE /{accountId}/timesheet_entries/{entryId} (operation DestroyTimesheetEntry).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox timesheets destroy-entry 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api DestroyTimesheetEntry --param entryId=1069479351"
+            "DELETE /{accountId}/timesheet_entries/{entryId} (operation DestroyTimesheetEntry).\nWrites; idempotent (retried safely).\nAnswers 204 with no body.\n\nExample:\n  basecamp --sandbox timesheets destroy-entry 1069490030\nSame call, raw JSON:\n  basecamp --sandbox api DestroyTimesheetEntry --param entryId=1069490030"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -166,7 +166,7 @@ struct TimesheetsGetEntryCommand: OperationCommand {
         commandName: "get-entry",
         abstract: "Get timesheet entry.",
         discussion:
-            "GET /{accountId}/timesheet_entries/{entryId} (operation GetTimesheetEntry).\nRead-only.\nAnswers 200 with a TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-entry 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api GetTimesheetEntry --param entryId=1069479351"
+            "GET /{accountId}/timesheet_entries/{entryId} (operation GetTimesheetEntry).\nRead-only.\nAnswers 200 with a TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-entry 1069490030\nSame call, raw JSON:\n  basecamp --sandbox api GetTimesheetEntry --param entryId=1069490030"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -224,7 +224,7 @@ struct TimesheetsUpdateEntryCommand: OperationCommand {
         commandName: "update-entry",
         abstract: "Update timesheet entry.",
         discussion:
-            "PUT /{accountId}/timesheet_entries/{entryId} (operation UpdateTimesheetEntry).\nWrites; idempotent (retried safely).\nAnswers 200 with a TimesheetEntry.\nBody: UpdateTimesheetEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox timesheets update-entry 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api UpdateTimesheetEntry --param entryId=1069479351"
+            "PUT /{accountId}/timesheet_entries/{entryId} (operation UpdateTimesheetEntry).\nWrites; idempotent (retried safely).\nAnswers 200 with a TimesheetEntry.\nBody: UpdateTimesheetEntryRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox timesheets update-entry 1069490030\nSame call, raw JSON:\n  basecamp --sandbox api UpdateTimesheetEntry --param entryId=1069490030"
     )
 
     @ParentCommand var root: BasecampCommand

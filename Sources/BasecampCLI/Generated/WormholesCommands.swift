@@ -24,7 +24,7 @@ struct WormholesCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create wormhole.",
         discussion:
-            "POST /{accountId}/buckets/{bucketId}/card_tables/{cardTableId}/wormholes.json (operation CreateWormhole).\nWrites.\nAnswers 201 with a Wormhole.\nBody: CreateWormholeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox wormholes create --project 2085958504 --card-table 1069479351 --destination-recording-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api CreateWormhole --param bucketId=2085958504 --param cardTableId=1069479351 --body '{\"destination_recording_id\":1069479351}'"
+            "POST /{accountId}/buckets/{bucketId}/card_tables/{cardTableId}/wormholes.json (operation CreateWormhole).\nWrites.\nAnswers 201 with a Wormhole.\nBody: CreateWormholeRequestContent (a JSON object). Options override members of --body.\n\nExample:\n  basecamp --sandbox wormholes create --project 2085958504 --card-table 32085958504 --destination-recording-id 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api CreateWormhole --param bucketId=2085958504 --param cardTableId=32085958504 --body '{\"destination_recording_id\":1069479351}'"
     )
 
     @ParentCommand var root: BasecampCommand

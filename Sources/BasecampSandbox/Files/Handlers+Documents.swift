@@ -8,7 +8,7 @@ extension Handlers {
         let vaultID = try id("vaultId")
         guard data.vault(vaultID) != nil else { throw APIFailure.notFound("Vault \(vaultID)") }
         let documents = (data.files?.documents ?? []).filter { $0.vaultID == vaultID && $0.status == "active" }
-        return .list(documents.map(renderer(data).document))
+        return .list(documents, renderer(data).document)
     }
 
     func createDocument() throws -> APIReply {

@@ -53,7 +53,7 @@ extension Handlers {
         let parent = try id("vaultId")
         guard data.vault(parent) != nil else { throw APIFailure.notFound("Vault \(parent)") }
         let children = data.fileRecords.vaults.filter { $0.parentID == parent && $0.status == "active" }
-        return .list(children.map(renderer(data).vault))
+        return .list(children, renderer(data).vault)
     }
 
     private func createVault() throws -> APIReply {
@@ -100,7 +100,7 @@ extension Handlers {
         let vaultID = try id("vaultId")
         guard data.vault(vaultID) != nil else { throw APIFailure.notFound("Vault \(vaultID)") }
         let uploads = data.fileRecords.uploads.filter { $0.vaultID == vaultID && $0.status == "active" }
-        return .list(uploads.map(renderer(data).upload))
+        return .list(uploads, renderer(data).upload)
     }
 
     private func createUpload() throws -> APIReply {

@@ -8,7 +8,7 @@ extension Handlers {
         let projectID = try id("bucketId")
         guard data.project(projectID) != nil else { throw APIFailure.notFound("Project \(projectID)") }
         let render = renderer(data)
-        return .list(data.hooks.filter { $0.projectID == projectID }.map(render.webhook))
+        return .list(data.hooks.filter { $0.projectID == projectID }, render.webhook)
     }
 
     func getWebhook() throws -> APIReply {

@@ -62,7 +62,7 @@ final class WebhookDispatcher: Sendable {
     /// Queues `kind` about `recordingID` for every webhook that wants it; returns at once.
     func announce(kind: String, recordingID: Int, origin: String) {
         let data = store.snapshot()
-        guard let source = WebhookEventSource(data, recordingID) else { return }
+        guard let source = data.recordingSource(recordingID) else { return }
         let hooks = data.hooks.filter { $0.projectID == source.projectID && $0.accepts(type: source.type) }
         guard !hooks.isEmpty, let eventID = try? store.update({ $0.makeID() }) else { return }
         let renderer = Renderer(origin: origin, basePath: basePath, data: data)

@@ -21,44 +21,13 @@ extension Handlers {
     /// Announces a status change (`todo_trashed`, `message_archived`…) of the recording the path
     /// names, and passes `reply` on.
     func announcingStatus(_ change: String, _ reply: APIReply) -> APIReply {
-        if let id = request.integer("recordingId"), let recording = WebhookEventSource(store.snapshot(), id) {
-            announce("\(recording.kindPrefix)_\(change)", recordingID: id)
+        if let id = request.integer("recordingId"), let recording = store.snapshot().recordingSource(id) {
+            announce("\(recording.eventPrefix)_\(change)", recordingID: id)
         }
         return reply
     }
 
     private func announce(_ kind: String, recordingID: Int) {
         server.webhooks.announce(kind: kind, recordingID: recordingID, origin: request.origin)
-    }
-}
-
-/// A recording an event is about: its type, project and JSON.
-struct WebhookEventSource {
-    var type: String
-    var kindPrefix: String
-    var projectID: Int
-    var render: (Renderer) -> JSONValue
-
-    init?(_ data: AccountData, _ id: Int) {
-        switch data.recording(id) {
-        case .todo?:
-            guard let todo = data.todo(id) else { return nil }
-            (type, kindPrefix, projectID) = ("Todo", "todo", todo.projectID)
-            render = { $0.todo(todo) }
-        case .todolist?:
-            guard let list = data.todolist(id) else { return nil }
-            (type, kindPrefix, projectID) = ("Todolist", "todolist", list.projectID)
-            render = { $0.todolist(list) }
-        case .message?:
-            guard let message = data.message(id) else { return nil }
-            (type, kindPrefix, projectID) = ("Message", "message", message.projectID)
-            render = { $0.message(message) }
-        case .comment?:
-            guard let comment = data.comment(id) else { return nil }
-            (type, kindPrefix, projectID) = ("Comment", "comment", comment.projectID)
-            render = { $0.comment(comment) }
-        case nil:
-            return nil
-        }
     }
 }
