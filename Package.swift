@@ -438,6 +438,7 @@ package.products = [
     .library(name: "HTTPCoreObservability", targets: ["HTTPCoreObservability"]),
     .library(name: "HTTPCoreAsyncHTTPClient", targets: ["HTTPCoreAsyncHTTPClient"]),
     .library(name: "APISandbox", targets: ["APISandbox"]),
+    .library(name: "BasecampSandbox", targets: ["BasecampSandbox"]),
     .executable(name: "api-sandbox", targets: ["SandboxServer"]),
     .executable(name: "monash", targets: ["MonashCLI"]),
     .executable(name: "basecamp", targets: ["BasecampCLI"]),

@@ -12,7 +12,8 @@ let swiftSettings: [SwiftSetting] = [
 
 /// What the benchmarks measure and run on, from the root package.
 let sdkProducts = [
-    "HTTPCore", "HTTPCoreAsyncHTTPClient", "HTTPCoreObservability", "APISandbox", "Basecamp", "Markbook",
+    "HTTPCore", "HTTPCoreAsyncHTTPClient", "HTTPCoreObservability", "APISandbox", "Basecamp", "BasecampSandbox",
+    "Markbook",
 ]
 
 let package = Package(

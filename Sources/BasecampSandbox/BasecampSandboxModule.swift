@@ -15,10 +15,16 @@ public import Hummingbird
 /// let projects = try await basecamp.forAccount(BasecampSandboxSeed.accountID).projects.list()
 /// ```
 ///
-/// Every one of the Spec's 250 operations answers. Projects, people, to-do sets, to-do lists,
-/// to-dos, message boards, messages and comments are stateful (see ``BasecampSandboxSeed`` for
-/// the account it starts with); the rest answer with the Spec's example for their response and
-/// their success status. Any non-empty bearer token is accepted; none is `401`.
+/// Every one of the Spec's 250 operations answers. What a user can create is kept: projects,
+/// people, to-dos, messages, comments, files, card tables, schedules, Campfire, check-ins,
+/// message types, boosts, bookmarks, subscriptions, webhooks, and the events and timeline those
+/// changes make; search and the recordings list read it (see ``BasecampSandboxSeed`` for the
+/// account it starts with). The rest (``cannedOperations``) answer with the Spec's example for
+/// their response, marked `X-Sandbox-Example: true`. Any non-empty bearer token is accepted;
+/// none is `401`.
+///
+/// In your own tests, mount it, let your code call it, then read what it did with
+/// ``recordings()`` (or the SDK).
 ///
 /// The module also mounts a ``BasecampSandboxAuthorization`` (Launchpad and the resource-first
 /// server), so the sandbox can be signed in to for real; the API accepts the tokens it issues
@@ -176,6 +182,23 @@ public struct BasecampSandboxModule: SandboxModule {
         }
     }
 
+    /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,
+    /// cards and the other kept kinds), as the sandbox holds it now; empty before the module is
+    /// mounted.
+    public func recordings() -> [SandboxRecording] {
+        guard let store = mounted.withLock({ $0 }) else { return [] }
+        return store.snapshot().allRecordingSources().map {
+            SandboxRecording(
+                id: $0.id,
+                type: $0.type,
+                projectID: $0.projectID,
+                title: $0.title,
+                text: $0.text,
+                status: $0.status
+            )
+        }
+    }
+
     /// Every to-do of the account, in storage order, as the sandbox holds it now; empty before
     /// the module is mounted. With the module mounted on several sandboxes, the last one counts.
     public func todos() -> [StoredTodo] {
@@ -191,4 +214,20 @@ public struct BasecampSandboxModule: SandboxModule {
             )
         }
     }
+}
+
+/// A recording as the sandbox holds it, for tests that check what their code wrote.
+public struct SandboxRecording: Sendable, Hashable {
+    /// Its id.
+    public var id: Int
+    /// Basecamp's type: `Todo`, `Message`, `Kanban::Card`, `Schedule::Entry`…
+    public var type: String
+    /// The project (bucket) it is in.
+    public var projectID: Int
+    /// Its title: a to-do's content, a message's subject, a card's title, a line's text…
+    public var title: String
+    /// The rest of its text (description or content), as search reads it.
+    public var text: String
+    /// `active`, `archived` or `trashed`.
+    public var status: String
 }

@@ -96,6 +96,23 @@ struct RememberingSandboxTests {
         }
     }
 
+    @Test("A test reads what its code wrote through recordings()")
+    func readBack() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let module = BasecampSandboxModule()
+        try await withBasecampSandbox(module: module) { sandbox in
+            let account = try sandbox.account(retry: false)
+            let line = try await account.campfires.createLine(
+                campfireID: Int64(BasecampSandboxSeed.letoLaptopCampfireID),
+                CreateCampfireLineRequest(content: "Read me back")
+            )
+            let kept = module.recordings().first { $0.id == Int(line.id) }
+            #expect(kept?.type == "Chat::Lines::Text")
+            #expect(kept?.title == "Read me back")
+            #expect(kept?.projectID == BasecampSandboxSeed.letoLaptopProjectID)
+        }
+    }
+
     @Test("Trash and archive hide a record from its list; unarchive brings it back")
     func statusChanges() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }

@@ -22,6 +22,52 @@ struct RecordingSource {
     var render: (Renderer) -> JSONValue
 }
 
+/// What every kept recording carries, whatever its kind.
+protocol RecordingFacts {
+    var id: Int { get }
+    var projectID: Int { get }
+    var status: String { get }
+    var creatorID: Int { get }
+    var createdAt: String { get }
+    var updatedAt: String { get }
+}
+
+extension TodoRecord: RecordingFacts {}
+extension TodolistRecord: RecordingFacts {}
+extension MessageRecord: RecordingFacts {}
+extension CommentRecord: RecordingFacts {}
+extension DocumentRecord: RecordingFacts {}
+extension UploadRecord: RecordingFacts {}
+extension StoredRecording: RecordingFacts {}
+
+extension RecordingSource {
+    /// `record` as a source; `path` defaults to the type's plural (`/todos/ID`).
+    init(
+        _ record: some RecordingFacts,
+        _ type: String,
+        _ eventPrefix: String,
+        title: String,
+        text: String,
+        path: String? = nil,
+        render: @escaping (Renderer) -> JSONValue
+    ) {
+        self.init(
+            id: record.id,
+            type: type,
+            eventPrefix: eventPrefix,
+            projectID: record.projectID,
+            title: title,
+            text: text,
+            status: record.status,
+            creatorID: record.creatorID,
+            createdAt: record.createdAt,
+            updatedAt: record.updatedAt,
+            path: path ?? "/\(eventPrefix)s/\(record.id)",
+            render: render
+        )
+    }
+}
+
 extension AccountData {
     /// The recording with `id`, of any kind.
     func recordingSource(_ id: Int) -> RecordingSource? {
@@ -43,124 +89,47 @@ extension AccountData {
     }
 
     private func source(_ todo: TodoRecord) -> RecordingSource {
-        RecordingSource(
-            id: todo.id,
-            type: "Todo",
-            eventPrefix: "todo",
-            projectID: todo.projectID,
-            title: todo.content,
-            text: todo.description,
-            status: todo.status,
-            creatorID: todo.creatorID,
-            createdAt: todo.createdAt,
-            updatedAt: todo.updatedAt,
-            path: "/todos/\(todo.id)",
-            render: { $0.todo(todo) }
-        )
+        RecordingSource(todo, "Todo", "todo", title: todo.content, text: todo.description) { $0.todo(todo) }
     }
 
     private func source(_ list: TodolistRecord) -> RecordingSource {
-        RecordingSource(
-            id: list.id,
-            type: "Todolist",
-            eventPrefix: "todolist",
-            projectID: list.projectID,
-            title: list.name,
-            text: list.description,
-            status: list.status,
-            creatorID: list.creatorID,
-            createdAt: list.createdAt,
-            updatedAt: list.updatedAt,
-            path: "/todolists/\(list.id)",
-            render: { $0.todolist(list) }
-        )
+        RecordingSource(list, "Todolist", "todolist", title: list.name, text: list.description) { $0.todolist(list) }
     }
 
     private func source(_ message: MessageRecord) -> RecordingSource {
-        RecordingSource(
-            id: message.id,
-            type: "Message",
-            eventPrefix: "message",
-            projectID: message.projectID,
-            title: message.subject,
-            text: message.content,
-            status: message.status,
-            creatorID: message.creatorID,
-            createdAt: message.createdAt,
-            updatedAt: message.updatedAt,
-            path: "/messages/\(message.id)",
-            render: { $0.message(message) }
-        )
+        RecordingSource(message, "Message", "message", title: message.subject, text: message.content) {
+            $0.message(message)
+        }
     }
 
     private func source(_ comment: CommentRecord) -> RecordingSource {
-        RecordingSource(
-            id: comment.id,
-            type: "Comment",
-            eventPrefix: "comment",
-            projectID: comment.projectID,
-            title: comment.content,
-            text: "",
-            status: comment.status,
-            creatorID: comment.creatorID,
-            createdAt: comment.createdAt,
-            updatedAt: comment.updatedAt,
-            path: "/comments/\(comment.id)",
-            render: { $0.comment(comment) }
-        )
+        RecordingSource(comment, "Comment", "comment", title: comment.content, text: "") { $0.comment(comment) }
     }
 
     private func source(_ document: DocumentRecord) -> RecordingSource {
-        RecordingSource(
-            id: document.id,
-            type: "Document",
-            eventPrefix: "document",
-            projectID: document.projectID,
-            title: document.title,
-            text: document.content,
-            status: document.status,
-            creatorID: document.creatorID,
-            createdAt: document.createdAt,
-            updatedAt: document.updatedAt,
-            path: "/documents/\(document.id)",
-            render: { $0.document(document) }
-        )
+        RecordingSource(document, "Document", "document", title: document.title, text: document.content) {
+            $0.document(document)
+        }
     }
 
     private func source(_ upload: UploadRecord) -> RecordingSource {
-        RecordingSource(
-            id: upload.id,
-            type: "Upload",
-            eventPrefix: "upload",
-            projectID: upload.projectID,
-            title: upload.filename,
-            text: upload.description,
-            status: upload.status,
-            creatorID: upload.creatorID,
-            createdAt: upload.createdAt,
-            updatedAt: upload.updatedAt,
-            path: "/uploads/\(upload.id)",
-            render: { $0.upload(upload) }
-        )
+        RecordingSource(upload, "Upload", "upload", title: upload.filename, text: upload.description) {
+            $0.upload(upload)
+        }
     }
 
     private func source(_ record: StoredRecording) -> RecordingSource {
         let text = ["content", "description"].compactMap { record.fields[$0]?.stringValue }
             .filter { $0 != record.title }.joined(separator: " ")
+        let kind = record.kind
         return RecordingSource(
-            id: record.id,
-            type: record.kind.type,
-            eventPrefix: record.kind.eventPrefix,
-            projectID: record.projectID,
+            record,
+            kind.type,
+            kind.eventPrefix,
             title: record.title,
             text: text,
-            status: record.status,
-            creatorID: record.creatorID,
-            createdAt: record.createdAt,
-            updatedAt: record.updatedAt,
-            path: record.kind.path(id: record.id, parentID: record.parentID, projectID: record.projectID),
-            render: { $0.stored(record) }
-        )
+            path: kind.path(id: record.id, parentID: record.parentID, projectID: record.projectID)
+        ) { $0.stored(record) }
     }
 
     /// Sets the status of the recording `id`, whatever its kind, stamped with `now`.

@@ -34,7 +34,11 @@ extension Renderer {
             }
         }
         members.merge(extras(record, path: path)) { _, extra in extra }
-        return (Templates.byKind[kind] ?? .null).merging(members)
+        if Templates.byKind[kind]?["position"] != nil {
+            let siblings = data.keptRecords.recordings.filter { $0.parentID == record.parentID && $0.kind == kind }
+            members["position"] = .integer((siblings.firstIndex { $0.id == record.id } ?? 0) + 1)
+        }
+        return (Templates.blankByKind[kind] ?? .null).merging(members)
     }
 
     /// Request members that are instructions, not facts of the record.
@@ -119,7 +123,7 @@ extension Renderer {
             members["questions_count"] = .integer(held.count)
             members["questions_url"] = api("/questionnaires/\(id)/questions.json")
         }
-        return (Templates.byTool[tool] ?? .null).merging(members)
+        return (Templates.blankByTool[tool] ?? .null).merging(members)
     }
 
     /// The dock entry for a project's tool.
@@ -133,9 +137,34 @@ extension Renderer {
 }
 
 extension Templates {
-    /// Each kept kind's example, parsed once.
+    /// Each kept kind's example, parsed once: the shapes a request's members are checked against.
     static let byKind = Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, parsed($0.schema)) })
 
-    /// Each dock tool's example, parsed once.
-    static let byTool = Dictionary(uniqueKeysWithValues: ProjectTool.allCases.map { ($0, parsed($0.schema)) })
+    /// Each kept kind's example with its made-up facts cleared, so that a record shows only
+    /// what was written: every member the SDK expects, none of the example's people or text.
+    static let blankByKind = byKind.mapValues(\.blanked)
+
+    /// Each dock tool's example, cleared the same way.
+    static let blankByTool = Dictionary(
+        uniqueKeysWithValues: ProjectTool.allCases.map { ($0, parsed($0.schema).blanked) }
+    )
+}
+
+extension JSONValue {
+    /// The example with lists emptied, sample text and completion facts cleared, and `completed`
+    /// false; what a record sets is merged over it.
+    fileprivate var blanked: JSONValue {
+        guard case .object(let members) = self else { return self }
+        var blank = members
+        for (key, value) in members {
+            switch value {
+            case .array: blank[key] = []
+            case .string(let text) where text.hasPrefix("Example"): blank[key] = ""
+            default: break
+            }
+        }
+        for key in ["completer", "completed_at", "due_on", "starts_on"] where blank[key] != nil { blank[key] = .null }
+        if blank["completed"] != nil { blank["completed"] = false }
+        return .object(blank)
+    }
 }

@@ -29,6 +29,7 @@ struct Settings: Sendable {
     var memoryRuns = 3
     var decodeIterations = 100
     var downloadBytes = 200 << 20
+    var sandboxListSize = 2_500
     /// Calls per side before per-request workloads switch to the next side within a
     /// round; `nil` runs each side's whole round as one block.
     var chunk: Int? = 25
@@ -45,13 +46,14 @@ struct Settings: Sendable {
         itemPad: 1000,
         memoryRuns: 1,
         decodeIterations: 20,
-        downloadBytes: 16 << 20
+        downloadBytes: 16 << 20,
+        sandboxListSize: 200
     )
 }
 
 /// The workloads, in the order of the table.
 enum Workload: String, CaseIterable, Sendable {
-    case get, cache, concurrent, pagination, hooks, decode, download, ceiling
+    case get, cache, concurrent, pagination, hooks, decode, download, sandbox, ceiling
 
     var summary: String {
         switch self {
@@ -62,6 +64,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .hooks: "5. logging + metrics + tracing hooks (no-op backends) vs no hooks"
         case .decode: "6. decoding a 50-item Basecamp todo page and a 30×20 Markbook getmarkbook"
         case .download: "7. peak RSS of a 200 MiB download streamed to a file vs collected in memory"
+        case .sandbox: "8. a page of a 2,500-item to-do list from the Basecamp sandbox vs a page of a 120-item one"
         case .ceiling: "server ceiling on /bench/doc (wrk when installed, else raw AsyncHTTPClient)"
         }
     }
@@ -124,6 +127,7 @@ final class Runner {
         case .hooks: try await hooks()
         case .decode: try decoding()
         case .download: try downloadMemory()
+        case .sandbox: try await sandboxPage()
         case .ceiling: try await ceiling()
         }
     }
