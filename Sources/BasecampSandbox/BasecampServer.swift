@@ -224,9 +224,10 @@ final class BasecampServer: Sendable {
                 }
             }
         }
-        let data = body.map { $0.encoded() } ?? Data()
+        let bytes = body.map(JSONText.bytes) ?? []
+        let data = Data(bytes)
         if request.operation.method == .get, status == 200 {
-            let etag = Self.etag(data)
+            let etag = Self.etag(bytes)
             headers[.eTag] = etag
             if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
                 return Self.make(status: 304, body: nil, headers: headers, requestID: requestID)
@@ -272,9 +273,9 @@ final class BasecampServer: Sendable {
     }
 
     /// A strong validator from the body's bytes (64-bit FNV-1a), so equal answers share a tag.
-    static func etag(_ data: Data) -> String {
+    static func etag(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }

@@ -9,11 +9,14 @@ struct Renderer {
     let apiBase: String
     let appBase: String
     let data: AccountData
+    /// Each person's JSON, built once: every record names its creator and often more people.
+    private let people: [Int: JSONValue]
 
     init(origin: String, basePath: String, data: AccountData) {
         self.apiBase = origin + basePath + "/\(data.accountID)"
         self.appBase = "https://3.basecamp.com/\(data.accountID)"
         self.data = data
+        self.people = Dictionary(data.people.map { ($0.id, Self.person($0)) }, uniquingKeysWith: { first, _ in first })
     }
 
     func api(_ path: String) -> JSONValue { .string(apiBase + path) }
@@ -22,8 +25,11 @@ struct Renderer {
     // MARK: People and projects
 
     func person(_ id: Int) -> JSONValue {
-        guard let person = data.person(id) else { return .null }
-        return Templates.person.merging([
+        people[id] ?? .null
+    }
+
+    private static func person(_ person: PersonRecord) -> JSONValue {
+        Templates.person.merging([
             "id": .integer(person.id),
             "name": .string(person.name),
             "email_address": .string(person.email),
@@ -102,7 +108,7 @@ struct Renderer {
             "bookmark_url": api("/recordings/\(id)/bookmark.json"),
             "subscription_url": api("/recordings/\(id)/subscription.json"),
             "comments_url": api("/recordings/\(id)/comments.json"),
-            "comments_count": .integer(data.comments.filter { $0.recordingID == id && $0.status == "active" }.count),
+            "comments_count": .integer(data.comments.count { $0.recordingID == id && $0.status == "active" }),
             "boosts_count": 0,
             "boosts_url": api("/recordings/\(id)/boosts.json"),
             "bucket": bucket(projectID),
@@ -142,9 +148,9 @@ struct Renderer {
     }
 
     func todolist(_ list: TodolistRecord) -> JSONValue {
-        let todos = data.todos.filter { $0.todolistID == list.id && $0.status == "active" }
-        let done = todos.filter(\.completed).count
-        let position = data.todolists.filter { $0.todosetID == list.todosetID }.firstIndex { $0.id == list.id } ?? 0
+        let total = data.todos.count { $0.todolistID == list.id && $0.status == "active" }
+        let done = data.todos.count { $0.todolistID == list.id && $0.status == "active" && $0.completed }
+        let position = data.todolists.position(of: list.id) { $0.todosetID == list.todosetID }
         var members = recording(
             id: list.id,
             type: "Todolist",
@@ -158,9 +164,9 @@ struct Renderer {
         )
         members["name"] = .string(list.name)
         members["description"] = .string(list.description)
-        members["completed"] = .bool(!todos.isEmpty && done == todos.count)
-        members["completed_ratio"] = .string("\(done)/\(todos.count)")
-        members["position"] = .integer(position + 1)
+        members["completed"] = .bool(total > 0 && done == total)
+        members["completed_ratio"] = .string("\(done)/\(total)")
+        members["position"] = .integer(position)
         members["parent"] = [
             "id": .integer(list.todosetID), "title": "To-dos", "type": "Todoset",
             "url": api("/todosets/\(list.todosetID)"), "app_url": app("/todosets/\(list.todosetID)"),
@@ -174,7 +180,7 @@ struct Renderer {
 
     func todo(_ todo: TodoRecord) -> JSONValue {
         let list = data.todolist(todo.todolistID)
-        let position = data.todos.filter { $0.todolistID == todo.todolistID }.firstIndex { $0.id == todo.id } ?? 0
+        let position = data.todos.position(of: todo.id) { $0.todolistID == todo.todolistID }
         var members = recording(
             id: todo.id,
             type: "Todo",
@@ -191,7 +197,7 @@ struct Renderer {
         members["completed"] = .bool(todo.completed)
         members["due_on"] = todo.dueOn.map(JSONValue.string) ?? .null
         members["starts_on"] = todo.startsOn.map(JSONValue.string) ?? .null
-        members["position"] = .integer(position + 1)
+        members["position"] = .integer(position)
         members["assignees"] = .array(todo.assigneeIDs.map(person))
         members["completion_subscribers"] = .array(todo.completionSubscriberIDs.map(person))
         members["completion_url"] = api("/todos/\(todo.id)/completion.json")
@@ -220,7 +226,7 @@ struct Renderer {
         )
         members["position"] = 1
         members["messages_count"] = .integer(
-            data.messages.filter { $0.boardID == board.id && $0.status == "active" }.count
+            data.messages.count { $0.boardID == board.id && $0.status == "active" }
         )
         members["messages_url"] = api("/message_boards/\(board.id)/messages.json")
         members["app_messages_url"] = app("/message_boards/\(board.id)/messages")
@@ -305,5 +311,18 @@ extension JSONValue {
         guard case .object(var current) = self else { return .object(members) }
         for (key, value) in members { current[key] = value }
         return .object(current)
+    }
+}
+
+extension Array where Element: RecordingFacts {
+    /// Where the record `id` stands (from 1) among the records `isSibling` picks, without copying
+    /// them: lists of thousands render a page at a time, and each item asks.
+    func position(of id: Int, among isSibling: (Element) -> Bool) -> Int {
+        var position = 1
+        for index in indices {
+            if self[index].id == id { return position }
+            if isSibling(self[index]) { position += 1 }
+        }
+        return position
     }
 }

@@ -17,15 +17,15 @@ extension Renderer {
         )
         let files = data.files ?? FileRecords()
         members["uploads_count"] = .integer(
-            files.uploads.filter { $0.vaultID == vault.id && $0.status == "active" }.count
+            files.uploads.count { $0.vaultID == vault.id && $0.status == "active" }
         )
         members["uploads_url"] = api("\(path)/uploads.json")
         members["vaults_count"] = .integer(
-            files.vaults.filter { $0.parentID == vault.id && $0.status == "active" }.count
+            files.vaults.count { $0.parentID == vault.id && $0.status == "active" }
         )
         members["vaults_url"] = api("\(path)/vaults.json")
         members["documents_count"] = .integer(
-            (files.documents ?? []).filter { $0.vaultID == vault.id && $0.status == "active" }.count
+            (files.documents ?? []).count { $0.vaultID == vault.id && $0.status == "active" }
         )
         members["documents_url"] = api("\(path)/documents.json")
         if let parentID = vault.parentID {

@@ -35,8 +35,10 @@ extension Renderer {
         }
         members.merge(extras(record, path: path)) { _, extra in extra }
         if Templates.byKind[kind]?["position"] != nil {
-            let siblings = data.keptRecords.recordings.filter { $0.parentID == record.parentID && $0.kind == kind }
-            members["position"] = .integer((siblings.firstIndex { $0.id == record.id } ?? 0) + 1)
+            let position = data.keptRecords.recordings.position(of: record.id) {
+                $0.parentID == record.parentID && $0.kind == kind
+            }
+            members["position"] = .integer(position)
         }
         return (Templates.blankByKind[kind] ?? .null).merging(members)
     }

@@ -142,7 +142,19 @@ extension JSONValue {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue cannot fail: every case maps to a JSON primitive or container,
         // except non-finite doubles, which JSON cannot express; those become null.
-        return (try? encoder.encode(self.replacingNonFiniteNumbers())) ?? Data("null".utf8)
+        let encodable = containsNonFiniteNumbers ? replacingNonFiniteNumbers() : self
+        return (try? encoder.encode(encodable)) ?? Data("null".utf8)
+    }
+
+    /// Whether a number somewhere in the value is infinite or NaN; most values have none, and
+    /// are encoded without being copied.
+    private var containsNonFiniteNumbers: Bool {
+        switch self {
+        case .number(let value): !value.isFinite
+        case .array(let values): values.contains { $0.containsNonFiniteNumbers }
+        case .object(let members): members.values.contains { $0.containsNonFiniteNumbers }
+        default: false
+        }
     }
 
     private func replacingNonFiniteNumbers() -> JSONValue {

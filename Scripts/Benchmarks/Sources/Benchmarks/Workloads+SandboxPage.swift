@@ -46,14 +46,15 @@ extension Runner {
     /// A new to-do list holding `count` to-dos, written 16 at a time.
     private func makeLongList(base: URL, count: Int) async throws -> Int {
         let todoset = base.appending(path: "todosets/\(BasecampSandboxSeed.letoLaptopTodosetID)/todolists.json")
-        let list = try await sandboxPOST(todoset, ["name": "Long list"])
+        let client = httpClient
+        let list = try await Self.sandboxPOST(client, todoset, ["name": "Long list"])
         guard let listID = list["id"]?.intValue else { throw BenchError("the sandbox made no list") }
         let todos = base.appending(path: "todolists/\(listID)/todos.json")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<16 {
                 group.addTask {
                     for index in stride(from: worker, to: count, by: 16) {
-                        _ = try await self.sandboxPOST(todos, ["content": .string("To-do \(index)")])
+                        _ = try await Self.sandboxPOST(client, todos, ["content": .string("To-do \(index)")])
                     }
                 }
             }
@@ -71,13 +72,13 @@ extension Runner {
         Sink.consume(body.readableBytes)
     }
 
-    private func sandboxPOST(_ url: URL, _ body: JSONValue) async throws -> JSONValue {
+    private static func sandboxPOST(_ client: HTTPClient, _ url: URL, _ body: JSONValue) async throws -> JSONValue {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer bench")
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: body.encoded()))
-        let response = try await httpClient.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         let data = try await response.body.collect(upTo: 1024 * 1024)
         guard response.status.code == 201 else { throw BenchError("sandbox create answered \(response.status.code)") }
         return try JSONValue(parsing: Data(data.readableBytesView))
