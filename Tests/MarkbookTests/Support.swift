@@ -216,6 +216,11 @@ struct SandboxHarness {
             try await body(SandboxHarness(sandbox: sandbox, module: module, clock: clock))
         }
     }
+
+    /// Runs `body` with a harness and the default client for it.
+    static func withClient(_ body: (SandboxHarness, MarkbookClient) async throws -> Void) async throws {
+        try await run { harness in try await body(harness, try harness.client()) }
+    }
 }
 
 /// A thread-safe counter.
