@@ -125,7 +125,7 @@ let package = Package(
                 "HTTPCore", "HTTPCoreObservability", "APISandbox",
                 // URLSession on Apple platforms; on Linux the tools send through SwiftNIO.
                 .target(name: "HTTPCoreAsyncHTTPClient", condition: .when(platforms: [.linux])),
-                .argumentParser, .logging,
+                .argumentParser, .logging, .hummingbird,
             ]
         ),
         executable(
