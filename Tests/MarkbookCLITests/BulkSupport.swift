@@ -29,11 +29,7 @@ struct BulkFixture {
     /// Runs the built `markbook` against the sandbox with the test account, and checks its output
     /// for secrets.
     func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
-        let result = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--base-url", baseURL] + arguments,
-            variables: CLIAccount.variables
-        )
+        let result = try await runBuiltMarkbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables)
         expectNoSecrets(result, sourceLocation: sourceLocation)
         return result
     }

@@ -161,11 +161,7 @@ struct CommandTests {
     func writes() async throws {
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_718_333_912))
         try await withSandbox(clock: clock) { baseURL, module in
-            func run(_ arguments: [String]) async -> CommandResult {
-                await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables) {
-                    $0.clock = clock
-                }
-            }
+            let run = markbookRunner(baseURL, clock: clock)
             let set = await run([
                 "result", "set", "1000001", "--student", "5004", "--task", "4003", "--result", "21.25",
             ])
@@ -239,11 +235,7 @@ struct CommandTests {
     func backup() async throws {
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_718_333_912))
         try await withSandbox(clock: clock) { baseURL, _ in
-            func run(_ arguments: [String]) async -> CommandResult {
-                await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables) {
-                    $0.clock = clock
-                }
-            }
+            let run = markbookRunner(baseURL, clock: clock)
             let none = await run(["backup", "url"])
             #expect(none.stdout == "No backup is scheduled: run 'markbook backup schedule MATCHING'.\n")
             let short = await run(["backup", "schedule", "x"])

@@ -56,6 +56,13 @@ func markbook(
     return result
 }
 
+/// A function that runs `markbook` in-process against `baseURL` as the test account, on `clock`.
+func markbookRunner(_ baseURL: String, clock: TestClock) -> ([String]) async -> CommandResult {
+    { arguments in
+        await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables) { $0.clock = clock }
+    }
+}
+
 /// A sandbox the test owns (so state persists across several commands), strict about the
 /// account, on `clock`; runs `body` with its base URL.
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -67,4 +74,9 @@ func withSandbox(
     try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module])) { sandbox in
         try await body(sandbox.baseURL.appending(path: MarkbookSandboxModule.defaultBasePath).absoluteString, module)
     }
+}
+
+/// Runs the built `markbook` as a process, for tests that need the process boundary.
+func runBuiltMarkbook(_ arguments: [String], variables: [String: String] = [:]) async throws -> CommandResult {
+    try await BuiltExecutable.run("markbook", arguments: arguments, variables: variables)
 }
