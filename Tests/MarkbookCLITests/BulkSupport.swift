@@ -21,7 +21,7 @@ struct BulkFixture {
         let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-bulk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await withSandbox { baseURL, module in
+        try await withSandbox { baseURL, module, _ in
             try await body(BulkFixture(directory: directory, baseURL: baseURL, module: module))
         }
     }
