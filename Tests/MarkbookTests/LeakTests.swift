@@ -21,26 +21,10 @@ struct LeakTests {
             func attempt(_ body: () async throws -> Void) async {
                 do { try await body() } catch { shown.append(Leaks.render(error)) }
             }
-            await attempt { shown.append(Leaks.render(try await client.markbookList())) }
-            await attempt { shown.append(Leaks.render(try await client.userList())) }
-            await attempt { shown.append(Leaks.render(try await client.getMarkbook(key: 1_000_001))) }
-            await attempt { shown.append(Leaks.render(try await client.getMarkbookAlt(key: 1_000_001))) }
-            await attempt { shown.append(Leaks.render(try await client.getOutcomes(key: 1_000_001))) }
-            await attempt { shown.append(Leaks.render(try await client.getOutcomesAlt(key: 1_000_001))) }
-            await attempt {
-                try await client.putStudentResult(
-                    markbookKey: 1_000_001,
-                    studentKey: 5001,
-                    sid: "100234",
-                    taskKey: 4001,
-                    taskName: "Algebra test",
-                    result: "45"
-                )
-            }
-            await attempt {
+            func createStudent(sid: String) async throws {
                 _ = try await client.createStudent(
                     markbookKey: 1_000_001,
-                    sid: "1",
+                    sid: sid,
                     familyName: "F",
                     givenName: "G",
                     preferredName: "",
@@ -48,6 +32,14 @@ struct LeakTests {
                     classKey: 3001
                 )
             }
+            await attempt { shown.append(Leaks.render(try await client.markbookList())) }
+            await attempt { shown.append(Leaks.render(try await client.userList())) }
+            await attempt { shown.append(Leaks.render(try await client.getMarkbook(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getMarkbookAlt(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getOutcomes(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getOutcomesAlt(key: 1_000_001))) }
+            await attempt { try await client.putOliviaAlgebraResult("45") }
+            await attempt { try await createStudent(sid: "1") }
             await attempt {
                 try await client.updateStudent(
                     markbookKey: 1_000_001,
@@ -101,17 +93,7 @@ struct LeakTests {
             harness.clock.advance(by: .seconds(19 * 60))
             await attempt { _ = try await client.userList() }
             harness.sandbox.setFaults(FaultInjection(sequence: [.connection(.dropResponse)]))
-            await attempt {
-                _ = try await client.createStudent(
-                    markbookKey: 1_000_001,
-                    sid: "2",
-                    familyName: "F",
-                    givenName: "G",
-                    preferredName: "",
-                    gender: .male,
-                    classKey: 3001
-                )
-            }
+            await attempt { try await createStudent(sid: "2") }
             harness.sandbox.setFaults(FaultInjection(sequence: [.serviceUnavailable, .connection(.resetConnection)]))
             await attempt { _ = try await client.markbookList() }
             let wrong = try harness.client(hooks: recorder, password: "wrong-password-\(TestAccount.password)")

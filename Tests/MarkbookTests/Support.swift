@@ -251,4 +251,17 @@ extension MarkbookClient {
             classKey: 3002
         )
     }
+
+    /// Sets Olivia Adams's (student 5001, id 100234) Algebra test result (task 4001) in markbook
+    /// 1000001, the cell several tests write.
+    func putOliviaAlgebraResult(_ result: String) async throws {
+        try await putStudentResult(
+            markbookKey: 1_000_001,
+            studentKey: 5001,
+            sid: "100234",
+            taskKey: 4001,
+            taskName: "Algebra test",
+            result: result
+        )
+    }
 }
