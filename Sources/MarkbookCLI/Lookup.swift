@@ -27,23 +27,34 @@ enum Lookup {
     }
 
     static func task(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookTask {
-        guard let task = sheet.task(key: key) else {
-            throw APIError.notFound(
-                APIError.Details(
-                    message: "Markbook \(sheet.key) has no task \(key).",
-                    hint: "Tasks: \(sheet.tasks.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
-                )
-            )
-        }
-        return task
+        try found(sheet.task(key: key), "task", key, in: sheet, listing: "Tasks", sheet.tasks.map { ($0.key, $0.name) })
     }
 
     static func schoolClass(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookClass {
-        guard let item = sheet.markbookClass(key: key) else {
+        try found(
+            sheet.markbookClass(key: key),
+            "class",
+            key,
+            in: sheet,
+            listing: "Classes",
+            sheet.classes.map { ($0.key, $0.name) }
+        )
+    }
+
+    /// `item`, or a not-found error that lists what the markbook has instead (`KEY NAME, …`).
+    private static func found<Item>(
+        _ item: Item?,
+        _ noun: String,
+        _ key: Int,
+        in sheet: MarkbookSheet,
+        listing heading: String,
+        _ choices: [(key: Int, name: String)]
+    ) throws -> Item {
+        guard let item else {
             throw APIError.notFound(
                 APIError.Details(
-                    message: "Markbook \(sheet.key) has no class \(key).",
-                    hint: "Classes: \(sheet.classes.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
+                    message: "Markbook \(sheet.key) has no \(noun) \(key).",
+                    hint: "\(heading): \(choices.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
                 )
             )
         }
