@@ -61,9 +61,13 @@ enum Lookup {
         return item
     }
 
-    /// A create whose answer was lost: say how to find out whether it happened.
-    static func explainAmbiguous(_ error: any Error, check: String) -> any Error {
-        guard let error = error as? APIError, error.code == .ambiguous else { return error }
-        return error.withHint("It may or may not have been created: run '\(check)' before trying again.")
+    /// Runs a create; when its answer was lost (`ambiguous`), the error says how to find out
+    /// whether it happened: run `check`.
+    static func creating<Created>(check: String, _ create: () async throws -> Created) async throws -> Created {
+        do {
+            return try await create()
+        } catch let error as APIError where error.code == .ambiguous {
+            throw error.withHint("It may or may not have been created: run '\(check)' before trying again.")
+        }
     }
 }

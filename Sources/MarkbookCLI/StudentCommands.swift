@@ -50,9 +50,8 @@ struct StudentCreateCommand: MarkbookCommand {
     var classKey: Int
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let studentKey: Int
-        do {
-            studentKey = try await client.createStudent(
+        let studentKey = try await Lookup.creating(check: "markbook show \(key)") {
+            try await client.createStudent(
                 markbookKey: key,
                 sid: sid,
                 familyName: family,
@@ -61,8 +60,6 @@ struct StudentCreateCommand: MarkbookCommand {
                 gender: gender,
                 classKey: classKey
             )
-        } catch {
-            throw Lookup.explainAmbiguous(error, check: "markbook show \(key)")
         }
         if context.outputsJSON {
             try context.printJSON(StudentChange(markbookKey: key, studentKey: studentKey))
