@@ -9,6 +9,35 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// A library target in `Sources/`, with the package's Swift settings.
+func library(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+}
+
+/// An executable target, in `Sources/` unless `path` says otherwise, with the package's Swift settings.
+func executable(_ name: String, _ dependencies: [Target.Dependency], path: String? = nil) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings)
+}
+
+/// A test target in `Tests/`, with the package's Swift settings.
+func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+}
+
+// The other packages' products the targets use.
+extension Target.Dependency {
+    static var argumentParser: Self { .product(name: "ArgumentParser", package: "swift-argument-parser") }
+    static var asyncHTTPClient: Self { .product(name: "AsyncHTTPClient", package: "async-http-client") }
+    static var crypto: Self { .product(name: "Crypto", package: "swift-crypto") }
+    static var httpTypes: Self { .product(name: "HTTPTypes", package: "swift-http-types") }
+    static var httpTypesFoundation: Self { .product(name: "HTTPTypesFoundation", package: "swift-http-types") }
+    static var hummingbird: Self { .product(name: "Hummingbird", package: "hummingbird") }
+    static var logging: Self { .product(name: "Logging", package: "swift-log") }
+    static var nioCore: Self { .product(name: "NIOCore", package: "swift-nio") }
+    static var nioConcurrencyHelpers: Self { .product(name: "NIOConcurrencyHelpers", package: "swift-nio") }
+    static var serviceLifecycle: Self { .product(name: "ServiceLifecycle", package: "swift-service-lifecycle") }
+}
+
 let package = Package(
     name: "swift-api-sdks",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -28,421 +57,196 @@ let package = Package(
     ],
     targets: [
         // MARK: HTTP layer (Foundation, swift-http-types and swift-crypto only)
-        .target(
-            name: "HTTPCore",
-            dependencies: [
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"], swiftSettings: swiftSettings),
+        library("HTTPCore", [.httpTypes, .httpTypesFoundation, .crypto]),
+        library("HTTPCoreTesting", ["HTTPCore"]),
 
         // MARK: Sign-in (OAuth 2: PKCE, code and device grants, discovery, token refresh)
-        .target(
-            name: "HTTPCoreOAuth",
-            dependencies: [
-                "HTTPCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        library("HTTPCoreOAuth", ["HTTPCore", .crypto, .httpTypes]),
 
         // MARK: Webhooks (verify, dedupe and route deliveries; no server framework)
-        .target(
-            name: "HTTPCoreWebhooks",
-            dependencies: [
-                "HTTPCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        .target(
-            name: "HTTPCoreWebhooksHummingbird",
-            dependencies: [
-                "HTTPCoreWebhooks",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        library("HTTPCoreWebhooks", ["HTTPCore", .crypto, .httpTypes]),
+        library("HTTPCoreWebhooksHummingbird", ["HTTPCoreWebhooks", .hummingbird, .nioCore]),
 
         // MARK: Transports (each heavier HTTP stack in its own target)
-        .target(
-            name: "HTTPCoreAsyncHTTPClient",
-            dependencies: [
-                "HTTPCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+        library(
+            "HTTPCoreAsyncHTTPClient",
+            [
+                "HTTPCore", .asyncHTTPClient, .httpTypes, .nioCore,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
 
         // MARK: Observability (swift-log, swift-metrics, swift-distributed-tracing adapters for the hooks)
-        .target(
-            name: "HTTPCoreObservability",
-            dependencies: [
-                "HTTPCore",
-                .product(name: "Logging", package: "swift-log"),
+        library(
+            "HTTPCoreObservability",
+            [
+                "HTTPCore", .logging,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
 
         // MARK: Sandbox (a real loopback server playing each API)
-        .target(
-            name: "APISandbox",
-            dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
+        library(
+            "APISandbox",
+            [.hummingbird, .httpTypes, .nioCore, .nioConcurrencyHelpers, .serviceLifecycle, .logging]
         ),
-        .executableTarget(
-            name: "SandboxServer",
-            dependencies: [
-                "APISandbox", "BasecampSandbox", "MarkbookSandbox", "MonashSandbox", "CLISupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
+        executable(
+            "SandboxServer",
+            ["APISandbox", "BasecampSandbox", "MarkbookSandbox", "MonashSandbox", "CLISupport", .argumentParser]
         ),
 
         // MARK: Basecamp SDK (generated from Spec/Basecamp by BasecampGenerator)
-        .target(
-            name: "Basecamp",
-            dependencies: [
-                "HTTPCore", "HTTPCoreOAuth", "HTTPCoreWebhooks",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "BasecampGenerator",
-            dependencies: [.product(name: "OpenAPIKit", package: "OpenAPIKit")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "BasecampSandbox",
-            dependencies: [
+        library("Basecamp", ["HTTPCore", "HTTPCoreOAuth", "HTTPCoreWebhooks", .httpTypes]),
+        executable("BasecampGenerator", [.product(name: "OpenAPIKit", package: "OpenAPIKit")]),
+        library(
+            "BasecampSandbox",
+            [
                 "APISandbox", "Basecamp", "HTTPCore", "HTTPCoreWebhooks",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
+                .crypto, .hummingbird, .httpTypes, .httpTypesFoundation,
+            ]
         ),
 
         // MARK: Monash schedule SDK (Spec/MonashSchedule) and its sandbox
-        .target(name: "MonashSchedule", dependencies: ["HTTPCore"], swiftSettings: swiftSettings),
-        .target(
-            name: "MonashSandbox",
-            dependencies: [
-                "APISandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        library("MonashSchedule", ["HTTPCore"]),
+        library("MonashSandbox", ["APISandbox", .hummingbird, .httpTypes]),
 
         // MARK: Markbook SDK (Spec/Markbook), its stateful sandbox and the `markbook` command
-        .target(name: "Markbook", dependencies: ["HTTPCore"], swiftSettings: swiftSettings),
-        .target(
-            name: "MarkbookSandbox",
-            dependencies: [
-                "APISandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        library("Markbook", ["HTTPCore"]),
+        library("MarkbookSandbox", ["APISandbox", .hummingbird, .httpTypes, .nioConcurrencyHelpers]),
 
         // MARK: Command-line tools (CLISupport holds the conventions every CLI follows)
-        .target(
-            name: "CLISupport",
-            dependencies: [
-                "HTTPCore",
-                "HTTPCoreObservability",
-                "APISandbox",
+        library(
+            "CLISupport",
+            [
+                "HTTPCore", "HTTPCoreObservability", "APISandbox",
                 // URLSession on Apple platforms; on Linux the tools send through SwiftNIO.
                 .target(name: "HTTPCoreAsyncHTTPClient", condition: .when(platforms: [.linux])),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
+                .argumentParser, .logging, .hummingbird,
+            ]
         ),
-        .executableTarget(
-            name: "MonashCLI",
-            dependencies: [
-                "CLISupport",
-                "MonashSchedule",
-                "MonashSandbox",
-                "HTTPCore",
-                "APISandbox",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
+        executable(
+            "MonashCLI",
+            ["CLISupport", "MonashSchedule", "MonashSandbox", "HTTPCore", "APISandbox", .argumentParser]
         ),
-
-        .executableTarget(
-            name: "BasecampCLI",
-            dependencies: [
+        executable(
+            "BasecampCLI",
+            [
                 "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "HTTPCoreOAuth", "APISandbox",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .argumentParser,
                 // `basecamp webhooks listen`: a local receiver on Hummingbird.
                 "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
+                .hummingbird, .httpTypes, .httpTypesFoundation, .logging, .nioCore, .serviceLifecycle,
+            ]
         ),
-        .executableTarget(
-            name: "MarkbookCLI",
-            dependencies: [
-                "CLISupport",
-                "Markbook",
-                "MarkbookSandbox",
-                "HTTPCore",
-                "APISandbox",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
+        executable(
+            "MarkbookCLI",
+            ["CLISupport", "Markbook", "MarkbookSandbox", "HTTPCore", "APISandbox", .argumentParser]
         ),
 
         // MARK: Examples
-        .executableTarget(
-            name: "HTTPCoreExample",
-            dependencies: ["HTTPCore", "APISandbox", .product(name: "Hummingbird", package: "hummingbird")],
-            swiftSettings: swiftSettings
-        ),
+        executable("HTTPCoreExample", ["HTTPCore", "APISandbox", .hummingbird]),
 
         // MARK: Tests
-        .testTarget(
-            name: "MonashScheduleTests",
-            dependencies: [
-                "MonashSchedule",
-                "MonashSandbox",
-                "APISandbox",
-                "HTTPCore",
-                "HTTPCoreTesting",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "MonashScheduleTests",
+            ["MonashSchedule", "MonashSandbox", "APISandbox", "HTTPCore", "HTTPCoreTesting", .httpTypes]
         ),
-        .testTarget(
-            name: "CLISupportTests",
-            dependencies: [
-                "CLISupport",
-                "HTTPCore",
-                "HTTPCoreTesting",
-                "APISandbox",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "CLISupportTests",
+            ["CLISupport", "HTTPCore", "HTTPCoreTesting", "APISandbox", .argumentParser, .hummingbird]
         ),
-        .testTarget(
-            name: "MonashCLITests",
-            dependencies: [
-                "MonashCLI",
-                "CLISupport",
-                "MonashSchedule",
-                "HTTPCore",
-                "HTTPCoreTesting",
-                "APISandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "MonashCLITests",
+            ["MonashCLI", "CLISupport", "MonashSchedule", "HTTPCore", "HTTPCoreTesting", "APISandbox", .hummingbird]
         ),
-        .testTarget(
-            name: "MarkbookTests",
-            dependencies: [
-                "Markbook",
-                "MarkbookSandbox",
-                "APISandbox",
-                "HTTPCore",
-                "HTTPCoreTesting",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "MarkbookTests",
+            ["Markbook", "MarkbookSandbox", "APISandbox", "HTTPCore", "HTTPCoreTesting", .httpTypes]
         ),
-        .testTarget(
-            name: "MarkbookCLITests",
-            dependencies: [
-                "MarkbookCLI",
-                "CLISupport",
-                "Markbook",
-                "MarkbookSandbox",
-                "HTTPCore",
-                "HTTPCoreTesting",
-                "APISandbox",
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "MarkbookCLITests",
+            ["MarkbookCLI", "CLISupport", "Markbook", "MarkbookSandbox", "HTTPCore", "HTTPCoreTesting", "APISandbox"]
         ),
-        .testTarget(
-            name: "HTTPCoreTests",
-            dependencies: [
-                "HTTPCore",
-                "HTTPCoreTesting",
-                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        tests("HTTPCoreTests", ["HTTPCore", "HTTPCoreTesting", .httpTypesFoundation]),
         // One process of the two-process refresh test (BasecampSandboxTests runs two).
-        .executableTarget(
-            name: "OAuthRefreshProbe",
-            dependencies: ["HTTPCore", "HTTPCoreOAuth"],
-            path: "Tests/OAuthRefreshProbe",
-            swiftSettings: swiftSettings
+        executable("OAuthRefreshProbe", ["HTTPCore", "HTTPCoreOAuth"], path: "Tests/OAuthRefreshProbe"),
+        tests("HTTPCoreWebhooksTests", ["HTTPCoreWebhooks", "HTTPCore", .crypto, .httpTypes]),
+        tests(
+            "HTTPCoreWebhooksHummingbirdTests",
+            [
+                "HTTPCoreWebhooksHummingbird", "HTTPCoreWebhooks", "Basecamp", "APISandbox", "HTTPCore", .hummingbird,
+                .httpTypes,
+            ]
         ),
-        .testTarget(
-            name: "HTTPCoreWebhooksTests",
-            dependencies: [
-                "HTTPCoreWebhooks",
-                "HTTPCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "HTTPCoreWebhooksHummingbirdTests",
-            dependencies: [
-                "HTTPCoreWebhooksHummingbird", "HTTPCoreWebhooks", "Basecamp", "APISandbox", "HTTPCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "HTTPCoreOAuthTests",
-            dependencies: [
-                "HTTPCoreOAuth",
-                "HTTPCore",
-                "HTTPCoreTesting",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "HTTPCoreObservabilityTests",
-            dependencies: [
-                "HTTPCoreObservability",
-                "HTTPCore",
-                "HTTPCoreTesting",
+        tests("HTTPCoreOAuthTests", ["HTTPCoreOAuth", "HTTPCore", "HTTPCoreTesting", .httpTypes]),
+        tests(
+            "HTTPCoreObservabilityTests",
+            [
+                "HTTPCoreObservability", "HTTPCore", "HTTPCoreTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
-        .testTarget(
-            name: "LoopbackTests",
-            dependencies: [
-                "HTTPCore",
-                "HTTPCoreTesting",
-                "HTTPCoreAsyncHTTPClient",
-                "APISandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "LoopbackTests",
+            [
+                "HTTPCore", "HTTPCoreTesting", "HTTPCoreAsyncHTTPClient", "APISandbox",
+                .hummingbird, .asyncHTTPClient, .nioCore, .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
-        .testTarget(
-            name: "APISandboxTests",
-            dependencies: ["APISandbox", .product(name: "Hummingbird", package: "hummingbird")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "BasecampSandboxTests",
-            dependencies: [
+        tests("APISandboxTests", ["APISandbox", .hummingbird]),
+        tests(
+            "BasecampSandboxTests",
+            [
                 "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth",
-                "CLISupport", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
+                "CLISupport", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird", .hummingbird, .httpTypes,
+            ]
         ),
-        .testTarget(
-            name: "BasecampCLITests",
-            dependencies: [
+        tests(
+            "BasecampCLITests",
+            [
                 "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "APISandbox", "HTTPCore", "HTTPCoreTesting",
-                "HTTPCoreWebhooks",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
+                "HTTPCoreWebhooks", .hummingbird, .httpTypes,
+            ]
         ),
-        .testTarget(
-            name: "BasecampTests",
-            dependencies: [
-                "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "APISandbox", "HTTPCoreWebhooks",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "BasecampTests",
+            ["Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "APISandbox", "HTTPCoreWebhooks", .httpTypes]
         ),
         // Reliability: chaos soak against the loopback sandbox (Scripts/soak.sh runs the full size).
-        .testTarget(
-            name: "SoakTests",
-            dependencies: [
+        tests(
+            "SoakTests",
+            [
                 "HTTPCore", "HTTPCoreAsyncHTTPClient", "HTTPCoreTesting", "APISandbox",
-                "Markbook", "MarkbookSandbox", "Basecamp", "BasecampSandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
+                "Markbook", "MarkbookSandbox", "Basecamp", "BasecampSandbox", .hummingbird, .httpTypes, .nioCore,
+            ]
         ),
         // Reliability: every CLI with --verbose, scanned for the secrets it was given.
-        .testTarget(
-            name: "SecretScanTests",
-            dependencies: [
+        tests(
+            "SecretScanTests",
+            [
                 "MonashCLI", "MonashSandbox", "MarkbookCLI", "MarkbookSandbox", "BasecampCLI", "BasecampSandbox",
-                "CLISupport", "HTTPCore", "APISandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: swiftSettings
+                "CLISupport", "HTTPCore", "APISandbox", .hummingbird,
+            ]
         ),
     ]
 )
 
-package.products = [
-    .library(name: "Basecamp", targets: ["Basecamp"]),
-    .library(name: "HTTPCore", targets: ["HTTPCore"]),
-    .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
-    .library(name: "HTTPCoreOAuth", targets: ["HTTPCoreOAuth"]),
-    .library(name: "HTTPCoreWebhooks", targets: ["HTTPCoreWebhooks"]),
-    .library(name: "HTTPCoreWebhooksHummingbird", targets: ["HTTPCoreWebhooksHummingbird"]),
-    .library(name: "MonashSchedule", targets: ["MonashSchedule"]),
-    .library(name: "HTTPCoreObservability", targets: ["HTTPCoreObservability"]),
-    .library(name: "HTTPCoreAsyncHTTPClient", targets: ["HTTPCoreAsyncHTTPClient"]),
-    .library(name: "APISandbox", targets: ["APISandbox"]),
-    .library(name: "BasecampSandbox", targets: ["BasecampSandbox"]),
-    .executable(name: "api-sandbox", targets: ["SandboxServer"]),
-    .executable(name: "monash", targets: ["MonashCLI"]),
-    .executable(name: "basecamp", targets: ["BasecampCLI"]),
-    .library(name: "Markbook", targets: ["Markbook"]),
-    .executable(name: "markbook", targets: ["MarkbookCLI"]),
-    .executable(name: "httpcore-example", targets: ["HTTPCoreExample"]),
-]
+package.products =
+    [
+        "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
+        "MonashSchedule", "HTTPCoreObservability", "HTTPCoreAsyncHTTPClient", "APISandbox", "BasecampSandbox",
+        "Markbook",
+    ].map { .library(name: $0, targets: [$0]) }
+    + [
+        (name: "api-sandbox", target: "SandboxServer"),
+        (name: "monash", target: "MonashCLI"),
+        (name: "basecamp", target: "BasecampCLI"),
+        (name: "markbook", target: "MarkbookCLI"),
+        (name: "httpcore-example", target: "HTTPCoreExample"),
+    ].map { .executable(name: $0.name, targets: [$0.target]) }

@@ -6,7 +6,7 @@ import HTTPCore
 
 /// `basecamp api OPERATION_ID`: calls any operation of the Spec by its id and prints the API's
 /// own JSON, every page of a list collected into one array.
-struct APICommand: ToolCommand {
+struct APICommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
         abstract: "Call any operation by its id and print the response JSON.",
@@ -24,7 +24,6 @@ struct APICommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(
         help: ArgumentHelp(
@@ -158,14 +157,13 @@ struct APICommand: ToolCommand {
 }
 
 /// `basecamp operations`: every operation with its command, method and path.
-struct OperationsCommand: ToolCommand {
+struct OperationsCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "operations",
         abstract: "List the operations of the Spec, with their commands and paths."
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("Only this service, e.g. todos.", valueName: "service"))
     var service: String?

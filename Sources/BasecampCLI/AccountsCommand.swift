@@ -6,14 +6,13 @@ import HTTPCore
 
 /// `basecamp accounts`: the Basecamp accounts the token reaches, read from Launchpad's
 /// `authorization.json`; refreshes the stored list, so a single account becomes the default.
-struct AccountsCommand: ToolCommand {
+struct AccountsCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "accounts",
         abstract: "List the Basecamp accounts you can reach; with only one, --account is optional."
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     /// One account as printed.
     struct Row: Encodable {

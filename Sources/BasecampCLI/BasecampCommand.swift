@@ -75,3 +75,14 @@ struct BasecampCommand: CommandLineTool {
     @Option(help: ArgumentHelp("The account id (or set BASECAMP_ACCOUNT_ID).", valueName: "id"))
     var account: String?
 }
+
+/// A `basecamp` subcommand: it reaches the root through `@ParentCommand var root`, which holds the
+/// global options, the token and the account.
+protocol BasecampSubcommand: ToolCommand {
+    /// The root command.
+    var root: BasecampCommand { get }
+}
+
+extension BasecampSubcommand {
+    var global: GlobalOptions { root.global }
+}

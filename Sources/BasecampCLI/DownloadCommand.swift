@@ -5,7 +5,7 @@ import Foundation
 import HTTPCore
 
 /// `basecamp download`: fetches an upload's file, or any `download_url`, to a file or stdout.
-struct DownloadCommand: ToolCommand {
+struct DownloadCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Download an upload's file, or any download_url, to a file or stdout.",
@@ -20,7 +20,6 @@ struct DownloadCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("An upload's id, or a download_url.", valueName: "target"))
     var target: String

@@ -5,7 +5,7 @@ import Foundation
 import HTTPCore
 
 /// `basecamp todos edit ID --due-on …`: changes the named fields of a to-do and keeps the rest.
-struct TodosEditCommand: ToolCommand {
+struct TodosEditCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change some fields of a to-do; the others stay as they are.",
@@ -13,7 +13,6 @@ struct TodosEditCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The to-do's id.", valueName: "id")) var id: Int64
     @Option(help: ArgumentHelp("The to-do's text.", valueName: "text")) var content: String?
@@ -56,7 +55,7 @@ struct TodosEditCommand: ToolCommand {
 }
 
 /// `basecamp todolists edit ID --name …`.
-struct TodolistsEditCommand: ToolCommand {
+struct TodolistsEditCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a to-do list's name or description; the other stays as it is.",
@@ -64,7 +63,6 @@ struct TodolistsEditCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The to-do list's id.", valueName: "id")) var id: Int64
     @Option(help: ArgumentHelp("The list's name.", valueName: "text")) var name: String?
@@ -89,7 +87,7 @@ struct TodolistsEditCommand: ToolCommand {
 }
 
 /// `basecamp documents edit ID --title …`.
-struct DocumentsEditCommand: ToolCommand {
+struct DocumentsEditCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a document's title or content; the other stays as it is.",
@@ -97,7 +95,6 @@ struct DocumentsEditCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The document's id.", valueName: "id")) var id: Int64
     @Option(help: ArgumentHelp("The document's title.", valueName: "text")) var title: String?
@@ -117,7 +114,7 @@ struct DocumentsEditCommand: ToolCommand {
 }
 
 /// `basecamp schedules edit-entry ID --summary …`.
-struct SchedulesEditEntryCommand: ToolCommand {
+struct SchedulesEditEntryCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit-entry",
         abstract: "Change some fields of a schedule entry; the others stay as they are.",
@@ -125,7 +122,6 @@ struct SchedulesEditEntryCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The schedule entry's id.", valueName: "id")) var id: Int64
     @Option(help: ArgumentHelp("The entry's title.", valueName: "text")) var summary: String?
@@ -154,7 +150,7 @@ struct SchedulesEditEntryCommand: ToolCommand {
 
 /// `basecamp messages edit ID --subject …`: Basecamp updates a message field by field, so only
 /// the named fields are sent.
-struct MessagesEditCommand: ToolCommand {
+struct MessagesEditCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a message's subject or content; the other stays as it is.",
@@ -162,7 +158,6 @@ struct MessagesEditCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The message's id.", valueName: "id")) var id: Int64
     @Option(help: ArgumentHelp("The message's subject.", valueName: "text")) var subject: String?
@@ -183,7 +178,7 @@ struct MessagesEditCommand: ToolCommand {
 
 /// `basecamp cards edit ID --title …`: Basecamp updates a card field by field, so only the
 /// named fields are sent.
-struct CardsEditCommand: ToolCommand {
+struct CardsEditCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change some fields of a card; the others stay as they are.",
@@ -191,7 +186,6 @@ struct CardsEditCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The card's id.", valueName: "id")) var id: Int64
     @Option(help: ArgumentHelp("The card's title.", valueName: "text")) var title: String?

@@ -9,18 +9,14 @@ import HTTPCore
 /// The generated types only declare options and say where each value goes
 /// (``invocation()``); calling, paging, filtering and printing are shared here, so 250 commands
 /// cost the type checker little more than their option declarations.
-protocol OperationCommand: ToolCommand {
+protocol OperationCommand: BasecampSubcommand {
     /// The operation the command calls.
     static var operation: BasecampOperation { get }
-    /// The root command, for the global options, token and account.
-    var root: BasecampCommand { get }
     /// The parsed options, sorted into path, query and body values.
     func invocation() -> OperationInvocation
 }
 
 extension OperationCommand {
-    var global: GlobalOptions { root.global }
-
     func run(in context: CommandContext) async throws {
         let runner = OperationRunner(context: context, root: root)
         try await runner.run(Self.operation, invocation())

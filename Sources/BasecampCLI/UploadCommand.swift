@@ -5,7 +5,7 @@ import Foundation
 import HTTPCore
 
 /// `basecamp upload FILE`: uploads a file into a project's vault in one command.
-struct UploadCommand: ToolCommand {
+struct UploadCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
         abstract: "Upload a file into a project's Docs & Files (or a folder in it).",
@@ -20,7 +20,6 @@ struct UploadCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The file to upload.", valueName: "file"))
     var file: String
@@ -72,7 +71,7 @@ struct UploadCommand: ToolCommand {
 }
 
 /// `basecamp uploads replace UPLOAD_ID FILE`: a new version of an upload's file.
-struct UploadsReplaceCommand: ToolCommand {
+struct UploadsReplaceCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "replace",
         abstract: "Replace an upload's file with a new version.",
@@ -85,7 +84,6 @@ struct UploadsReplaceCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Argument(help: ArgumentHelp("The upload's id.", valueName: "upload-id"))
     var upload: Int64

@@ -24,7 +24,7 @@ extension CLIEmitter {
         }
         let paginated = operation.pagination != nil
         for parameter in operation.queryParameters where !(paginated && parameter.name == "page") {
-            guard let shape = queryShape(parameter.type) else { continue }
+            guard let shape = inputShape(parameter.type, inBody: false) else { continue }
             let option = Self.kebab(parameter.name.replacingOccurrences(of: "[]", with: ""))
             inputs.append(
                 Input(
@@ -46,7 +46,7 @@ extension CLIEmitter {
             let taken = Set(inputs.map(\.optionName)).union(Self.reservedOptions)
             let ordered = properties.filter(\.isRequired) + properties.filter { !$0.isRequired }
             for property in ordered {
-                guard let shape = bodyShape(property.type) else { continue }
+                guard let shape = inputShape(property.type, inBody: true) else { continue }
                 var option = Self.kebab(property.jsonName)
                 if taken.contains(option) { option = "body-" + option }
                 let values = enumValues(property.type)
@@ -76,25 +76,14 @@ extension CLIEmitter {
         return inputs
     }
 
-    fileprivate func queryShape(_ type: TypeRef) -> Input.Shape? {
+    /// How a parameter of `type` is read from the command line, or `nil` when it cannot be. A query
+    /// and a body differ only in numbers (`.number` and `.integer`) and in date-times, which only a
+    /// body takes, as text.
+    fileprivate func inputShape(_ type: TypeRef, inBody: Bool) -> Input.Shape? {
         switch type {
         case .string, .inlineEnum: return .text
-        case .int32, .int64: return .number
-        case .bool: return .flag
-        case .date: return .day
-        case .array(.int64), .array(.int32): return .integers
-        case .array(.string): return .texts
-        case .ref(let name):
-            if case .stringEnum = model.schema(named: name)?.kind { return .text }
-            return nil
-        default: return nil
-        }
-    }
-
-    fileprivate func bodyShape(_ type: TypeRef) -> Input.Shape? {
-        switch type {
-        case .string, .inlineEnum, .dateTime: return .text
-        case .int32, .int64: return .integer
+        case .dateTime: return inBody ? .text : nil
+        case .int32, .int64: return inBody ? .integer : .number
         case .bool: return .flag
         case .date: return .day
         case .array(.int64), .array(.int32): return .integers

@@ -41,16 +41,13 @@ struct ClassCreateCommand: MarkbookCommand {
     }
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let classKey: Int
-        do {
-            classKey = try await client.createClass(
+        let classKey = try await Lookup.creating(check: "markbook show \(key)") {
+            try await client.createClass(
                 markbookKey: key,
                 name: name,
                 teacherFamilyName: teacherFamily,
                 teacherGivenName: teacherGiven
             )
-        } catch {
-            throw Lookup.explainAmbiguous(error, check: "markbook show \(key)")
         }
         if context.outputsJSON {
             try context.printJSON(Output(markbookKey: key, classKey: classKey, name: name))

@@ -39,12 +39,7 @@ struct CreateCommand: MarkbookCommand {
             )
         }
         try payload.validate()
-        let created: CreatedMarkbook
-        do {
-            created = try await client.createMarkbook(payload)
-        } catch {
-            throw Lookup.explainAmbiguous(error, check: "markbook list")
-        }
+        let created = try await Lookup.creating(check: "markbook list") { try await client.createMarkbook(payload) }
         if context.outputsJSON {
             try context.printJSON(created)
             return

@@ -27,32 +27,47 @@ enum Lookup {
     }
 
     static func task(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookTask {
-        guard let task = sheet.task(key: key) else {
-            throw APIError.notFound(
-                APIError.Details(
-                    message: "Markbook \(sheet.key) has no task \(key).",
-                    hint: "Tasks: \(sheet.tasks.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
-                )
-            )
-        }
-        return task
+        try found(sheet.task(key: key), "task", key, in: sheet, listing: "Tasks", sheet.tasks.map { ($0.key, $0.name) })
     }
 
     static func schoolClass(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookClass {
-        guard let item = sheet.markbookClass(key: key) else {
+        try found(
+            sheet.markbookClass(key: key),
+            "class",
+            key,
+            in: sheet,
+            listing: "Classes",
+            sheet.classes.map { ($0.key, $0.name) }
+        )
+    }
+
+    /// `item`, or a not-found error that lists what the markbook has instead (`KEY NAME, …`).
+    private static func found<Item>(
+        _ item: Item?,
+        _ noun: String,
+        _ key: Int,
+        in sheet: MarkbookSheet,
+        listing heading: String,
+        _ choices: [(key: Int, name: String)]
+    ) throws -> Item {
+        guard let item else {
             throw APIError.notFound(
                 APIError.Details(
-                    message: "Markbook \(sheet.key) has no class \(key).",
-                    hint: "Classes: \(sheet.classes.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
+                    message: "Markbook \(sheet.key) has no \(noun) \(key).",
+                    hint: "\(heading): \(choices.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
                 )
             )
         }
         return item
     }
 
-    /// A create whose answer was lost: say how to find out whether it happened.
-    static func explainAmbiguous(_ error: any Error, check: String) -> any Error {
-        guard let error = error as? APIError, error.code == .ambiguous else { return error }
-        return error.withHint("It may or may not have been created: run '\(check)' before trying again.")
+    /// Runs a create; when its answer was lost (`ambiguous`), the error says how to find out
+    /// whether it happened: run `check`.
+    static func creating<Created>(check: String, _ create: () async throws -> Created) async throws -> Created {
+        do {
+            return try await create()
+        } catch let error as APIError where error.code == .ambiguous {
+            throw error.withHint("It may or may not have been created: run '\(check)' before trying again.")
+        }
     }
 }

@@ -166,24 +166,6 @@ extension CommandContext {
     }
 }
 
-/// Encodes `nil` as `null` rather than leaving the key out, so every JSON object has the same keys.
-struct Nullable<Wrapped: Encodable>: Encodable {
-    var value: Wrapped?
-
-    init(_ value: Wrapped?) {
-        self.value = value
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let value {
-            try container.encode(value)
-        } else {
-            try container.encodeNil()
-        }
-    }
-}
-
 extension APIError {
     /// The same error with a hint for the command line (which command shows the state to check).
     func withHint(_ hint: String) -> APIError {

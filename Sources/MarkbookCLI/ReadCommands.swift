@@ -213,17 +213,6 @@ struct SheetJSON: Encodable {
         var value: Nullable<Double>
     }
 
-    struct Student: Encodable {
-        var key: Int
-        var studentID: String
-        var familyName: String
-        var givenName: String
-        var preferredName: String
-        var classKey: Int
-        var className: String
-        var results: [Result]
-    }
-
     var key: Int
     var name: String
     var year: String
@@ -232,7 +221,7 @@ struct SheetJSON: Encodable {
     var shareList: [Int]
     var classes: [MarkbookClass]
     var tasks: [MarkbookTask]
-    var students: [Student]
+    var students: [StudentJSON<Result>]
 
     init(_ sheet: MarkbookSheet) {
         key = sheet.key
@@ -244,15 +233,10 @@ struct SheetJSON: Encodable {
         classes = sheet.classes
         tasks = sheet.tasks
         students = sheet.students.sorted(by: ShowCommand.studentOrder).map { student in
-            Student(
-                key: student.key,
-                studentID: student.studentID,
-                familyName: student.familyName,
-                givenName: student.givenName,
-                preferredName: student.preferredName,
-                classKey: student.classKey,
-                className: student.className,
-                results: sheet.tasks.compactMap { task in
+            StudentJSON(
+                student: student,
+                entriesKey: .results,
+                entries: sheet.tasks.compactMap { task in
                     sheet.result(studentKey: student.key, taskKey: task.key).map {
                         Result(taskKey: task.key, raw: $0.raw, rounded: $0.rounded, value: Nullable($0.rawValue))
                     }
@@ -270,41 +254,43 @@ struct OutcomesJSON: Encodable {
         var value: Nullable<Double>
     }
 
-    struct Student: Encodable {
-        var key: Int
-        var studentID: String
-        var familyName: String
-        var givenName: String
-        var preferredName: String
-        var classKey: Int
-        var className: String
-        var levels: [Level]
-    }
-
     var markbookKey: Int
     var classes: [MarkbookClass]
     var outcomes: [MarkbookOutcome]
-    var students: [Student]
+    var students: [StudentJSON<Level>]
 
     init(_ outcomes: MarkbookOutcomes) {
         markbookKey = outcomes.markbookKey
         classes = outcomes.classes
         self.outcomes = outcomes.outcomes
         students = outcomes.students.sorted(by: ShowCommand.studentOrder).map { student in
-            Student(
-                key: student.key,
-                studentID: student.studentID,
-                familyName: student.familyName,
-                givenName: student.givenName,
-                preferredName: student.preferredName,
-                classKey: student.classKey,
-                className: student.className,
-                levels: outcomes.outcomes.compactMap { outcome in
+            StudentJSON(
+                student: student,
+                entriesKey: .levels,
+                entries: outcomes.outcomes.compactMap { outcome in
                     outcomes.level(studentKey: student.key, outcomeKey: outcome.key).map {
                         Level(outcomeKey: outcome.key, level: $0.text, value: Nullable($0.value))
                     }
                 }
             )
         }
+    }
+}
+
+/// A student as `show --json` and `outcomes --json` print it: the SDK's student fields, then that
+/// command's own list (`results` or `levels`).
+struct StudentJSON<Entry: Encodable>: Encodable {
+    enum EntriesKey: String, CodingKey {
+        case results, levels
+    }
+
+    var student: MarkbookStudent
+    var entriesKey: EntriesKey
+    var entries: [Entry]
+
+    func encode(to encoder: any Encoder) throws {
+        try student.encode(to: encoder)
+        var container = encoder.container(keyedBy: EntriesKey.self)
+        try container.encode(entries, forKey: entriesKey)
     }
 }

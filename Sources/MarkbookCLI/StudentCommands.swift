@@ -49,15 +49,9 @@ struct StudentCreateCommand: MarkbookCommand {
     )
     var classKey: Int
 
-    private struct Output: Encodable {
-        var markbookKey: Int
-        var studentKey: Int
-    }
-
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let studentKey: Int
-        do {
-            studentKey = try await client.createStudent(
+        let studentKey = try await Lookup.creating(check: "markbook show \(key)") {
+            try await client.createStudent(
                 markbookKey: key,
                 sid: sid,
                 familyName: family,
@@ -66,11 +60,9 @@ struct StudentCreateCommand: MarkbookCommand {
                 gender: gender,
                 classKey: classKey
             )
-        } catch {
-            throw Lookup.explainAmbiguous(error, check: "markbook show \(key)")
         }
         if context.outputsJSON {
-            try context.printJSON(Output(markbookKey: key, studentKey: studentKey))
+            try context.printJSON(StudentChange(markbookKey: key, studentKey: studentKey))
             return
         }
         context.print("Created student \(studentKey): \(family), \(preferred.isEmpty ? given : preferred) (\(sid)).")
@@ -90,11 +82,9 @@ struct StudentUpdateCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
-
-    @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
-    var student: Int
+    @OptionGroup var target: StudentArguments
+    var key: Int { target.key }
+    var student: Int { target.student }
 
     @Option(help: ArgumentHelp("New family name.", valueName: "name"))
     var family: String?
@@ -146,11 +136,9 @@ struct StudentMoveCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
-
-    @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
-    var student: Int
+    @OptionGroup var target: StudentArguments
+    var key: Int { target.key }
+    var student: Int { target.student }
 
     @Option(
         name: .customLong("class"),
@@ -162,19 +150,13 @@ struct StudentMoveCommand: MarkbookCommand {
     @Option(help: ArgumentHelp("The student's id; needed for a deleted student.", valueName: "sid"))
     var sid: String?
 
-    private struct Output: Encodable {
-        var markbookKey: Int
-        var studentKey: Int
-        var classKey: Int
-    }
-
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         let sheet = try await client.getMarkbook(key: key)
         let target = try Lookup.schoolClass(sheet, classKey)
         let studentID = try sid ?? Lookup.student(sheet, student, sidOption: true).studentID
         try await client.updateStudentClass(markbookKey: key, studentKey: student, sid: studentID, classKey: classKey)
         if context.outputsJSON {
-            try context.printJSON(Output(markbookKey: key, studentKey: student, classKey: classKey))
+            try context.printJSON(StudentChange(markbookKey: key, studentKey: student, classKey: classKey))
             return
         }
         context.print("Student \(student) (\(studentID)) is in \(target.name) [\(classKey)].")
@@ -190,20 +172,12 @@ struct StudentDeleteCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
-
-    @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
-    var student: Int
+    @OptionGroup var target: StudentArguments
+    var key: Int { target.key }
+    var student: Int { target.student }
 
     @Option(help: ArgumentHelp("The student's id (looked up when not given).", valueName: "sid"))
     var sid: String?
-
-    private struct Output: Encodable {
-        var markbookKey: Int
-        var studentKey: Int
-        var sid: String
-    }
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         let listed =
@@ -211,7 +185,7 @@ struct StudentDeleteCommand: MarkbookCommand {
         let studentID = sid ?? listed?.studentID ?? ""
         try await client.deleteStudent(markbookKey: key, studentKey: student, sid: studentID)
         if context.outputsJSON {
-            try context.printJSON(Output(markbookKey: key, studentKey: student, sid: studentID))
+            try context.printJSON(StudentChange(markbookKey: key, studentKey: student, sid: studentID))
             return
         }
         let name = listed.map { "\($0.sortName) " } ?? ""
@@ -219,4 +193,22 @@ struct StudentDeleteCommand: MarkbookCommand {
         let classKey = listed.map { String($0.classKey) } ?? "CLASS"
         context.note("Restore with: markbook student move \(key) \(student) --sid \(studentID) --class \(classKey)")
     }
+}
+
+/// The `KEY STUDENT` arguments of the commands about one student.
+struct StudentArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
+    var key: Int
+
+    @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
+    var student: Int
+}
+
+/// What `student create`, `move` and `delete` print with `--json`: the student, and the class or
+/// id the command used where it used one.
+private struct StudentChange: Encodable {
+    var markbookKey: Int
+    var studentKey: Int
+    var classKey: Int?
+    var sid: String?
 }

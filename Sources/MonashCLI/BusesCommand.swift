@@ -4,7 +4,7 @@ import HTTPCore
 import MonashSchedule
 
 /// `monash buses [--from STOP]`: predicted bus legs, earliest first.
-struct BusesCommand: ToolCommand {
+struct BusesCommand: MonashSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "buses",
         abstract: "List predicted campus buses, earliest first.",
@@ -16,7 +16,6 @@ struct BusesCommand: ToolCommand {
     )
 
     @ParentCommand var monash: Monash
-    var global: GlobalOptions { monash.global }
 
     @Option(help: ArgumentHelp("Only buses leaving this stop (any case).", valueName: "stop"))
     var from: String?

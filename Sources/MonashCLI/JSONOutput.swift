@@ -52,21 +52,3 @@ struct StudentJSON: Encodable {
     var id: String
     var name: String
 }
-
-/// Encodes `nil` as `null` rather than leaving the key out, so `next --json` always has the same keys.
-struct Nullable<Wrapped: Encodable>: Encodable {
-    var value: Wrapped?
-
-    init(_ value: Wrapped?) {
-        self.value = value
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let value {
-            try container.encode(value)
-        } else {
-            try container.encodeNil()
-        }
-    }
-}

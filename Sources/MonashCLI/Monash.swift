@@ -54,6 +54,17 @@ struct Monash: CommandLineTool {
     var timeZone: TimeZoneChoice?
 }
 
+/// A `monash` subcommand: it reaches the root, and so the global options and `--time-zone`,
+/// through `@ParentCommand var monash`.
+protocol MonashSubcommand: ToolCommand {
+    /// The root command.
+    var monash: Monash { get }
+}
+
+extension MonashSubcommand {
+    var global: GlobalOptions { monash.global }
+}
+
 extension CommandContext {
     /// Fetches the week from the API the global options point at.
     func timetable() async throws -> Timetable {

@@ -6,7 +6,7 @@ import MonashSchedule
 
 /// `monash next [--at TIME] [--from STOP]`: the class under way, the next class, the next bus
 /// and the emptiest car park.
-struct NextCommand: ToolCommand {
+struct NextCommand: MonashSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Show what comes next: the next class, a bus and the emptiest car park.",
@@ -18,7 +18,6 @@ struct NextCommand: ToolCommand {
     )
 
     @ParentCommand var monash: Monash
-    var global: GlobalOptions { monash.global }
 
     @Option(
         help: ArgumentHelp(

@@ -3,7 +3,7 @@ import CLISupport
 import MonashSchedule
 
 /// `monash parking`: car parks by free spaces, most first.
-struct ParkingCommand: ToolCommand {
+struct ParkingCommand: MonashSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "parking",
         abstract: "List car parks by free spaces, most first.",
@@ -15,7 +15,6 @@ struct ParkingCommand: ToolCommand {
     )
 
     @ParentCommand var monash: Monash
-    var global: GlobalOptions { monash.global }
 
     func run(in context: CommandContext) async throws {
         let timetable = try await context.timetable()

@@ -4,7 +4,7 @@ import Foundation
 import MonashSchedule
 
 /// `monash timetable [--day DATE]`: the week's classes, or one day's.
-struct TimetableCommand: ToolCommand {
+struct TimetableCommand: MonashSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "timetable",
         abstract: "List the week's classes, or one day's.",
@@ -23,7 +23,6 @@ struct TimetableCommand: ToolCommand {
     )
 
     @ParentCommand var monash: Monash
-    var global: GlobalOptions { monash.global }
 
     @Option(help: ArgumentHelp("Only this day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"))
     var day: CalendarDay?

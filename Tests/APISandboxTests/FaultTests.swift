@@ -2,10 +2,6 @@ import APISandbox
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite("Fault injection")
 struct FaultTests {
     @available(macOS 14, iOS 17, tvOS 17, *)

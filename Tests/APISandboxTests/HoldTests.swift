@@ -2,10 +2,6 @@ import APISandbox
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite("Holds: answers kept back until the test releases them")
 struct HoldTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
@@ -61,13 +57,13 @@ struct HoldTests {
         try await Sandbox.withRunning { sandbox in
             let started = ContinuousClock.now
             sandbox.release("early")
-            #expect(try await Client().send(sandbox.url("/_test/hold/early")).status == 200)
+            #expect(try await sandbox.send("/_test/hold/early").status == 200)
             // An unreleased hold would have given out only after two minutes.
             #expect(ContinuousClock.now - started < .seconds(60))
 
-            let release = try await Client().send(sandbox.url("/_test/hold/remote/release"), method: "POST")
+            let release = try await sandbox.send("/_test/hold/remote/release", method: "POST")
             #expect(release.status == 204)
-            #expect(try await Client().send(sandbox.url("/_test/hold/remote"), method: "DELETE").status == 200)
+            #expect(try await sandbox.send("/_test/hold/remote", method: "DELETE").status == 200)
             #expect(sandbox.counters().requestsByPath["/_test/hold/remote/release"] == nil)
             #expect(sandbox.counters().requestsByPath["/_test/hold/remote"] == 1)
 

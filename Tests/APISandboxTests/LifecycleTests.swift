@@ -3,10 +3,6 @@ import Foundation
 import Hummingbird
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite("Sandbox lifecycle")
 struct LifecycleTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
@@ -20,7 +16,7 @@ struct LifecycleTests {
                 let encodedTarget = try #require(
                     target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
                 )
-                let reply = try await Client().send(first.url("/_test/redirect/302?to=\(encodedTarget)"))
+                let reply = try await first.send("/_test/redirect/302?to=\(encodedTarget)")
                 #expect(reply.status == 200)
                 #expect(reply.response.url?.port == second.port)
                 #expect(try reply.json(Echo.self).path == "/_test/echo/landed")

@@ -2,17 +2,13 @@ import APISandbox
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite("Test-surface routes")
 struct RouteTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func echoReflectsMethodPathQueryHeadersAndBody() async throws {
         try await Sandbox.withRunning { sandbox in
-            let reply = try await Client().send(
-                sandbox.url("/_test/echo/a/b?x=1&x=2&y=hello%20world"),
+            let reply = try await sandbox.send(
+                "/_test/echo/a/b?x=1&x=2&y=hello%20world",
                 method: "POST",
                 headers: ["X-Custom": "value", "Content-Type": "text/plain"],
                 body: Data("héllo".utf8)
@@ -35,7 +31,7 @@ struct RouteTests {
     @Test(arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"])
     func echoAnswersEveryMethod(method: String) async throws {
         try await Sandbox.withRunning { sandbox in
-            let reply = try await Client().send(sandbox.url("/_test/echo"), method: method)
+            let reply = try await sandbox.send("/_test/echo", method: method)
             #expect(reply.status == 200)
             if method == "HEAD" {
                 // Same headers as GET would give, but no body.
@@ -53,7 +49,7 @@ struct RouteTests {
     @Test func echoSendsBinaryBodiesAsBase64() async throws {
         try await Sandbox.withRunning { sandbox in
             let bytes = Data([0xFF, 0xFE, 0x00, 0x41])
-            let reply = try await Client().send(sandbox.url("/_test/echo/binary"), method: "PUT", body: bytes)
+            let reply = try await sandbox.send("/_test/echo/binary", method: "PUT", body: bytes)
             let echo = try reply.json(Echo.self)
             #expect(echo.bodyEncoding == "base64")
             #expect(Data(base64Encoded: echo.body) == bytes)
@@ -64,15 +60,15 @@ struct RouteTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func statusAnswersWithTheRequestedCodeBodyAndHeaders() async throws {
         try await Sandbox.withRunning { sandbox in
-            let reply = try await Client().send(
-                sandbox.url("/_test/status/418?body=short%20and%20stout&header=X-First:%201&header=X-Second:two")
+            let reply = try await sandbox.send(
+                "/_test/status/418?body=short%20and%20stout&header=X-First:%201&header=X-Second:two"
             )
             #expect(reply.status == 418)
             #expect(String(decoding: reply.body, as: UTF8.self) == "short and stout")
             #expect(reply.header("X-First") == "1")
             #expect(reply.header("X-Second") == "two")
 
-            let json = try await Client().send(sandbox.url("/_test/status/503"))
+            let json = try await sandbox.send("/_test/status/503")
             #expect(json.status == 503)
             #expect(try json.json([String: Int].self) == ["status": 503])
         }
@@ -82,7 +78,7 @@ struct RouteTests {
     @Test(arguments: [204, 304])
     func bodilessStatusesHaveNoBody(code: Int) async throws {
         try await Sandbox.withRunning { sandbox in
-            let reply = try await Client().send(sandbox.url("/_test/status/\(code)?body=ignored&header=X-Kept:yes"))
+            let reply = try await sandbox.send("/_test/status/\(code)?body=ignored&header=X-Kept:yes")
             #expect(reply.status == code)
             #expect(reply.body.isEmpty)
             #expect(reply.header("X-Kept") == "yes")
@@ -94,7 +90,7 @@ struct RouteTests {
         try await Sandbox.withRunning { sandbox in
             let clock = ContinuousClock()
             let start = clock.now
-            let reply = try await Client().send(sandbox.url("/_test/delay/250"))
+            let reply = try await sandbox.send("/_test/delay/250")
             #expect(clock.now - start >= .milliseconds(250))
             #expect(try reply.json([String: Int].self) == ["delayedMs": 250])
         }
@@ -104,8 +100,8 @@ struct RouteTests {
     @Test func redirectPointsWhereAsked() async throws {
         try await Sandbox.withRunning { sandbox in
             // Following the redirect lands on the echo route with the method preserved (307).
-            let reply = try await Client().send(
-                sandbox.url("/_test/redirect/307?to=/_test/echo/landed"),
+            let reply = try await sandbox.send(
+                "/_test/redirect/307?to=/_test/echo/landed",
                 method: "PUT",
                 body: Data("kept".utf8)
             )
@@ -119,11 +115,11 @@ struct RouteTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func bytesAreDeterministicWithAndWithoutChunking() async throws {
         try await Sandbox.withRunning { sandbox in
-            let fixed = try await Client().send(sandbox.url("/_test/bytes/5000"))
+            let fixed = try await sandbox.send("/_test/bytes/5000")
             #expect(fixed.header("Content-Length") == "5000")
             #expect(fixed.body == expectedPattern(count: 5000))
 
-            let chunked = try await Client().send(sandbox.url("/_test/bytes/5000?chunked=1&chunk_size=700"))
+            let chunked = try await sandbox.send("/_test/bytes/5000?chunked=1&chunk_size=700")
             #expect(chunked.header("Content-Length") == nil)
             #expect(chunked.body == expectedPattern(count: 5000))
         }
@@ -235,7 +231,7 @@ struct RouteTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func unknownScriptIsNotFound() async throws {
         try await Sandbox.withRunning { sandbox in
-            let reply = try await Client().send(sandbox.url("/_test/script/missing"))
+            let reply = try await sandbox.send("/_test/script/missing")
             #expect(reply.status == 404)
         }
     }

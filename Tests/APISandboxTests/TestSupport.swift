@@ -72,6 +72,16 @@ extension Sandbox {
     func url(_ pathAndQuery: String) throws -> URL {
         try #require(URL(string: baseURL.absoluteString + pathAndQuery))
     }
+
+    /// Sends a request to ``url(_:)`` through a fresh ``Client``.
+    func send(
+        _ pathAndQuery: String,
+        method: String = "GET",
+        headers: [String: String] = [:],
+        body: Data? = nil
+    ) async throws -> Reply {
+        try await Client().send(url(pathAndQuery), method: method, headers: headers, body: body)
+    }
 }
 
 /// What `/_test/echo` answers.

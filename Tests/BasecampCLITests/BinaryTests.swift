@@ -8,7 +8,7 @@ import Testing
 struct BinaryTests {
     @Test("basecamp --sandbox projects list")
     func projectsList() async throws {
-        let result = try await BuiltExecutable.run("basecamp", arguments: ["--sandbox", "projects", "list"])
+        let result = try await runBuiltBasecamp(["--sandbox", "projects", "list"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("        ID  NAME  "))
@@ -20,16 +20,14 @@ struct BinaryTests {
         let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-bin-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let state = ["BASECAMP_SANDBOX_STATE": file.path]
-        let created = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "todos", "create", "--todolist", "1069479341", "--content", "Order the cake"],
+        let created = try await runBuiltBasecamp(
+            ["--sandbox", "todos", "create", "--todolist", "1069479341", "--content", "Order the cake"],
             variables: state
         )
         #expect(created.exitCode == 0, "\(created.stderr)")
         #expect(created.stdout.contains("Order the cake"))
-        let listed = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "todos", "list", "--project", "2085958504", "--todolist", "1069479341"],
+        let listed = try await runBuiltBasecamp(
+            ["--sandbox", "todos", "list", "--project", "2085958504", "--todolist", "1069479341"],
             variables: state
         )
         #expect(listed.exitCode == 0)
@@ -38,19 +36,13 @@ struct BinaryTests {
 
     @Test("api GetProject prints JSON; a missing to-do exits 2; a bad flag exits 64")
     func apiAndErrors() async throws {
-        let project = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "api", "GetProject", "--param", "projectId=2085958504"]
-        )
+        let project = try await runBuiltBasecamp(["--sandbox", "api", "GetProject", "--param", "projectId=2085958504"])
         #expect(project.exitCode == 0)
         #expect(try project.json(JSONValue.self)["name"] == "The Leto Laptop")
-        let missing = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "--json", "todos", "get", "1"]
-        )
+        let missing = try await runBuiltBasecamp(["--sandbox", "--json", "todos", "get", "1"])
         #expect(missing.exitCode == 2)
         #expect(try missing.errorReport().code == "not_found")
-        let bad = try await BuiltExecutable.run("basecamp", arguments: ["todos", "list", "--todolist", "many"])
+        let bad = try await runBuiltBasecamp(["todos", "list", "--todolist", "many"])
         #expect(bad.exitCode == 64)
         #expect(bad.stderr.hasPrefix("Error: The value 'many' is invalid for '--todolist <id>'"))
     }

@@ -9,9 +9,8 @@ import Testing
 @Suite("Safe edits with the built basecamp executable")
 struct EditBinaryTests {
     private static func run(_ arguments: [String], state: URL) async throws -> CommandResult {
-        try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "--json"] + arguments,
+        try await runBuiltBasecamp(
+            ["--sandbox", "--json"] + arguments,
             variables: ["BASECAMP_SANDBOX_STATE": state.path]
         )
     }

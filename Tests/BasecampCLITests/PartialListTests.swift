@@ -8,36 +8,24 @@ import Testing
 
 /// A projects list whose only page links to another origin, which the walk refuses.
 @available(macOS 14, iOS 17, tvOS 17, *)
-struct CrossOriginProjectsModule: SandboxModule {
-    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
-        router.get("basecamp/\(BasecampSandboxModule.defaultAccountID)/projects.json") { _, _ -> Response in
-            Response(
-                status: .ok,
-                headers: [
-                    .contentType: "application/json",
-                    .link: #"<https://elsewhere.example/projects.json?page=2>; rel="next""#,
-                ],
-                body: ResponseBody(
-                    byteBuffer: ByteBuffer(
-                        string: #"[{"id":1,"name":"First project"},{"id":2,"name":"Second project"}]"#
-                    )
-                )
-            )
-        }
-    }
+var crossOriginProjectsModule: CannedResponseModule {
+    CannedResponseModule(
+        path: "basecamp/\(BasecampSandboxModule.defaultAccountID)/projects.json",
+        headers: [
+            .contentType: "application/json",
+            .link: #"<https://elsewhere.example/projects.json?page=2>; rel="next""#,
+        ],
+        body: #"[{"id":1,"name":"First project"},{"id":2,"name":"Second project"}]"#
+    )
 }
 
-/// Runs `body` with the variables that point `basecamp` at a ``CrossOriginProjectsModule``.
+/// Runs `body` with the variables that point `basecamp` at ``crossOriginProjectsModule``.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func withCrossOriginProjects(_ body: ([String: String]) async throws -> Void) async throws {
-    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [CrossOriginProjectsModule()]))
-    do {
+    try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [crossOriginProjectsModule])) {
+        sandbox in
         try await body(credentials(sandbox.baseURL.appending(path: "basecamp").absoluteString))
-    } catch {
-        await sandbox.stop()
-        throw error
     }
-    await sandbox.stop()
 }
 
 /// `basecamp … list` and `basecamp api` when the walk stops early: the items fetched are printed,
@@ -90,11 +78,7 @@ struct PartialListTests {
     func process() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withCrossOriginProjects { (variables: [String: String]) async throws in
-            let result = try await BuiltExecutable.run(
-                "basecamp",
-                arguments: ["--json", "projects", "list"],
-                variables: variables
-            )
+            let result = try await runBuiltBasecamp(["--json", "projects", "list"], variables: variables)
             #expect(result.exitCode == 7)
             #expect(try result.json([JSONValue].self).count == 2)
             #expect(try result.errorReport().message.contains("another origin"))

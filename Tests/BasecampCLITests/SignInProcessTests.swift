@@ -31,19 +31,11 @@ struct SignInProcessTests {
         )
         #expect((login2[.posixPermissions] as? Int) == 0o600)
 
-        let projects = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "projects", "list"],
-            variables: variables
-        )
+        let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
         #expect(projects.exitCode == 0, "\(projects.stderr)")
         #expect(projects.stdout.contains("The Leto Laptop"))
 
-        let status = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "--json", "auth", "status"],
-            variables: variables
-        )
+        let status = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
         #expect(status.exitCode == 0, "\(status.stderr)")
         let report = try status.json(JSONValue.self)
         #expect(report["refreshable"] == true)
@@ -58,19 +50,11 @@ struct SignInProcessTests {
             #expect(!output.stderr.contains("code=") && !output.stdout.contains("code="))
         }
 
-        let logout = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "auth", "logout"],
-            variables: variables
-        )
+        let logout = try await runBuiltBasecamp(["--sandbox", "auth", "logout"], variables: variables)
         #expect(logout.exitCode == 0)
         #expect(logout.stdout.hasPrefix("Signed out"))
         #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
-        let after = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "--json", "auth", "status"],
-            variables: variables
-        )
+        let after = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
         #expect(after.exitCode == 3)
         #expect(try after.errorReport().hint?.contains("basecamp auth login") == true)
     }
@@ -80,19 +64,11 @@ struct SignInProcessTests {
         let folder = SignInFolder()
         defer { folder.remove() }
         let variables = folder.variables.merging(Self.strict) { $1 }
-        let login = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "auth", "login", "--device"],
-            variables: variables
-        )
+        let login = try await runBuiltBasecamp(["--sandbox", "auth", "login", "--device"], variables: variables)
         #expect(login.exitCode == 0, "\(login.stderr)")
         #expect(login.stderr.contains("enter the code "))
         #expect(login.stdout.contains("Signed in to Basecamp as "))
-        let projects = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "projects", "list"],
-            variables: variables
-        )
+        let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
         #expect(projects.exitCode == 0, "\(projects.stderr)")
         for secret in try folder.storedSecrets() {
             #expect(!login.stdout.contains(secret) && !login.stderr.contains(secret))
@@ -110,11 +86,7 @@ struct SignInProcessTests {
         #expect(login.exitCode == 0, "\(login.stderr)")
         let before = try folder.tokens(folder.sandboxCredentials)
 
-        let projects = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "projects", "list"],
-            variables: variables
-        )
+        let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
         #expect(projects.exitCode == 0, "\(projects.stderr)")
         let after = try folder.tokens(folder.sandboxCredentials)
         #expect(after.accessToken != before.accessToken)
@@ -132,9 +104,8 @@ struct SignInProcessTests {
         let variables = folder.variables.merging(Self.strict) { $1 }.merging([
             "BASECAMP_SANDBOX_LAUNCHPAD_ONLY": "1", "BASECAMP_SANDBOX_TOKEN_LIFETIME": "30",
         ]) { $1 }
-        let device = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "--json", "auth", "login", "--device"],
+        let device = try await runBuiltBasecamp(
+            ["--sandbox", "--json", "auth", "login", "--device"],
             variables: variables
         )
         #expect(device.exitCode == 64)
@@ -144,11 +115,7 @@ struct SignInProcessTests {
         #expect(login.exitCode == 0, "\(login.stderr)")
         #expect(authorizationAddress(in: login.stderr)?.path == "/launchpad/authorization/new")
         let before = try folder.tokens(folder.sandboxCredentials)
-        let projects = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "projects", "list"],
-            variables: variables
-        )
+        let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
         #expect(projects.exitCode == 0, "\(projects.stderr)")
         #expect(try folder.tokens(folder.sandboxCredentials).accessToken != before.accessToken)
     }
@@ -164,11 +131,7 @@ struct SignInProcessTests {
             #expect(login.exitCode == 0, "\(login.stderr)")
             authorization.revokeAccessTokens()
             authorization.revokeRefreshTokens()
-            let rejected = try await BuiltExecutable.run(
-                "basecamp",
-                arguments: ["--json", "projects", "list"],
-                variables: variables
-            )
+            let rejected = try await runBuiltBasecamp(["--json", "projects", "list"], variables: variables)
             #expect(rejected.exitCode == 3, "\(rejected.stderr)")
             let report = try rejected.errorReport()
             #expect(report.code == "auth_required")
@@ -191,8 +154,8 @@ struct SignInProcessTests {
             stored.expiresAt = Date().addingTimeInterval(-60)
             try await FileCredentialStore(url: folder.credentials).save(stored)
 
-            async let first = BuiltExecutable.run("basecamp", arguments: ["projects", "list"], variables: variables)
-            async let second = BuiltExecutable.run("basecamp", arguments: ["projects", "list"], variables: variables)
+            async let first = runBuiltBasecamp(["projects", "list"], variables: variables)
+            async let second = runBuiltBasecamp(["projects", "list"], variables: variables)
             let results = try await [first, second]
             for result in results {
                 #expect(result.exitCode == 0, "\(result.stderr)")
@@ -214,19 +177,11 @@ struct SignInProcessTests {
         try await Self.withAuthorizationServer(options) { authorization, environment, folder in
             var variables = environment
             variables["BASECAMP_CLIENT_SECRET"] = secret
-            let login = try await BuiltExecutable.run(
-                "basecamp",
-                arguments: ["--verbose", "auth", "login", "--device"],
-                variables: variables
-            )
+            let login = try await runBuiltBasecamp(["--verbose", "auth", "login", "--device"], variables: variables)
             #expect(login.exitCode == 0, "\(login.stderr)")
             let first = try folder.tokens(folder.credentials)
             variables["BASECAMP_CLIENT_SECRET"] = nil
-            let projects = try await BuiltExecutable.run(
-                "basecamp",
-                arguments: ["--verbose", "projects", "list"],
-                variables: variables
-            )
+            let projects = try await runBuiltBasecamp(["--verbose", "projects", "list"], variables: variables)
             #expect(projects.exitCode == 0, "\(projects.stderr)")
             #expect(authorization.refreshRequests == 1)
             let second = try folder.tokens(folder.credentials)

@@ -13,9 +13,8 @@ struct StateFileTests {
         let file = directory.appending(path: "account.json")
 
         try Data("{ half a file".utf8).write(to: file)
-        let damaged = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "projects", "list"],
+        let damaged = try await runBuiltBasecamp(
+            ["--sandbox", "projects", "list"],
             variables: ["BASECAMP_SANDBOX_STATE": file.path]
         )
         #expect(damaged.exitCode == 1)
@@ -26,9 +25,8 @@ struct StateFileTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "{ half a file")
 
         try Data(#"{"version": 99}"#.utf8).write(to: file)
-        let other = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "projects", "list"],
+        let other = try await runBuiltBasecamp(
+            ["--sandbox", "projects", "list"],
             variables: ["BASECAMP_SANDBOX_STATE": file.path]
         )
         #expect(other.exitCode == 1)
@@ -40,9 +38,8 @@ struct StateFileTests {
         )
 
         let nowhere = directory.appending(path: "missing/account.json")
-        let unwritable = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "--json", "projects", "list"],
+        let unwritable = try await runBuiltBasecamp(
+            ["--sandbox", "--json", "projects", "list"],
             variables: ["BASECAMP_SANDBOX_STATE": nowhere.path]
         )
         #expect(unwritable.exitCode == 1)

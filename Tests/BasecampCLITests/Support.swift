@@ -56,3 +56,8 @@ struct TodoJSON: Decodable {
     var appURL: String
     var createdAt: String
 }
+
+/// Runs the built `basecamp` as a process, for tests that need the process boundary.
+func runBuiltBasecamp(_ arguments: [String], variables: [String: String] = [:]) async throws -> CommandResult {
+    try await BuiltExecutable.run("basecamp", arguments: arguments, variables: variables)
+}

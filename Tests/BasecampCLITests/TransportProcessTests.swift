@@ -79,9 +79,8 @@ struct TransportProcessTests {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox(host: "::1") { _, baseURL in
             #expect(baseURL.hasPrefix("http://[::1]:"))
-            let result = try await BuiltExecutable.run(
-                "basecamp",
-                arguments: ["--no-retry", "projects", "list"],
+            let result = try await runBuiltBasecamp(
+                ["--no-retry", "projects", "list"],
                 variables: credentials(baseURL)
             )
             #expect(result.exitCode == 0, "\(result.stderr)")
@@ -94,9 +93,8 @@ struct TransportProcessTests {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let faults = FaultInjection(sequence: [.slowResponse(milliseconds: 700)], pathPrefixes: [Self.route])
         try await withBasecampSandbox(faults: faults) { _, baseURL in
-            let result = try await BuiltExecutable.run(
-                "basecamp",
-                arguments: ["--no-retry", "--timeout", "0.4", "--json", "projects", "list"],
+            let result = try await runBuiltBasecamp(
+                ["--no-retry", "--timeout", "0.4", "--json", "projects", "list"],
                 variables: credentials(baseURL)
             )
             #expect(result.exitCode == 6, "\(result.stderr)")

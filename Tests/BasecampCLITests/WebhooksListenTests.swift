@@ -151,9 +151,8 @@ struct WebhooksListenTests {
             variables: state
         )
         try await listener.waitFor("Registered sandbox webhook", in: listener.stderr)
-        let created = try await BuiltExecutable.run(
-            "basecamp",
-            arguments: ["--sandbox", "todos", "create", "--todolist", "1069479341", "--content", "Order the cake"],
+        let created = try await runBuiltBasecamp(
+            ["--sandbox", "todos", "create", "--todolist", "1069479341", "--content", "Order the cake"],
             variables: state
         )
         #expect(created.exitCode == 0, "\(created.stderr)")
@@ -165,7 +164,7 @@ struct WebhooksListenTests {
     @Test("without a secret, listen refuses to start")
     func secretRequired() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        let result = try await BuiltExecutable.run("basecamp", arguments: ["webhooks", "listen", "--port", "0"])
+        let result = try await runBuiltBasecamp(["webhooks", "listen", "--port", "0"])
         #expect(result.exitCode == 3)
         #expect(result.stderr.contains("BASECAMP_WEBHOOK_SECRET"))
     }

@@ -27,24 +27,11 @@ struct TestTool: CommandLineTool {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) -> [any SandboxModule] {
-        [HelloModule()]
+        [CannedResponseModule(path: "testtool/hello", body: #"{"greeting":"hello from the sandbox"}"#)]
     }
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The API token.") var token: String?
-}
-
-@available(macOS 14, iOS 17, tvOS 17, *)
-struct HelloModule: SandboxModule {
-    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
-        router.get("testtool/hello") { _, _ -> Response in
-            Response(
-                status: .ok,
-                headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"greeting":"hello from the sandbox"}"#))
-            )
-        }
-    }
 }
 
 /// Prints its words, as a table or JSON.

@@ -12,6 +12,17 @@ struct AuthCredentialStoreTests {
         try await body(directory)
     }
 
+    /// Runs `body` with a store that saved ``sample`` to `credentials.json` in a fresh directory,
+    /// and the file.
+    private func withSavedSample(_ body: (FileCredentialStore, URL) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appending(path: "credentials.json")
+            let store = FileCredentialStore(url: url)
+            try await store.save(sample)
+            try await body(store, url)
+        }
+    }
+
     private func permissions(_ url: URL) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         return try #require((attributes[.posixPermissions] as? NSNumber)?.intValue)
@@ -39,10 +50,7 @@ struct AuthCredentialStoreTests {
 
     @Test("Overwriting keeps 0600 and leaves no temporary files behind")
     func overwrite() async throws {
-        try await withTemporaryDirectory { directory in
-            let url = directory.appending(path: "credentials.json")
-            let store = FileCredentialStore(url: url)
-            try await store.save(sample)
+        try await withSavedSample { store, url in
             // Even a file someone loosened is replaced by a private one.
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
             var updated = sample
@@ -50,15 +58,17 @@ struct AuthCredentialStoreTests {
             try await store.save(updated)
             #expect(await store.load()?.accessToken == "a-2")
             #expect(try permissions(url) == 0o600)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["credentials.json"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == [
+                    "credentials.json"
+                ]
+            )
         }
     }
 
     @Test("The file format is the documented JSON")
     func format() async throws {
-        try await withTemporaryDirectory { directory in
-            let url = directory.appending(path: "credentials.json")
-            try await FileCredentialStore(url: url).save(sample)
+        try await withSavedSample { _, url in
             let text = try String(contentsOf: url, encoding: .utf8)
             #expect(text == #"{"access_token":"a-1","expires_at":1700003600,"refresh_token":"r-1"}"#)
         }
@@ -102,10 +112,7 @@ struct AuthCredentialStoreTests {
 
     @Test("remove() deletes the file; removing a missing file is fine")
     func remove() async throws {
-        try await withTemporaryDirectory { directory in
-            let url = directory.appending(path: "credentials.json")
-            let store = FileCredentialStore(url: url)
-            try await store.save(sample)
+        try await withSavedSample { store, url in
             try await store.remove()
             #expect(!FileManager.default.fileExists(atPath: url.path))
             try await store.remove()

@@ -18,6 +18,9 @@ struct TemporaryDirectory {
         (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? []
     }
 
+    /// A response cache stored in the directory.
+    var diskCache: ResponseCache { ResponseCache(storage: DiskCacheStorage(directory: url)) }
+
     func cleanUp() {
         try? FileManager.default.removeItem(at: url)
     }
@@ -47,15 +50,12 @@ struct CacheStorageTests {
         defer { directory.cleanUp() }
 
         let firstTransport = revalidatingTransport()
-        let firstClient = try makeCachingClient(
-            firstTransport,
-            cache: ResponseCache(storage: DiskCacheStorage(directory: directory.url))
-        )
+        let firstClient = try makeCachingClient(firstTransport, cache: directory.diskCache)
         _ = try await firstClient.send(endpoint)
         #expect(directory.files.count == 1)
 
         let secondTransport = revalidatingTransport()
-        let reopened = ResponseCache(storage: DiskCacheStorage(directory: directory.url))
+        let reopened = directory.diskCache
         #expect(reopened.count == 1)
         let secondClient = try makeCachingClient(secondTransport, cache: reopened)
         let response = try await secondClient.response(endpoint)
@@ -90,24 +90,18 @@ struct CacheStorageTests {
     func diskCorruptedFile(damage: Damage) async throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
-        _ = try await makeCachingClient(
-            revalidatingTransport(),
-            cache: ResponseCache(storage: DiskCacheStorage(directory: directory.url))
-        ).send(endpoint)
+        _ = try await makeCachingClient(revalidatingTransport(), cache: directory.diskCache).send(endpoint)
         let file = try #require(directory.files.first)
         try damage.apply(to: Data(contentsOf: file)).write(to: file)
 
         let transport = revalidatingTransport()
-        let cache = ResponseCache(storage: DiskCacheStorage(directory: directory.url))
+        let cache = directory.diskCache
         let response = try await makeCachingClient(transport, cache: cache).response(endpoint)
         #expect(transport.requests[0].header("If-None-Match") == nil)
         #expect(!response.fromCache)
         #expect(response.value.name == "disk")
         // The damaged file was replaced by a good one.
-        let again = try await makeCachingClient(
-            revalidatingTransport(),
-            cache: ResponseCache(storage: DiskCacheStorage(directory: directory.url))
-        ).response(endpoint)
+        let again = try await makeCachingClient(revalidatingTransport(), cache: directory.diskCache).response(endpoint)
         #expect(again.fromCache)
     }
 
@@ -116,7 +110,7 @@ struct CacheStorageTests {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
         let transport = revalidatingTransport()
-        let cache = ResponseCache(storage: DiskCacheStorage(directory: directory.url))
+        let cache = directory.diskCache
         let client = try makeCachingClient(transport, cache: cache)
         _ = try await client.send(endpoint)
         let file = try #require(directory.files.first)
@@ -188,10 +182,7 @@ struct CacheStorageTests {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
         let transport = revalidatingTransport()
-        let client = try makeCachingClient(
-            transport,
-            cache: ResponseCache(storage: DiskCacheStorage(directory: directory.url))
-        ) {
+        let client = try makeCachingClient(transport, cache: directory.diskCache) {
             $0.redactor.addSecretQueryParameter("api_key")
         }
         _ = try await client.send(

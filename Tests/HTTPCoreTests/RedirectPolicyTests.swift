@@ -5,27 +5,36 @@ import Testing
 
 @Suite("Redirect policy")
 struct RedirectPolicyTests {
-    private func request(_ url: String, method: HTTPRequest.Method = .get) throws -> HTTPRequest {
-        HTTPRequest(
+    private static let origin = "https://a.example/x"
+
+    /// What `policy` decides for a request to ``origin`` (with credentials and `Accept`) that got
+    /// `status` with `Location: location`.
+    private func decide(
+        _ status: Int,
+        to location: String,
+        method: HTTPRequest.Method = .get,
+        body: Data? = nil,
+        policy: RedirectPolicy = .default,
+        redirectsSoFar: Int = 0
+    ) throws -> RedirectPolicy.Decision {
+        let url = try #require(URL(string: Self.origin))
+        let request = HTTPRequest(
             method: method,
-            url: try #require(URL(string: url)),
+            url: url,
             headerFields: [.authorization: "Bearer t", .cookie: "c=1", .proxyAuthorization: "p", .accept: "*/*"]
         )
-    }
-
-    private func redirect(_ status: Int, to location: String) -> HTTPResponse {
-        HTTPResponse(status: .init(code: status), headerFields: [.location: location])
+        return policy.decide(
+            request: request,
+            body: body,
+            url: url,
+            response: HTTPResponse(status: .init(code: status), headerFields: [.location: location]),
+            redirectsSoFar: redirectsSoFar
+        )
     }
 
     @Test("https → http is refused")
     func downgrade() throws {
-        let decision = RedirectPolicy.default.decide(
-            request: try request("https://a.example/x"),
-            body: nil,
-            url: try #require(URL(string: "https://a.example/x")),
-            response: redirect(302, to: "http://a.example/y"),
-            redirectsSoFar: 0
-        )
+        let decision = try decide(302, to: "http://a.example/y")
         guard case .refuse(let error) = decision else {
             Issue.record("expected a refusal, got \(decision)")
             return
@@ -35,13 +44,7 @@ struct RedirectPolicyTests {
 
     @Test("Same-origin redirects keep credentials; relative locations resolve")
     func sameOrigin() throws {
-        let decision = RedirectPolicy.default.decide(
-            request: try request("https://a.example/x"),
-            body: nil,
-            url: try #require(URL(string: "https://a.example/x")),
-            response: redirect(301, to: "/y?z=1"),
-            redirectsSoFar: 0
-        )
+        let decision = try decide(301, to: "/y?z=1")
         guard case .follow(let next, _, let url) = decision else {
             Issue.record("expected to follow, got \(decision)")
             return
@@ -52,13 +55,7 @@ struct RedirectPolicyTests {
 
     @Test("Cross-origin redirects strip Authorization, Cookie and Proxy-Authorization")
     func crossOrigin() throws {
-        let decision = RedirectPolicy.default.decide(
-            request: try request("https://a.example/x"),
-            body: nil,
-            url: try #require(URL(string: "https://a.example/x")),
-            response: redirect(307, to: "https://a.example:8443/x"),
-            redirectsSoFar: 0
-        )
+        let decision = try decide(307, to: "https://a.example:8443/x")
         guard case .follow(let next, _, _) = decision else {
             Issue.record("expected to follow, got \(decision)")
             return
@@ -72,28 +69,13 @@ struct RedirectPolicyTests {
     @Test("303 turns a POST into a GET without a body; 307 keeps both")
     func methods() throws {
         let body = Data("x".utf8)
-        let url = try #require(URL(string: "https://a.example/x"))
-        let see = RedirectPolicy.default.decide(
-            request: try request("https://a.example/x", method: .post),
-            body: body,
-            url: url,
-            response: redirect(303, to: "/done"),
-            redirectsSoFar: 0
-        )
-        if case .follow(let next, let nextBody, _) = see {
+        if case .follow(let next, let nextBody, _) = try decide(303, to: "/done", method: .post, body: body) {
             #expect(next.method == .get)
             #expect(nextBody == nil)
         } else {
             Issue.record("expected to follow 303")
         }
-        let temporary = RedirectPolicy.default.decide(
-            request: try request("https://a.example/x", method: .post),
-            body: body,
-            url: url,
-            response: redirect(307, to: "/again"),
-            redirectsSoFar: 0
-        )
-        if case .follow(let next, let nextBody, _) = temporary {
+        if case .follow(let next, let nextBody, _) = try decide(307, to: "/again", method: .post, body: body) {
             #expect(next.method == .post)
             #expect(nextBody == body)
         } else {
@@ -103,26 +85,12 @@ struct RedirectPolicyTests {
 
     @Test("Too many redirects is refused; .none delivers the 3xx")
     func limits() throws {
-        let url = try #require(URL(string: "https://a.example/x"))
-        let tooMany = RedirectPolicy(maxRedirects: 2).decide(
-            request: try request("https://a.example/x"),
-            body: nil,
-            url: url,
-            response: redirect(302, to: "/y"),
-            redirectsSoFar: 2
-        )
-        guard case .refuse = tooMany else {
+        guard case .refuse = try decide(302, to: "/y", policy: RedirectPolicy(maxRedirects: 2), redirectsSoFar: 2)
+        else {
             Issue.record("expected a refusal")
             return
         }
-        let none = RedirectPolicy.none.decide(
-            request: try request("https://a.example/x"),
-            body: nil,
-            url: url,
-            response: redirect(302, to: "/y"),
-            redirectsSoFar: 0
-        )
-        guard case .deliver = none else {
+        guard case .deliver = try decide(302, to: "/y", policy: .none) else {
             Issue.record("expected delivery")
             return
         }

@@ -20,61 +20,55 @@ struct FileTransferLoopbackTests {
 
     @Test("A download larger than the body limit streams to disk", arguments: TransportUnderTest.allCases)
     func downloadBeyondBodyLimit(_ transportUnderTest: TransportUnderTest) async throws {
-        try await Sandbox.withRunning { sandbox in
-            try await transportUnderTest.withTransport { transport in
-                let client = try makeClient(sandbox, transport) { $0.maxResponseBodySize = 64 * 1024 }
-                let destination = try Self.directory().appendingPathComponent("file.bin")
-                let count = 3 * 1024 * 1024 + 17
-                let last = Locked<TransferProgress?>(nil)
-                let result = try await client.download(
-                    Endpoint<Data>(.get, "_test/bytes/\(count)"),
-                    to: destination,
-                    progress: { value in last.withLock { $0 = value } }
-                )
-                #expect(result.byteCount == Int64(count))
-                #expect(try Data(contentsOf: destination) == Self.pattern(count))
-                #expect(last.withLock { $0 }?.completed == Int64(count))
-            }
+        try await withContract(transportUnderTest) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.maxResponseBodySize = 64 * 1024 }
+            let destination = try Self.directory().appendingPathComponent("file.bin")
+            let count = 3 * 1024 * 1024 + 17
+            let last = Locked<TransferProgress?>(nil)
+            let result = try await client.download(
+                Endpoint<Data>(.get, "_test/bytes/\(count)"),
+                to: destination,
+                progress: { value in last.withLock { $0 = value } }
+            )
+            #expect(result.byteCount == Int64(count))
+            #expect(try Data(contentsOf: destination) == Self.pattern(count))
+            #expect(last.withLock { $0 }?.completed == Int64(count))
         }
     }
 
     @Test("An interrupted download resumes with a range request", arguments: TransportUnderTest.allCases)
     func resumes(_ transportUnderTest: TransportUnderTest) async throws {
-        try await Sandbox.withRunning { sandbox in
-            try await transportUnderTest.withTransport { transport in
-                let client = try makeClient(sandbox, transport)
-                let destination = try Self.directory().appendingPathComponent("file.bin")
-                let count = 200_000
-                let partial = Client.partialFile(for: destination)
-                try Self.pattern(70_000).write(to: partial)
-                try Data("\"bytes-\(count)\"".utf8).write(to: partial.appendingPathExtension("validator"))
-                let result = try await client.download(Endpoint<Data>(.get, "_test/bytes/\(count)"), to: destination)
-                #expect(result.status.code == 206)
-                #expect(result.resumedFrom == 70_000)
-                #expect(try Data(contentsOf: destination) == Self.pattern(count))
-            }
+        try await withContract(transportUnderTest) { sandbox, transport in
+            let client = try makeClient(sandbox, transport)
+            let destination = try Self.directory().appendingPathComponent("file.bin")
+            let count = 200_000
+            let partial = Client.partialFile(for: destination)
+            try Self.pattern(70_000).write(to: partial)
+            try Data("\"bytes-\(count)\"".utf8).write(to: partial.appendingPathExtension("validator"))
+            let result = try await client.download(Endpoint<Data>(.get, "_test/bytes/\(count)"), to: destination)
+            #expect(result.status.code == 206)
+            #expect(result.resumedFrom == 70_000)
+            #expect(try Data(contentsOf: destination) == Self.pattern(count))
         }
     }
 
     @Test("An upload streams the file's bytes to the server", arguments: TransportUnderTest.allCases)
     func uploads(_ transportUnderTest: TransportUnderTest) async throws {
-        try await Sandbox.withRunning { sandbox in
-            try await transportUnderTest.withTransport { transport in
-                let client = try makeClient(sandbox, transport)
-                let file = try Self.directory().appendingPathComponent("upload.bin")
-                let bytes = Self.pattern(700_001)
-                try bytes.write(to: file)
-                let last = Locked<TransferProgress?>(nil)
-                let echo = try await client.upload(
-                    Endpoint.echo(.post, headers: [.contentType: "application/octet-stream"]),
-                    fromFile: file,
-                    progress: { value in last.withLock { $0 = value } }
-                ).value
-                #expect(echo.bodyBytes == bytes.count)
-                #expect(Data(base64Encoded: echo.body) == bytes)
-                #expect(echo.header("Content-Length") == "700001")
-                #expect(last.withLock { $0 }?.completed == Int64(bytes.count))
-            }
+        try await withContract(transportUnderTest) { sandbox, transport in
+            let client = try makeClient(sandbox, transport)
+            let file = try Self.directory().appendingPathComponent("upload.bin")
+            let bytes = Self.pattern(700_001)
+            try bytes.write(to: file)
+            let last = Locked<TransferProgress?>(nil)
+            let echo = try await client.upload(
+                Endpoint.echo(.post, headers: [.contentType: "application/octet-stream"]),
+                fromFile: file,
+                progress: { value in last.withLock { $0 = value } }
+            ).value
+            #expect(echo.bodyBytes == bytes.count)
+            #expect(Data(base64Encoded: echo.body) == bytes)
+            #expect(echo.header("Content-Length") == "700001")
+            #expect(last.withLock { $0 }?.completed == Int64(bytes.count))
         }
     }
 }

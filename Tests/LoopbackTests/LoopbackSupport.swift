@@ -77,13 +77,10 @@ enum SanitizerRun {
 func makeClient(
     _ sandbox: Sandbox,
     _ transport: any HTTPTransport,
+    timeout: Duration = SanitizerRun.hangTimeout,
     configure: (inout ClientConfiguration) -> Void = { _ in }
 ) throws -> Client {
-    var configuration = ClientConfiguration(
-        baseURL: sandbox.baseURL,
-        timeout: SanitizerRun.hangTimeout,
-        retry: .none
-    )
+    var configuration = ClientConfiguration(baseURL: sandbox.baseURL, timeout: timeout, retry: .none)
     configure(&configuration)
     return try Client(configuration: configuration, transport: transport)
 }

@@ -23,10 +23,7 @@ extension TransportContractTests {
 
     @Test("1,000 sequential requests reuse one keep-alive connection", arguments: TransportUnderTest.allCases)
     func sequentialKeepAlive(kind: TransportUnderTest) async throws {
-        let connections = ConnectionLog()
-        let configuration = SandboxConfiguration(modules: [ConnectionProbe(log: connections)])
-        try await withContract(kind, configuration) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withConnectionProbe(kind) { client, connections in
             let started = ContinuousClock.now
             for index in 0..<1000 {
                 let answer = try await client.send(Endpoint<JSONValue>(.get, "loopback-probe/\(index)"))
@@ -44,10 +41,7 @@ extension TransportContractTests {
         arguments: TransportUnderTest.allCases
     )
     func bodilessKeepAlive(kind: TransportUnderTest) async throws {
-        let connections = ConnectionLog()
-        let configuration = SandboxConfiguration(modules: [ConnectionProbe(log: connections)])
-        try await withContract(kind, configuration) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withConnectionProbe(kind) { client, connections in
             let notModified = Endpoint<NoContent>(
                 .get,
                 "loopback-probe-empty/304",
@@ -76,10 +70,7 @@ extension TransportContractTests {
 
     @Test("64 concurrent requests through one client all get their own answers", arguments: TransportUnderTest.allCases)
     func concurrentRequests(kind: TransportUnderTest) async throws {
-        let connections = ConnectionLog()
-        let configuration = SandboxConfiguration(modules: [ConnectionProbe(log: connections)])
-        try await withContract(kind, configuration) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withConnectionProbe(kind) { client, connections in
             let started = ContinuousClock.now
             let answers = try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
                 for index in 0..<64 {
@@ -106,5 +97,18 @@ extension TransportContractTests {
             #expect(connections.distinctConnections > 1)
             #expect(connections.distinctConnections <= 64)
         }
+    }
+}
+
+/// Runs `body` with a client of `kind` on a sandbox that logs the connection each request came on.
+private func withConnectionProbe(
+    _ kind: TransportUnderTest,
+    _ body: (Client, ConnectionLog) async throws -> Void
+) async throws {
+    let connections = ConnectionLog()
+    try await withContract(kind, SandboxConfiguration(modules: [ConnectionProbe(log: connections)])) {
+        sandbox,
+        transport in
+        try await body(try makeClient(sandbox, transport), connections)
     }
 }

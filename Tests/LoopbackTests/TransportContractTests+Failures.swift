@@ -136,23 +136,20 @@ extension TransportContractTests {
         await stopped.stop()
         try await withContract(kind) { sandbox, transport in
             sandbox.script("closed", [.fault(.closeBeforeResponse)])
-            let options = TransportOptions(timeout: .seconds(5 * SanitizerRun.slowdown))
-            let refused = await transportError {
-                _ = try await transport.send(
-                    postRequest(to: stopped, "/anything"),
-                    body: Data("{}".utf8),
-                    options: options
-                )
+            // The error of posting `{}` to `path` on `server`.
+            func postError(to server: Sandbox, _ path: String) async -> TransportError? {
+                await transportError {
+                    _ = try await transport.send(
+                        postRequest(to: server, path),
+                        body: Data("{}".utf8),
+                        options: TransportOptions(timeout: .seconds(5 * SanitizerRun.slowdown))
+                    )
+                }
             }
+            let refused = await postError(to: stopped, "/anything")
             #expect(refused?.kind == .cannotConnect)
             #expect(refused?.requestMayHaveBeenSent == false)
-            let closed = await transportError {
-                _ = try await transport.send(
-                    postRequest(to: sandbox, "/_test/script/closed"),
-                    body: Data("{}".utf8),
-                    options: options
-                )
-            }
+            let closed = await postError(to: sandbox, "/_test/script/closed")
             #expect(closed?.kind == .connectionLost)
             #expect(closed?.requestMayHaveBeenSent == true)
         }

@@ -63,7 +63,7 @@ struct ArgumentValueTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("--text stores free text; plain decimals and an empty result need no flag")
     func text() async throws {
-        try await withSandbox { baseURL, module in
+        try await withSandbox { baseURL, module, _ in
             func run(_ arguments: [String]) async -> CommandResult {
                 await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables)
             }

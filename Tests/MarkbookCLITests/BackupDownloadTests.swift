@@ -12,9 +12,8 @@ struct BackupDownloadTests {
     }
 
     static func download(_ arguments: [String], backup: String) async throws -> CommandResult {
-        try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "backup", "download"] + arguments,
+        try await runBuiltMarkbook(
+            ["--sandbox", "backup", "download"] + arguments,
             variables: ["MARKBOOK_SANDBOX_BACKUP": backup]
         )
     }

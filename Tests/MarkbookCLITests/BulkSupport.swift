@@ -21,7 +21,7 @@ struct BulkFixture {
         let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-bulk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await withSandbox { baseURL, module in
+        try await withSandbox { baseURL, module, _ in
             try await body(BulkFixture(directory: directory, baseURL: baseURL, module: module))
         }
     }
@@ -29,11 +29,7 @@ struct BulkFixture {
     /// Runs the built `markbook` against the sandbox with the test account, and checks its output
     /// for secrets.
     func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
-        let result = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--base-url", baseURL] + arguments,
-            variables: CLIAccount.variables
-        )
+        let result = try await runBuiltMarkbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables)
         expectNoSecrets(result, sourceLocation: sourceLocation)
         return result
     }

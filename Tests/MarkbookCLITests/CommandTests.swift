@@ -160,12 +160,7 @@ struct CommandTests {
     @Test("Writes against one sandbox: results, students (delete and restore), classes")
     func writes() async throws {
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_718_333_912))
-        try await withSandbox(clock: clock) { baseURL, module in
-            func run(_ arguments: [String]) async -> CommandResult {
-                await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables) {
-                    $0.clock = clock
-                }
-            }
+        try await withSandbox(clock: clock) { _, module, run in
             let set = await run([
                 "result", "set", "1000001", "--student", "5004", "--task", "4003", "--result", "21.25",
             ])
@@ -238,12 +233,7 @@ struct CommandTests {
     @Test("backup schedule, then url: pending today, the URL tomorrow (on the command's clock)")
     func backup() async throws {
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_718_333_912))
-        try await withSandbox(clock: clock) { baseURL, _ in
-            func run(_ arguments: [String]) async -> CommandResult {
-                await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables) {
-                    $0.clock = clock
-                }
-            }
+        try await withSandbox(clock: clock) { baseURL, _, run in
             let none = await run(["backup", "url"])
             #expect(none.stdout == "No backup is scheduled: run 'markbook backup schedule MATCHING'.\n")
             let short = await run(["backup", "schedule", "x"])
@@ -266,7 +256,7 @@ struct CommandTests {
         let file = FileManager.default.temporaryDirectory.appending(path: "markbook-\(UUID().uuidString).json")
         try Data(MarkbookSpecPayloads.createMarkbookPayload.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        try await withSandbox { baseURL, module in
+        try await withSandbox { baseURL, module, _ in
             func run(_ arguments: [String]) async -> CommandResult {
                 await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables)
             }
@@ -324,7 +314,7 @@ struct CommandTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Credentials: none is exit 3 naming the variables; a wrong password is exit 3; neither is ever printed")
     func credentials() async throws {
-        try await withSandbox { baseURL, module in
+        try await withSandbox { baseURL, module, _ in
             let none = await markbook(["--base-url", baseURL, "list"])
             #expect(none.exitCode == 3)
             #expect(none.stderr.contains("MARKBOOK_API_KEY"))
@@ -385,7 +375,7 @@ struct CommandTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("--verbose: one redacted line per attempt; no secret or session value anywhere")
     func verbose() async throws {
-        try await withSandbox { baseURL, module in
+        try await withSandbox { baseURL, module, _ in
             let result = await markbook(
                 ["--verbose", "--base-url", baseURL, "show", "1000001"],
                 variables: CLIAccount.variables

@@ -179,9 +179,8 @@ struct ImportWorkflowTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
         let original = directory.appending(path: "original.csv")
-        let exported = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "export", Self.key, "--output", original.path],
+        let exported = try await runBuiltMarkbook(
+            ["--sandbox", "export", Self.key, "--output", original.path],
             variables: state
         )
         #expect(exported.exitCode == 0, "\(exported.stderr)")
@@ -193,34 +192,27 @@ struct ImportWorkflowTests {
         var faulty = state
         faulty["MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER"] = "1"
         faulty["MARKBOOK_SANDBOX_FAIL_RESULTS_WITH"] = "http:400"
-        let first = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "import", Self.key, file.path, "--concurrency", "1"],
+        let first = try await runBuiltMarkbook(
+            ["--sandbox", "import", Self.key, file.path, "--concurrency", "1"],
             variables: faulty
         )
         #expect(first.exitCode == 9, "a per-cell refusal: \(first.stderr)")
         #expect(first.stdout.contains("Import INCOMPLETE: applied 1, failed 3"))
 
-        let second = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "import", Self.key, file.path],
-            variables: state
-        )
+        let second = try await runBuiltMarkbook(["--sandbox", "import", Self.key, file.path], variables: state)
         #expect(second.exitCode == 0, "\(second.stderr)")
         #expect(second.stdout.contains("Import complete: applied 3, failed 0"))
 
         let again = directory.appending(path: "again.csv")
-        let reexported = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "export", Self.key, "--output", again.path],
+        let reexported = try await runBuiltMarkbook(
+            ["--sandbox", "export", Self.key, "--output", again.path],
             variables: state
         )
         #expect(reexported.exitCode == 0)
         #expect(try Data(contentsOf: again) == Data(contentsOf: file))
 
-        let typo = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "list"],
+        let typo = try await runBuiltMarkbook(
+            ["--sandbox", "list"],
             variables: ["MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER": "soon"]
         )
         #expect(typo.exitCode == 1)

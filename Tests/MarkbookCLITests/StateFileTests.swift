@@ -17,20 +17,18 @@ struct StateFileTests {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
-        let created = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "class", "create", "1000001", "--name", "10MAT1-Z"],
+        let created = try await runBuiltMarkbook(
+            ["--sandbox", "class", "create", "1000001", "--name", "10MAT1-Z"],
             variables: state
         )
         #expect(created.exitCode == 0, "\(created.stderr)")
-        let shown = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "--format", "json", "--fields", "classes.name", "show", "1000001"],
+        let shown = try await runBuiltMarkbook(
+            ["--sandbox", "--format", "json", "--fields", "classes.name", "show", "1000001"],
             variables: state
         )
         #expect(shown.exitCode == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("10MAT1-Z"))
-        let fresh = try await BuiltExecutable.run("markbook", arguments: ["--sandbox", "--json", "show", "1000001"])
+        let fresh = try await runBuiltMarkbook(["--sandbox", "--json", "show", "1000001"])
         #expect(!fresh.stdout.contains("10MAT1-Z"))
     }
 
@@ -40,9 +38,8 @@ struct StateFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appending(path: "school.json")
         try Data(#"{"version": 1, "world": {"schoolName": 3}}"#.utf8).write(to: file)
-        let result = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "list"],
+        let result = try await runBuiltMarkbook(
+            ["--sandbox", "list"],
             variables: ["MARKBOOK_SANDBOX_STATE": file.path]
         )
         #expect(result.exitCode == 1)
@@ -61,9 +58,8 @@ struct StateFileTests {
         let missing = FileManager.default.temporaryDirectory.appending(
             path: "no-such-dir-\(UUID().uuidString)/school.json"
         )
-        let result = try await BuiltExecutable.run(
-            "markbook",
-            arguments: ["--sandbox", "--json", "users"],
+        let result = try await runBuiltMarkbook(
+            ["--sandbox", "--json", "users"],
             variables: ["MARKBOOK_SANDBOX_STATE": missing.path]
         )
         #expect(result.exitCode == 1)

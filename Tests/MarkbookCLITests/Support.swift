@@ -57,14 +57,23 @@ func markbook(
 }
 
 /// A sandbox the test owns (so state persists across several commands), strict about the
-/// account, on `clock`; runs `body` with its base URL.
+/// account, on `clock`; runs `body` with its base URL, the module, and a function that runs
+/// `markbook` in-process against it as the test account, on the same clock.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func withSandbox(
     clock: TestClock = TestClock(start: Date(timeIntervalSince1970: 1_718_333_912)),
-    _ body: (String, MarkbookSandboxModule) async throws -> Void
+    _ body: (String, MarkbookSandboxModule, _ run: ([String]) async -> CommandResult) async throws -> Void
 ) async throws {
     let module = MarkbookSandboxModule(account: CLIAccount.account, now: { clock.now() })
     try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module])) { sandbox in
-        try await body(sandbox.baseURL.appending(path: MarkbookSandboxModule.defaultBasePath).absoluteString, module)
+        let baseURL = sandbox.baseURL.appending(path: MarkbookSandboxModule.defaultBasePath).absoluteString
+        try await body(baseURL, module) { arguments in
+            await markbook(["--base-url", baseURL] + arguments, variables: CLIAccount.variables) { $0.clock = clock }
+        }
     }
+}
+
+/// Runs the built `markbook` as a process, for tests that need the process boundary.
+func runBuiltMarkbook(_ arguments: [String], variables: [String: String] = [:]) async throws -> CommandResult {
+    try await BuiltExecutable.run("markbook", arguments: arguments, variables: variables)
 }

@@ -35,8 +35,7 @@ struct BackupTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Sandbox modes: pending and none override the schedule; ready serves a zip at once")
     func modes() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             harness.module.setOptions(.init(backup: .pending))
             try await client.scheduleBackup(matching: "10MAT")
             harness.clock.advance(by: .seconds(2 * 86_400))
@@ -57,8 +56,7 @@ struct BackupTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The backup zip: valid stored entries with correct CRC-32, the markbooks matched, their data as JSON and CSV")
     func zipContents() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             try await client.putStudentResult(
                 markbookKey: 1_000_001,
                 studentKey: 5004,

@@ -21,26 +21,19 @@ struct LeakTests {
             func attempt(_ body: () async throws -> Void) async {
                 do { try await body() } catch { shown.append(Leaks.render(error)) }
             }
-            await attempt { shown.append(Leaks.render(try await client.markbookList())) }
-            await attempt { shown.append(Leaks.render(try await client.userList())) }
-            await attempt { shown.append(Leaks.render(try await client.getMarkbook(key: 1_000_001))) }
-            await attempt { shown.append(Leaks.render(try await client.getMarkbookAlt(key: 1_000_001))) }
-            await attempt { shown.append(Leaks.render(try await client.getOutcomes(key: 1_000_001))) }
-            await attempt { shown.append(Leaks.render(try await client.getOutcomesAlt(key: 1_000_001))) }
-            await attempt {
-                try await client.putStudentResult(
+            // A second call fails: class names are unique.
+            func createClassZ() async throws {
+                _ = try await client.createClass(
                     markbookKey: 1_000_001,
-                    studentKey: 5001,
-                    sid: "100234",
-                    taskKey: 4001,
-                    taskName: "Algebra test",
-                    result: "45"
+                    name: "Z",
+                    teacherFamilyName: "",
+                    teacherGivenName: ""
                 )
             }
-            await attempt {
+            func createStudent(sid: String) async throws {
                 _ = try await client.createStudent(
                     markbookKey: 1_000_001,
-                    sid: "1",
+                    sid: sid,
                     familyName: "F",
                     givenName: "G",
                     preferredName: "",
@@ -48,6 +41,14 @@ struct LeakTests {
                     classKey: 3001
                 )
             }
+            await attempt { shown.append(Leaks.render(try await client.markbookList())) }
+            await attempt { shown.append(Leaks.render(try await client.userList())) }
+            await attempt { shown.append(Leaks.render(try await client.getMarkbook(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getMarkbookAlt(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getOutcomes(key: 1_000_001))) }
+            await attempt { shown.append(Leaks.render(try await client.getOutcomesAlt(key: 1_000_001))) }
+            await attempt { try await client.putOliviaAlgebraResult("45") }
+            await attempt { try await createStudent(sid: "1") }
             await attempt {
                 try await client.updateStudent(
                     markbookKey: 1_000_001,
@@ -68,14 +69,7 @@ struct LeakTests {
                     classKey: 3002
                 )
             }
-            await attempt {
-                _ = try await client.createClass(
-                    markbookKey: 1_000_001,
-                    name: "Z",
-                    teacherFamilyName: "",
-                    teacherGivenName: ""
-                )
-            }
+            await attempt { try await createClassZ() }
             await attempt { try await client.scheduleBackup(matching: "10MAT") }
             await attempt { shown.append(Leaks.render(try await client.getBackupURL())) }
             await attempt {
@@ -88,30 +82,13 @@ struct LeakTests {
             // Failures of every kind.
             await attempt { _ = try await client.getMarkbook(key: 9) }
             await attempt { try await client.scheduleBackup(matching: "x") }
-            await attempt {
-                _ = try await client.createClass(
-                    markbookKey: 1_000_001,
-                    name: "Z",
-                    teacherFamilyName: "",
-                    teacherGivenName: ""
-                )
-            }
+            await attempt { try await createClassZ() }
             harness.module.expireSessions()
             await attempt { _ = try await client.userList() }
             harness.clock.advance(by: .seconds(19 * 60))
             await attempt { _ = try await client.userList() }
             harness.sandbox.setFaults(FaultInjection(sequence: [.connection(.dropResponse)]))
-            await attempt {
-                _ = try await client.createStudent(
-                    markbookKey: 1_000_001,
-                    sid: "2",
-                    familyName: "F",
-                    givenName: "G",
-                    preferredName: "",
-                    gender: .male,
-                    classKey: 3001
-                )
-            }
+            await attempt { try await createStudent(sid: "2") }
             harness.sandbox.setFaults(FaultInjection(sequence: [.serviceUnavailable, .connection(.resetConnection)]))
             await attempt { _ = try await client.markbookList() }
             let wrong = try harness.client(hooks: recorder, password: "wrong-password-\(TestAccount.password)")

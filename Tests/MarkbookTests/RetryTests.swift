@@ -103,8 +103,7 @@ struct RetryTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Over HTTP: a create whose answer is dropped is ambiguous and applied exactly once (no transport resend)")
     func droppedCreateOverHTTP() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             // Warm up: log in and leave a keep-alive connection that the create could reuse.
             _ = try await client.getMarkbook(key: 1_000_001)
             harness.sandbox.setFaults(FaultInjection(sequence: [.connection(.dropResponse)]))
@@ -121,8 +120,7 @@ struct RetryTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Over HTTP: a result whose answer is dropped is sent again and lands once, with the value asked for")
     func droppedResultOverHTTP() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             _ = try await client.markbookList()
             harness.sandbox.setFaults(FaultInjection(sequence: [.connection(.dropResponse)]))
             try await client.putStudentResult(
@@ -142,8 +140,7 @@ struct RetryTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Over HTTP: a 503 is retried for a read and not for createclass")
     func serviceUnavailableOverHTTP() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             _ = try await client.markbookList()
             harness.sandbox.setFaults(FaultInjection(sequence: [.serviceUnavailable]))
             let sheet = try await client.getMarkbookAlt(key: 1_000_001)

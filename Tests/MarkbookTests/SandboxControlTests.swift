@@ -11,8 +11,7 @@ struct SandboxControlTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("POST options sets and clears result-write faults; GET counters reports writes per cell")
     func controls() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let controls = try Client(configuration: ClientConfiguration(baseURL: harness.sandbox.baseURL))
             let path = harness.module.testPath
             #expect(path == "/_test/markbook/api/v1.5")

@@ -11,8 +11,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("markbookList and userList: the seed")
     func lists() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let markbooks = try await client.markbookList()
             #expect(markbooks.map(\.key) == [1_000_001, 1_000_002, 1_000_003])
             #expect(
@@ -34,8 +33,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("getMarkbook and getMarkbookAlt: the same students × tasks grid")
     func sheets() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let sheet = try await client.getMarkbook(key: 1_000_001)
             #expect(sheet == (try await client.getMarkbookAlt(key: 1_000_001)))
             #expect(sheet.students.count == 8)
@@ -54,8 +52,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("getOutcomes and getOutcomesAlt: the same levels; a markbook without outcomes is empty")
     func outcomes() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { _, client in
             let outcomes = try await client.getOutcomes(key: 1_000_001)
             #expect(outcomes == (try await client.getOutcomesAlt(key: 1_000_001)))
             #expect(outcomes.outcomes.count == 4)
@@ -71,8 +68,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("putStudentResult writes, rounds to the task's places, clears; a mismatched sid or task name writes nothing")
     func results() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let sheet = try await client.getMarkbook(key: 1_000_001)
             let olivia = try #require(sheet.student(key: 5001))
             let exam = try #require(sheet.task(key: 4004))
@@ -111,8 +107,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Students: create, update (every name), delete (soft: results kept), restore by moving")
     func students() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let key = try await client.createAanyaPatel()
             #expect(key == 5016)
             var sheet = try await client.getMarkbook(key: 1_000_001)
@@ -174,8 +169,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("createClass: teacher names as given/family; names unique (case and spaces ignored)")
     func classes() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let key = try await client.createClass(
                 markbookKey: 1_000_001,
                 name: "10MAT1-C",
@@ -210,8 +204,7 @@ struct SandboxTests {
     @Test("Backups: none, pending today, ready at 1 AM tomorrow, downloadable, gone an hour after first returned")
     func backups() async throws {
         // Fri 14 Jun 2024 12:58:32 in Sydney.
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             #expect(try await client.getBackupURL().status == .errorNoBackup)
             try await client.scheduleBackup(matching: "10MAT")
             #expect(try await client.getBackupURL() == BackupURL(status: .errorPending, url: nil))
@@ -243,8 +236,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("createMarkbook: a whole markbook; a taken name gets -1, then -2; an unknown owner creates nothing")
     func createMarkbook() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let payload = try JSONDecoder().decode(
                 NewMarkbook.self,
                 from: Data(MarkbookSpecPayloads.createMarkbookPayload.utf8)
@@ -279,8 +271,7 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Names with accents, apostrophes and ampersands survive the round trip")
     func encodingRoundTrip() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let key = try await client.createStudent(
                 markbookKey: 1_000_002,
                 sid: "X-1&2=3",

@@ -79,14 +79,7 @@ struct SessionTests {
                     if index.isMultiple(of: 2) {
                         _ = try await client.getMarkbook(key: 1_000_001)
                     } else {
-                        try await client.putStudentResult(
-                            markbookKey: 1_000_001,
-                            studentKey: 5001,
-                            sid: "100234",
-                            taskKey: 4001,
-                            taskName: "Algebra test",
-                            result: "44"
-                        )
+                        try await client.putOliviaAlgebraResult("44")
                     }
                 }
             }

@@ -216,6 +216,11 @@ struct SandboxHarness {
             try await body(SandboxHarness(sandbox: sandbox, module: module, clock: clock))
         }
     }
+
+    /// Runs `body` with a harness and the default client for it.
+    static func withClient(_ body: (SandboxHarness, MarkbookClient) async throws -> Void) async throws {
+        try await run { harness in try await body(harness, try harness.client()) }
+    }
 }
 
 /// A thread-safe counter.
@@ -244,6 +249,19 @@ extension MarkbookClient {
             preferredName: "",
             gender: .female,
             classKey: 3002
+        )
+    }
+
+    /// Sets Olivia Adams's (student 5001, id 100234) Algebra test result (task 4001) in markbook
+    /// 1000001, the cell several tests write.
+    func putOliviaAlgebraResult(_ result: String) async throws {
+        try await putStudentResult(
+            markbookKey: 1_000_001,
+            studentKey: 5001,
+            sid: "100234",
+            taskKey: 4001,
+            taskName: "Algebra test",
+            result: result
         )
     }
 }

@@ -10,18 +10,14 @@ struct BinaryTests {
 
     @Test("monash --sandbox timetable works as a process")
     func sandboxTimetable() async throws {
-        let result = try await BuiltExecutable.run(
-            "monash",
-            arguments: ["--sandbox", "timetable"],
-            variables: Self.melbourne
-        )
+        let result = try await runBuiltMonash(["--sandbox", "timetable"], variables: Self.melbourne)
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         // The sample week is moved to this week (or the next): its Friday class is within 13 days.
         let header = try #require(result.stdout.split(separator: "\n").first)
         #expect(header.hasPrefix("Week ") && header.hasSuffix(" · Kier (305491) · times in Australia/Melbourne"))
         #expect(result.stdout.contains("10:00–12:00  FIT1031  Lecture 01  S4    Arun"))
-        let next = try await BuiltExecutable.run("monash", arguments: ["--sandbox", "--json", "next"])
+        let next = try await runBuiltMonash(["--sandbox", "--json", "next"])
         let value = try next.json(JSONValue.self)
         let start = try #require(value["nextClass"]?["start"]?.stringValue)
         let formatter = ISO8601DateFormatter()
@@ -35,9 +31,8 @@ struct BinaryTests {
             var name: String
             var freeSlots: Int
         }
-        let result = try await BuiltExecutable.run(
-            "monash",
-            arguments: ["parking", "--sandbox", "--json"],
+        let result = try await runBuiltMonash(
+            ["parking", "--sandbox", "--json"],
             variables: ["MONASH_SANDBOX_WEEK": "large"]
         )
         #expect(result.exitCode == 0)
@@ -50,10 +45,10 @@ struct BinaryTests {
     func serverError() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBrokenService { baseURL in
-            let human = try await BuiltExecutable.run("monash", arguments: ["--base-url", baseURL, "buses"])
+            let human = try await runBuiltMonash(["--base-url", baseURL, "buses"])
             #expect(human.exitCode == 7)
             #expect(human.stderr == "error: database unavailable (HTTP 500, request req-500)\n")
-            let json = try await BuiltExecutable.run("monash", arguments: ["--json", "--base-url", baseURL, "buses"])
+            let json = try await runBuiltMonash(["--json", "--base-url", baseURL, "buses"])
             #expect(json.exitCode == 7)
             #expect(json.stdout.isEmpty)
             let report = try json.errorReport()
@@ -66,18 +61,14 @@ struct BinaryTests {
     func connectionRefused() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let baseURL = try await refusingBaseURL()
-        let result = try await BuiltExecutable.run(
-            "monash",
-            arguments: ["--no-retry", "next"],
-            variables: ["MONASH_BASE_URL": baseURL]
-        )
+        let result = try await runBuiltMonash(["--no-retry", "next"], variables: ["MONASH_BASE_URL": baseURL])
         #expect(result.exitCode == 6)
         #expect(result.stderr.hasPrefix("error: "))
     }
 
     @Test("Bad arguments exit 64 with usage on stderr")
     func badArguments() async throws {
-        let result = try await BuiltExecutable.run("monash", arguments: ["timetable", "--day", "someday"])
+        let result = try await runBuiltMonash(["timetable", "--day", "someday"])
         #expect(result.exitCode == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("Error: The value 'someday' is invalid for '--day <date>'"))
@@ -85,7 +76,7 @@ struct BinaryTests {
 
     @Test("Shell completion scripts are printed on stdout")
     func completion() async throws {
-        let result = try await BuiltExecutable.run("monash", arguments: ["--generate-completion-script", "bash"])
+        let result = try await runBuiltMonash(["--generate-completion-script", "bash"])
         #expect(result.exitCode == 0)
         #expect(result.stdout.contains("_monash"))
     }

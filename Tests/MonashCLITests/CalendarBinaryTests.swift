@@ -30,18 +30,13 @@ struct CalendarBinaryTests {
         let target = directory.appending(path: "week.ics")
         let variables = ["MONASH_SANDBOX_WEEK": "large"]
 
-        let written = try await BuiltExecutable.run(
-            "monash",
-            arguments: ["--sandbox", "timetable", "--ics", "--output", target.path],
+        let written = try await runBuiltMonash(
+            ["--sandbox", "timetable", "--ics", "--output", target.path],
             variables: variables
         )
         #expect(written.exitCode == 0, "\(written.stderr)")
         #expect(written.stdout.isEmpty)
-        let json = try await BuiltExecutable.run(
-            "monash",
-            arguments: ["--sandbox", "--json", "timetable"],
-            variables: variables
-        )
+        let json = try await runBuiltMonash(["--sandbox", "--json", "timetable"], variables: variables)
         let week = try json.json(TimetableOutput.self)
         #expect(written.stderr == "Wrote week \(week.week): \(week.classes.count) classes to \(target.path).\n")
 
@@ -65,11 +60,7 @@ struct CalendarBinaryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["week.ics"])
 
         // Written again (to stdout, in UTC): the same events under the same ids.
-        let utc = try await BuiltExecutable.run(
-            "monash",
-            arguments: ["--sandbox", "timetable", "--ics", "--utc"],
-            variables: variables
-        )
+        let utc = try await runBuiltMonash(["--sandbox", "timetable", "--ics", "--utc"], variables: variables)
         #expect(utc.exitCode == 0, "\(utc.stderr)")
         #expect(utc.stdout.hasPrefix("BEGIN:VCALENDAR\r\n"))
         #expect(utc.stdout.hasSuffix("END:VCALENDAR\r\n"))
@@ -85,7 +76,7 @@ struct CalendarBinaryTests {
             ["timetable", "--ics", "--day", "today"], ["--json", "timetable", "--ics"],
             ["timetable", "--ics", "--format", "csv"], ["timetable", "--output", "week.ics"], ["timetable", "--utc"],
         ] {
-            let result = try await BuiltExecutable.run("monash", arguments: ["--sandbox"] + arguments)
+            let result = try await runBuiltMonash(["--sandbox"] + arguments)
             #expect(result.exitCode == 64, "\(arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty)
         }

@@ -33,29 +33,16 @@ func monash(
 
 /// A schedule service that fails: `/broken/schedules` answers 500 with an error body and a request id.
 @available(macOS 14, iOS 17, tvOS 17, *)
-struct BrokenScheduleModule: SandboxModule {
-    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
-        router.get("broken/schedules") { _, _ -> Response in
-            Response(
-                status: .internalServerError,
-                headers: [.contentType: "application/json", .xRequestID: "req-500"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"error":"database unavailable"}"#))
-            )
-        }
-    }
+var brokenScheduleModule: CannedResponseModule {
+    .failing(path: "broken/schedules", message: "database unavailable", requestID: "req-500")
 }
 
 /// Runs `body` with a sandbox serving the broken service; passes its base URL.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func withBrokenService(_ body: (String) async throws -> Void) async throws {
-    let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [BrokenScheduleModule()]))
-    do {
+    try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [brokenScheduleModule])) { sandbox in
         try await body(sandbox.baseURL.appending(path: "broken").absoluteString)
-    } catch {
-        await sandbox.stop()
-        throw error
     }
-    await sandbox.stop()
 }
 
 /// A loopback URL where nothing listens: a sandbox's port after it stopped.
@@ -88,4 +75,9 @@ struct TimetableOutput: Decodable, Equatable {
     var student: Student
     var timeZone: String
     var classes: [Class]
+}
+
+/// Runs the built `monash` as a process, for tests that need the process boundary.
+func runBuiltMonash(_ arguments: [String], variables: [String: String] = [:]) async throws -> CommandResult {
+    try await BuiltExecutable.run("monash", arguments: arguments, variables: variables)
 }

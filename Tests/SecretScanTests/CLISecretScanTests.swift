@@ -93,7 +93,7 @@ struct CLISecretScanTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("monash: failure paths (HTTP 500, refused connection, bad URL, bad options)")
     func monashFailures() async throws {
-        let stopped = try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [FailingModule()])) {
+        let stopped = try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [failingModule])) {
             sandbox in
             let broken = Self.withUserInfo(sandbox.baseURL.appending(path: "broken"))
             for extra in [[], ["--json"], ["--no-retry"]] {
@@ -131,14 +131,6 @@ struct CLISecretScanTests {
 
 /// A schedule service that always fails with a body quoting nothing secret.
 @available(macOS 14, iOS 17, tvOS 17, *)
-struct FailingModule: SandboxModule {
-    func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
-        router.get("broken/schedules") { _, _ -> Response in
-            Response(
-                status: .internalServerError,
-                headers: [.contentType: "application/json", .xRequestID: "req-500"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"error":"database unavailable"}"#))
-            )
-        }
-    }
+var failingModule: CannedResponseModule {
+    .failing(path: "broken/schedules", message: "database unavailable", requestID: "req-500")
 }

@@ -13,14 +13,13 @@ struct AuthCommand: ParsableCommand {
 }
 
 /// `basecamp auth status`: who is signed in, which accounts, when the token expires.
-struct AuthStatusCommand: ToolCommand {
+struct AuthStatusCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show who is signed in, which accounts, and when the token expires (never the token)."
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     func run(in context: CommandContext) async throws {
         let files = try SignInFiles(context: context)
@@ -32,7 +31,7 @@ struct AuthStatusCommand: ToolCommand {
 }
 
 /// `basecamp auth logout`: forgets the stored sign-in.
-struct AuthLogoutCommand: ToolCommand {
+struct AuthLogoutCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Forget the stored sign-in on this machine.",
@@ -43,7 +42,6 @@ struct AuthLogoutCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     func run(in context: CommandContext) async throws {
         let files = try SignInFiles(context: context)

@@ -7,7 +7,7 @@ import HTTPCoreOAuth
 
 /// `basecamp auth login`: signs in through the browser (a loopback redirect on 127.0.0.1, with
 /// PKCE and `state`) or with `--device`, then keeps the tokens for every later command.
-struct AuthLoginCommand: ToolCommand {
+struct AuthLoginCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in to Basecamp and keep the tokens for every command.",
@@ -22,7 +22,6 @@ struct AuthLoginCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Option(
         name: .customLong("client-id"),

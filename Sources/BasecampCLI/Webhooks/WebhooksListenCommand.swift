@@ -7,7 +7,7 @@ import HTTPCoreWebhooks
 
 /// `basecamp webhooks listen`: a local receiver that prints each verified event as it arrives
 /// and, with `--forward`, relays it to a local app.
-struct WebhooksListenCommand: ToolCommand {
+struct WebhooksListenCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "listen",
         abstract: "Receive webhook deliveries locally and print each event as it arrives.",
@@ -24,7 +24,6 @@ struct WebhooksListenCommand: ToolCommand {
     )
 
     @ParentCommand var root: BasecampCommand
-    var global: GlobalOptions { root.global }
 
     @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port: Int = 8789

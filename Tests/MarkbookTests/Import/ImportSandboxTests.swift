@@ -17,8 +17,7 @@ struct ImportSandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Export, edit, plan exactly the edits, interrupt the import, re-run it: the edited file, no extra writes")
     func exportEditImport() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let importer = MarkbookImporter(client: client, maximumConcurrentWrites: 2)
             let exported = DelimitedText.csv.string(
                 MarkbookGrid(sheet: try await client.getMarkbook(key: 1_000_001)).table()
@@ -68,8 +67,7 @@ struct ImportSandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Invalid rows refuse the whole import and nothing is written")
     func invalidRefused() async throws {
-        try await SandboxHarness.run { harness in
-            let client = try harness.client()
+        try await SandboxHarness.withClient { harness, client in
             let importer = MarkbookImporter(client: client)
             var rows = MarkbookGrid(sheet: try await client.getMarkbook(key: 1_000_001)).table()
             rows = ImportFixtures.edited(rows, sid: "100234", header: "Algebra test", "44")

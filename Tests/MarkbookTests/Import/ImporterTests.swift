@@ -43,6 +43,12 @@ struct ScriptedImport {
         return (sheet, rows)
     }
 
+    /// The plan that imports ``editedGrid()`` into the seed's first markbook, and the grid's rows.
+    func editedPlan() async throws -> (plan: MarkbookImportPlan, rows: [[String]]) {
+        let (sheet, rows) = try await editedGrid()
+        return (try sheet.importPlan(MarkbookGrid(table: rows)), rows)
+    }
+
     var writes: [MarkbookSandboxModule.ResultCell: Int] { module.counters().resultWritesByCell }
 }
 
@@ -100,8 +106,7 @@ struct ImporterTests {
     func boundedConcurrency(limit: Int) async throws {
         let gate = WriteGate(limit: limit)
         let harness = try ScriptedImport(gate: gate)
-        let (sheet, rows) = try await harness.editedGrid()
-        let plan = try sheet.importPlan(MarkbookGrid(table: rows))
+        let (plan, _) = try await harness.editedPlan()
         #expect(plan.changes.count == 15)
         let report = try await MarkbookImporter(client: harness.client, maximumConcurrentWrites: limit).apply(plan)
         #expect(gate.maximum == limit)
@@ -161,8 +166,7 @@ struct ImporterTests {
     @Test("With writes in flight when one fails, every applied change is in the markbook and no failed one is")
     func failureWhileConcurrent() async throws {
         let harness = try ScriptedImport()
-        let (sheet, rows) = try await harness.editedGrid()
-        let plan = try sheet.importPlan(MarkbookGrid(table: rows))
+        let (plan, _) = try await harness.editedPlan()
         harness.module.setOptions(.init(resultWriteFaults: .init(failAfterWrites: 5)))
         let report = try await MarkbookImporter(client: harness.client, maximumConcurrentWrites: 4).apply(plan)
         #expect(report.applied.count == 5)
@@ -183,8 +187,7 @@ struct ImporterTests {
     @Test("A write applied but answered with an error is failed, and the re-run sees it already done")
     func lostAnswer() async throws {
         let harness = try ScriptedImport()
-        let (sheet, rows) = try await harness.editedGrid()
-        let plan = try sheet.importPlan(MarkbookGrid(table: rows))
+        let (plan, rows) = try await harness.editedPlan()
         let lost = plan.changes[2]
         let cell = MarkbookSandboxModule.ResultCell(studentKey: lost.student.key, taskKey: lost.task.key)
         harness.module.setOptions(.init(resultWriteFaults: .init(cells: [cell], failure: .lostAnswer(httpStatus: 502))))
@@ -208,8 +211,7 @@ struct ImporterTests {
     @Test("A failure about one cell (not_found) lets the other writes go on")
     func oneCellFailure() async throws {
         let harness = try ScriptedImport()
-        let (sheet, rows) = try await harness.editedGrid()
-        let plan = try sheet.importPlan(MarkbookGrid(table: rows))
+        let (plan, _) = try await harness.editedPlan()
         let refused = plan.changes[0]
         harness.module.setOptions(
             .init(
@@ -229,8 +231,7 @@ struct ImporterTests {
     @Test("Results changed since the plan are left alone (conflict) or not rewritten (already applied)")
     func changedSincePlan() async throws {
         let harness = try ScriptedImport()
-        let (sheet, rows) = try await harness.editedGrid()
-        let plan = try sheet.importPlan(MarkbookGrid(table: rows))
+        let (plan, _) = try await harness.editedPlan()
         let (other, same) = (plan.changes[0], plan.changes[1])
         try await harness.client.putStudentResult(
             markbookKey: 1_000_001,
