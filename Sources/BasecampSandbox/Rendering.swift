@@ -82,7 +82,22 @@ struct Renderer {
         ["id": .integer(projectID), "name": .string(data.project(projectID)?.name ?? ""), "type": "Project"]
     }
 
-    /// Members every recording (to-do, list, message, comment) shares.
+    /// Members every kept recording shares, from its own facts.
+    func recording(_ record: some RecordingFacts, type: String, path: String, title: String) -> [String: JSONValue] {
+        recording(
+            id: record.id,
+            type: type,
+            path: path,
+            status: record.status,
+            title: title,
+            projectID: record.projectID,
+            creatorID: record.creatorID,
+            createdAt: record.createdAt,
+            updatedAt: record.updatedAt
+        )
+    }
+
+    /// Members every recording (to-do, list, message, comment, tool) shares.
     func recording(
         id: Int,
         type: String,
@@ -151,17 +166,7 @@ struct Renderer {
         let total = data.todos.count { $0.todolistID == list.id && $0.status == "active" }
         let done = data.todos.count { $0.todolistID == list.id && $0.status == "active" && $0.completed }
         let position = data.todolists.position(of: list.id) { $0.todosetID == list.todosetID }
-        var members = recording(
-            id: list.id,
-            type: "Todolist",
-            path: "/todolists/\(list.id)",
-            status: list.status,
-            title: list.name,
-            projectID: list.projectID,
-            creatorID: list.creatorID,
-            createdAt: list.createdAt,
-            updatedAt: list.updatedAt
-        )
+        var members = recording(list, type: "Todolist", path: "/todolists/\(list.id)", title: list.name)
         members["name"] = .string(list.name)
         members["description"] = .string(list.description)
         members["completed"] = .bool(total > 0 && done == total)
@@ -181,17 +186,7 @@ struct Renderer {
     func todo(_ todo: TodoRecord) -> JSONValue {
         let list = data.todolist(todo.todolistID)
         let position = data.todos.position(of: todo.id) { $0.todolistID == todo.todolistID }
-        var members = recording(
-            id: todo.id,
-            type: "Todo",
-            path: "/todos/\(todo.id)",
-            status: todo.status,
-            title: todo.content,
-            projectID: todo.projectID,
-            creatorID: todo.creatorID,
-            createdAt: todo.createdAt,
-            updatedAt: todo.updatedAt
-        )
+        var members = recording(todo, type: "Todo", path: "/todos/\(todo.id)", title: todo.content)
         members["content"] = .string(todo.content)
         members["description"] = .string(todo.description)
         members["completed"] = .bool(todo.completed)
@@ -234,17 +229,7 @@ struct Renderer {
     }
 
     func message(_ message: MessageRecord) -> JSONValue {
-        var members = recording(
-            id: message.id,
-            type: "Message",
-            path: "/messages/\(message.id)",
-            status: message.status,
-            title: message.subject,
-            projectID: message.projectID,
-            creatorID: message.creatorID,
-            createdAt: message.createdAt,
-            updatedAt: message.updatedAt
-        )
+        var members = recording(message, type: "Message", path: "/messages/\(message.id)", title: message.subject)
         members["subject"] = .string(message.subject)
         members["content"] = .string(message.content)
         members["content_attachments"] = []
@@ -258,17 +243,7 @@ struct Renderer {
 
     func comment(_ comment: CommentRecord) -> JSONValue {
         let parent = parentSummary(comment.recordingID)
-        var members = recording(
-            id: comment.id,
-            type: "Comment",
-            path: "/comments/\(comment.id)",
-            status: comment.status,
-            title: "Re: " + parent.title,
-            projectID: comment.projectID,
-            creatorID: comment.creatorID,
-            createdAt: comment.createdAt,
-            updatedAt: comment.updatedAt
-        )
+        var members = recording(comment, type: "Comment", path: "/comments/\(comment.id)", title: "Re: " + parent.title)
         members.removeValue(forKey: "comments_url")
         members.removeValue(forKey: "comments_count")
         members.removeValue(forKey: "subscription_url")

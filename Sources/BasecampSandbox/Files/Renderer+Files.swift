@@ -4,17 +4,7 @@ import HTTPCore
 extension Renderer {
     func vault(_ vault: VaultRecord) -> JSONValue {
         let path = "/vaults/\(vault.id)"
-        var members = recording(
-            id: vault.id,
-            type: "Vault",
-            path: path,
-            status: vault.status,
-            title: vault.title,
-            projectID: vault.projectID,
-            creatorID: vault.creatorID,
-            createdAt: vault.createdAt,
-            updatedAt: vault.updatedAt
-        )
+        var members = recording(vault, type: "Vault", path: path, title: vault.title)
         let files = data.files ?? FileRecords()
         members["uploads_count"] = .integer(
             files.uploads.count { $0.vaultID == vault.id && $0.status == "active" }
@@ -41,17 +31,7 @@ extension Renderer {
 
     func upload(_ upload: UploadRecord) -> JSONValue {
         let attachment = data.files?.attachment(upload.sgid)
-        var members = recording(
-            id: upload.id,
-            type: "Upload",
-            path: "/uploads/\(upload.id)",
-            status: upload.status,
-            title: upload.filename,
-            projectID: upload.projectID,
-            creatorID: upload.creatorID,
-            createdAt: upload.createdAt,
-            updatedAt: upload.updatedAt
-        )
+        var members = recording(upload, type: "Upload", path: "/uploads/\(upload.id)", title: upload.filename)
         members["filename"] = .string(upload.filename)
         members["description"] = .string(upload.description)
         members["description_attachments"] = []
@@ -84,17 +64,7 @@ extension Renderer {
 
 extension Renderer {
     func document(_ document: DocumentRecord) -> JSONValue {
-        var members = recording(
-            id: document.id,
-            type: "Document",
-            path: "/documents/\(document.id)",
-            status: document.status,
-            title: document.title,
-            projectID: document.projectID,
-            creatorID: document.creatorID,
-            createdAt: document.createdAt,
-            updatedAt: document.updatedAt
-        )
+        var members = recording(document, type: "Document", path: "/documents/\(document.id)", title: document.title)
         members["content"] = .string(document.content)
         members["content_attachments"] = []
         members["parent"] = [

@@ -39,6 +39,7 @@ extension CommentRecord: RecordingFacts {}
 extension DocumentRecord: RecordingFacts {}
 extension UploadRecord: RecordingFacts {}
 extension StoredRecording: RecordingFacts {}
+extension VaultRecord: RecordingFacts {}
 
 extension RecordingSource {
     /// `record` as a source; `path` defaults to the type's plural (`/todos/ID`).

@@ -8,17 +8,7 @@ extension Renderer {
         let path = kind.path(id: record.id, parentID: record.parentID, projectID: record.projectID)
         var members: [String: JSONValue]
         if kind.isRecording {
-            members = recording(
-                id: record.id,
-                type: kind.type,
-                path: path,
-                status: record.status,
-                title: record.title,
-                projectID: record.projectID,
-                creatorID: record.creatorID,
-                createdAt: record.createdAt,
-                updatedAt: record.updatedAt
-            )
+            members = recording(record, type: kind.type, path: path, title: record.title)
             members["parent"] = container(of: record)
         } else {
             members = [
