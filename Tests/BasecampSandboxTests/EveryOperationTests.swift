@@ -89,6 +89,23 @@ struct EveryOperationTests {
         #expect(BasecampSandboxModule.cannedOperations.contains("GetCalendar"))
     }
 
+    @Test("docs/command-line.md lists exactly the canned operations")
+    func cannedListInDocs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appending(path: "docs/command-line.md"), encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## basecamp: what the sandbox keeps").last)
+        let block = try #require(
+            section.components(separatedBy: "```text\n").last?.components(separatedBy: "```").first
+        )
+        let listed = block.split(whereSeparator: \.isWhitespace).map(String.init)
+        #expect(listed == BasecampSandboxModule.cannedOperations)
+        #expect(
+            section.contains("These \(listed.count)\noperations")
+                || section.contains("These \(listed.count) operations")
+        )
+    }
+
     private func expectDecodes(_ item: JSONValue, as schema: String?, _ operation: BasecampOperation) throws {
         guard let schema else { return }
         let itemSchema = schema.hasPrefix("[") ? String(schema.dropFirst().dropLast()) : schema

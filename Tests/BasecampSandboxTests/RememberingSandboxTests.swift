@@ -87,8 +87,19 @@ struct RememberingSandboxTests {
             #expect(try await account.boosts.get(boostID: boost.id).content == "💎")
             #expect(try await account.boosts.listForRecording(recordingID: card.id).items.map(\.id) == [boost.id])
 
+            let rootVault = Int64(seed.letoLaptopVaultID)
+            let vault = try await account.vaults.create(vaultID: rootVault, CreateVaultRequest(title: "Zircon folder"))
+            #expect(try await account.vaults.get(vaultID: vault.id).title == "Zircon folder")
+            #expect(try await account.vaults.list(vaultID: rootVault).items.contains { $0.id == vault.id })
+            let document = try await account.documents.create(
+                vaultID: vault.id,
+                CreateDocumentRequest(title: "Zircon notes", content: "Facets")
+            )
+            #expect(try await account.documents.get(documentID: document.id).content == "Facets")
+            #expect(try await account.documents.list(vaultID: vault.id).items.map(\.id) == [document.id])
+
             let found = try await account.search.search(q: "zircon").items.compactMap(\.id)
-            for id in [column.id, card.id, step.id, entry.id, line.id, question.id, answer.id] {
+            for id in [column.id, card.id, step.id, entry.id, line.id, question.id, answer.id, document.id] {
                 #expect(found.contains(id), "search misses \(id)")
             }
             let cards = try await account.recordings.list(type: "Kanban::Card", bucket: String(Self.project))
@@ -110,6 +121,29 @@ struct RememberingSandboxTests {
             #expect(kept?.type == "Chat::Lines::Text")
             #expect(kept?.title == "Read me back")
             #expect(kept?.projectID == BasecampSandboxSeed.letoLaptopProjectID)
+        }
+    }
+
+    @Test("The state file keeps the kept kinds for the next sandbox")
+    func stateFile() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
+        let file = FileManager.default.temporaryDirectory.appending(path: "remembering-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var cardID: Int64 = 0
+        try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
+            let account = try sandbox.account(retry: false)
+            let card = try await account.cards.create(
+                columnID: Int64(BasecampSandboxSeed.inProgressColumnID),
+                CreateCardRequest(title: "Kept across runs")
+            )
+            _ = try await account.bookmarks.create(recordingID: card.id)
+            cardID = card.id
+        }
+        try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
+            let account = try sandbox.account(retry: false)
+            #expect(try await account.cards.get(cardID: cardID).title == "Kept across runs")
+            #expect(try await account.bookmarks.get(recordingID: cardID).bookmarked)
+            #expect(try await account.events.list(recordingID: cardID).items.map(\.action) == ["created"])
         }
     }
 
