@@ -16,6 +16,8 @@ extension Handlers {
             if let id = request.integer(name) { candidates.append(id) }
         }
         let now = Self.now()
+        // The change itself is saved already; an event that cannot be saved is left out rather
+        // than failing a request whose write succeeded.
         _ = try? store.update { data in
             guard let recording = candidates.lazy.compactMap(data.recordingSource).first else { return }
             let id = data.makeID()
@@ -50,8 +52,7 @@ extension Handlers {
         let data = store.snapshot()
         let id = try id("recordingId")
         guard data.recordingSource(id) != nil else { throw APIFailure.notFound("Recording \(id)") }
-        let render = renderer(data)
-        return .list(data.keptRecords.events.filter { $0.recordingID == id }.reversed(), render.event)
+        return .list(data.keptRecords.events.filter { $0.recordingID == id }.reversed(), renderer(data).event)
     }
 
     /// The project's events, newest first.
@@ -59,8 +60,7 @@ extension Handlers {
         let data = store.snapshot()
         let id = try id("projectId")
         guard data.project(id) != nil else { throw APIFailure.notFound("Project \(id)") }
-        let render = renderer(data)
-        return .list(data.keptRecords.events.filter { $0.projectID == id }.reversed(), render.timelineEvent)
+        return .list(data.keptRecords.events.filter { $0.projectID == id }.reversed(), renderer(data).timelineEvent)
     }
 }
 
