@@ -39,17 +39,21 @@ extension Renderer {
     /// Members a kind derives from other records: a column's cards, a card's steps, a boost's
     /// booster.
     private func extras(_ record: StoredRecording, path: String) -> [String: JSONValue] {
-        let children = data.keptRecords.recordings.filter { $0.parentID == record.id && $0.status == "active" }
+        let recordings = data.keptRecords.recordings
+        func isChild(_ other: StoredRecording) -> Bool { other.parentID == record.id && other.status == "active" }
         switch record.kind {
         case .cardColumn:
             return [
-                "cards_count": .integer(children.count), "cards_url": api("/card_tables/lists/\(record.id)/cards.json"),
+                "cards_count": .integer(recordings.count(where: isChild)),
+                "cards_url": api("/card_tables/lists/\(record.id)/cards.json"),
             ]
         case .card:
-            let steps = children.filter { $0.kind == .cardStep }
+            let steps = recordings.filter { isChild($0) && $0.kind == .cardStep }
             return ["steps": .array(steps.map(stored)), "completion_url": api("\(path)/completion.json")]
         case .question:
-            return ["answers_count": .integer(children.count), "paused": record.fields["paused"] ?? false]
+            return [
+                "answers_count": .integer(recordings.count(where: isChild)), "paused": record.fields["paused"] ?? false,
+            ]
         case .boost:
             return ["booster": person(record.creatorID), "recording": parentSummary(of: record)]
         case .cardStep, .scheduleEntry, .campfireLine, .answer, .messageType:
