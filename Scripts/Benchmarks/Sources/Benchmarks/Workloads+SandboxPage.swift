@@ -46,14 +46,16 @@ extension Runner {
     /// A new to-do list holding `count` to-dos, written 16 at a time.
     private func makeLongList(base: URL, count: Int) async throws -> Int {
         let todoset = base.appending(path: "todosets/\(BasecampSandboxSeed.letoLaptopTodosetID)/todolists.json")
-        let list = try await sandboxPOST(todoset, ["name": "Long list"])
+        let list = try await Self.sandboxPOST(todoset, ["name": "Long list"], on: httpClient)
         guard let listID = list["id"]?.intValue else { throw BenchError("the sandbox made no list") }
         let todos = base.appending(path: "todolists/\(listID)/todos.json")
+        // The workers share the HTTP client, not the runner, which is not Sendable.
+        let httpClient = self.httpClient
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<16 {
                 group.addTask {
                     for index in stride(from: worker, to: count, by: 16) {
-                        _ = try await self.sandboxPOST(todos, ["content": .string("To-do \(index)")])
+                        _ = try await Self.sandboxPOST(todos, ["content": .string("To-do \(index)")], on: httpClient)
                     }
                 }
             }
@@ -71,7 +73,7 @@ extension Runner {
         Sink.consume(body.readableBytes)
     }
 
-    private func sandboxPOST(_ url: URL, _ body: JSONValue) async throws -> JSONValue {
+    private static func sandboxPOST(_ url: URL, _ body: JSONValue, on httpClient: HTTPClient) async throws -> JSONValue {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer bench")
