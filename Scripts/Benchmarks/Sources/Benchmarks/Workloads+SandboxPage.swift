@@ -73,7 +73,8 @@ extension Runner {
         Sink.consume(body.readableBytes)
     }
 
-    private static func sandboxPOST(_ url: URL, _ body: JSONValue, on httpClient: HTTPClient) async throws -> JSONValue {
+    private static func sandboxPOST(_ url: URL, _ body: JSONValue, on httpClient: HTTPClient) async throws -> JSONValue
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer bench")
