@@ -10,19 +10,23 @@ struct RequestBuilderTests {
     static let bases = [
         "https://api.example.com", "https://api.example.com/v1", "https://api.example.com:8443/a/b%20c",
         "http://127.0.0.1:9000/api", "http://[::1]:8080", "https://user@api.example.com/v1",
+        "https://API.Example.com:443", "http://[::1]:8080/v%201/x", "https://user:pw@api.example.com:/v1",
     ]
     static let paths = [
         "", "/", "users", "/users/42", "a b/ü", "notes?sort=asc", "search?q=1#frag", "x;y=1/z@w", "%41bc",
         "tags/caf%C3%A9", "emoji/👍", "spaces in/the path", "half%escape", "#only-fragment", "?only=query",
         "https://files.example.com/f/1?sig=abc", "HTTPS://Files.Example.com/upper", "https://files.example.com/f#part",
-        "http://127.0.0.1:9/loop", "https://files.example.com/ü?x=ä",
+        "http://127.0.0.1:9/loop", "https://files.example.com/ü?x=ä", "%zz", "a?b=%zz", "up/../down", "//twice//x",
+        "a:b@c", "x?#", "https://files.example.com:8443?only=query",
     ]
     static let queries: [QueryParameters] = [
         [:], ["page": "2", "q": "a b&c"], ["tag": ["x", "y"], "when": nil], ["ü": "ß/+?#"],
     ]
 
     /// `url(for:)` and `makeRequest(for:)` must name the same target for every endpoint: the
-    /// request's URL is the endpoint's URL as it is sent (see `sentForm(of:)`).
+    /// request's URL is the endpoint's URL as it is sent (see `sentForm(of:)`), and a request to a
+    /// relative path, built from the base URL's parts, has the parts `HTTPRequest(method:url:)`
+    /// gives.
     @Test("url(for:) and makeRequest(for:) agree on the target", arguments: bases)
     func urlAndRequestAgree(base: String) throws {
         let client = try makeClient(ScriptedTransport(), baseURL: base)
@@ -46,6 +50,7 @@ struct RequestBuilderTests {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.fragment = nil
         components?.user = nil
+        components?.password = nil
         if components?.percentEncodedPath.isEmpty == true { components?.percentEncodedPath = "/" }
         return components?.string
     }

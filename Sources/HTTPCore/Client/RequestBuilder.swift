@@ -5,11 +5,18 @@ import HTTPTypes
 ///
 /// The one place HTTPCore makes a target URL, for ``Client/url(for:)``,
 /// ``Client/makeRequest(for:)`` and an auth strategy's own requests alike: the path is
-/// percent-encoded where it must be, joined to the base URL (``JoinedURL``), parsed by `URL`, and
-/// the request is made from that URL with `HTTPRequest(method:url:)`.
+/// percent-encoded where it must be, joined to the base URL (``JoinedURL``) and parsed by `URL`.
+/// A request to a relative path takes its scheme and authority from the base URL and its `:path`
+/// from the joined text when `URL` kept that text as it was; any other request is made from the
+/// parsed URL with `HTTPRequest(method:url:)`.
 struct RequestBuilder: Sendable {
     /// The base URL's text, validated and without a trailing slash.
     private let baseText: String
+    /// The base URL's scheme, authority and path as `HTTPRequest(method:url:)` takes them apart;
+    /// the path is empty for the root, so that a relative path can follow it.
+    private let baseScheme: String?
+    private let baseAuthority: String?
+    private let basePath: String
     /// The fields every request starts with: the default headers, then `User-Agent` and `Accept`
     /// unless they set them.
     private let baseHeaders: HTTPFields
@@ -28,6 +35,10 @@ struct RequestBuilder: Sendable {
         allowsInsecureHTTP: Bool = false
     ) {
         baseText = baseURL.absoluteString
+        let base = HTTPRequest(method: .get, url: baseURL)
+        baseScheme = base.scheme
+        baseAuthority = base.authority
+        basePath = base.path == "/" ? "" : base.path ?? ""
         var headers = defaultHeaders
         if let userAgent, headers[.userAgent] == nil { headers[.userAgent] = userAgent }
         if headers[.accept] == nil { headers[.accept] = "application/json" }
@@ -43,13 +54,37 @@ struct RequestBuilder: Sendable {
     /// - Throws: ``APIError/usage(_:)`` when the text makes no valid URL or an absolute URL
     ///   breaks the https rule.
     func url(path: String, query: QueryParameters) throws -> URL {
+        try target(path: path, query: query).url
+    }
+
+    /// The parsed URL for `path` and `query`, with the text it was parsed from.
+    private func target(path: String, query: QueryParameters) throws -> (url: URL, joined: JoinedURL) {
         let joined = JoinedURL(base: baseText, path: Self.escapingPath(path), query: query)
         guard let url = URL(string: joined.text) else {
             throw APIError.usage("\"\(redactor.redact(urlString: joined.text))\" is not a valid URL.")
         }
         // A relative path keeps the base URL's scheme and host, which were checked already.
         if joined.isAbsolute { try URLPolicy.checkedTarget(url, allowingInsecureHTTP: allowsInsecureHTTP) }
-        return url
+        return (url, joined)
+    }
+
+    /// A request for `method` to the target, with no header fields yet.
+    private func bareRequest(_ method: HTTPRequest.Method, url: URL, joined: JoinedURL) -> HTTPRequest {
+        // Taking a URL apart again costs more than the parse itself on Linux, and the base URL's
+        // parts already say what a relative target's parts are when `URL` changed none of its text.
+        guard !joined.isAbsolute, url.absoluteString == joined.text else {
+            return HTTPRequest(method: method, url: url)
+        }
+        let text = joined.text
+        let targetStart = text.utf8.index(text.startIndex, offsetBy: baseText.utf8.count)
+        let targetEnd = text.utf8[targetStart...].firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex
+        let path = basePath + text[targetStart..<targetEnd]
+        return HTTPRequest(
+            method: method,
+            scheme: baseScheme,
+            authority: baseAuthority,
+            path: path.hasPrefix("/") ? path : "/" + path
+        )
     }
 
     /// The request and encoded body for the given parts; `headers` replace the base headers of
@@ -63,7 +98,8 @@ struct RequestBuilder: Sendable {
         headers: HTTPFields,
         body: RequestBody?
     ) throws -> (HTTPRequest, Data?) {
-        var request = HTTPRequest(method: method, url: try url(path: path, query: query))
+        let (url, joined) = try target(path: path, query: query)
+        var request = bareRequest(method, url: url, joined: joined)
         request.headerFields = baseHeaders
         var data: Data?
         if let body {
