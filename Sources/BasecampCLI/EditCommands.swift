@@ -118,7 +118,7 @@ struct SchedulesEditEntryCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit-entry",
         abstract: "Change some fields of a schedule entry; the others stay as they are.",
-        discussion: EditText.discussion("schedules edit-entry 1069479847 --summary 'Launch!'")
+        discussion: EditText.discussion("schedules edit-entry 1069490030 --summary 'Launch!'")
     )
 
     @ParentCommand var root: BasecampCommand
@@ -182,7 +182,7 @@ struct CardsEditCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change some fields of a card; the others stay as they are.",
-        discussion: EditText.fieldByFieldDiscussion("cards edit 1069479555 --title 'Ship it' --due-on tomorrow")
+        discussion: EditText.fieldByFieldDiscussion("cards edit 1069490010 --title 'Ship it' --due-on tomorrow")
     )
 
     @ParentCommand var root: BasecampCommand
