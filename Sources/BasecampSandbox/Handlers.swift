@@ -115,11 +115,7 @@ struct Handlers {
         let operation = request.operation
         switch operation.bodyKind {
         case .json?:
-            let members = try request.jsonObject()
-            for field in BasecampExamples.requiredFields(schema: operation.bodySchema ?? "")
-            where Self.isBlank(members[field]) {
-                throw APIFailure.invalid(field, "can't be blank")
-            }
+            try requireFields(of: try request.jsonObject())
         case .octetStream?, .multipart?:
             guard !request.body.isEmpty else { throw APIFailure(400, "The request needs a file body.") }
         case nil:
@@ -141,6 +137,16 @@ struct Handlers {
     }
 
     // MARK: Checks
+
+    /// The members the operation's body schema requires, none of them blank.
+    ///
+    /// - Throws: ``APIFailure`` 422 naming the first one missing.
+    func requireFields(of body: [String: JSONValue]) throws {
+        for field in BasecampExamples.requiredFields(schema: request.operation.bodySchema ?? "")
+        where Self.isBlank(body[field]) {
+            throw APIFailure.invalid(field, "can't be blank")
+        }
+    }
 
     func id(_ name: String) throws -> Int {
         guard let value = request.integer(name) else { throw APIFailure(404, "No record \(name).") }

@@ -130,10 +130,7 @@ extension Handlers {
     /// people who are on the account. A step's `completion` becomes its `completed`.
     private func checkedBody(for kind: RecordingKind) throws -> [String: JSONValue] {
         var body = try request.jsonObject()
-        for field in BasecampExamples.requiredFields(schema: request.operation.bodySchema ?? "")
-        where Self.isBlank(body[field]) {
-            throw APIFailure.invalid(field, "can't be blank")
-        }
+        try requireFields(of: body)
         let data = store.snapshot()
         let template = Templates.byKind[kind] ?? .null
         for (key, value) in body {
