@@ -7,6 +7,8 @@ extension Handlers {
     /// Records the event a successful change made, if it changed a recording.
     func recordEvent(after reply: APIReply) {
         let operationID = request.operation.id
+        // An example answer changed nothing, so it makes no event.
+        if case .example = reply { return }
         guard request.operation.method != .get, operationID != "CreateBookmark",
             let action = Self.action(of: operationID)
         else { return }
@@ -15,11 +17,12 @@ extension Handlers {
         for name in ["recordingId", "todoId", "cardId", "entryId", "lineId", "questionId", "answerId", "stepId"] {
             if let id = request.integer(name) { candidates.append(id) }
         }
+        // Looked up first, so that a write that touched no recording does not save the account again.
+        guard let recording = candidates.lazy.compactMap(store.snapshot().recordingSource).first else { return }
         let now = Self.now()
         // The change itself is saved already; an event that cannot be saved is left out rather
         // than failing a request whose write succeeded.
         _ = try? store.update { data in
-            guard let recording = candidates.lazy.compactMap(data.recordingSource).first else { return }
             let id = data.makeID()
             data.keptRecords.events.append(
                 EventRecord(
