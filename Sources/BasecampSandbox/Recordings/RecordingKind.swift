@@ -13,108 +13,138 @@ enum RecordingKind: String, Codable, Sendable, CaseIterable {
     case messageType
     case boost
 
-    /// The Spec schema whose example supplies every member the SDK expects.
-    var schema: String {
+    /// Everything the sandbox needs to know of a kind, one row per kind.
+    private struct Facts {
+        /// The Spec schema whose example supplies every member the SDK expects.
+        var schema: String
+        /// Basecamp's `type`.
+        var type: String
+        /// How webhook event kinds start (`kanban_card_created`).
+        var eventPrefix: String
+        /// How errors name it (`Card 12 not found.`).
+        var noun: String
+        /// The body member that titles the record in lists, search and events.
+        var titleField: String
+        var container: Container
+        /// The API path below the account, from the record's id, container id and project id.
+        var path: (_ id: Int, _ parentID: Int, _ projectID: Int) -> String
+    }
+
+    private var facts: Facts {
         switch self {
-        case .cardColumn: "CardColumn"
-        case .card: "Card"
-        case .cardStep: "CardStep"
-        case .scheduleEntry: "ScheduleEntry"
-        case .campfireLine: "CampfireLine"
-        case .question: "Question"
-        case .answer: "QuestionAnswer"
-        case .messageType: "MessageType"
-        case .boost: "Boost"
+        case .cardColumn:
+            Facts(
+                schema: "CardColumn",
+                type: "Kanban::Column",
+                eventPrefix: "kanban_column",
+                noun: "Card column",
+                titleField: "title",
+                container: .tool(.cardTable),
+                path: { id, _, _ in "/card_tables/columns/\(id)" }
+            )
+        case .card:
+            Facts(
+                schema: "Card",
+                type: "Kanban::Card",
+                eventPrefix: "kanban_card",
+                noun: "Card",
+                titleField: "title",
+                container: .kind(.cardColumn),
+                path: { id, _, _ in "/card_tables/cards/\(id)" }
+            )
+        case .cardStep:
+            Facts(
+                schema: "CardStep",
+                type: "Kanban::Step",
+                eventPrefix: "kanban_step",
+                noun: "Card step",
+                titleField: "title",
+                container: .kind(.card),
+                path: { id, _, _ in "/card_tables/steps/\(id)" }
+            )
+        case .scheduleEntry:
+            Facts(
+                schema: "ScheduleEntry",
+                type: "Schedule::Entry",
+                eventPrefix: "schedule_entry",
+                noun: "Schedule entry",
+                titleField: "summary",
+                container: .tool(.schedule),
+                path: { id, _, _ in "/schedule_entries/\(id)" }
+            )
+        case .campfireLine:
+            Facts(
+                schema: "CampfireLine",
+                type: "Chat::Lines::Text",
+                eventPrefix: "chat_line",
+                noun: "Campfire line",
+                titleField: "content",
+                container: .tool(.campfire),
+                path: { id, campfire, _ in "/chats/\(campfire)/lines/\(id)" }
+            )
+        case .question:
+            Facts(
+                schema: "Question",
+                type: "Question",
+                eventPrefix: "question",
+                noun: "Question",
+                titleField: "title",
+                container: .tool(.questionnaire),
+                path: { id, _, _ in "/questions/\(id)" }
+            )
+        case .answer:
+            Facts(
+                schema: "QuestionAnswer",
+                type: "Question::Answer",
+                eventPrefix: "question_answer",
+                noun: "Answer",
+                titleField: "content",
+                container: .kind(.question),
+                path: { id, _, _ in "/question_answers/\(id)" }
+            )
+        case .messageType:
+            Facts(
+                schema: "MessageType",
+                type: "Message::Category",
+                eventPrefix: "message_category",
+                noun: "Message type",
+                titleField: "name",
+                container: .project,
+                path: { id, _, project in "/buckets/\(project)/categories/\(id)" }
+            )
+        case .boost:
+            Facts(
+                schema: "Boost",
+                type: "Boost",
+                eventPrefix: "boost",
+                noun: "Boost",
+                titleField: "content",
+                container: .anyRecording,
+                path: { id, _, _ in "/boosts/\(id)" }
+            )
         }
     }
 
+    /// The Spec schema whose example supplies every member the SDK expects.
+    var schema: String { facts.schema }
     /// Basecamp's `type` for the recording (also what `type` filters of search and
     /// `/projects/recordings.json` name).
-    var type: String {
-        switch self {
-        case .cardColumn: "Kanban::Column"
-        case .card: "Kanban::Card"
-        case .cardStep: "Kanban::Step"
-        case .scheduleEntry: "Schedule::Entry"
-        case .campfireLine: "Chat::Lines::Text"
-        case .question: "Question"
-        case .answer: "Question::Answer"
-        case .messageType: "Message::Category"
-        case .boost: "Boost"
-        }
-    }
-
+    var type: String { facts.type }
     /// How webhook event kinds start for this recording (`kanban_card_created`).
-    var eventPrefix: String {
-        switch self {
-        case .cardColumn: "kanban_column"
-        case .card: "kanban_card"
-        case .cardStep: "kanban_step"
-        case .scheduleEntry: "schedule_entry"
-        case .campfireLine: "chat_line"
-        case .question: "question"
-        case .answer: "question_answer"
-        case .messageType: "message_category"
-        case .boost: "boost"
-        }
-    }
-
+    var eventPrefix: String { facts.eventPrefix }
     /// How errors name it (`Card 12 not found.`).
-    var noun: String {
-        switch self {
-        case .cardColumn: "Card column"
-        case .card: "Card"
-        case .cardStep: "Card step"
-        case .scheduleEntry: "Schedule entry"
-        case .campfireLine: "Campfire line"
-        case .question: "Question"
-        case .answer: "Answer"
-        case .messageType: "Message type"
-        case .boost: "Boost"
-        }
-    }
-
+    var noun: String { facts.noun }
     /// The body member that titles the record in lists, search and events.
-    var titleField: String {
-        switch self {
-        case .cardColumn, .card, .cardStep, .question: "title"
-        case .scheduleEntry: "summary"
-        case .campfireLine, .answer, .boost: "content"
-        case .messageType: "name"
-        }
-    }
-
+    var titleField: String { facts.titleField }
     /// What holds records of this kind.
-    var container: Container {
-        switch self {
-        case .cardColumn: .tool(.cardTable)
-        case .card: .kind(.cardColumn)
-        case .cardStep: .kind(.card)
-        case .scheduleEntry: .tool(.schedule)
-        case .campfireLine: .tool(.campfire)
-        case .question: .tool(.questionnaire)
-        case .answer: .kind(.question)
-        case .messageType: .project
-        case .boost: .anyRecording
-        }
-    }
+    var container: Container { facts.container }
 
     /// Whether Basecamp treats it as a recording: comments, status changes, events, search.
     var isRecording: Bool { self != .messageType && self != .boost }
 
     /// The API path of a record, relative to the account.
     func path(id: Int, parentID: Int, projectID: Int) -> String {
-        switch self {
-        case .cardColumn: "/card_tables/columns/\(id)"
-        case .card: "/card_tables/cards/\(id)"
-        case .cardStep: "/card_tables/steps/\(id)"
-        case .scheduleEntry: "/schedule_entries/\(id)"
-        case .campfireLine: "/chats/\(parentID)/lines/\(id)"
-        case .question: "/questions/\(id)"
-        case .answer: "/question_answers/\(id)"
-        case .messageType: "/buckets/\(projectID)/categories/\(id)"
-        case .boost: "/boosts/\(id)"
-        }
+        facts.path(id, parentID, projectID)
     }
 
     /// What a record of a kind lives in.
