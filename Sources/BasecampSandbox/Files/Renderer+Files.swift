@@ -26,7 +26,7 @@ extension Renderer {
         } else {
             members["parent"] = .null
         }
-        return Templates.parsed("Vault").merging(members)
+        return Templates.vault.merging(members)
     }
 
     func upload(_ upload: UploadRecord) -> JSONValue {
@@ -46,7 +46,7 @@ extension Renderer {
             "id": .integer(upload.vaultID), "title": .string(data.vault(upload.vaultID)?.title ?? ""), "type": "Vault",
             "url": api("/vaults/\(upload.vaultID)"), "app_url": app("/vaults/\(upload.vaultID)"),
         ]
-        return Templates.parsed("Upload").merging(members)
+        return Templates.upload.merging(members)
     }
 }
 
@@ -71,7 +71,7 @@ extension Renderer {
             "id": .integer(document.vaultID), "title": .string(data.vault(document.vaultID)?.title ?? ""),
             "type": "Vault", "url": api("/vaults/\(document.vaultID)"), "app_url": app("/vaults/\(document.vaultID)"),
         ]
-        return Templates.parsed("Document").merging(members)
+        return Templates.document.merging(members)
     }
 }
 
@@ -81,7 +81,7 @@ extension Renderer {
         let attachment = data.files?.attachment(sgid)
         let filename = attachment?.filename ?? upload.filename
         let downloadURL = BlobRoutes.downloadURL(apiBase: apiBase, sgid: sgid, filename: filename)
-        return Templates.parsed("UploadVersion").merging([
+        return Templates.uploadVersion.merging([
             "id": .integer(upload.id * 100 + number),
             "recording_id": .integer(upload.id),
             "action": .string(number == 1 ? "created" : "version_added"),
@@ -97,4 +97,11 @@ extension Renderer {
             ],
         ])
     }
+}
+
+extension Templates {
+    static let vault = parsed("Vault")
+    static let upload = parsed("Upload")
+    static let document = parsed("Document")
+    static let uploadVersion = parsed("UploadVersion")
 }
