@@ -90,14 +90,14 @@ extension KeyedEncodingContainer {
     }
 }
 
-/// The timestamp formats Basecamp uses on the wire.
-enum WireFormat {
+/// The timestamp formats Basecamp uses on the wire (the sandbox reads requests with them too).
+package enum WireFormat {
     static let wholeSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
     static let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// Parses `2024-05-01T10:00:00Z`, `2024-05-01T10:00:00.123-05:00` and, when allowed,
     /// `2024-05-01` (midnight UTC).
-    static func timestamp(from text: String, allowingDateOnly: Bool) -> Date? {
+    package static func timestamp(from text: String, allowingDateOnly: Bool) -> Date? {
         if let date = try? wholeSeconds.parse(text) { return date }
         if let date = try? fractionalSeconds.parse(text) { return date }
         if allowingDateOnly, let day = CalendarDate(text) { return day.startOfDay(in: .gmt) }

@@ -1,3 +1,4 @@
+import Basecamp
 import Foundation
 import HTTPCore
 
@@ -136,7 +137,9 @@ extension Handlers {
         for (key, value) in body {
             if key.hasSuffix("_on") { _ = try date(body, key) }
             if key.hasSuffix("_ids") { _ = try people(body, key, data: data) }
-            if key.hasSuffix("_at"), key != "completed_at", let text = value.stringValue, Self.timestamp(text) == nil {
+            if key.hasSuffix("_at"), key != "completed_at", let text = value.stringValue,
+                WireFormat.timestamp(from: text, allowingDateOnly: false) == nil
+            {
                 throw APIFailure.invalid(key, "must be a time like 2026-02-06T09:00:00Z")
             }
             // What is stored is answered back, so a member must have the shape the SDK reads.
@@ -151,16 +154,6 @@ extension Handlers {
             body["completed_at"] = completion == "on" ? .string(Self.now()) : .null
         }
         return body
-    }
-}
-
-extension Handlers {
-    /// An ISO 8601 time, with or without fractional seconds.
-    static func timestamp(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 }
 
