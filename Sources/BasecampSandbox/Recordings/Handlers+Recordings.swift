@@ -137,10 +137,11 @@ extension Handlers {
         for (key, value) in body {
             if key.hasSuffix("_on") { _ = try date(body, key) }
             if key.hasSuffix("_ids") { _ = try people(body, key, data: data) }
+            // All-day schedule entries travel as bare dates, as the SDK's edits send them.
             if key.hasSuffix("_at"), key != "completed_at", let text = value.stringValue,
-                WireFormat.timestamp(from: text, allowingDateOnly: false) == nil
+                WireFormat.timestamp(from: text, allowingDateOnly: true) == nil
             {
-                throw APIFailure.invalid(key, "must be a time like 2026-02-06T09:00:00Z")
+                throw APIFailure.invalid(key, "must be a time like 2026-02-06T09:00:00Z, or a date for all day")
             }
             // What is stored is answered back, so a member must have the shape the SDK reads.
             if let expected = template[key], let shape = expected.shapeName,
