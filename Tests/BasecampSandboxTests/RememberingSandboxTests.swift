@@ -203,7 +203,7 @@ struct RememberingSandboxTests {
         }
     }
 
-    @Test("A value of the wrong shape is a 422 naming the field, and nothing is stored")
+    @Test("A value of the wrong shape is a 422 naming the field, and nothing is stored; an all-day date is a time")
     func wrongShape() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { sandbox in
@@ -222,6 +222,13 @@ struct RememberingSandboxTests {
                 scheduleID: Int64(BasecampSandboxSeed.letoLaptopScheduleID)
             )
             #expect(entries.items.map(\.summary) == ["Design review"])
+            let allDay = try await account.perform(
+                operation,
+                pathParameters: ["scheduleId": String(BasecampSandboxSeed.letoLaptopScheduleID)],
+                body: .json(["summary": "Offsite", "starts_at": "2026-03-02", "ends_at": "2026-03-03", "all_day": true])
+            )
+            #expect(allDay.status.code == 201)
+            #expect(allDay.value["starts_at"] == "2026-03-02")
         }
     }
 }
