@@ -228,7 +228,7 @@ public final class MarkbookSandboxModule: SandboxModule {
         self.timeZone = timeZone
         self.now = now
         let seed =
-            (try? JSONDecoder().decode(SeedFile.self, from: Data(MarkbookSpecPayloads.seed.utf8)))?.world
+            (try? SandboxWorld(seed: Data(MarkbookSpecPayloads.seed.utf8)))
             ?? SandboxWorld(schoolName: "Sandbox Secondary College", users: [], markbooks: [])
         self.initialWorld = seed
         self.initialOptions = options
