@@ -25,10 +25,7 @@ extension ActionHandler {
         let bookIndex = try markbookIndex(query)
         let book = world.markbooks[bookIndex]
         let sid = try query.require("sid").trimmingCharacters(in: .whitespaces)
-        let family = try query.require("family")
-        let given = try query.require("given")
-        let preferred = try query.require("preferred", allowEmpty: true)
-        let gender = try gender(query)
+        let names = try StudentNames(query)
         let classKey = try classKey(query, in: book)
         guard !book.students.contains(where: { $0.sid == sid }) else { throw StatusError("duplicate student id") }
         let key = world.nextStudentKey
@@ -36,10 +33,10 @@ extension ActionHandler {
             SandboxWorld.Student(
                 key: key,
                 sid: sid,
-                familyName: family,
-                givenName: given,
-                preferredName: preferred,
-                gender: gender,
+                familyName: names.family,
+                givenName: names.given,
+                preferredName: names.preferred,
+                gender: names.gender,
                 classKey: classKey,
                 deleted: false
             )
@@ -51,14 +48,7 @@ extension ActionHandler {
     mutating func updateStudent(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
         let bookIndex = try markbookIndex(query)
         let index = try studentIndex(query, in: world.markbooks[bookIndex], includingDeleted: false)
-        let family = try query.require("family")
-        let given = try query.require("given")
-        let preferred = try query.require("preferred", allowEmpty: true)
-        let gender = try gender(query)
-        world.markbooks[bookIndex].students[index].familyName = family
-        world.markbooks[bookIndex].students[index].givenName = given
-        world.markbooks[bookIndex].students[index].preferredName = preferred
-        world.markbooks[bookIndex].students[index].gender = gender
+        try StudentNames(query).apply(to: &world.markbooks[bookIndex].students[index])
         changedData = true
         return [:]
     }

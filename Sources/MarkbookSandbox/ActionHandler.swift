@@ -75,10 +75,27 @@ struct ActionHandler {
         return key
     }
 
-    func gender(_ query: Parameters) throws(StatusError) -> String {
-        let gender = try query.require("gender").trimmingCharacters(in: .whitespaces)
-        guard Self.genders.contains(gender) else { throw StatusError("invalid gender") }
-        return gender
+    /// The names and gender that `createstudent` and `updatestudent` both send.
+    struct StudentNames {
+        var family: String
+        var given: String
+        var preferred: String
+        var gender: String
+
+        init(_ query: Parameters) throws(StatusError) {
+            family = try query.require("family")
+            given = try query.require("given")
+            preferred = try query.require("preferred", allowEmpty: true)
+            gender = try query.require("gender").trimmingCharacters(in: .whitespaces)
+            guard ActionHandler.genders.contains(gender) else { throw StatusError("invalid gender") }
+        }
+
+        func apply(to student: inout SandboxWorld.Student) {
+            student.familyName = family
+            student.givenName = given
+            student.preferredName = preferred
+            student.gender = gender
+        }
     }
 
     // MARK: Shapes
@@ -132,62 +149,70 @@ struct ActionHandler {
 
     private func sheet(_ query: Parameters, alternate: Bool) throws(StatusError) -> [String: SandboxJSON] {
         let book = world.markbooks[try markbookIndex(query)]
-        var students: [SandboxJSON] = []
-        var resultList: [SandboxJSON] = []
-        for item in book.activeStudents {
-            var members = student(item, in: book)
-            let texts = book.tasks.map { book.results[item.key]?[$0.key] ?? "" }
-            if alternate {
-                for (task, text) in zip(book.tasks, texts) where !text.isEmpty {
-                    resultList.append([
-                        "studentkey": .integer(item.key), "taskkey": .integer(task.key),
-                        "rawresult": .string(SandboxFormat.raw(text)),
-                        "roundedresult": .string(SandboxFormat.rounded(text, decimalPlaces: task.decimalPlaces)),
-                    ])
-                }
-            } else {
-                members["rawresults"] = .array(texts.map { .string(SandboxFormat.raw($0)) })
-                members["roundedresults"] = .array(
-                    zip(book.tasks, texts).map { .string(SandboxFormat.rounded($1, decimalPlaces: $0.decimalPlaces)) }
-                )
-            }
-            students.append(.object(members))
+        let (students, resultList) = studentList(book, book.tasks, book.results, alternate: alternate) { cells in
+            [
+                "rawresults": .array(cells.map { .string(SandboxFormat.raw($1)) }),
+                "roundedresults": .array(
+                    cells.map { .string(SandboxFormat.rounded($1, decimalPlaces: $0.decimalPlaces)) }
+                ),
+            ]
+        } flat: { task, text in
+            [
+                "taskkey": .integer(task.key), "rawresult": .string(SandboxFormat.raw(text)),
+                "roundedresult": .string(SandboxFormat.rounded(text, decimalPlaces: task.decimalPlaces)),
+            ]
         }
         var answer: [String: SandboxJSON] = [
             "markbookkey": .integer(book.key), "markbookname": .string(book.name),
             "markbookyear": .string(book.year), "markbookcourse": .string(book.course),
             "ownerkey": .integer(book.ownerKey), "sharelist": .array(book.shareList.map(SandboxJSON.integer)),
             "classlist": .array(book.classes.map(schoolClass)), "tasklist": .array(book.tasks.map(task)),
-            "studentlist": .array(students),
+            "studentlist": students,
         ]
-        if alternate { answer["resultlist"] = .array(resultList) }
+        if alternate { answer["resultlist"] = resultList }
         return answer
     }
 
     func outcomes(_ query: Parameters, alternate: Bool) throws(StatusError) -> [String: SandboxJSON] {
         let book = world.markbooks[try markbookIndex(query)]
-        var students: [SandboxJSON] = []
-        var levelList: [SandboxJSON] = []
-        for item in book.activeStudents {
-            var members = student(item, in: book)
-            let levels = book.outcomes.map { book.levels[item.key]?[$0.key] ?? "" }
-            if alternate {
-                for (outcome, level) in zip(book.outcomes, levels) where !level.isEmpty {
-                    levelList.append([
-                        "studentkey": .integer(item.key), "outcomekey": .integer(outcome.key),
-                        "outcomelevel": .string(level),
-                    ])
-                }
-            } else {
-                members["outcomelevels"] = .array(levels.map(SandboxJSON.string))
-            }
-            students.append(.object(members))
+        let (students, levelList) = studentList(book, book.outcomes, book.levels, alternate: alternate) { cells in
+            ["outcomelevels": .array(cells.map { .string($1) })]
+        } flat: { outcome, level in
+            ["outcomekey": .integer(outcome.key), "outcomelevel": .string(level)]
         }
         var answer: [String: SandboxJSON] = [
             "classlist": .array(book.classes.map(schoolClass)), "outcomelist": .array(book.outcomes.map(outcome)),
-            "studentlist": .array(students),
+            "studentlist": students,
         ]
-        if alternate { answer["levellist"] = .array(levelList) }
+        if alternate { answer["levellist"] = levelList }
         return answer
+    }
+
+    /// The active students of a joined read and their texts in `columns` (tasks or outcomes):
+    /// `inline` members on each student, or for the `…alt` actions one `flat` entry per
+    /// non-empty text instead.
+    private func studentList<Column: SandboxWorld.Keyed>(
+        _ book: SandboxWorld.Markbook,
+        _ columns: [Column],
+        _ texts: [Int: [Int: String]],
+        alternate: Bool,
+        inline: ([(Column, String)]) -> [String: SandboxJSON],
+        flat: (Column, String) -> [String: SandboxJSON]
+    ) -> (students: SandboxJSON, flatList: SandboxJSON) {
+        var students: [SandboxJSON] = []
+        var flatList: [SandboxJSON] = []
+        for item in book.activeStudents {
+            let cells = columns.map { ($0, texts[item.key]?[$0.key] ?? "") }
+            var members = student(item, in: book)
+            if alternate {
+                for (column, text) in cells where !text.isEmpty {
+                    flatList.append(.object(flat(column, text).merging(["studentkey": .integer(item.key)]) { $1 }))
+                }
+            } else {
+                members.merge(inline(cells)) { $1 }
+            }
+            students.append(.object(members))
+        }
+        return (.array(students), .array(flatList))
     }
 }

@@ -105,69 +105,71 @@ extension MarkbookSandboxModule {
 
     func action(_ query: Parameters, now: Date, apiAddress: String) -> Answer {
         let name = query["action"] ?? ""
-        return state.withLockedValue { state in
-            state.counters.requestsByAction[name, default: 0] += 1
-            guard sessionIsValid(query, in: &state, now: now) else {
-                state.counters.rejectedSessions += 1
-                return Answer(action: name, status: "ERROR:invalid credentials")
-            }
+        // `getbackupurl` always carries a `url`, empty when there is none.
+        let refusalExtra: [String: SandboxJSON] = name == "getbackupurl" ? ["url": ""] : [:]
+        return signedIn(name, query, now: now, refusalExtra: refusalExtra) { (state: inout State) throws(StatusError) in
             if name == "getbackupurl", let forced = state.backupMode.forcedStatus {
                 state.counters.refusalsByAction[name, default: 0] += 1
-                return Answer(action: name, status: forced, extra: ["url": ""])
+                return Answer(action: name, status: forced, extra: refusalExtra)
             }
             let fault = name == "putstudentresult" ? state.resultFaults.failure(for: query) : nil
             if let fault, !fault.appliesWrite {
                 state.counters.injectedResultFailures += 1
                 return Answer(action: name, status: fault.status ?? "OKAY", httpStatus: fault.httpStatus)
             }
-            do throws(StatusError) {
-                var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
-                let extra = try handler.run(name, query)
-                if let failure = commit(handler.world, to: &state) {
-                    return Answer(action: name, status: failure)
-                }
-                if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
-                if name == "putstudentresult", let cell = ResultFaultState.cell(query) {
-                    state.counters.resultWritesByCell[cell, default: 0] += 1
-                    state.resultFaults.successfulWrites += 1
-                }
-                if let fault {
-                    state.counters.injectedResultFailures += 1
-                    return Answer(action: name, status: "OKAY", httpStatus: fault.httpStatus)
-                }
-                return Answer(action: name, status: "OKAY", extra: extra)
-            } catch {
-                state.counters.refusalsByAction[name, default: 0] += 1
-                var extra: [String: SandboxJSON] = [:]
-                if name == "getbackupurl" { extra["url"] = "" }
-                return Answer(action: name, status: error.status, extra: extra)
+            var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
+            let extra = try handler.run(name, query)
+            if let failure = commit(handler.world, to: &state) {
+                return Answer(action: name, status: failure)
             }
+            if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
+            if name == "putstudentresult", let cell = ResultFaultState.cell(query) {
+                state.counters.resultWritesByCell[cell, default: 0] += 1
+                state.resultFaults.successfulWrites += 1
+            }
+            if let fault {
+                state.counters.injectedResultFailures += 1
+                return Answer(action: name, status: "OKAY", httpStatus: fault.httpStatus)
+            }
+            return Answer(action: name, status: "OKAY", extra: extra)
         }
     }
 
     func post(_ form: Parameters, now: Date) -> Answer {
         let name = form["apiaction"] ?? ""
-        return state.withLockedValue { state in
+        return signedIn(name, form, now: now) { (state: inout State) throws(StatusError) in
+            guard name == "createmarkbook" else { throw StatusError("invalid action") }
+            var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
+            let extra = try handler.createMarkbook(form)
+            if let failure = commit(handler.world, to: &state) {
+                return Answer(action: name, status: failure)
+            }
+            state.counters.appliedWritesByAction[name, default: 0] += 1
+            return Answer(action: name, status: "OKAY", extra: extra)
+        }
+    }
+
+    /// Runs `body` for a caller whose API key and session are good, under the lock: counts the
+    /// request, answers a bad key or session as the API does, and counts a refusal `body`
+    /// throws and answers it with `refusalExtra`.
+    private func signedIn(
+        _ name: String,
+        _ parameters: Parameters,
+        now: Date,
+        refusalExtra: [String: SandboxJSON] = [:],
+        _ body: (inout State) throws(StatusError) -> Answer
+    ) -> Answer {
+        state.withLockedValue { state in
             state.counters.requestsByAction[name, default: 0] += 1
-            guard sessionIsValid(form, in: &state, now: now) else {
+            guard sessionIsValid(parameters, in: &state, now: now) else {
                 state.counters.rejectedSessions += 1
                 return Answer(action: name, status: "ERROR:invalid credentials")
             }
-            guard name == "createmarkbook" else {
-                state.counters.refusalsByAction[name, default: 0] += 1
-                return Answer(action: name, status: "ERROR:invalid action")
-            }
             do throws(StatusError) {
-                var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
-                let extra = try handler.createMarkbook(form)
-                if let failure = commit(handler.world, to: &state) {
-                    return Answer(action: name, status: failure)
-                }
-                state.counters.appliedWritesByAction[name, default: 0] += 1
-                return Answer(action: name, status: "OKAY", extra: extra)
+                return try body(&state)
             } catch {
                 state.counters.refusalsByAction[name, default: 0] += 1
-                return Answer(action: name, status: error.status)
+                return Answer(action: name, status: error.status, extra: refusalExtra)
             }
         }
     }
