@@ -14,16 +14,13 @@ extension MarkbookClient {
         taskName: String,
         result: String
     ) async throws {
-        try MarkbookInput.requireKey(markbookKey, "markbookKey")
-        try MarkbookInput.requireKey(studentKey, "studentKey")
-        try MarkbookInput.requireText(sid, "sid")
+        let student = try MarkbookInput.student(markbookKey: markbookKey, studentKey: studentKey, sid: sid)
         try MarkbookInput.requireKey(taskKey, "taskKey")
         try MarkbookInput.requireText(taskName, "taskName")
         try MarkbookInput.requireText(result, "result", allowEmpty: true)
-        let values = [
-            "key": String(markbookKey), "studentkey": String(studentKey), "sid": sid, "taskkey": String(taskKey),
-            "taskname": taskName, "result": result.trimmingCharacters(in: .whitespaces),
-        ]
+        let values = student.merging([
+            "taskkey": String(taskKey), "taskname": taskName, "result": result.trimmingCharacters(in: .whitespaces),
+        ]) { first, _ in first }
         try await send(.putStudentResult, values) { _, _ in }
     }
 
@@ -41,14 +38,17 @@ extension MarkbookClient {
     ) async throws -> Int {
         try MarkbookInput.requireKey(markbookKey, "markbookKey")
         try MarkbookInput.requireText(sid, "sid")
-        try MarkbookInput.requireText(familyName, "familyName")
-        try MarkbookInput.requireText(givenName, "givenName")
-        try MarkbookInput.requireText(preferredName, "preferredName", allowEmpty: true)
+        let names = try MarkbookInput.studentNames(
+            familyName: familyName,
+            givenName: givenName,
+            preferredName: preferredName,
+            gender: gender
+        )
         try MarkbookInput.requireKey(classKey, "classKey")
-        let values = [
-            "key": String(markbookKey), "sid": sid, "family": familyName, "given": givenName,
-            "preferred": preferredName, "gender": gender.rawValue, "classkey": String(classKey),
-        ]
+        let values = names.merging(["key": String(markbookKey), "sid": sid, "classkey": String(classKey)]) {
+            first,
+            _ in first
+        }
         return try await send(.createStudent, values) { reader, status in
             try Self.createdKey(reader, "studentkey", action: .createStudent, httpStatus: status)
         }
@@ -66,30 +66,23 @@ extension MarkbookClient {
         preferredName: String,
         gender: Gender
     ) async throws {
-        try MarkbookInput.requireKey(markbookKey, "markbookKey")
-        try MarkbookInput.requireKey(studentKey, "studentKey")
-        try MarkbookInput.requireText(sid, "sid")
-        try MarkbookInput.requireText(familyName, "familyName")
-        try MarkbookInput.requireText(givenName, "givenName")
-        try MarkbookInput.requireText(preferredName, "preferredName", allowEmpty: true)
-        let values = [
-            "key": String(markbookKey), "studentkey": String(studentKey), "sid": sid, "family": familyName,
-            "given": givenName, "preferred": preferredName, "gender": gender.rawValue,
-        ]
-        try await send(.updateStudent, values) { _, _ in }
+        let student = try MarkbookInput.student(markbookKey: markbookKey, studentKey: studentKey, sid: sid)
+        let names = try MarkbookInput.studentNames(
+            familyName: familyName,
+            givenName: givenName,
+            preferredName: preferredName,
+            gender: gender
+        )
+        try await send(.updateStudent, student.merging(names) { first, _ in first }) { _, _ in }
     }
 
     /// `updatestudentclass`: moves a student to a class, restoring them if deleted.
     ///
     /// - Throws: ``HTTPCore/APIError``; `not_found` for an unknown markbook, student or class.
     public func updateStudentClass(markbookKey: Int, studentKey: Int, sid: String, classKey: Int) async throws {
-        try MarkbookInput.requireKey(markbookKey, "markbookKey")
-        try MarkbookInput.requireKey(studentKey, "studentKey")
-        try MarkbookInput.requireText(sid, "sid")
+        let student = try MarkbookInput.student(markbookKey: markbookKey, studentKey: studentKey, sid: sid)
         try MarkbookInput.requireKey(classKey, "classKey")
-        let values = [
-            "key": String(markbookKey), "studentkey": String(studentKey), "sid": sid, "classkey": String(classKey),
-        ]
+        let values = student.merging(["classkey": String(classKey)]) { first, _ in first }
         try await send(.updateStudentClass, values) { _, _ in }
     }
 
@@ -97,10 +90,7 @@ extension MarkbookClient {
     ///
     /// - Throws: ``HTTPCore/APIError``; `not_found` for an unknown markbook or student.
     public func deleteStudent(markbookKey: Int, studentKey: Int, sid: String) async throws {
-        try MarkbookInput.requireKey(markbookKey, "markbookKey")
-        try MarkbookInput.requireKey(studentKey, "studentKey")
-        try MarkbookInput.requireText(sid, "sid")
-        let values = ["key": String(markbookKey), "studentkey": String(studentKey), "sid": sid]
+        let values = try MarkbookInput.student(markbookKey: markbookKey, studentKey: studentKey, sid: sid)
         try await send(.deleteStudent, values) { _, _ in }
     }
 

@@ -24,6 +24,29 @@ enum MarkbookInput {
         }
     }
 
+    /// Checks the keys and school id that name one student in a write; returns them as the
+    /// request's `key`, `studentkey` and `sid`.
+    static func student(markbookKey: Int, studentKey: Int, sid: String) throws -> [String: String] {
+        try requireKey(markbookKey, "markbookKey")
+        try requireKey(studentKey, "studentKey")
+        try requireText(sid, "sid")
+        return ["key": String(markbookKey), "studentkey": String(studentKey), "sid": sid]
+    }
+
+    /// Checks the names a student is created or updated with; returns them, with the gender, as
+    /// the request's `family`, `given`, `preferred` and `gender`.
+    static func studentNames(
+        familyName: String,
+        givenName: String,
+        preferredName: String,
+        gender: Gender
+    ) throws -> [String: String] {
+        try requireText(familyName, "familyName")
+        try requireText(givenName, "givenName")
+        try requireText(preferredName, "preferredName", allowEmpty: true)
+        return ["family": familyName, "given": givenName, "preferred": preferredName, "gender": gender.rawValue]
+    }
+
     /// How class names are compared for uniqueness: trimmed and case-insensitive.
     static func uniquenessKey(_ name: String) -> String {
         name.trimmingCharacters(in: .whitespaces).lowercased()
