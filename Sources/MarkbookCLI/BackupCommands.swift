@@ -39,12 +39,10 @@ struct BackupScheduleCommand: MarkbookCommand {
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         try await client.scheduleBackup(matching: matching)
-        if context.outputsJSON {
-            try context.printJSON(Output(matching: matching, scheduled: true))
-            return
+        try context.printRecord(Output(matching: matching, scheduled: true)) {
+            context.print("Scheduled a backup of the markbooks matching \"\(matching)\".")
+            context.note("It is built at about 1 AM: run 'markbook backup url' tomorrow.")
         }
-        context.print("Scheduled a backup of the markbooks matching \"\(matching)\".")
-        context.note("It is built at about 1 AM: run 'markbook backup url' tomorrow.")
     }
 }
 
@@ -85,13 +83,11 @@ struct BackupURLCommand: MarkbookCommand {
                 )
             )
         }
-        if context.outputsJSON {
-            try context.printJSON(
-                Output(status: status, rawStatus: backup.status.rawStatus, url: Nullable(backup.url?.absoluteString))
-            )
-            return
+        try context.printRecord(
+            Output(status: status, rawStatus: backup.status.rawStatus, url: Nullable(backup.url?.absoluteString))
+        ) {
+            context.print(text)
+            if backup.isReady { context.note("The zip is deleted about an hour after this URL is first returned.") }
         }
-        context.print(text)
-        if backup.isReady { context.note("The zip is deleted about an hour after this URL is first returned.") }
     }
 }

@@ -95,12 +95,10 @@ struct BackupDownloadCommand: MarkbookCommand {
             )
         }
         try AtomicFileWriter.move(staging, over: destination)
-        if context.outputsJSON {
-            try context.printJSON(Output(path: destination.path, bytes: byteCount))
-            return
+        try context.printRecord(Output(path: destination.path, bytes: byteCount)) {
+            context.print(destination.path)
+            context.note("Saved the backup (\(Self.size(byteCount))) to \(destination.path).")
         }
-        context.print(destination.path)
-        context.note("Saved the backup (\(Self.size(byteCount))) to \(destination.path).")
     }
 
     /// The zip's bytes, fetched without the session (the URL needs none), with the command's

@@ -49,10 +49,8 @@ struct ClassCreateCommand: MarkbookCommand {
                 teacherGivenName: teacherGiven
             )
         }
-        if context.outputsJSON {
-            try context.printJSON(Output(markbookKey: key, classKey: classKey, name: name))
-            return
+        try context.printRecord(Output(markbookKey: key, classKey: classKey, name: name)) {
+            context.print("Created class \(classKey): \(name).")
         }
-        context.print("Created class \(classKey): \(name).")
     }
 }

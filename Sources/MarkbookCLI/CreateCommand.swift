@@ -40,16 +40,14 @@ struct CreateCommand: MarkbookCommand {
         }
         try payload.validate()
         let created = try await Lookup.creating(check: "markbook list") { try await client.createMarkbook(payload) }
-        if context.outputsJSON {
-            try context.printJSON(created)
-            return
-        }
-        context.print(
-            "Created markbook \(created.key) \"\(created.name)\": \(created.classCount) classes, "
-                + "\(created.studentCount) students, shared with \(created.shareCount)."
-        )
-        if created.wasRenamed {
-            context.note("\"\(created.requestedName)\" was taken, so Markbook named it \"\(created.name)\".")
+        try context.printRecord(created) {
+            context.print(
+                "Created markbook \(created.key) \"\(created.name)\": \(created.classCount) classes, "
+                    + "\(created.studentCount) students, shared with \(created.shareCount)."
+            )
+            if created.wasRenamed {
+                context.note("\"\(created.requestedName)\" was taken, so Markbook named it \"\(created.name)\".")
+            }
         }
     }
 

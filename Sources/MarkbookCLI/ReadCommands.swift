@@ -20,17 +20,15 @@ struct ListCommand: MarkbookCommand {
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         let markbooks = try await client.markbookList().sorted { $0.key < $1.key }
-        if context.outputsJSON {
-            try context.printJSON(markbooks)
-            return
+        try context.printList(markbooks) {
+            var table = TextTable(columns: [
+                .init("KEY", alignment: .right), .init("NAME"), .init("YEAR"), .init("COURSE"), .init("OWNER"),
+            ])
+            for markbook in markbooks {
+                table.append([String(markbook.key), markbook.name, markbook.year, markbook.course, markbook.owner])
+            }
+            context.print(table)
         }
-        var table = TextTable(columns: [
-            .init("KEY", alignment: .right), .init("NAME"), .init("YEAR"), .init("COURSE"), .init("OWNER"),
-        ])
-        for markbook in markbooks {
-            table.append([String(markbook.key), markbook.name, markbook.year, markbook.course, markbook.owner])
-        }
-        context.print(table)
     }
 }
 
@@ -50,15 +48,15 @@ struct UsersCommand: MarkbookCommand {
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         let users = try await client.userList()
-        if context.outputsJSON {
-            try context.printJSON(users)
-            return
+        try context.printList(users) {
+            var table = TextTable(columns: [
+                .init("KEY", alignment: .right), .init("NAME"), .init("LOGIN"), .init("EMAIL"),
+            ])
+            for user in users {
+                table.append([String(user.key), user.name, user.loginID, user.email])
+            }
+            context.print(table)
         }
-        var table = TextTable(columns: [.init("KEY", alignment: .right), .init("NAME"), .init("LOGIN"), .init("EMAIL")])
-        for user in users {
-            table.append([String(user.key), user.name, user.loginID, user.email])
-        }
-        context.print(table)
     }
 }
 
@@ -86,44 +84,42 @@ struct ShowCommand: MarkbookCommand {
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         let sheet = alt ? try await client.getMarkbookAlt(key: key) : try await client.getMarkbook(key: key)
-        if context.outputsJSON {
-            try context.printJSON(SheetJSON(sheet))
-            return
-        }
-        context.print(Self.heading(sheet))
-        if !sheet.classes.isEmpty {
-            context.print("Classes: " + sheet.classes.map(Self.describe).joined(separator: " · "))
-        }
-        context.print()
-        guard !sheet.tasks.isEmpty else {
-            context.print("No tasks yet.")
-            return
-        }
-        var tasks = TextTable(columns: [
-            .init("TASK", alignment: .right), .init("NAME"), .init("MAX", alignment: .right),
-            .init("DP", alignment: .right),
-        ])
-        for task in sheet.tasks {
-            tasks.append([String(task.key), task.name, String(task.maximum), String(task.decimalPlaces)])
-        }
-        context.print(tasks)
-        context.print()
-        let students = sheet.students.sorted(by: Self.studentOrder)
-        guard !students.isEmpty else {
-            context.print("No students.")
-            return
-        }
-        var grid = TextTable(
-            columns: Self.studentColumns + sheet.tasks.map { .init(String($0.key), alignment: .right) }
-        )
-        for student in students {
-            let results = sheet.tasks.map { task -> String in
-                guard let result = sheet.result(studentKey: student.key, taskKey: task.key) else { return "-" }
-                return raw ? result.raw : result.rounded
+        try context.printRecord(SheetJSON(sheet)) {
+            context.print(Self.heading(sheet))
+            if !sheet.classes.isEmpty {
+                context.print("Classes: " + sheet.classes.map(Self.describe).joined(separator: " · "))
             }
-            grid.append(Self.studentCells(student) + results)
+            context.print()
+            guard !sheet.tasks.isEmpty else {
+                context.print("No tasks yet.")
+                return
+            }
+            var tasks = TextTable(columns: [
+                .init("TASK", alignment: .right), .init("NAME"), .init("MAX", alignment: .right),
+                .init("DP", alignment: .right),
+            ])
+            for task in sheet.tasks {
+                tasks.append([String(task.key), task.name, String(task.maximum), String(task.decimalPlaces)])
+            }
+            context.print(tasks)
+            context.print()
+            let students = sheet.students.sorted(by: Self.studentOrder)
+            guard !students.isEmpty else {
+                context.print("No students.")
+                return
+            }
+            var grid = TextTable(
+                columns: Self.studentColumns + sheet.tasks.map { .init(String($0.key), alignment: .right) }
+            )
+            for student in students {
+                let results = sheet.tasks.map { task -> String in
+                    guard let result = sheet.result(studentKey: student.key, taskKey: task.key) else { return "-" }
+                    return raw ? result.raw : result.rounded
+                }
+                grid.append(Self.studentCells(student) + results)
+            }
+            context.print(grid)
         }
-        context.print(grid)
     }
 
     static let studentColumns: [TextTable.Column] = [
@@ -170,35 +166,35 @@ struct OutcomesCommand: MarkbookCommand {
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         let outcomes = alt ? try await client.getOutcomesAlt(key: key) : try await client.getOutcomes(key: key)
-        if context.outputsJSON {
-            try context.printJSON(OutcomesJSON(outcomes))
-            return
-        }
-        guard !outcomes.outcomes.isEmpty else {
-            context.print("Markbook \(key) has no outcomes.")
-            return
-        }
-        var list = TextTable(columns: [
-            .init("OUTCOME", alignment: .right), .init("CODE"), .init("NAME"), .init("TASKS"),
-        ])
-        for outcome in outcomes.outcomes {
-            list.append([
-                String(outcome.key), outcome.code.isEmpty ? "-" : outcome.code, outcome.name,
-                outcome.taskKeys.map(String.init).joined(separator: ", "),
+        try context.printRecord(OutcomesJSON(outcomes)) {
+            guard !outcomes.outcomes.isEmpty else {
+                context.print("Markbook \(key) has no outcomes.")
+                return
+            }
+            var list = TextTable(columns: [
+                .init("OUTCOME", alignment: .right), .init("CODE"), .init("NAME"), .init("TASKS"),
             ])
-        }
-        context.print(list)
-        context.print()
-        var grid = TextTable(
-            columns: ShowCommand.studentColumns + outcomes.outcomes.map { .init(String($0.key), alignment: .right) }
-        )
-        for student in outcomes.students.sorted(by: ShowCommand.studentOrder) {
-            grid.append(
-                ShowCommand.studentCells(student)
-                    + outcomes.outcomes.map { outcomes.level(studentKey: student.key, outcomeKey: $0.key)?.text ?? "-" }
+            for outcome in outcomes.outcomes {
+                list.append([
+                    String(outcome.key), outcome.code.isEmpty ? "-" : outcome.code, outcome.name,
+                    outcome.taskKeys.map(String.init).joined(separator: ", "),
+                ])
+            }
+            context.print(list)
+            context.print()
+            var grid = TextTable(
+                columns: ShowCommand.studentColumns + outcomes.outcomes.map { .init(String($0.key), alignment: .right) }
             )
+            for student in outcomes.students.sorted(by: ShowCommand.studentOrder) {
+                grid.append(
+                    ShowCommand.studentCells(student)
+                        + outcomes.outcomes.map {
+                            outcomes.level(studentKey: student.key, outcomeKey: $0.key)?.text ?? "-"
+                        }
+                )
+            }
+            context.print(grid)
         }
-        context.print(grid)
     }
 }
 

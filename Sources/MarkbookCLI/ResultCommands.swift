@@ -80,20 +80,18 @@ struct ResultSetCommand: MarkbookCommand {
         }
         let previous = sheet.result(studentKey: student.key, taskKey: task.key)
         try await client.putStudentResult(markbookKey: key, student: student, task: task, result: value)
-        if context.outputsJSON {
-            try context.printJSON(
-                Output(
-                    markbookKey: key,
-                    studentKey: student.key,
-                    taskKey: task.key,
-                    previous: Nullable(previous?.raw),
-                    result: value
-                )
+        try context.printRecord(
+            Output(
+                markbookKey: key,
+                studentKey: student.key,
+                taskKey: task.key,
+                previous: Nullable(previous?.raw),
+                result: value
             )
-            return
+        ) {
+            let before = previous.map { $0.rounded } ?? "-"
+            let after = value.isEmpty ? "-" : value
+            context.print("\(student.sortName) · \(task.name) (\(task.key)): \(before) -> \(after) /\(task.maximum)")
         }
-        let before = previous.map { $0.rounded } ?? "-"
-        let after = value.isEmpty ? "-" : value
-        context.print("\(student.sortName) · \(task.name) (\(task.key)): \(before) -> \(after) /\(task.maximum)")
     }
 }

@@ -61,16 +61,16 @@ struct StudentCreateCommand: MarkbookCommand {
                 classKey: classKey
             )
         }
-        if context.outputsJSON {
-            try context.printJSON(StudentChange(markbookKey: key, studentKey: studentKey))
-            return
+        try context.printRecord(StudentChange(markbookKey: key, studentKey: studentKey)) {
+            context.print(
+                "Created student \(studentKey): \(family), \(preferred.isEmpty ? given : preferred) (\(sid))."
+            )
         }
-        context.print("Created student \(studentKey): \(family), \(preferred.isEmpty ? given : preferred) (\(sid)).")
     }
 }
 
 /// `markbook student update KEY STUDENT --gender … [--family …] [--given …] [--preferred …]`.
-struct StudentUpdateCommand: MarkbookCommand {
+struct StudentUpdateCommand: OneStudentCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Change a student's names and gender.",
@@ -83,8 +83,6 @@ struct StudentUpdateCommand: MarkbookCommand {
     @ParentCommand var tool: MarkbookTool
 
     @OptionGroup var target: StudentArguments
-    var key: Int { target.key }
-    var student: Int { target.student }
 
     @Option(help: ArgumentHelp("New family name.", valueName: "name"))
     var family: String?
@@ -118,16 +116,14 @@ struct StudentUpdateCommand: MarkbookCommand {
             preferredName: updated.preferredName,
             gender: gender
         )
-        if context.outputsJSON {
-            try context.printJSON(updated)
-            return
+        try context.printRecord(updated) {
+            context.print("Updated student \(current.key): \(updated.sortName) (\(current.studentID)).")
         }
-        context.print("Updated student \(current.key): \(updated.sortName) (\(current.studentID)).")
     }
 }
 
 /// `markbook student move KEY STUDENT --class C [--sid S]`: also restores a deleted student.
-struct StudentMoveCommand: MarkbookCommand {
+struct StudentMoveCommand: OneStudentCommand {
     static let configuration = CommandConfiguration(
         commandName: "move",
         abstract: "Move a student to another class; this also restores a deleted student.",
@@ -137,8 +133,6 @@ struct StudentMoveCommand: MarkbookCommand {
     @ParentCommand var tool: MarkbookTool
 
     @OptionGroup var target: StudentArguments
-    var key: Int { target.key }
-    var student: Int { target.student }
 
     @Option(
         name: .customLong("class"),
@@ -155,16 +149,14 @@ struct StudentMoveCommand: MarkbookCommand {
         let target = try Lookup.schoolClass(sheet, classKey)
         let studentID = try sid ?? Lookup.student(sheet, student, sidOption: true).studentID
         try await client.updateStudentClass(markbookKey: key, studentKey: student, sid: studentID, classKey: classKey)
-        if context.outputsJSON {
-            try context.printJSON(StudentChange(markbookKey: key, studentKey: student, classKey: classKey))
-            return
+        try context.printRecord(StudentChange(markbookKey: key, studentKey: student, classKey: classKey)) {
+            context.print("Student \(student) (\(studentID)) is in \(target.name) [\(classKey)].")
         }
-        context.print("Student \(student) (\(studentID)) is in \(target.name) [\(classKey)].")
     }
 }
 
 /// `markbook student delete KEY STUDENT [--sid S]`: a soft delete.
-struct StudentDeleteCommand: MarkbookCommand {
+struct StudentDeleteCommand: OneStudentCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a student (softly: 'student move' restores them with their results)."
@@ -173,8 +165,6 @@ struct StudentDeleteCommand: MarkbookCommand {
     @ParentCommand var tool: MarkbookTool
 
     @OptionGroup var target: StudentArguments
-    var key: Int { target.key }
-    var student: Int { target.student }
 
     @Option(help: ArgumentHelp("The student's id (looked up when not given).", valueName: "sid"))
     var sid: String?
@@ -184,15 +174,25 @@ struct StudentDeleteCommand: MarkbookCommand {
             sid == nil ? try Lookup.student(try await client.getMarkbook(key: key), student, sidOption: true) : nil
         let studentID = sid ?? listed?.studentID ?? ""
         try await client.deleteStudent(markbookKey: key, studentKey: student, sid: studentID)
-        if context.outputsJSON {
-            try context.printJSON(StudentChange(markbookKey: key, studentKey: student, sid: studentID))
-            return
+        try context.printRecord(StudentChange(markbookKey: key, studentKey: student, sid: studentID)) {
+            let name = listed.map { "\($0.sortName) " } ?? ""
+            context.print("Deleted student \(student): \(name)(\(studentID)).")
+            let classKey = listed.map { String($0.classKey) } ?? "CLASS"
+            context.note("Restore with: markbook student move \(key) \(student) --sid \(studentID) --class \(classKey)")
         }
-        let name = listed.map { "\($0.sortName) " } ?? ""
-        context.print("Deleted student \(student): \(name)(\(studentID)).")
-        let classKey = listed.map { String($0.classKey) } ?? "CLASS"
-        context.note("Restore with: markbook student move \(key) \(student) --sid \(studentID) --class \(classKey)")
     }
+}
+
+/// A command about one student, named by its `KEY STUDENT` arguments.
+protocol OneStudentCommand: MarkbookCommand {
+    var target: StudentArguments { get }
+}
+
+extension OneStudentCommand {
+    /// The markbook's key.
+    var key: Int { target.key }
+    /// The student's key.
+    var student: Int { target.student }
 }
 
 /// The `KEY STUDENT` arguments of the commands about one student.
