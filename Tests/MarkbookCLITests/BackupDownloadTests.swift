@@ -5,12 +5,6 @@ import Testing
 /// `markbook backup download` as a process against `markbook --sandbox`.
 @Suite("markbook backup download")
 struct BackupDownloadTests {
-    static func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-backup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     static func download(_ arguments: [String], backup: String) async throws -> CommandResult {
         try await runBuiltMarkbook(
             ["--sandbox", "backup", "download"] + arguments,
@@ -20,7 +14,7 @@ struct BackupDownloadTests {
 
     @Test("A ready backup is saved whole under the target name: a zip that unzip reads, no temporary file left")
     func ready() async throws {
-        let directory = try Self.scratch()
+        let directory = try scratchDirectory("backup")
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appending(path: "backup.zip")
         let result = try await Self.download(["--output", target.path], backup: "ready")
@@ -53,7 +47,7 @@ struct BackupDownloadTests {
 
     @Test("Pending is exit 75 and no backup exit 11, each with its own message and code; nothing is written")
     func unavailable() async throws {
-        let directory = try Self.scratch()
+        let directory = try scratchDirectory("backup")
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appending(path: "backup.zip")
 

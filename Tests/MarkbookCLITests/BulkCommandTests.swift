@@ -9,12 +9,6 @@ import Testing
 /// formats, the progress bar on a terminal, argument checks.
 @Suite("markbook export and import in-process")
 struct BulkCommandTests {
-    static func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-bulk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test("export to stdout: CSV with LF line ends and no byte order mark; TSV; JSON that import reads back")
     func formats() async throws {
         let csv = await markbook(["--sandbox", "export", "1000001"])
@@ -29,7 +23,7 @@ struct BulkCommandTests {
 
         let json = await markbook(["--sandbox", "export", "1000001", "--json"])
         #expect(json.exitCode == 0, "\(json.stderr)")
-        let directory = try Self.scratch()
+        let directory = try scratchDirectory("bulk")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appending(path: "grid.json")
         try Data(json.stdout.utf8).write(to: file)
@@ -47,7 +41,7 @@ struct BulkCommandTests {
         let export = await markbook(["--sandbox", "export", "1000001"])
         let rows = try DelimitedText.csv.read(export.stdout)
         let edits = GridEdits.pick(2, in: rows)
-        let directory = try Self.scratch()
+        let directory = try scratchDirectory("bulk")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appending(path: "edited.csv")
         try DelimitedText.csv.data(GridEdits.apply(edits, to: rows)).write(to: file)
@@ -62,7 +56,7 @@ struct BulkCommandTests {
 
     @Test("Bad files and options are usage errors (exit 64) before anything is written")
     func usage() async throws {
-        let directory = try Self.scratch()
+        let directory = try scratchDirectory("bulk")
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = await markbook(["--sandbox", "import", "1000001", directory.appending(path: "nope.csv").path])
         #expect(missing.exitCode == 64)

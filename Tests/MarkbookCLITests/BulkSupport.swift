@@ -18,8 +18,7 @@ struct BulkFixture {
 
     /// Runs `body` with a fresh fixture and cleans up after it.
     static func with(_ body: (BulkFixture) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-bulk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try scratchDirectory("bulk")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withSandbox { baseURL, module, _ in
             try await body(BulkFixture(directory: directory, baseURL: baseURL, module: module))
@@ -47,6 +46,18 @@ struct BulkFixture {
         )
         #expect(result.exitCode == 0, "\(result.stderr)", sourceLocation: sourceLocation)
         return try DelimitedText.csv.read(Data(contentsOf: URL(fileURLWithPath: path(name))))
+    }
+
+    /// Exports the markbook to `original.csv` and picks `count` edits of it (see ``GridEdits/pick(_:in:)``),
+    /// requiring that many.
+    func exportAndPick(
+        _ count: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (rows: [[String]], edits: [GridEdit]) {
+        let rows = try await export(to: "original.csv", sourceLocation: sourceLocation)
+        let edits = GridEdits.pick(count, in: rows)
+        try #require(edits.count == count, sourceLocation: sourceLocation)
+        return (rows, edits)
     }
 
     /// Writes rows as the tool writes a CSV file.

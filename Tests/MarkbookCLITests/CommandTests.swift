@@ -2,6 +2,7 @@ import CLISupport
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
+import Markbook
 import MarkbookSandbox
 import Testing
 
@@ -27,23 +28,12 @@ struct CommandTests {
 
     @Test("list --json and users --json: arrays with the SDK's names")
     func listJSON() async throws {
-        struct Summary: Decodable, Equatable {
-            var key: Int
-            var name: String
-            var owner: String
-            var year: String
-            var course: String
-        }
-        struct User: Decodable {
-            var key: Int
-            var loginID: String
-        }
         let list = await markbook(["--sandbox", "--json", "list"])
-        let summaries = try list.json([Summary].self)
+        let summaries = try list.json([MarkbookSummary].self)
         #expect(summaries.count == 3)
         #expect(
             summaries[1]
-                == Summary(
+                == MarkbookSummary(
                     key: 1_000_002,
                     name: "11PHY Physics",
                     owner: "Dr Mei Chen",
@@ -51,7 +41,7 @@ struct CommandTests {
                     course: "Year 11 Physics"
                 )
         )
-        let users = try await markbook(["users", "--json", "--sandbox"]).json([User].self)
+        let users = try await markbook(["users", "--json", "--sandbox"]).json([MarkbookUser].self)
         #expect(users.map(\.loginID).contains("sandbox.admin"))
         let table = await markbook(["--sandbox", "users"])
         #expect(

@@ -14,15 +14,13 @@ struct ImportWorkflowTests {
     func roundTrip() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
-            let rows = try await fixture.export(to: "original.csv")
+            let (rows, edits) = try await fixture.exportAndPick(3)
             let raw = try fixture.bytes("original.csv")
             #expect(raw.starts(with: [0xEF, 0xBB, 0xBF]), "a UTF-8 byte order mark for spreadsheets")
             #expect(String(decoding: raw, as: UTF8.self).contains("\r\n"))
             #expect(Array(rows[0].prefix(5)) == MarkbookGrid.identityHeaders)
             #expect(rows[1][0] == "maximum")
 
-            let edits = GridEdits.pick(3, in: rows)
-            try #require(edits.count == 3)
             try fixture.write(GridEdits.apply(edits, to: rows), to: "edited.csv")
 
             let dryRun = try await fixture.run(["--json", "import", Self.key, fixture.path("edited.csv"), "--dry-run"])
@@ -68,9 +66,8 @@ struct ImportWorkflowTests {
     func invalidValues() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
-            let rows = try await fixture.export(to: "original.csv")
-            var edits = GridEdits.pick(3, in: rows)
-            try #require(edits.count == 3)
+            let (rows, picked) = try await fixture.exportAndPick(3)
+            var edits = picked
             edits[1].value = "abc"
             edits[2].value = "100000"
             try fixture.write(GridEdits.apply(edits, to: rows), to: "bad.csv")
@@ -104,9 +101,7 @@ struct ImportWorkflowTests {
     func interruptedThenRerun() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
-            let rows = try await fixture.export(to: "original.csv")
-            let edits = GridEdits.pick(6, in: rows)
-            try #require(edits.count == 6)
+            let (rows, edits) = try await fixture.exportAndPick(6)
             let edited = GridEdits.apply(edits, to: rows)
             try fixture.write(edited, to: "edited.csv")
 
@@ -145,9 +140,7 @@ struct ImportWorkflowTests {
     func lostAnswer() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
-            let rows = try await fixture.export(to: "original.csv")
-            let edits = GridEdits.pick(3, in: rows)
-            try #require(edits.count == 3)
+            let (rows, edits) = try await fixture.exportAndPick(3)
             try fixture.write(GridEdits.apply(edits, to: rows), to: "edited.csv")
             let planned = try await fixture.run(["--json", "import", Self.key, fixture.path("edited.csv"), "--dry-run"])
             let lost = try #require(try planned.json(ImportOutput.self).plan.changes.dropFirst().first)

@@ -6,15 +6,9 @@ import Testing
 /// `MARKBOOK_SANDBOX_STATE`, as separate processes of the built `markbook` use it.
 @Suite("markbook --sandbox with a state file")
 struct StateFileTests {
-    static func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-state-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test("A change made by one command is seen by the next")
     func keeps() async throws {
-        let directory = try Self.scratch()
+        let directory = try scratchDirectory("state")
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
         let created = try await runBuiltMarkbook(
@@ -34,7 +28,7 @@ struct StateFileTests {
 
     @Test("A damaged file is exit 1 naming it, and is left as it was")
     func damaged() async throws {
-        let directory = try Self.scratch()
+        let directory = try scratchDirectory("state")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appending(path: "school.json")
         try Data(#"{"version": 1, "world": {"schoolName": 3}}"#.utf8).write(to: file)
