@@ -20,25 +20,26 @@ struct ShapeCase: Sendable, CustomTestStringConvertible {
     ]
     static let emptyOutcomes: [String: JSONValue] = ["classlist": [], "outcomelist": [], "studentlist": []]
 
+    /// A read of markbook 1000001, whose only parameter is its key.
+    static func read(
+        _ action: MarkbookAction,
+        answer: [String: JSONValue],
+        _ call: @escaping @Sendable (MarkbookClient) async throws -> Void
+    ) -> ShapeCase {
+        ShapeCase(action: action, query: [("key", "1000001")], answer: answer, call: call)
+    }
+
     static let all: [ShapeCase] = [
         ShapeCase(action: .markbookList, query: [], answer: ["list": []]) { _ = try await $0.markbookList() },
         ShapeCase(action: .userList, query: [], answer: ["list": []]) { _ = try await $0.userList() },
-        ShapeCase(action: .getMarkbook, query: [("key", "1000001")], answer: emptySheet) {
-            _ = try await $0.getMarkbook(key: 1_000_001)
+        read(.getMarkbook, answer: emptySheet) { _ = try await $0.getMarkbook(key: 1_000_001) },
+        read(.getMarkbookAlt, answer: emptySheet.merging(["resultlist": []]) { first, _ in first }) {
+            _ = try await $0.getMarkbookAlt(key: 1_000_001)
         },
-        ShapeCase(
-            action: .getMarkbookAlt,
-            query: [("key", "1000001")],
-            answer: emptySheet.merging(["resultlist": []]) { first, _ in first }
-        ) { _ = try await $0.getMarkbookAlt(key: 1_000_001) },
-        ShapeCase(action: .getOutcomes, query: [("key", "1000001")], answer: emptyOutcomes) {
-            _ = try await $0.getOutcomes(key: 1_000_001)
+        read(.getOutcomes, answer: emptyOutcomes) { _ = try await $0.getOutcomes(key: 1_000_001) },
+        read(.getOutcomesAlt, answer: emptyOutcomes.merging(["levellist": []]) { first, _ in first }) {
+            _ = try await $0.getOutcomesAlt(key: 1_000_001)
         },
-        ShapeCase(
-            action: .getOutcomesAlt,
-            query: [("key", "1000001")],
-            answer: emptyOutcomes.merging(["levellist": []]) { first, _ in first }
-        ) { _ = try await $0.getOutcomesAlt(key: 1_000_001) },
         ShapeCase(
             action: .putStudentResult,
             query: [
