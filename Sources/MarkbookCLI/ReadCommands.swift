@@ -108,26 +108,32 @@ struct ShowCommand: MarkbookCommand {
                 context.print("No students.")
                 return
             }
-            var grid = TextTable(
-                columns: Self.studentColumns + sheet.tasks.map { .init(String($0.key), alignment: .right) }
-            )
-            for student in students {
-                let results = sheet.tasks.map { task -> String in
-                    guard let result = sheet.result(studentKey: student.key, taskKey: task.key) else { return "-" }
-                    return raw ? result.raw : result.rounded
+            context.print(
+                Self.grid(students, columnKeys: sheet.tasks.map(\.key)) { student, taskKey in
+                    sheet.result(studentKey: student.key, taskKey: taskKey).map { raw ? $0.raw : $0.rounded }
                 }
-                grid.append(Self.studentCells(student) + results)
-            }
-            context.print(grid)
+            )
         }
     }
 
-    static let studentColumns: [TextTable.Column] = [
-        .init("KEY", alignment: .right), .init("STUDENT"), .init("SID"), .init("CLASS"),
-    ]
-
-    static func studentCells(_ student: MarkbookStudent) -> [String] {
-        [String(student.key), student.sortName, student.studentID, student.className]
+    /// The students × columns grid of `show` and `outcomes`: each student's key, name, id and
+    /// class, then one cell per column key (`-` where `cell` has nothing).
+    static func grid(
+        _ students: [MarkbookStudent],
+        columnKeys: [Int],
+        cell: (MarkbookStudent, Int) -> String?
+    ) -> TextTable {
+        var grid = TextTable(
+            columns: [.init("KEY", alignment: .right), .init("STUDENT"), .init("SID"), .init("CLASS")]
+                + columnKeys.map { .init(String($0), alignment: .right) }
+        )
+        for student in students {
+            grid.append(
+                [String(student.key), student.sortName, student.studentID, student.className]
+                    + columnKeys.map { cell(student, $0) ?? "-" }
+            )
+        }
+        return grid
     }
 
     static func studentOrder(_ first: MarkbookStudent, _ second: MarkbookStudent) -> Bool {
@@ -182,18 +188,12 @@ struct OutcomesCommand: MarkbookCommand {
             }
             context.print(list)
             context.print()
-            var grid = TextTable(
-                columns: ShowCommand.studentColumns + outcomes.outcomes.map { .init(String($0.key), alignment: .right) }
+            let students = outcomes.students.sorted(by: ShowCommand.studentOrder)
+            context.print(
+                ShowCommand.grid(students, columnKeys: outcomes.outcomes.map(\.key)) { student, outcomeKey in
+                    outcomes.level(studentKey: student.key, outcomeKey: outcomeKey)?.text
+                }
             )
-            for student in outcomes.students.sorted(by: ShowCommand.studentOrder) {
-                grid.append(
-                    ShowCommand.studentCells(student)
-                        + outcomes.outcomes.map {
-                            outcomes.level(studentKey: student.key, outcomeKey: $0.key)?.text ?? "-"
-                        }
-                )
-            }
-            context.print(grid)
         }
     }
 }
