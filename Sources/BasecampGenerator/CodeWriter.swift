@@ -63,6 +63,22 @@ struct CodeWriter {
         body(&self)
         level -= 1
     }
+
+    /// A `switch` over `subject` whose cases each run one statement, and `fallback` otherwise.
+    mutating func switchStatement(
+        _ subject: String,
+        cases: [(pattern: String, statement: String)],
+        default fallback: String
+    ) {
+        line("switch \(subject) {")
+        for (pattern, statement) in cases {
+            line("case \(pattern):")
+            indent { $0.line(statement) }
+        }
+        line("default:")
+        indent { $0.line(fallback) }
+        line("}")
+    }
 }
 
 /// A Swift string literal for `text`.

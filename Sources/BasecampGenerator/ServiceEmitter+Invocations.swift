@@ -7,14 +7,8 @@ extension ServiceEmitter {
         writer.block(
             "func invokeOperation(_ operationID: String, on account: AccountClient, samples: OperationSamples) async throws -> Bool"
         ) { w in
-            w.line("switch operationID {")
-            for operation in model.operations {
-                w.line("case \(literal(operation.id)):")
-                w.indent { w in w.line("_ = try await \(invocation(operation))") }
-            }
-            w.line("default:")
-            w.indent { w in w.line("return false") }
-            w.line("}")
+            let cases = model.operations.map { (literal($0.id), "_ = try await \(invocation($0))") }
+            w.switchStatement("operationID", cases: cases, default: "return false")
             w.line("return true")
         }
         return writer.text

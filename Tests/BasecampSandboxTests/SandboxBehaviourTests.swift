@@ -87,8 +87,7 @@ struct SandboxBehaviourTests {
     @Test("Unknown accounts, records and routes are 404")
     func notFound() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, sandbox in
             #expect(try await sandbox.raw("GET", "/999/projects.json").status == 404)
             #expect(try await sandbox.raw("GET", "/\(accountID)/todos/1").status == 404)
             #expect(try await sandbox.raw("GET", "/\(accountID)/no/such/route.json").status == 404)
@@ -104,8 +103,7 @@ struct SandboxBehaviourTests {
     @Test("To-dos: create, update, complete, uncomplete and trash change what lists show")
     func todoLifecycle() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
             #expect(try await account.todos.list(todolistID: list).count == 6)
 
@@ -167,8 +165,7 @@ struct SandboxBehaviourTests {
     @Test("Projects, people, lists, messages and comments come from the seeded account")
     func seededAccount() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             let projects = try await account.projects.list()
             #expect(
                 projects.map(\.name) == ["The Leto Laptop", "Marketing Website Relaunch", "Hiring: Backend Engineer"]

@@ -84,6 +84,24 @@ struct WebhookDeliveryTests {
         return try #require(created.value["id"]?.intValue)
     }
 
+    func createTodo(_ content: String, on account: AccountClient) async throws -> Todo {
+        try await account.todos.create(
+            todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
+            CreateTodoRequest(content: content)
+        )
+    }
+
+    /// The webhook's recent deliveries, once `module` has finished every delivery in flight.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func deliveries(
+        of hookID: Int,
+        on account: AccountClient,
+        after module: BasecampSandboxModule
+    ) async throws -> [WebhookDelivery] {
+        await module.waitForWebhookDeliveries()
+        return try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+    }
+
     @Test("create and complete a to-do: both events arrive verified, in order, once each")
     func createAndComplete() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
@@ -92,15 +110,10 @@ struct WebhookDeliveryTests {
         try await withReceiver(events, module: module) { basecamp, receiver in
             let hookID = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/hooks")
             let account = try basecamp.account()
-            let todo = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Solder the flux capacitor")
-            )
+            let todo = try await createTodo("Solder the flux capacitor", on: account)
             try await account.todos.complete(todoID: todo.id)
-            await module.waitForWebhookDeliveries()
 
-            let webhook = try await account.webhooks.get(webhookID: Int64(hookID))
-            let deliveries = webhook.recentDeliveries ?? []
+            let deliveries = try await deliveries(of: hookID, on: account, after: module)
             #expect(deliveries.map { $0.response?.code } == [200, 200])
             #expect(deliveries.map { $0.request?.body?.kind } == [.todoCompleted, .todoCreated])
             #expect(deliveries.first?.request?.headers?["x-basecamp-signature"]?.count == 64)
@@ -131,8 +144,7 @@ struct WebhookDeliveryTests {
                 recordingID: Int64(BasecampSandboxSeed.fluxCapacitorTodoID),
                 CreateCommentRequest(content: "Ordered the parts")
             )
-            await module.waitForWebhookDeliveries()
-            let deliveries = try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+            let deliveries = try await deliveries(of: hookID, on: account, after: module)
             #expect(deliveries.map { $0.response?.code } == [200, 500])
             #expect(deliveries.first?.request?.body?.id == deliveries.last?.request?.body?.id)
         }
@@ -156,12 +168,8 @@ struct WebhookDeliveryTests {
                 secret: "not-the-receivers-secret"
             )
             let account = try basecamp.account()
-            _ = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Forged")
-            )
-            await module.waitForWebhookDeliveries()
-            let deliveries = try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+            _ = try await createTodo("Forged", on: account)
+            let deliveries = try await deliveries(of: hookID, on: account, after: module)
             #expect(deliveries.map { $0.response?.code } == [403, 403, 403])
         }
         #expect(await events.handled.isEmpty)
@@ -181,10 +189,7 @@ struct WebhookDeliveryTests {
                 webhookID: Int64(inactive),
                 UpdateWebhookRequest(active: false)
             )
-            _ = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Nobody hears this")
-            )
+            _ = try await createTodo("Nobody hears this", on: account)
             await module.waitForWebhookDeliveries()
         }
         #expect(await events.results.isEmpty)
@@ -197,10 +202,7 @@ struct WebhookDeliveryTests {
         try await withReceiver(ReceivedEvents(), module: module) { basecamp, receiver in
             _ = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/_test/hold/webhook")
             let account = try basecamp.account()
-            let todo = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Fast")
-            )
+            let todo = try await createTodo("Fast", on: account)
             #expect(todo.content == "Fast")
             try await receiver.state.waitUntilWaiting(onHold: "webhook")
             receiver.state.release("webhook")

@@ -14,20 +14,25 @@ struct SafeEditTests {
         return .object(members)
     }
 
-    /// The body of the write, after a read, a second read and the write.
-    private static func sentBody(_ transport: ScriptedTransport) throws -> JSONValue {
+    /// The record the Spec's `schema` example describes and the body of the write `edit` makes of
+    /// it, after a read, a second read and the write.
+    private static func sentEdit(
+        of schema: String,
+        _ edit: (AccountClient) async throws -> Void
+    ) async throws -> (current: JSONValue, body: JSONValue) {
+        let current = try record(schema)
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
+        try await edit(try makeBasecamp(transport).forAccount("999"))
         let requests = transport.requests
         #expect(requests.map(\.request.method) == [.get, .get, .put])
-        return try JSONValue(parsing: try #require(requests.last?.body))
+        return (current, try JSONValue(parsing: try #require(requests.last?.body)))
     }
 
     @Test("A to-do edit changes the due date and keeps content, description, start and people")
     func todo() async throws {
-        let current = try Self.record("Todo")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.todos.modify(todoID: 42) { $0.dueOn = CalendarDate(year: 2026, month: 3, day: 1) }
-        let body = try Self.sentBody(transport)
+        let (current, body) = try await Self.sentEdit(of: "Todo") { account in
+            _ = try await account.todos.modify(todoID: 42) { $0.dueOn = CalendarDate(year: 2026, month: 3, day: 1) }
+        }
         #expect(body["due_on"] == "2026-03-01")
         #expect(body["content"] == current["content"])
         #expect(body["description"] == current["description"])
@@ -37,33 +42,27 @@ struct SafeEditTests {
 
     @Test("A to-do list edit renames it and keeps its description")
     func todolist() async throws {
-        let current = try Self.record("Todolist")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.todolists.modify(id: 7) { $0.name = "Gear" }
-        let body = try Self.sentBody(transport)
+        let (_, body) = try await Self.sentEdit(of: "Todolist") { account in
+            _ = try await account.todolists.modify(id: 7) { $0.name = "Gear" }
+        }
         #expect(body["name"] == "Gear")
         #expect(body["description"] == "<div>Everything with a plug.</div>")
     }
 
     @Test("A document edit changes the title and keeps the content")
     func document() async throws {
-        let current = try Self.record("Document")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.documents.modify(documentID: 5) { $0.title = "Release notes 1.1" }
-        let body = try Self.sentBody(transport)
+        let (_, body) = try await Self.sentEdit(of: "Document") { account in
+            _ = try await account.documents.modify(documentID: 5) { $0.title = "Release notes 1.1" }
+        }
         #expect(body["title"] == "Release notes 1.1")
         #expect(body["content"] == "<div>Version 1.0</div>")
     }
 
     @Test("A schedule entry edit changes the summary and keeps times, all-day and description")
     func scheduleEntry() async throws {
-        let current = try Self.record("ScheduleEntry")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.schedules.modifyEntry(entryID: 9) { $0.summary = "Launch!" }
-        let body = try Self.sentBody(transport)
+        let (_, body) = try await Self.sentEdit(of: "ScheduleEntry") { account in
+            _ = try await account.schedules.modifyEntry(entryID: 9) { $0.summary = "Launch!" }
+        }
         #expect(body["summary"] == "Launch!")
         #expect(body["description"] == "Example description")
         #expect(body["all_day"] == true)
