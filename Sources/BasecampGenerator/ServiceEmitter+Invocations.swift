@@ -27,18 +27,17 @@ extension ServiceEmitter {
         case nil: break
         }
         for parameter in queryParameters(operation) {
-            let name = literal(parameter.name)
-            let value: String
-            switch parameter.type {
-            case .int32: value = "samples.integer(\(name))"
-            case .int64: value = "samples.int64(\(name))"
-            case .bool: value = "samples.bool(\(name))"
-            case .date: value = "samples.date(\(name))"
-            case .array(.string): value = "samples.strings(\(name))"
-            case .array: value = "samples.ids(\(name))"
-            default: value = "samples.string(\(name))"
-            }
-            arguments.append("\(parameter.swiftName): \(value)")
+            let sample: String =
+                switch parameter.type {
+                case .int32: "integer"
+                case .int64: "int64"
+                case .bool: "bool"
+                case .date: "date"
+                case .array(.string): "strings"
+                case .array: "ids"
+                default: "string"
+                }
+            arguments.append("\(parameter.swiftName): samples.\(sample)(\(literal(parameter.name)))")
         }
         return "account.\(operation.service).\(operation.swiftName)(\(arguments.joined(separator: ", ")))"
     }

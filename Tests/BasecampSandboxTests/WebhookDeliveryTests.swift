@@ -53,18 +53,25 @@ struct WebhookDeliveryTests {
         return module
     }
 
-    /// Runs `body` with the Basecamp sandbox and a receiver sandbox side by side.
+    /// Runs `body` with the Basecamp sandbox (its module quick to retry) and a receiver sandbox
+    /// side by side.
     @available(macOS 14, iOS 17, tvOS 17, *)
     func withReceiver(
         _ events: ReceivedEvents,
-        module: BasecampSandboxModule,
-        _ body: (Sandbox, Sandbox) async throws -> Void
+        _ body: (_ basecamp: Sandbox, _ receiver: Sandbox, BasecampSandboxModule) async throws -> Void
     ) async throws {
+        let module = module()
         try await Sandbox.withRunning(
             configuration: .init(modules: [ReceiverModule(secret: secret, events: events)])
         ) { receiver in
-            try await withBasecampSandbox(module: module) { basecamp in try await body(basecamp, receiver) }
+            try await withBasecampSandbox(module: module) { basecamp in try await body(basecamp, receiver, module) }
         }
+    }
+
+    /// Where the receiver sandbox takes deliveries.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func hooksURL(_ receiver: Sandbox) -> String {
+        receiver.baseURL.absoluteString + "/hooks"
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
@@ -106,9 +113,8 @@ struct WebhookDeliveryTests {
     func createAndComplete() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
-            let hookID = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/hooks")
+        try await withReceiver(events) { basecamp, receiver, module in
+            let hookID = try await createWebhook(on: basecamp, url: hooksURL(receiver))
             let account = try basecamp.account()
             let todo = try await createTodo("Solder the flux capacitor", on: account)
             try await account.todos.complete(todoID: todo.id)
@@ -132,13 +138,8 @@ struct WebhookDeliveryTests {
     func redeliveryAfterFailure() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents(failFirst: 1)
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
-            let hookID = try await createWebhook(
-                on: basecamp,
-                url: receiver.baseURL.absoluteString + "/hooks",
-                types: ["Comment"]
-            )
+        try await withReceiver(events) { basecamp, receiver, module in
+            let hookID = try await createWebhook(on: basecamp, url: hooksURL(receiver), types: ["Comment"])
             let account = try basecamp.account()
             _ = try await account.comments.create(
                 recordingID: Int64(BasecampSandboxSeed.fluxCapacitorTodoID),
@@ -160,11 +161,10 @@ struct WebhookDeliveryTests {
     func wrongSecretIsRetriedThenGivenUp() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
+        try await withReceiver(events) { basecamp, receiver, module in
             let hookID = try await createWebhook(
                 on: basecamp,
-                url: receiver.baseURL.absoluteString + "/hooks",
+                url: hooksURL(receiver),
                 secret: "not-the-receivers-secret"
             )
             let account = try basecamp.account()
@@ -179,9 +179,8 @@ struct WebhookDeliveryTests {
     func typesAndActive() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
-            let url = receiver.baseURL.absoluteString + "/hooks"
+        try await withReceiver(events) { basecamp, receiver, module in
+            let url = hooksURL(receiver)
             _ = try await createWebhook(on: basecamp, url: url, types: ["Comment"])
             let inactive = try await createWebhook(on: basecamp, url: url, types: [])
             let account = try basecamp.account()
@@ -198,8 +197,7 @@ struct WebhookDeliveryTests {
     @Test("a receiver that never answers does not slow the API call that caused the event")
     func slowReceiverIsOffTheRequestPath() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        let module = module()
-        try await withReceiver(ReceivedEvents(), module: module) { basecamp, receiver in
+        try await withReceiver(ReceivedEvents()) { basecamp, receiver, module in
             _ = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/_test/hold/webhook")
             let account = try basecamp.account()
             let todo = try await createTodo("Fast", on: account)
