@@ -58,6 +58,13 @@ struct CodeWriter {
         line("}")
     }
 
+    /// A block whose body is `lines`, one statement each.
+    mutating func block(_ opener: String, lines: [String]) {
+        block(opener) { w in
+            for content in lines { w.line(content) }
+        }
+    }
+
     mutating func indent(_ body: (inout CodeWriter) -> Void) {
         level += 1
         body(&self)
