@@ -40,9 +40,10 @@ struct UploadCommand: BasecampSubcommand {
 
     func run(in context: CommandContext) async throws {
         try await UploadFileArgument.send(file, in: context, root: root) { account, fileURL, progress in
-            try await account.upload(
+            let vaultID = try await resolvedVault(on: account)
+            return try await account.upload(
                 file: fileURL,
-                toVault: try await resolvedVault(on: account),
+                toVault: vaultID,
                 description: descriptionText,
                 contentType: media.contentType,
                 progress: progress

@@ -87,7 +87,8 @@ struct SandboxBehaviourTests {
     @Test("Unknown accounts, records and routes are 404")
     func notFound() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withSandboxAccount { account, sandbox in
+        try await withBasecampSandbox { sandbox in
+            let account = try sandbox.account()
             #expect(try await sandbox.raw("GET", "/999/projects.json").status == 404)
             #expect(try await sandbox.raw("GET", "/\(accountID)/todos/1").status == 404)
             #expect(try await sandbox.raw("GET", "/\(accountID)/no/such/route.json").status == 404)
