@@ -6,7 +6,7 @@ import HTTPCore
 // caller change it, check it, and send the full state. These initialisers say how a record's
 // fields map back to its request; fields Basecamp keeps when omitted are left `nil`.
 
-extension ReplaceTodoRequest {
+extension ReplaceTodoRequest: WholeRecordRequest {
     /// The request that would save `current` unchanged.
     public init(current: Todo) {
         self.init(
@@ -18,20 +18,16 @@ extension ReplaceTodoRequest {
             startsOn: current.startsOn
         )
     }
-
-    func checkComplete() throws {}
 }
 
-extension ReplaceDocumentRequest {
+extension ReplaceDocumentRequest: WholeRecordRequest {
     /// The request that would save `current` unchanged.
     public init(current: Document) {
         self.init(content: current.content, title: current.title)
     }
-
-    func checkComplete() throws {}
 }
 
-extension ReplaceScheduleEntryRequest {
+extension ReplaceScheduleEntryRequest: WholeRecordRequest {
     /// The request that would save `current` unchanged. `participant_ids`, `url` and
     /// `highlighted` stay `nil`: Basecamp keeps them when they are left out.
     public init(current: ScheduleEntry) {
@@ -50,20 +46,16 @@ extension ReplaceScheduleEntryRequest {
             ? CalendarDate(date, in: TimeZone(identifier: "UTC") ?? .current).description
             : WireFormat.string(from: date)
     }
-
-    func checkComplete() throws {}
 }
 
-extension UpdateTodolistOrGroupRequest {
+extension UpdateTodolistOrGroupRequest: WholeRecordRequest {
     /// The request that would save `current` unchanged.
     public init(current: Todolist) {
         self.init(name: current.name, description: current.description)
     }
-
-    func checkComplete() throws {}
 }
 
-extension UpdateCloudFileRequest {
+extension UpdateCloudFileRequest: WholeRecordRequest {
     /// The request that would save `current` unchanged, except `url`: the record does not
     /// carry the linked file's address, so `url` starts empty and must be set by the caller.
     public init(current: CloudFile) {
@@ -71,17 +63,11 @@ extension UpdateCloudFileRequest {
     }
 
     func checkComplete() throws {
-        guard url.isEmpty else { return }
-        throw APIError.usage(
-            APIError.Details(
-                message: "UpdateCloudFile replaces the whole record and needs the linked file's url.",
-                hint: "Set request.url in the change closure; the cloud file record does not include it."
-            )
-        )
+        try requireURL(url, "UpdateCloudFile", naming: "the linked file's url", record: "cloud file")
     }
 }
 
-extension UpdateGoogleDocumentRequest {
+extension UpdateGoogleDocumentRequest: WholeRecordRequest {
     /// The request that would save `current` unchanged, except `url`: the record does not
     /// carry the document's Google address, so `url` starts empty and must be set by the caller.
     public init(current: GoogleDocument) {
@@ -96,11 +82,29 @@ extension UpdateGoogleDocumentRequest {
     }
 
     func checkComplete() throws {
+        try requireURL(url, "UpdateGoogleDocument", naming: "the document's url", record: "Google document")
+    }
+}
+
+/// A request that replaces the whole record, which a generated `modify…` helper checks before
+/// sending it.
+protocol WholeRecordRequest {
+    /// Throws a usage error when the request would clear something the record could not supply.
+    func checkComplete() throws
+}
+
+extension WholeRecordRequest {
+    /// Most such requests are complete as built from the record.
+    func checkComplete() throws {}
+
+    /// A usage error unless `url` is set: the `record` record does not carry it, so a request
+    /// built from it starts without one.
+    func requireURL(_ url: String, _ operation: String, naming what: String, record: String) throws {
         guard url.isEmpty else { return }
         throw APIError.usage(
             APIError.Details(
-                message: "UpdateGoogleDocument replaces the whole record and needs the document's url.",
-                hint: "Set request.url in the change closure; the Google document record does not include it."
+                message: "\(operation) replaces the whole record and needs \(what).",
+                hint: "Set request.url in the change closure; the \(record) record does not include it."
             )
         )
     }

@@ -10,34 +10,27 @@ extension KeyedDecodingContainer {
     /// With `allowingDateOnly`, a bare `YYYY-MM-DD` is accepted as midnight UTC: Basecamp sends
     /// all-day schedule entries that way (the `may-be-date-only` wire quirk).
     func decodeTimestamp(forKey key: Key, allowingDateOnly: Bool = false) throws -> Date {
-        let text = try decode(String.self, forKey: key)
-        if let date = WireFormat.timestamp(from: text, allowingDateOnly: allowingDateOnly) { return date }
-        throw DecodingError.dataCorruptedError(
-            forKey: key,
-            in: self,
-            debugDescription: "Expected an ISO 8601 timestamp, found \"\(text.prefix(64))\"."
-        )
+        try decode(String.self, forKey: key) {
+            WireFormat.timestamp(from: $0, allowingDateOnly: allowingDateOnly)
+        } otherwise: {
+            "Expected an ISO 8601 timestamp, found \"\($0.prefix(64))\"."
+        }
     }
 
     /// ``decodeTimestamp(forKey:allowingDateOnly:)`` for a key that may be missing or `null`.
     func decodeTimestampIfPresent(forKey key: Key, allowingDateOnly: Bool = false) throws -> Date? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        return try decodeTimestamp(forKey: key, allowingDateOnly: allowingDateOnly)
+        try ifPresent(key) { try decodeTimestamp(forKey: $0, allowingDateOnly: allowingDateOnly) }
     }
 
     /// Reads an integer that may arrive as a whole-valued float such as `1024.0` (the
     /// `may-be-float` wire quirk). A fractional value is rounded to the nearest integer.
     func decodeWholeNumber<Value: FixedWidthInteger & Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         if let value = try? decode(Value.self, forKey: key) { return value }
-        let number = try decode(Double.self, forKey: key)
-        guard number.isFinite, let value = Value(exactly: number.rounded()) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key,
-                in: self,
-                debugDescription: "Expected a whole number, found \(number)."
-            )
+        return try decode(Double.self, forKey: key) { number in
+            number.isFinite ? Value(exactly: number.rounded()) : nil
+        } otherwise: {
+            "Expected a whole number, found \($0)."
         }
-        return value
     }
 
     /// ``decodeWholeNumber(_:forKey:)`` for a key that may be missing or `null`.
@@ -45,8 +38,7 @@ extension KeyedDecodingContainer {
         _ type: Value.Type,
         forKey key: Key
     ) throws -> Value? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        return try decodeWholeNumber(type, forKey: key)
+        try ifPresent(key) { try decodeWholeNumber(type, forKey: $0) }
     }
 
     /// Reads an integer that may arrive as a decimal string such as `"42"` (the
@@ -56,15 +48,11 @@ extension KeyedDecodingContainer {
         forKey key: Key
     ) throws -> Value {
         if let value = try? decode(Value.self, forKey: key) { return value }
-        let text = try decode(String.self, forKey: key)
-        guard let value = Value(text.trimmingCharacters(in: .whitespaces)) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key,
-                in: self,
-                debugDescription: "Expected an integer or a string of digits, found \"\(text.prefix(64))\"."
-            )
+        return try decode(String.self, forKey: key) {
+            Value($0.trimmingCharacters(in: .whitespaces))
+        } otherwise: {
+            "Expected an integer or a string of digits, found \"\($0.prefix(64))\"."
         }
-        return value
     }
 
     /// ``decodeNumericString(_:forKey:)`` for a key that may be missing or `null`.
@@ -72,8 +60,28 @@ extension KeyedDecodingContainer {
         _ type: Value.Type,
         forKey key: Key
     ) throws -> Value? {
+        try ifPresent(key) { try decodeNumericString(type, forKey: $0) }
+    }
+
+    /// The `Raw` at `key` made into a value by `convert`; a data-corrupted error described by
+    /// `problem` when it cannot be.
+    private func decode<Raw: Decodable, Value>(
+        _ raw: Raw.Type,
+        forKey key: Key,
+        convert: (Raw) -> Value?,
+        otherwise problem: (Raw) -> String
+    ) throws -> Value {
+        let sent = try decode(Raw.self, forKey: key)
+        guard let value = convert(sent) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: problem(sent))
+        }
+        return value
+    }
+
+    /// What `read` reads at `key`, or `nil` when the key is missing or `null`.
+    private func ifPresent<Value>(_ key: Key, _ read: (Key) throws -> Value) throws -> Value? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        return try decodeNumericString(type, forKey: key)
+        return try read(key)
     }
 }
 

@@ -36,22 +36,18 @@ struct UploadCommand: BasecampSubcommand {
     )
     var descriptionText: String?
 
-    @Option(help: ArgumentHelp("The media type; default: from the file's extension.", valueName: "type"))
-    var contentType: String?
+    @OptionGroup var media: MediaTypeOption
 
     func run(in context: CommandContext) async throws {
-        let fileURL = try UploadFileArgument.readable(file)
-        try await OperationRunner(context: context, root: root).withAccount { account in
+        try await UploadFileArgument.send(file, in: context, root: root) { account, fileURL, progress in
             let vaultID = try await resolvedVault(on: account)
-            let upload = try await account.upload(
+            return try await account.upload(
                 file: fileURL,
                 toVault: vaultID,
                 description: descriptionText,
-                contentType: contentType,
-                progress: TransferProgressText.reporter("Uploading", fileURL.lastPathComponent, to: context.progress)
+                contentType: media.contentType,
+                progress: progress
             )
-            context.progress.clear()
-            try UploadFileArgument.print(upload, in: context)
         }
     }
 
@@ -94,27 +90,47 @@ struct UploadsReplaceCommand: BasecampSubcommand {
     @Option(name: .customLong("description"), help: ArgumentHelp("A new description (rich text).", valueName: "text"))
     var descriptionText: String?
 
-    @Option(help: ArgumentHelp("The media type; default: from the file's extension.", valueName: "type"))
-    var contentType: String?
+    @OptionGroup var media: MediaTypeOption
 
     func run(in context: CommandContext) async throws {
-        let fileURL = try UploadFileArgument.readable(file)
-        try await OperationRunner(context: context, root: root).withAccount { account in
-            let replaced = try await account.replaceUpload(
+        try await UploadFileArgument.send(file, in: context, root: root) { account, fileURL, progress in
+            try await account.replaceUpload(
                 upload,
                 with: fileURL,
                 description: descriptionText,
-                contentType: contentType,
-                progress: TransferProgressText.reporter("Uploading", fileURL.lastPathComponent, to: context.progress)
+                contentType: media.contentType,
+                progress: progress
             )
-            context.progress.clear()
-            try UploadFileArgument.print(replaced, in: context)
         }
     }
 }
 
-/// What `upload` and `uploads replace` share: the file check and the printed result.
+/// `--content-type`, on the commands that upload a file from disk.
+struct MediaTypeOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The media type; default: from the file's extension.", valueName: "type"))
+    var contentType: String?
+}
+
+/// What `upload` and `uploads replace` share: the file check, the progress line and the printed
+/// result.
 enum UploadFileArgument {
+    /// Checks the file at `path`, uploads it with `upload` (given the account, the file and a
+    /// progress reporter) and prints the upload it made.
+    static func send(
+        _ path: String,
+        in context: CommandContext,
+        root: BasecampCommand,
+        _ upload: (AccountClient, URL, (@Sendable (TransferProgress) -> Void)?) async throws -> Upload
+    ) async throws {
+        let fileURL = try readable(path)
+        try await OperationRunner(context: context, root: root).withAccount { account in
+            let progress = TransferProgressText.reporter("Uploading", fileURL.lastPathComponent, to: context.progress)
+            let sent = try await upload(account, fileURL, progress)
+            context.progress.clear()
+            try print(sent, in: context)
+        }
+    }
+
     /// The file at `path`; a usage error (exit 64) when it is not a readable regular file.
     static func readable(_ path: String) throws -> URL {
         var isDirectory: ObjCBool = false

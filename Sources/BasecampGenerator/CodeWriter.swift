@@ -58,10 +58,33 @@ struct CodeWriter {
         line("}")
     }
 
+    /// A block whose body is `lines`, one statement each.
+    mutating func block(_ opener: String, lines: [String]) {
+        block(opener) { w in
+            for content in lines { w.line(content) }
+        }
+    }
+
     mutating func indent(_ body: (inout CodeWriter) -> Void) {
         level += 1
         body(&self)
         level -= 1
+    }
+
+    /// A `switch` over `subject` whose cases each run one statement, and `fallback` otherwise.
+    mutating func switchStatement(
+        _ subject: String,
+        cases: [(pattern: String, statement: String)],
+        default fallback: String
+    ) {
+        line("switch \(subject) {")
+        for (pattern, statement) in cases {
+            line("case \(pattern):")
+            indent { $0.line(statement) }
+        }
+        line("default:")
+        indent { $0.line(fallback) }
+        line("}")
     }
 }
 

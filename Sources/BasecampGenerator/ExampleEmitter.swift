@@ -177,31 +177,22 @@ struct ExampleEmitter {
         writer.block("enum BasecampExamples") { w in
             w.doc("Compact JSON for the schema `name`, or `nil` when no operation answers with it.")
             w.block("static func json(schema name: String) -> String?") { w in
-                w.line("switch name {")
-                for name in responseSchemas {
-                    let text = example(schema: name).text
-                    w.line("case \(literal(name)):")
-                    w.indent { $0.line("return #\"\(text)\"#") }
+                let cases = responseSchemas.map { name in
+                    (literal(name), "return #\"\(example(schema: name).text)\"#")
                 }
-                w.line("default:")
-                w.indent { $0.line("return nil") }
-                w.line("}")
+                w.switchStatement("name", cases: cases, default: "return nil")
             }
             w.line()
             w.doc("The required top-level members of each JSON request body schema, for the sandbox's `422`s.")
             w.block("static func requiredFields(schema name: String) -> [String]") { w in
-                w.line("switch name {")
-                for operationBody in jsonBodySchemas {
+                let cases = jsonBodySchemas.compactMap { operationBody -> (String, String)? in
                     guard let schema = model.schema(named: operationBody), case .object(let properties) = schema.kind
-                    else { continue }
+                    else { return nil }
                     let required = properties.filter(\.isRequired).map(\.jsonName).sorted()
-                    guard !required.isEmpty else { continue }
-                    w.line("case \(literal(operationBody)):")
-                    w.indent { $0.line("return [\(required.map(literal).joined(separator: ", "))]") }
+                    guard !required.isEmpty else { return nil }
+                    return (literal(operationBody), "return [\(required.map(literal).joined(separator: ", "))]")
                 }
-                w.line("default:")
-                w.indent { $0.line("return []") }
-                w.line("}")
+                w.switchStatement("name", cases: cases, default: "return []")
             }
         }
         for name in responseSchemas where example(schema: name).text.contains("\"#") {
@@ -226,16 +217,12 @@ struct ExampleEmitter {
         writer.line("/// Decodes `data` as the SDK model of `schema`; false when the schema has no model to decode.")
         writer.block("func decodeExample(schema: String, _ data: Data) throws -> Bool") { w in
             w.line("let decoder = JSONDecoder()")
-            w.line("switch schema {")
-            for name in responseSchemas {
-                guard let schema = model.schema(named: name) else { continue }
-                if case .alias(.binary) = schema.kind { continue }
-                w.line("case \(literal(name)):")
-                w.indent { $0.line("_ = try decoder.decode(\(schema.swiftName).self, from: data)") }
+            let cases = responseSchemas.compactMap { name -> (String, String)? in
+                guard let schema = model.schema(named: name) else { return nil }
+                if case .alias(.binary) = schema.kind { return nil }
+                return (literal(name), "_ = try decoder.decode(\(schema.swiftName).self, from: data)")
             }
-            w.line("default:")
-            w.indent { $0.line("return false") }
-            w.line("}")
+            w.switchStatement("schema", cases: cases, default: "return false")
             w.line("return true")
         }
         return writer.text

@@ -134,38 +134,28 @@ struct ModelEmitter {
                     w.line(parameter + (index == fields.count - 1 ? "" : ","))
                 }
             }
-            w.block(")") { w in
-                for property in fields {
-                    w.line("self.\(property.swiftName) = \(Naming.identifier(property.swiftName))")
-                }
-            }
+            w.block(")", lines: fields.map { "self.\($0.swiftName) = \(Naming.identifier($0.swiftName))" })
             w.line()
-            w.block("enum CodingKeys: String, CodingKey") { w in
-                for property in fields {
-                    if property.swiftName == property.jsonName {
-                        w.line("case \(Naming.identifier(property.swiftName))")
-                    } else {
-                        w.line("case \(Naming.identifier(property.swiftName)) = \(literal(property.jsonName))")
-                    }
-                }
-            }
+            w.block("enum CodingKeys: String, CodingKey", lines: fields.map(codingKey))
             w.line()
             w.doc("Decodes Basecamp's JSON; keys this version of the SDK does not know are ignored.")
-            w.block("public init(from decoder: any Decoder) throws") { w in
-                w.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
-                for property in fields {
-                    w.line("\(property.swiftName) = \(decodeExpression(property))")
-                }
-            }
+            w.block(
+                "public init(from decoder: any Decoder) throws",
+                lines: ["let container = try decoder.container(keyedBy: CodingKeys.self)"]
+                    + fields.map { "\($0.swiftName) = \(decodeExpression($0))" }
+            )
             w.line()
             w.doc("Encodes Basecamp's JSON; `nil` properties are left out.")
-            w.block("public func encode(to encoder: any Encoder) throws") { w in
-                w.line("var container = encoder.container(keyedBy: CodingKeys.self)")
-                for property in fields {
-                    w.line(encodeStatement(property))
-                }
-            }
+            w.block(
+                "public func encode(to encoder: any Encoder) throws",
+                lines: ["var container = encoder.container(keyedBy: CodingKeys.self)"] + fields.map(encodeStatement)
+            )
         }
+    }
+
+    private func codingKey(_ property: PropertyModel) -> String {
+        let name = Naming.identifier(property.swiftName)
+        return property.swiftName == property.jsonName ? "case \(name)" : "case \(name) = \(literal(property.jsonName))"
     }
 
     private func decodeExpression(_ property: PropertyModel) -> String {
@@ -203,35 +193,32 @@ struct ModelEmitter {
             w.line("case unknown(String)")
             w.line()
             w.doc("The case for `rawValue`, or ``unknown(_:)``.")
-            w.block("public init(rawValue: String)") { w in
-                w.line("switch rawValue {")
-                for value in values {
-                    w.line("case \(literal(value)): self = .\(Naming.caseName(value))")
-                }
-                w.line("default: self = .unknown(rawValue)")
-                w.line("}")
-            }
+            w.block(
+                "public init(rawValue: String)",
+                lines: ["switch rawValue {"]
+                    + values.map { "case \(literal($0)): self = .\(Naming.caseName($0))" }
+                    + ["default: self = .unknown(rawValue)", "}"]
+            )
             w.line()
             w.doc("The value on the wire.")
-            w.block("public var rawValue: String") { w in
-                w.line("switch self {")
-                for value in values {
-                    w.line("case .\(Naming.caseName(value)): return \(literal(value))")
-                }
-                w.line("case .unknown(let value): return value")
-                w.line("}")
-            }
+            w.block(
+                "public var rawValue: String",
+                lines: ["switch self {"]
+                    + values.map { "case .\(Naming.caseName($0)): return \(literal($0))" }
+                    + ["case .unknown(let value): return value", "}"]
+            )
             w.line()
             w.doc("Decodes the wire string; unknown strings become ``unknown(_:)``.")
-            w.block("public init(from decoder: any Decoder) throws") { w in
-                w.line("self.init(rawValue: try decoder.singleValueContainer().decode(String.self))")
-            }
+            w.block(
+                "public init(from decoder: any Decoder) throws",
+                lines: ["self.init(rawValue: try decoder.singleValueContainer().decode(String.self))"]
+            )
             w.line()
             w.doc("Encodes the wire string.")
-            w.block("public func encode(to encoder: any Encoder) throws") { w in
-                w.line("var container = encoder.singleValueContainer()")
-                w.line("try container.encode(rawValue)")
-            }
+            w.block(
+                "public func encode(to encoder: any Encoder) throws",
+                lines: ["var container = encoder.singleValueContainer()", "try container.encode(rawValue)"]
+            )
         }
     }
 }

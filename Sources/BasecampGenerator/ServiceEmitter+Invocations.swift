@@ -7,14 +7,8 @@ extension ServiceEmitter {
         writer.block(
             "func invokeOperation(_ operationID: String, on account: AccountClient, samples: OperationSamples) async throws -> Bool"
         ) { w in
-            w.line("switch operationID {")
-            for operation in model.operations {
-                w.line("case \(literal(operation.id)):")
-                w.indent { w in w.line("_ = try await \(invocation(operation))") }
-            }
-            w.line("default:")
-            w.indent { w in w.line("return false") }
-            w.line("}")
+            let cases = model.operations.map { (literal($0.id), "_ = try await \(invocation($0))") }
+            w.switchStatement("operationID", cases: cases, default: "return false")
             w.line("return true")
         }
         return writer.text
@@ -33,18 +27,17 @@ extension ServiceEmitter {
         case nil: break
         }
         for parameter in queryParameters(operation) {
-            let name = literal(parameter.name)
-            let value: String
-            switch parameter.type {
-            case .int32: value = "samples.integer(\(name))"
-            case .int64: value = "samples.int64(\(name))"
-            case .bool: value = "samples.bool(\(name))"
-            case .date: value = "samples.date(\(name))"
-            case .array(.string): value = "samples.strings(\(name))"
-            case .array: value = "samples.ids(\(name))"
-            default: value = "samples.string(\(name))"
-            }
-            arguments.append("\(parameter.swiftName): \(value)")
+            let sample: String =
+                switch parameter.type {
+                case .int32: "integer"
+                case .int64: "int64"
+                case .bool: "bool"
+                case .date: "date"
+                case .array(.string): "strings"
+                case .array: "ids"
+                default: "string"
+                }
+            arguments.append("\(parameter.swiftName): samples.\(sample)(\(literal(parameter.name)))")
         }
         return "account.\(operation.service).\(operation.swiftName)(\(arguments.joined(separator: ", ")))"
     }

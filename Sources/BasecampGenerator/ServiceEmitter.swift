@@ -238,52 +238,45 @@ struct ServiceEmitter {
     private func emitMethods(_ operation: OperationModel, into writer: inout CodeWriter) {
         let arguments = arguments(operation)
         let declarations = arguments.map(\.declaration)
+        let endpoint = call(operation.swiftName, arguments)
+        func method(_ header: String, extra: [(String, String)] = [], docTail: String, body: String) {
+            writer.doc(methodDoc(operation, arguments: arguments, extra: extra) + docTail)
+            writer.block(header) { $0.line(body) }
+        }
         if let item = itemType(operation) {
             let element = types.swiftType(item)
-            writer.doc(
-                methodDoc(
-                    operation,
-                    arguments: arguments,
-                    extra: [("maxItems", "Stop after this many items; `nil` fetches every page (up to `maxPages`).")]
-                )
-                    + "\n- Returns: Every item, with `meta.totalCount` and `meta.truncated`.\n- Throws: `APIError`."
-            )
             let signature = (declarations + ["maxItems: Int? = nil"]).joined(separator: ", ")
-            writer.block(
-                "public func \(operation.swiftName)(\(signature)) async throws -> ListResult<\(element)>"
-            ) { w in
-                w.line("try await context.collect(\(call(operation.swiftName, arguments)), maxItems: maxItems)")
-            }
-            writer.line()
-            writer.doc(
-                methodDoc(
-                    operation,
-                    arguments: arguments,
-                    extra: [("options", "Limits and prefetching; `nil` uses the client's `maxPages`.")]
-                )
-                    + "\n- Returns: The items as an async sequence, fetched page by page as you iterate; `.pages` gives whole pages.\n- Note: Errors surface while iterating, as `APIError`."
+            method(
+                "public func \(operation.swiftName)(\(signature)) async throws -> ListResult<\(element)>",
+                extra: [("maxItems", "Stop after this many items; `nil` fetches every page (up to `maxPages`).")],
+                docTail: "\n- Returns: Every item, with `meta.totalCount` and `meta.truncated`.\n- Throws: `APIError`.",
+                body: "try await context.collect(\(endpoint), maxItems: maxItems)"
             )
+            writer.line()
             let streaming = (declarations + ["options: PaginationOptions? = nil"]).joined(separator: ", ")
-            writer.block("public func \(operation.swiftName)Paginated(\(streaming)) -> Paginated<\(element)>") { w in
-                w.line("context.paginate(\(call(operation.swiftName, arguments)), options: options)")
-            }
+            method(
+                "public func \(operation.swiftName)Paginated(\(streaming)) -> Paginated<\(element)>",
+                extra: [("options", "Limits and prefetching; `nil` uses the client's `maxPages`.")],
+                docTail:
+                    "\n- Returns: The items as an async sequence, fetched page by page as you iterate; `.pages` gives whole pages.\n- Note: Errors surface while iterating, as `APIError`.",
+                body: "context.paginate(\(endpoint), options: options)"
+            )
             return
         }
         let response = responseType(operation)
         let signature = declarations.joined(separator: ", ")
         if response == "NoContent" {
-            writer.doc(methodDoc(operation, arguments: arguments, extra: []) + "\n- Throws: `APIError`.")
-            writer.block("public func \(operation.swiftName)(\(signature)) async throws") { w in
-                w.line("_ = try await context.send(\(call(operation.swiftName, arguments)))")
-            }
-        } else {
-            writer.doc(
-                methodDoc(operation, arguments: arguments, extra: [])
-                    + "\n- Returns: The decoded `\(response)`.\n- Throws: `APIError`."
+            method(
+                "public func \(operation.swiftName)(\(signature)) async throws",
+                docTail: "\n- Throws: `APIError`.",
+                body: "_ = try await context.send(\(endpoint))"
             )
-            writer.block("public func \(operation.swiftName)(\(signature)) async throws -> \(response)") { w in
-                w.line("try await context.send(\(call(operation.swiftName, arguments)))")
-            }
+        } else {
+            method(
+                "public func \(operation.swiftName)(\(signature)) async throws -> \(response)",
+                docTail: "\n- Returns: The decoded `\(response)`.\n- Throws: `APIError`.",
+                body: "try await context.send(\(endpoint))"
+            )
         }
     }
 

@@ -103,11 +103,7 @@ public struct BasecampSandboxModule: SandboxModule {
         rejectedTokens: Set<String> = [],
         authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
     ) {
-        self.basePath = basePath
-        self.stateFile = nil
-        self.savedStore = nil
-        self.rejectedTokens = rejectedTokens
-        self.authorization = authorization
+        self.init(basePath, nil, nil, rejectedTokens, authorization)
     }
 
     /// Creates the module with the account kept in `stateFile`: read now, written after each
@@ -128,9 +124,25 @@ public struct BasecampSandboxModule: SandboxModule {
         rejectedTokens: Set<String> = [],
         authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
     ) throws {
+        self.init(
+            basePath,
+            stateFile,
+            try AccountStore(stateFile: SandboxStateFile(stateFile)),
+            rejectedTokens,
+            authorization
+        )
+    }
+
+    private init(
+        _ basePath: String,
+        _ stateFile: URL?,
+        _ savedStore: AccountStore?,
+        _ rejectedTokens: Set<String>,
+        _ authorization: BasecampSandboxAuthorization
+    ) {
         self.basePath = basePath
         self.stateFile = stateFile
-        self.savedStore = try AccountStore(stateFile: SandboxStateFile(stateFile))
+        self.savedStore = savedStore
         self.rejectedTokens = rejectedTokens
         self.authorization = authorization
     }

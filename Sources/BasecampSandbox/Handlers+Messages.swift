@@ -4,13 +4,9 @@ import HTTPCore
 extension Handlers {
     /// Newest first, as on the board.
     func listMessages() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("boardId")
-        guard data.messageBoard(id) != nil else { throw APIFailure.notFound("Message board \(id)") }
-        let render = renderer(data)
-        let messages = data.messages.filter { $0.boardID == id && $0.status == "active" }
-            .sorted { $0.createdAt > $1.createdAt }
-        return .list(messages, render.message)
+        try listed(in: "boardId", "Message board", AccountData.messageBoard, Renderer.message) { data, id in
+            data.messages.filter { $0.boardID == id && $0.status == "active" }.sorted { $0.createdAt > $1.createdAt }
+        }
     }
 
     func createMessage() throws -> APIReply {
@@ -41,25 +37,17 @@ extension Handlers {
         let id = try id("messageId")
         let body = try request.jsonObject()
         if body["subject"] != nil { _ = try requiredText(body, "subject") }
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            try data.change(\.messages, id, noun: "Message", at: now) { message in
-                if let subject = body["subject"]?.stringValue { message.subject = subject }
-                if let content = body["content"]?.stringValue { message.content = content }
-            }
-            return data
+        return try updated(\.messages, id, noun: "Message", Renderer.message) { message, _ in
+            if let subject = body["subject"]?.stringValue { message.subject = subject }
+            if let content = body["content"]?.stringValue { message.content = content }
         }
-        guard let message = data.message(id) else { throw APIFailure.notFound("Message \(id)") }
-        return .json(renderer(data).message(message), status: 200)
     }
 
     /// Oldest first, as in a thread.
     func listComments() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("recordingId")
-        guard data.recordingSource(id) != nil else { throw APIFailure.notFound("Recording \(id)") }
-        let render = renderer(data)
-        return .list(data.comments.filter { $0.recordingID == id && $0.status == "active" }, render.comment)
+        try listed(in: "recordingId", "Recording", AccountData.recordingSource, Renderer.comment) { data, id in
+            data.comments.filter { $0.recordingID == id && $0.status == "active" }
+        }
     }
 
     func createComment() throws -> APIReply {
@@ -91,12 +79,7 @@ extension Handlers {
         let id = try id("commentId")
         let body = try request.jsonObject()
         let content = try requiredText(body, "content")
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            try data.change(\.comments, id, noun: "Comment", at: now) { $0.content = content }
-            return data
+        return try updated(\.comments, id, noun: "Comment", Renderer.comment) { comment, _ in comment.content = content
         }
-        guard let comment = data.comment(id) else { throw APIFailure.notFound("Comment \(id)") }
-        return .json(renderer(data).comment(comment), status: 200)
     }
 }

@@ -48,16 +48,10 @@ extension Handlers {
         let id = try id("projectId")
         let body = try request.jsonObject()
         let name = try requiredText(body, "name")
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            try data.change(\.projects, id, noun: "Project", at: now) { project in
-                project.name = name
-                if let description = body["description"]?.stringValue { project.description = description }
-            }
-            return data
+        return try updated(\.projects, id, noun: "Project", Renderer.project) { project, _ in
+            project.name = name
+            if let description = body["description"]?.stringValue { project.description = description }
         }
-        guard let project = data.project(id) else { throw APIFailure.notFound("Project \(id)") }
-        return .json(renderer(data).project(project), status: 200)
     }
 
     func setProjectStatus(_ status: String) throws -> APIReply {

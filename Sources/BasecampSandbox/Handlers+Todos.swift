@@ -3,12 +3,10 @@ import HTTPCore
 
 extension Handlers {
     func listTodolists() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todosetId")
-        guard data.todoset(id) != nil else { throw APIFailure.notFound("To-do set \(id)") }
         let status = request.queryValue("status") ?? "active"
-        let render = renderer(data)
-        return .list(data.todolists.filter { $0.todosetID == id && $0.status == status }, render.todolist)
+        return try listed(in: "todosetId", "To-do set", AccountData.todoset, Renderer.todolist) { data, id in
+            data.todolists.filter { $0.todosetID == id && $0.status == status }
+        }
     }
 
     func createTodolist() throws -> APIReply {
@@ -40,16 +38,10 @@ extension Handlers {
         let id = try id("id")
         let body = try request.jsonObject()
         let name = try requiredText(body, "name")
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            try data.change(\.todolists, id, noun: "To-do list", at: now) { list in
-                list.name = name
-                list.description = body["description"]?.stringValue ?? ""
-            }
-            return data
+        return try updated(\.todolists, id, noun: "To-do list", Renderer.todolist) { list, _ in
+            list.name = name
+            list.description = body["description"]?.stringValue ?? ""
         }
-        guard let list = data.todolist(id) else { throw APIFailure.notFound("To-do list \(id)") }
-        return .json(renderer(data).todolist(list), status: 200)
     }
 
     // MARK: To-dos
@@ -57,14 +49,11 @@ extension Handlers {
     /// Open to-dos by default; `completed=true` lists the completed ones and `status` picks
     /// archived or trashed ones, as Basecamp does.
     func listTodos() throws -> APIReply {
-        let data = store.snapshot()
-        let id = try id("todolistId")
-        guard data.todolist(id) != nil else { throw APIFailure.notFound("To-do list \(id)") }
         let status = request.queryValue("status") ?? "active"
         let completed = request.queryValue("completed") == "true"
-        let render = renderer(data)
-        let todos = data.todos.filter { $0.todolistID == id && $0.status == status && $0.completed == completed }
-        return .list(todos, render.todo)
+        return try listed(in: "todolistId", "To-do list", AccountData.todolist, Renderer.todo) { data, id in
+            data.todos.filter { $0.todolistID == id && $0.status == status && $0.completed == completed }
+        }
     }
 
     /// The to-do fields of a create or replace body, checked as Basecamp checks them.
@@ -124,22 +113,15 @@ extension Handlers {
     func replaceTodo() throws -> APIReply {
         let id = try id("todoId")
         let body = try request.jsonObject()
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            let current = data
-            try data.change(\.todos, id, noun: "To-do", at: now) { todo in
-                let fields = try todoFields(body, data: current)
-                todo.content = fields.content
-                todo.description = fields.description
-                todo.assigneeIDs = fields.assigneeIDs
-                todo.completionSubscriberIDs = fields.subscriberIDs
-                todo.dueOn = fields.dueOn
-                todo.startsOn = fields.startsOn
-            }
-            return data
+        return try updated(\.todos, id, noun: "To-do", Renderer.todo) { todo, current in
+            let fields = try todoFields(body, data: current)
+            todo.content = fields.content
+            todo.description = fields.description
+            todo.assigneeIDs = fields.assigneeIDs
+            todo.completionSubscriberIDs = fields.subscriberIDs
+            todo.dueOn = fields.dueOn
+            todo.startsOn = fields.startsOn
         }
-        guard let todo = data.todo(id) else { throw APIFailure.notFound("To-do \(id)") }
-        return .json(renderer(data).todo(todo), status: 200)
     }
 
     func setCompleted(_ completed: Bool) throws -> APIReply {

@@ -103,6 +103,42 @@ struct Handlers {
         return .json(render(renderer(data))(record), status: 201)
     }
 
+    /// Answers with the records `select` picks from the parent the path parameter `parameter`
+    /// names; `not_found` naming `noun` when there is no such parent.
+    func listed<Parent, Record>(
+        in parameter: String,
+        _ noun: String,
+        _ find: (AccountData) -> (Int) -> Parent?,
+        _ render: (Renderer) -> (Record) -> JSONValue,
+        select: (AccountData, Int) -> [Record]
+    ) throws -> APIReply {
+        let data = store.snapshot()
+        let id = try id(parameter)
+        guard find(data)(id) != nil else { throw APIFailure.notFound("\(noun) \(id)") }
+        return .list(select(data, id), render(renderer(data)))
+    }
+
+    /// Edits the record `id` of `records` with `change` (which also sees the data as it was) and
+    /// answers `200` with it as stored; `not_found` naming `noun` when there is none.
+    func updated<Record: ChangeableRecord>(
+        _ records: WritableKeyPath<AccountData, [Record]>,
+        _ id: Int,
+        noun: String,
+        _ render: (Renderer) -> (Record) -> JSONValue,
+        change: (inout Record, AccountData) throws -> Void
+    ) throws -> APIReply {
+        let now = Self.now()
+        let data = try store.update { data -> AccountData in
+            let current = data
+            try data.change(records, id, noun: noun, at: now) { try change(&$0, current) }
+            return data
+        }
+        guard let record = data[keyPath: records].first(where: { $0.id == id }) else {
+            throw APIFailure.notFound("\(noun) \(id)")
+        }
+        return .json(render(renderer(data))(record), status: 200)
+    }
+
     // MARK: Every other operation
 
     /// The Spec's example with the operation's success status, after the checks a real server

@@ -19,14 +19,29 @@ struct EditBinaryTests {
         FileManager.default.temporaryDirectory.appending(path: "basecamp-edit-\(UUID().uuidString).json")
     }
 
+    /// The record as `get` reads it before and after `edit` with `arguments`, in a fresh state.
+    private static func edited(
+        _ resource: String,
+        _ id: Int,
+        _ arguments: [String],
+        get: String = "get",
+        edit: String = "edit"
+    ) async throws -> (before: JSONValue, after: JSONValue) {
+        let state = stateFile()
+        let before = try await run([resource, get, String(id)], state: state).json(JSONValue.self)
+        let edited = try await run([resource, edit, String(id)] + arguments, state: state)
+        #expect(edited.exitCode == 0, "\(edited.stderr)")
+        let after = try await run([resource, get, String(id)], state: state).json(JSONValue.self)
+        return (before, after)
+    }
+
     @Test("todos edit changes the due date and keeps the content and description")
     func todo() async throws {
-        let state = Self.stateFile()
-        let id = String(BasecampSandboxSeed.fluxCapacitorTodoID)
-        let before = try await Self.run(["todos", "get", id], state: state).json(JSONValue.self)
-        let edited = try await Self.run(["todos", "edit", id, "--due-on", "2026-03-01"], state: state)
-        #expect(edited.exitCode == 0, "\(edited.stderr)")
-        let after = try await Self.run(["todos", "get", id], state: state).json(JSONValue.self)
+        let (before, after) = try await Self.edited(
+            "todos",
+            BasecampSandboxSeed.fluxCapacitorTodoID,
+            ["--due-on", "2026-03-01"]
+        )
         #expect(after["dueOn"] == "2026-03-01")
         #expect(after["content"] == before["content"])
         #expect(after["description"] == before["description"])
@@ -35,47 +50,46 @@ struct EditBinaryTests {
 
     @Test("todolists edit renames a list and keeps its description")
     func todolist() async throws {
-        let state = Self.stateFile()
-        let id = String(BasecampSandboxSeed.hardwareTodolistID)
-        let before = try await Self.run(["todolists", "get", id], state: state).json(JSONValue.self)
-        let edited = try await Self.run(["todolists", "edit", id, "--name", "Gear"], state: state)
-        #expect(edited.exitCode == 0, "\(edited.stderr)")
-        let after = try await Self.run(["todolists", "get", id], state: state).json(JSONValue.self)
+        let (before, after) = try await Self.edited(
+            "todolists",
+            BasecampSandboxSeed.hardwareTodolistID,
+            ["--name", "Gear"]
+        )
         #expect(after["name"] == "Gear")
         #expect(after["description"] == before["description"])
     }
 
     @Test("documents edit changes the title and keeps the content")
     func document() async throws {
-        let state = Self.stateFile()
-        let id = String(BasecampSandboxSeed.releaseNotesDocumentID)
-        let edited = try await Self.run(["documents", "edit", id, "--title", "Release notes 1.1"], state: state)
-        #expect(edited.exitCode == 0, "\(edited.stderr)")
-        let after = try await Self.run(["documents", "get", id], state: state).json(JSONValue.self)
+        let (_, after) = try await Self.edited(
+            "documents",
+            BasecampSandboxSeed.releaseNotesDocumentID,
+            ["--title", "Release notes 1.1"]
+        )
         #expect(after["title"] == "Release notes 1.1")
         #expect(after["content"] == "<div>Version 1.0: the flux capacitor ships.</div>")
     }
 
     @Test("messages edit changes the subject and keeps the content")
     func message() async throws {
-        let state = Self.stateFile()
-        let id = String(BasecampSandboxSeed.kickoffMessageID)
-        let before = try await Self.run(["messages", "get", id], state: state).json(JSONValue.self)
-        let edited = try await Self.run(["messages", "edit", id, "--subject", "Kickoff (moved)"], state: state)
-        #expect(edited.exitCode == 0, "\(edited.stderr)")
-        let after = try await Self.run(["messages", "get", id], state: state).json(JSONValue.self)
+        let (before, after) = try await Self.edited(
+            "messages",
+            BasecampSandboxSeed.kickoffMessageID,
+            ["--subject", "Kickoff (moved)"]
+        )
         #expect(after["subject"] == "Kickoff (moved)")
         #expect(after["content"] == before["content"])
     }
 
     @Test("schedules edit-entry changes the summary and keeps the times and description")
     func scheduleEntry() async throws {
-        let state = Self.stateFile()
-        let id = String(BasecampSandboxSeed.designReviewEntryID)
-        let before = try await Self.run(["schedules", "get-entry", id], state: state).json(JSONValue.self)
-        let edited = try await Self.run(["schedules", "edit-entry", id, "--summary", "Launch!"], state: state)
-        #expect(edited.exitCode == 0, "\(edited.stderr)")
-        let after = try await Self.run(["schedules", "get-entry", id], state: state).json(JSONValue.self)
+        let (before, after) = try await Self.edited(
+            "schedules",
+            BasecampSandboxSeed.designReviewEntryID,
+            ["--summary", "Launch!"],
+            get: "get-entry",
+            edit: "edit-entry"
+        )
         #expect(after["summary"] == "Launch!")
         #expect(after["description"] == "<div>Bring the prototype.</div>")
         for field in ["startsAt", "endsAt", "allDay", "participants"] {
@@ -85,11 +99,7 @@ struct EditBinaryTests {
 
     @Test("cards edit changes the title and keeps the content and due date")
     func card() async throws {
-        let state = Self.stateFile()
-        let id = String(BasecampSandboxSeed.laptopCaseCardID)
-        let edited = try await Self.run(["cards", "edit", id, "--title", "Ship it"], state: state)
-        #expect(edited.exitCode == 0, "\(edited.stderr)")
-        let after = try await Self.run(["cards", "get", id], state: state).json(JSONValue.self)
+        let (_, after) = try await Self.edited("cards", BasecampSandboxSeed.laptopCaseCardID, ["--title", "Ship it"])
         #expect(after["title"] == "Ship it")
         #expect(after["content"] == "<div>Aluminium, matte.</div>")
         #expect(after["dueOn"] == "2026-02-20")

@@ -13,87 +13,95 @@ struct SignInProcessTests {
     /// The sandbox accepts only tokens it issued, so a passing command proves the stored one.
     static let strict = ["BASECAMP_SANDBOX_STRICT_TOKENS": "1"]
 
-    @Test("--sandbox auth login (browser), then projects list, auth status and logout")
-    func browserFlowThenCommands() async throws {
+    /// Signs in with `--sandbox auth login` (through the browser, or with `--device`) in a fresh
+    /// config folder against a sandbox that accepts only tokens it issued (`extra` adds variables),
+    /// checks that it succeeded, then runs `body` with the folder, the variables and the sign-in's
+    /// result; the folder is removed after.
+    static func afterSandboxSignIn(
+        device: Bool = false,
+        extra: [String: String] = [:],
+        _ body: (SignInFolder, [String: String], CommandResult) async throws -> Void
+    ) async throws {
         let folder = SignInFolder()
         defer { folder.remove() }
-        let variables = folder.variables.merging(Self.strict) { $1 }
-
-        let login = try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
+        let variables = folder.variables.merging(strict) { $1 }.merging(extra) { $1 }
+        let login =
+            device
+            ? try await runBuiltBasecamp(["--sandbox", "auth", "login", "--device"], variables: variables)
+            : try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
         #expect(login.exitCode == 0, "\(login.stderr)")
-        #expect(login.stdout.contains("Signed in to Basecamp as "))
-        #expect(login.stdout.contains("(used when --account is not given)"))
-        #expect(login.stderr.contains("Open this address in your browser"))
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.sandboxCredentials.path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let login2 = try FileManager.default.attributesOfItem(
-            atPath: folder.url.appending(path: "sandbox/login.json").path
-        )
-        #expect((login2[.posixPermissions] as? Int) == 0o600)
+        try await body(folder, variables, login)
+    }
 
-        let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
-        #expect(projects.exitCode == 0, "\(projects.stderr)")
-        #expect(projects.stdout.contains("The Leto Laptop"))
+    @Test("--sandbox auth login (browser), then projects list, auth status and logout")
+    func browserFlowThenCommands() async throws {
+        try await Self.afterSandboxSignIn { folder, variables, login in
+            #expect(login.stdout.contains("Signed in to Basecamp as "))
+            #expect(login.stdout.contains("(used when --account is not given)"))
+            #expect(login.stderr.contains("Open this address in your browser"))
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder.sandboxCredentials.path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            let login2 = try FileManager.default.attributesOfItem(
+                atPath: folder.url.appending(path: "sandbox/login.json").path
+            )
+            #expect((login2[.posixPermissions] as? Int) == 0o600)
 
-        let status = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
-        #expect(status.exitCode == 0, "\(status.stderr)")
-        let report = try status.json(JSONValue.self)
-        #expect(report["refreshable"] == true)
-        #expect(report["accounts"]?[0]?["default"] == true)
+            let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
+            #expect(projects.exitCode == 0, "\(projects.stderr)")
+            #expect(projects.stdout.contains("The Leto Laptop"))
 
-        let secrets = try folder.storedSecrets()
-        #expect(secrets.count == 2)
-        for output in [login, projects, status] {
-            for secret in secrets {
-                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+            let status = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
+            #expect(status.exitCode == 0, "\(status.stderr)")
+            let report = try status.json(JSONValue.self)
+            #expect(report["refreshable"] == true)
+            #expect(report["accounts"]?[0]?["default"] == true)
+
+            let secrets = try folder.storedSecrets()
+            #expect(secrets.count == 2)
+            for output in [login, projects, status] {
+                for secret in secrets {
+                    #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+                }
+                #expect(!output.stderr.contains("code=") && !output.stdout.contains("code="))
             }
-            #expect(!output.stderr.contains("code=") && !output.stdout.contains("code="))
-        }
 
-        let logout = try await runBuiltBasecamp(["--sandbox", "auth", "logout"], variables: variables)
-        #expect(logout.exitCode == 0)
-        #expect(logout.stdout.hasPrefix("Signed out"))
-        #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
-        let after = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
-        #expect(after.exitCode == 3)
-        #expect(try after.errorReport().hint?.contains("basecamp auth login") == true)
+            let logout = try await runBuiltBasecamp(["--sandbox", "auth", "logout"], variables: variables)
+            #expect(logout.exitCode == 0)
+            #expect(logout.stdout.hasPrefix("Signed out"))
+            #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+            let after = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
+            #expect(after.exitCode == 3)
+            #expect(try after.errorReport().hint?.contains("basecamp auth login") == true)
+        }
     }
 
     @Test("--sandbox auth login --device, then projects list with the stored token")
     func deviceFlow() async throws {
-        let folder = SignInFolder()
-        defer { folder.remove() }
-        let variables = folder.variables.merging(Self.strict) { $1 }
-        let login = try await runBuiltBasecamp(["--sandbox", "auth", "login", "--device"], variables: variables)
-        #expect(login.exitCode == 0, "\(login.stderr)")
-        #expect(login.stderr.contains("enter the code "))
-        #expect(login.stdout.contains("Signed in to Basecamp as "))
-        let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
-        #expect(projects.exitCode == 0, "\(projects.stderr)")
-        for secret in try folder.storedSecrets() {
-            #expect(!login.stdout.contains(secret) && !login.stderr.contains(secret))
+        try await Self.afterSandboxSignIn(device: true) { folder, variables, login in
+            #expect(login.stderr.contains("enter the code "))
+            #expect(login.stdout.contains("Signed in to Basecamp as "))
+            let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
+            #expect(projects.exitCode == 0, "\(projects.stderr)")
+            for secret in try folder.storedSecrets() {
+                #expect(!login.stdout.contains(secret) && !login.stderr.contains(secret))
+            }
         }
     }
 
     @Test("an access token near expiry is refreshed by the next command, and the new one stored")
     func refreshAfterExpiry() async throws {
-        let folder = SignInFolder()
-        defer { folder.remove() }
-        let variables = folder.variables.merging(Self.strict) { $1 }.merging([
-            "BASECAMP_SANDBOX_TOKEN_LIFETIME": "30"
-        ]) { $1 }
-        let login = try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
-        #expect(login.exitCode == 0, "\(login.stderr)")
-        let before = try folder.tokens(folder.sandboxCredentials)
+        try await Self.afterSandboxSignIn(extra: ["BASECAMP_SANDBOX_TOKEN_LIFETIME": "30"]) { folder, variables, _ in
+            let before = try folder.tokens(folder.sandboxCredentials)
 
-        let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
-        #expect(projects.exitCode == 0, "\(projects.stderr)")
-        let after = try folder.tokens(folder.sandboxCredentials)
-        #expect(after.accessToken != before.accessToken)
-        #expect(after.refreshToken != before.refreshToken)
-        for secret in [before.accessToken, after.accessToken, before.refreshToken, after.refreshToken].compactMap({ $0 }
-        ) {
-            #expect(!projects.stdout.contains(secret) && !projects.stderr.contains(secret))
+            let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
+            #expect(projects.exitCode == 0, "\(projects.stderr)")
+            let after = try folder.tokens(folder.sandboxCredentials)
+            #expect(after.accessToken != before.accessToken)
+            #expect(after.refreshToken != before.refreshToken)
+            let secrets = [before.accessToken, after.accessToken, before.refreshToken, after.refreshToken]
+            for secret in secrets.compactMap({ $0 }) {
+                #expect(!projects.stdout.contains(secret) && !projects.stderr.contains(secret))
+            }
         }
     }
 

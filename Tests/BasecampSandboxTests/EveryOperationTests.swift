@@ -25,8 +25,7 @@ struct EveryOperationTests {
     @Test("All 250 operations answer with their success status and a body the SDK decodes")
     func everyOperation() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account(retry: false)
+        try await withSandboxAccount(retry: false) { account, _ in
             let kickoff = String(BasecampSandboxSeed.kickoffMessageID)
             let comments = try await account.performPaginated(
                 try #require(OperationCatalog.operation(id: "ListComments")),

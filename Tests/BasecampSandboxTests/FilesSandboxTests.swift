@@ -25,8 +25,7 @@ struct FilesSandboxTests {
     @Test("An uploaded file is listed in its vault and downloads byte for byte")
     func uploadListDownload() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             let bytes = Self.bytes(300_000)
             let file = try Self.temporaryFile("plans.pdf", bytes)
             let upload = try await account.upload(file: file, toVault: Self.vault, description: "<div>Plans</div>")
@@ -51,8 +50,7 @@ struct FilesSandboxTests {
     @Test("The seeded upload downloads, and its storage URL needs its signature but no token")
     func storageNeedsSignatureNotToken() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, sandbox in
             let upload = try await account.uploads.get(uploadID: Int64(BasecampSandboxSeed.companyLogoUploadID))
             let file = try await account.download(try #require(upload.downloadURL))
             #expect(file.data.count == BasecampSandboxSeed.companyLogoByteSize)
@@ -111,8 +109,7 @@ struct FilesSandboxTests {
     @Test("Replacing an upload keeps its id, serves the new bytes and lists both versions")
     func replace() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             let first = try await account.upload(
                 file: try Self.temporaryFile("notes.txt", Data("v1".utf8)),
                 toVault: Self.vault
@@ -130,8 +127,7 @@ struct FilesSandboxTests {
     @Test("Folders: a vault created in Docs & Files is listed, fetched and renamed")
     func vaults() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             let root = try await account.vaults.get(vaultID: Self.vault)
             #expect(root.title == "Docs & Files")
             let project = try await account.projects.get(projectID: Int64(BasecampSandboxSeed.letoLaptopProjectID))
@@ -149,8 +145,7 @@ struct FilesSandboxTests {
     @Test("An upload naming an unknown attachment is a validation error")
     func unknownAttachment() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             await #expect(throws: APIError.self) {
                 _ = try await account.uploads.create(vaultID: Self.vault, CreateUploadRequest(attachableSgid: "nope"))
             }

@@ -15,8 +15,7 @@ struct RememberingSandboxTests {
     @Test("One of each kept kind, created through the SDK, is found by get, list and search")
     func createThenFind() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account(retry: false)
+        try await withSandboxAccount(retry: false) { account, _ in
             let seed = BasecampSandboxSeed.self
 
             let column = try await account.cardColumns.create(
@@ -150,8 +149,7 @@ struct RememberingSandboxTests {
     @Test("Trash and archive hide a record from its list; unarchive brings it back")
     func statusChanges() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account(retry: false)
+        try await withSandboxAccount(retry: false) { account, _ in
             let column = Int64(BasecampSandboxSeed.inProgressColumnID)
             let card = Int64(BasecampSandboxSeed.laptopCaseCardID)
             try await account.recordings.archive(recordingID: card)
@@ -168,8 +166,7 @@ struct RememberingSandboxTests {
     @Test("Events and the project timeline record real changes, newest first")
     func eventsAndTimeline() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account(retry: false)
+        try await withSandboxAccount(retry: false) { account, _ in
             let card = try await account.cards.create(
                 columnID: Int64(BasecampSandboxSeed.inProgressColumnID),
                 CreateCardRequest(title: "Timeline card")
@@ -186,8 +183,7 @@ struct RememberingSandboxTests {
     @Test("Bookmarks and subscriptions are kept per recording")
     func following() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account(retry: false)
+        try await withSandboxAccount(retry: false) { account, _ in
             let message = Int64(BasecampSandboxSeed.kickoffMessageID)
             #expect(try await account.bookmarks.get(recordingID: message).bookmarked == false)
             _ = try await account.bookmarks.create(recordingID: message)
@@ -206,8 +202,7 @@ struct RememberingSandboxTests {
     @Test("A value of the wrong shape is a 422 naming the field, and nothing is stored; an all-day date is a time")
     func wrongShape() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account(retry: false)
+        try await withSandboxAccount(retry: false) { account, _ in
             let operation = try #require(OperationCatalog.operation(id: "CreateScheduleEntry"))
             let error = await caughtAPIError {
                 _ = try await account.perform(

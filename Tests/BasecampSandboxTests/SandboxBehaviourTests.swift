@@ -104,8 +104,7 @@ struct SandboxBehaviourTests {
     @Test("To-dos: create, update, complete, uncomplete and trash change what lists show")
     func todoLifecycle() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
             #expect(try await account.todos.list(todolistID: list).count == 6)
 
@@ -167,8 +166,7 @@ struct SandboxBehaviourTests {
     @Test("Projects, people, lists, messages and comments come from the seeded account")
     func seededAccount() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withBasecampSandbox { sandbox in
-            let account = try sandbox.account()
+        try await withSandboxAccount { account, _ in
             let projects = try await account.projects.list()
             #expect(
                 projects.map(\.name) == ["The Leto Laptop", "Marketing Website Relaunch", "Hiring: Backend Engineer"]

@@ -48,9 +48,7 @@ extension SignInSandboxTests {
     @Test("A rejected refresh token ends in auth_required and clears the stored credentials")
     func rejectedRefreshToken() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withAuthSandbox { sandbox, authorization in
-            let oauth = launchpadClient(sandbox)
-            let credentials = try await signInWithoutBrowser(oauth)
+        try await withLaunchpadSignIn { sandbox, authorization, oauth, credentials in
             try await withCredentialsFile(credentials) { file in
                 let store = FileCredentialStore(url: file)
                 let auth = oauth.refreshingAuth(store: store)
@@ -77,11 +75,8 @@ extension SignInSandboxTests {
     private func expectOneRefresh(
         _ body: (_ sandbox: Sandbox, _ oauth: OAuthClient, _ file: URL) async throws -> Void
     ) async throws {
-        try await withAuthSandbox(SandboxAuthorizationOptions(accessTokenLifetime: 45, requiresIssuedTokens: true)) {
-            sandbox,
-            authorization in
-            let oauth = launchpadClient(sandbox)
-            let credentials = try await signInWithoutBrowser(oauth)
+        let options = SandboxAuthorizationOptions(accessTokenLifetime: 45, requiresIssuedTokens: true)
+        try await withLaunchpadSignIn(options) { sandbox, authorization, oauth, credentials in
             try await withCredentialsFile(credentials) { file in
                 try await body(sandbox, oauth, file)
                 #expect(authorization.refreshRequests == 1)

@@ -55,6 +55,29 @@ struct SignInSandboxTests {
         )
     }
 
+    /// ``withAuthSandbox(_:_:)`` after a Launchpad sign-in without a browser: `body` gets the
+    /// sandbox, its authorization servers, the OAuth client and the credentials it was issued.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func withLaunchpadSignIn(
+        _ options: SandboxAuthorizationOptions = SandboxAuthorizationOptions(requiresIssuedTokens: true),
+        _ body: (Sandbox, BasecampSandboxAuthorization, OAuthClient, TokenCredentials) async throws -> Void
+    ) async throws {
+        try await withAuthSandbox(options) { sandbox, authorization in
+            let oauth = launchpadClient(sandbox)
+            try await body(sandbox, authorization, oauth, try await signInWithoutBrowser(oauth))
+        }
+    }
+
+    /// Discovery from the sandbox's API, whose servers are on a loopback address.
+    func discover(_ sandbox: Sandbox) async throws -> DiscoveredAuthorizationServer {
+        try await BasecampOAuth.discoverAuthorizationServer(
+            apiBaseURL: sandbox.basecampURL,
+            launchpad: sandbox.baseURL.appending(path: "launchpad"),
+            network: network(),
+            allowsLocalAddresses: true
+        )
+    }
+
     /// The browser's part: open the authorization URL, follow its redirect into the listener.
     func signInWithoutBrowser(_ oauth: OAuthClient, resource: String? = nil) async throws -> TokenCredentials {
         let listener = try LoopbackRedirectListener()
@@ -92,9 +115,7 @@ struct SignInSandboxTests {
     @Test("Launchpad: code flow end to end, then authorization.json and the API with the issued token")
     func launchpadCodeFlow() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        try await withAuthSandbox { sandbox, authorization in
-            let oauth = launchpadClient(sandbox)
-            let credentials = try await signInWithoutBrowser(oauth)
+        try await withLaunchpadSignIn { sandbox, authorization, _, credentials in
             #expect(credentials.accessToken.hasPrefix("sbx_at_"))
             #expect(credentials.refreshToken != nil)
             #expect(credentials.tokenType == nil)
@@ -125,13 +146,7 @@ struct SignInSandboxTests {
     func resourceFirstCodeFlow() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withAuthSandbox { sandbox, authorization in
-            let launchpad = sandbox.baseURL.appending(path: "launchpad")
-            let found = try await BasecampOAuth.discoverAuthorizationServer(
-                apiBaseURL: sandbox.basecampURL,
-                launchpad: launchpad,
-                network: network(),
-                allowsLocalAddresses: true
-            )
+            let found = try await discover(sandbox)
             #expect(found.source == .discovered(issuer: sandbox.baseURL.absoluteString))
             #expect(found.server.tokenRequestStyle == .standard)
             #expect(found.server.supportsDeviceGrant)
@@ -165,18 +180,12 @@ struct SignInSandboxTests {
     func fallbackToLaunchpad() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withAuthSandbox(SandboxAuthorizationOptions(offersResourceFirstServer: false)) { sandbox, _ in
-            let launchpad = sandbox.baseURL.appending(path: "launchpad")
-            let found = try await BasecampOAuth.discoverAuthorizationServer(
-                apiBaseURL: sandbox.basecampURL,
-                launchpad: launchpad,
-                network: network(),
-                allowsLocalAddresses: true
-            )
+            let found = try await discover(sandbox)
             guard case .fallback = found.source else {
                 Issue.record("expected the Launchpad fallback, got \(found.source)")
                 return
             }
-            #expect(found.server == BasecampOAuth.launchpad(at: launchpad))
+            #expect(found.server == BasecampOAuth.launchpad(at: sandbox.baseURL.appending(path: "launchpad")))
             let credentials = try await signInWithoutBrowser(launchpadClient(sandbox))
             #expect(credentials.accessToken.hasPrefix("sbx_at_"))
         }
@@ -191,12 +200,7 @@ struct SignInSandboxTests {
             deviceInterval: 1
         )
         try await withAuthSandbox(options) { sandbox, _ in
-            let found = try await BasecampOAuth.discoverAuthorizationServer(
-                apiBaseURL: sandbox.basecampURL,
-                launchpad: sandbox.baseURL.appending(path: "launchpad"),
-                network: network(),
-                allowsLocalAddresses: true
-            )
+            let found = try await discover(sandbox)
             let oauth = OAuthClient(
                 registration: OAuthClientRegistration(clientID: "cli"),
                 server: found.server,

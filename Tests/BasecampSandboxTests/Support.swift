@@ -22,6 +22,16 @@ func withBasecampSandbox(
     try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module], faults: faults), body)
 }
 
+/// ``withBasecampSandbox(module:faults:_:)`` with the SDK's account client for the seeded account
+/// (see ``APISandbox/Sandbox/account(token:clock:retry:)``), and the sandbox for raw requests.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func withSandboxAccount(
+    retry: Bool = true,
+    _ body: (AccountClient, Sandbox) async throws -> Void
+) async throws {
+    try await withBasecampSandbox { sandbox in try await body(try sandbox.account(retry: retry), sandbox) }
+}
+
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension Sandbox {
     /// `{sandbox}/basecamp`, where the SDK's base URL goes.

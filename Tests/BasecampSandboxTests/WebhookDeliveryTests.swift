@@ -53,18 +53,25 @@ struct WebhookDeliveryTests {
         return module
     }
 
-    /// Runs `body` with the Basecamp sandbox and a receiver sandbox side by side.
+    /// Runs `body` with the Basecamp sandbox (its module quick to retry) and a receiver sandbox
+    /// side by side.
     @available(macOS 14, iOS 17, tvOS 17, *)
     func withReceiver(
         _ events: ReceivedEvents,
-        module: BasecampSandboxModule,
-        _ body: (Sandbox, Sandbox) async throws -> Void
+        _ body: (_ basecamp: Sandbox, _ receiver: Sandbox, BasecampSandboxModule) async throws -> Void
     ) async throws {
+        let module = module()
         try await Sandbox.withRunning(
             configuration: .init(modules: [ReceiverModule(secret: secret, events: events)])
         ) { receiver in
-            try await withBasecampSandbox(module: module) { basecamp in try await body(basecamp, receiver) }
+            try await withBasecampSandbox(module: module) { basecamp in try await body(basecamp, receiver, module) }
         }
+    }
+
+    /// Where the receiver sandbox takes deliveries.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func hooksURL(_ receiver: Sandbox) -> String {
+        receiver.baseURL.absoluteString + "/hooks"
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
@@ -84,23 +91,35 @@ struct WebhookDeliveryTests {
         return try #require(created.value["id"]?.intValue)
     }
 
+    func createTodo(_ content: String, on account: AccountClient) async throws -> Todo {
+        try await account.todos.create(
+            todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
+            CreateTodoRequest(content: content)
+        )
+    }
+
+    /// The webhook's recent deliveries, once `module` has finished every delivery in flight.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func deliveries(
+        of hookID: Int,
+        on account: AccountClient,
+        after module: BasecampSandboxModule
+    ) async throws -> [WebhookDelivery] {
+        await module.waitForWebhookDeliveries()
+        return try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+    }
+
     @Test("create and complete a to-do: both events arrive verified, in order, once each")
     func createAndComplete() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
-            let hookID = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/hooks")
+        try await withReceiver(events) { basecamp, receiver, module in
+            let hookID = try await createWebhook(on: basecamp, url: hooksURL(receiver))
             let account = try basecamp.account()
-            let todo = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Solder the flux capacitor")
-            )
+            let todo = try await createTodo("Solder the flux capacitor", on: account)
             try await account.todos.complete(todoID: todo.id)
-            await module.waitForWebhookDeliveries()
 
-            let webhook = try await account.webhooks.get(webhookID: Int64(hookID))
-            let deliveries = webhook.recentDeliveries ?? []
+            let deliveries = try await deliveries(of: hookID, on: account, after: module)
             #expect(deliveries.map { $0.response?.code } == [200, 200])
             #expect(deliveries.map { $0.request?.body?.kind } == [.todoCompleted, .todoCreated])
             #expect(deliveries.first?.request?.headers?["x-basecamp-signature"]?.count == 64)
@@ -119,20 +138,14 @@ struct WebhookDeliveryTests {
     func redeliveryAfterFailure() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents(failFirst: 1)
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
-            let hookID = try await createWebhook(
-                on: basecamp,
-                url: receiver.baseURL.absoluteString + "/hooks",
-                types: ["Comment"]
-            )
+        try await withReceiver(events) { basecamp, receiver, module in
+            let hookID = try await createWebhook(on: basecamp, url: hooksURL(receiver), types: ["Comment"])
             let account = try basecamp.account()
             _ = try await account.comments.create(
                 recordingID: Int64(BasecampSandboxSeed.fluxCapacitorTodoID),
                 CreateCommentRequest(content: "Ordered the parts")
             )
-            await module.waitForWebhookDeliveries()
-            let deliveries = try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+            let deliveries = try await deliveries(of: hookID, on: account, after: module)
             #expect(deliveries.map { $0.response?.code } == [200, 500])
             #expect(deliveries.first?.request?.body?.id == deliveries.last?.request?.body?.id)
         }
@@ -148,20 +161,15 @@ struct WebhookDeliveryTests {
     func wrongSecretIsRetriedThenGivenUp() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
+        try await withReceiver(events) { basecamp, receiver, module in
             let hookID = try await createWebhook(
                 on: basecamp,
-                url: receiver.baseURL.absoluteString + "/hooks",
+                url: hooksURL(receiver),
                 secret: "not-the-receivers-secret"
             )
             let account = try basecamp.account()
-            _ = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Forged")
-            )
-            await module.waitForWebhookDeliveries()
-            let deliveries = try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
+            _ = try await createTodo("Forged", on: account)
+            let deliveries = try await deliveries(of: hookID, on: account, after: module)
             #expect(deliveries.map { $0.response?.code } == [403, 403, 403])
         }
         #expect(await events.handled.isEmpty)
@@ -171,9 +179,8 @@ struct WebhookDeliveryTests {
     func typesAndActive() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
-        let module = module()
-        try await withReceiver(events, module: module) { basecamp, receiver in
-            let url = receiver.baseURL.absoluteString + "/hooks"
+        try await withReceiver(events) { basecamp, receiver, module in
+            let url = hooksURL(receiver)
             _ = try await createWebhook(on: basecamp, url: url, types: ["Comment"])
             let inactive = try await createWebhook(on: basecamp, url: url, types: [])
             let account = try basecamp.account()
@@ -181,10 +188,7 @@ struct WebhookDeliveryTests {
                 webhookID: Int64(inactive),
                 UpdateWebhookRequest(active: false)
             )
-            _ = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Nobody hears this")
-            )
+            _ = try await createTodo("Nobody hears this", on: account)
             await module.waitForWebhookDeliveries()
         }
         #expect(await events.results.isEmpty)
@@ -193,14 +197,10 @@ struct WebhookDeliveryTests {
     @Test("a receiver that never answers does not slow the API call that caused the event")
     func slowReceiverIsOffTheRequestPath() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
-        let module = module()
-        try await withReceiver(ReceivedEvents(), module: module) { basecamp, receiver in
+        try await withReceiver(ReceivedEvents()) { basecamp, receiver, module in
             _ = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/_test/hold/webhook")
             let account = try basecamp.account()
-            let todo = try await account.todos.create(
-                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
-                CreateTodoRequest(content: "Fast")
-            )
+            let todo = try await createTodo("Fast", on: account)
             #expect(todo.content == "Fast")
             try await receiver.state.waitUntilWaiting(onHold: "webhook")
             receiver.state.release("webhook")

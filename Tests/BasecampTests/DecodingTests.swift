@@ -46,50 +46,45 @@ struct DecodingTests {
 
     @Test("A whole number sent as a float decodes (may-be-float)")
     func wholeNumberAsFloat() throws {
-        var upload = try #require(try example("Upload").objectValue)
-        upload["width"] = 1024.0
-        upload["height"] = .number(768.4)
-        let decoded = try JSONDecoder().decode(Upload.self, from: JSONValue.object(upload).encoded())
+        let decoded = try Self.decodedExample(
+            "Upload",
+            as: Upload.self,
+            changing: ["width": 1024.0, "height": .number(768.4)]
+        )
         #expect(decoded.width == 1024)
         #expect(decoded.height == 768)
     }
 
     @Test("An integer id sent as a string decodes (may-be-numeric-string)")
     func numericStringID() throws {
-        var person = try #require(try example("Person").objectValue)
-        person["id"] = "1049715913"
-        let decoded = try JSONDecoder().decode(Person.self, from: JSONValue.object(person).encoded())
+        let decoded = try Self.decodedExample("Person", as: Person.self, changing: ["id": "1049715913"])
         #expect(decoded.id == 1_049_715_913)
-        person["id"] = "not a number"
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(Person.self, from: JSONValue.object(person).encoded())
+            try Self.decodedExample("Person", as: Person.self, changing: ["id": "not a number"])
         }
     }
 
     @Test("A timestamp sent as a bare date decodes as midnight UTC (may-be-date-only)")
     func dateOnlyTimestamp() throws {
-        var entry = try #require(try example("ScheduleEntry").objectValue)
-        entry["starts_at"] = "2026-03-01"
-        entry["ends_at"] = "2026-03-02T17:30:00.250-05:00"
-        let decoded = try JSONDecoder().decode(ScheduleEntry.self, from: JSONValue.object(entry).encoded())
+        let decoded = try Self.decodedExample(
+            "ScheduleEntry",
+            as: ScheduleEntry.self,
+            changing: ["starts_at": "2026-03-01", "ends_at": "2026-03-02T17:30:00.250-05:00"]
+        )
         #expect(decoded.startsAt == Date(timeIntervalSince1970: 1_772_323_200))
         #expect(decoded.endsAt == Date(timeIntervalSince1970: 1_772_490_600.25))
     }
 
     @Test("A bare date is refused where the Spec does not allow it")
     func dateOnlyRefusedElsewhere() throws {
-        var todo = try #require(try example("Todo").objectValue)
-        todo["created_at"] = "2026-03-01"
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(Todo.self, from: JSONValue.object(todo).encoded())
+            try Self.decodedExample("Todo", as: Todo.self, changing: ["created_at": "2026-03-01"])
         }
     }
 
     @Test("Unknown enum values decode as .unknown and round-trip")
     func unknownEnumValue() throws {
-        var todo = try #require(try example("Todo").objectValue)
-        todo["status"] = "frozen"
-        let decoded = try JSONDecoder().decode(Todo.self, from: JSONValue.object(todo).encoded())
+        let decoded = try Self.decodedExample("Todo", as: Todo.self, changing: ["status": "frozen"])
         #expect(decoded.status == .unknown("frozen"))
         let encoded = try JSONValue(parsing: try JSONEncoder().encode(decoded))
         #expect(encoded["status"] == "frozen")
@@ -99,16 +94,14 @@ struct DecodingTests {
 
     @Test("Fields the SDK does not know are ignored; missing optional fields are nil")
     func tolerantDecoding() throws {
-        var todo = try #require(try example("Todo").objectValue)
-        todo["a_field_from_the_future"] = .object(["nested": [1, 2, 3]])
-        todo["description"] = nil
-        todo["due_on"] = .null
-        let decoded = try JSONDecoder().decode(Todo.self, from: JSONValue.object(todo).encoded())
+        let changes: [String: JSONValue?] = [
+            "a_field_from_the_future": .object(["nested": [1, 2, 3]]), "description": nil, "due_on": .null,
+        ]
+        let decoded = try Self.decodedExample("Todo", as: Todo.self, changing: changes)
         #expect(decoded.description == nil)
         #expect(decoded.dueOn == nil)
-        todo["content"] = nil
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(Todo.self, from: JSONValue.object(todo).encoded())
+            try Self.decodedExample("Todo", as: Todo.self, changing: changes.merging(["content": nil]) { $1 })
         }
     }
 
@@ -122,6 +115,18 @@ struct DecodingTests {
         #expect(CalendarDate(year: 2024, month: 5, day: 1) < CalendarDate(year: 2024, month: 5, day: 2))
         let todo = try JSONDecoder().decode(Todo.self, from: try specData("examples/Todo.json"))
         #expect(todo.dueOn == CalendarDate(year: 2026, month: 2, day: 6))
+    }
+
+    /// The Spec's example of `schema` with `changes` made to its members (`nil` removes one),
+    /// decoded as `model`.
+    static func decodedExample<Model: Decodable>(
+        _ schema: String,
+        as model: Model.Type,
+        changing changes: [String: JSONValue?]
+    ) throws -> Model {
+        var members = try #require(try example(schema).objectValue)
+        for (key, value) in changes { members[key] = value }
+        return try JSONDecoder().decode(model, from: JSONValue.object(members).encoded())
     }
 
     /// The example with `null` members dropped, as the models leave `nil` out when encoding.

@@ -14,20 +14,25 @@ struct SafeEditTests {
         return .object(members)
     }
 
-    /// The body of the write, after a read, a second read and the write.
-    private static func sentBody(_ transport: ScriptedTransport) throws -> JSONValue {
+    /// The record the Spec's `schema` example describes and the body of the write `edit` makes of
+    /// it, after a read, a second read and the write.
+    private static func sentEdit(
+        of schema: String,
+        _ edit: (AccountClient) async throws -> Void
+    ) async throws -> (current: JSONValue, body: JSONValue) {
+        let current = try record(schema)
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
+        try await edit(try makeBasecamp(transport).forAccount("999"))
         let requests = transport.requests
         #expect(requests.map(\.request.method) == [.get, .get, .put])
-        return try JSONValue(parsing: try #require(requests.last?.body))
+        return (current, try JSONValue(parsing: try #require(requests.last?.body)))
     }
 
     @Test("A to-do edit changes the due date and keeps content, description, start and people")
     func todo() async throws {
-        let current = try Self.record("Todo")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.todos.modify(todoID: 42) { $0.dueOn = CalendarDate(year: 2026, month: 3, day: 1) }
-        let body = try Self.sentBody(transport)
+        let (current, body) = try await Self.sentEdit(of: "Todo") { account in
+            _ = try await account.todos.modify(todoID: 42) { $0.dueOn = CalendarDate(year: 2026, month: 3, day: 1) }
+        }
         #expect(body["due_on"] == "2026-03-01")
         #expect(body["content"] == current["content"])
         #expect(body["description"] == current["description"])
@@ -35,40 +40,42 @@ struct SafeEditTests {
         #expect(body["assignee_ids"]?.arrayValue?.count == current["assignees"]?.arrayValue?.count)
     }
 
-    @Test("A to-do list edit renames it and keeps its description")
-    func todolist() async throws {
-        let current = try Self.record("Todolist")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.todolists.modify(id: 7) { $0.name = "Gear" }
-        let body = try Self.sentBody(transport)
-        #expect(body["name"] == "Gear")
-        #expect(body["description"] == "<div>Everything with a plug.</div>")
+    /// An edit of one field of a record Basecamp replaces whole, and the members its write must
+    /// send: the changed one, and the others as read.
+    struct OneFieldEdit: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var schema: String
+        var sent: [String: JSONValue]
+        var change: @Sendable (AccountClient) async throws -> Void
     }
 
-    @Test("A document edit changes the title and keeps the content")
-    func document() async throws {
-        let current = try Self.record("Document")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.documents.modify(documentID: 5) { $0.title = "Release notes 1.1" }
-        let body = try Self.sentBody(transport)
-        #expect(body["title"] == "Release notes 1.1")
-        #expect(body["content"] == "<div>Version 1.0</div>")
-    }
+    static let oneFieldEdits = [
+        OneFieldEdit(
+            testDescription: "A to-do list edit renames it and keeps its description",
+            schema: "Todolist",
+            sent: ["name": "Gear", "description": "<div>Everything with a plug.</div>"]
+        ) { _ = try await $0.todolists.modify(id: 7) { $0.name = "Gear" } },
+        OneFieldEdit(
+            testDescription: "A document edit changes the title and keeps the content",
+            schema: "Document",
+            sent: ["title": "Release notes 1.1", "content": "<div>Version 1.0</div>"]
+        ) { _ = try await $0.documents.modify(documentID: 5) { $0.title = "Release notes 1.1" } },
+        OneFieldEdit(
+            testDescription: "A schedule entry edit changes the summary and keeps times, all-day and description",
+            schema: "ScheduleEntry",
+            sent: [
+                "summary": "Launch!", "description": "Example description", "all_day": true,
+                "starts_at": "2026-03-01", "ends_at": "2026-03-01",
+            ]
+        ) { _ = try await $0.schedules.modifyEntry(entryID: 9) { $0.summary = "Launch!" } },
+    ]
 
-    @Test("A schedule entry edit changes the summary and keeps times, all-day and description")
-    func scheduleEntry() async throws {
-        let current = try Self.record("ScheduleEntry")
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
-        let account = try makeBasecamp(transport).forAccount("999")
-        _ = try await account.schedules.modifyEntry(entryID: 9) { $0.summary = "Launch!" }
-        let body = try Self.sentBody(transport)
-        #expect(body["summary"] == "Launch!")
-        #expect(body["description"] == "Example description")
-        #expect(body["all_day"] == true)
-        #expect(body["starts_at"] == "2026-03-01")
-        #expect(body["ends_at"] == "2026-03-01")
+    @Test("An edit of one field sends it changed and the record's other fields as read", arguments: oneFieldEdits)
+    func oneField(_ edit: OneFieldEdit) async throws {
+        let (_, body) = try await Self.sentEdit(of: edit.schema, edit.change)
+        for (member, value) in edit.sent {
+            #expect(body[member] == value, "\(member)")
+        }
     }
 
     @Test("A record changed between the read and the write is not overwritten")

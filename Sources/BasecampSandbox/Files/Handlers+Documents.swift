@@ -4,11 +4,9 @@ import HTTPCore
 /// Documents in a vault, stateful: a replace changes what it names and keeps the rest.
 extension Handlers {
     func listDocuments() throws -> APIReply {
-        let data = store.snapshot()
-        let vaultID = try id("vaultId")
-        guard data.vault(vaultID) != nil else { throw APIFailure.notFound("Vault \(vaultID)") }
-        let documents = (data.files?.documents ?? []).filter { $0.vaultID == vaultID && $0.status == "active" }
-        return .list(documents, renderer(data).document)
+        try listed(in: "vaultId", "Vault", AccountData.vault, Renderer.document) { data, vaultID in
+            (data.files?.documents ?? []).filter { $0.vaultID == vaultID && $0.status == "active" }
+        }
     }
 
     func createDocument() throws -> APIReply {

@@ -49,11 +49,9 @@ extension Handlers {
     }
 
     private func listVaults() throws -> APIReply {
-        let data = store.snapshot()
-        let parent = try id("vaultId")
-        guard data.vault(parent) != nil else { throw APIFailure.notFound("Vault \(parent)") }
-        let children = data.fileRecords.vaults.filter { $0.parentID == parent && $0.status == "active" }
-        return .list(children, renderer(data).vault)
+        try listed(in: "vaultId", "Vault", AccountData.vault, Renderer.vault) { data, parent in
+            data.fileRecords.vaults.filter { $0.parentID == parent && $0.status == "active" }
+        }
     }
 
     private func createVault() throws -> APIReply {
@@ -96,11 +94,9 @@ extension Handlers {
     }
 
     private func listUploads() throws -> APIReply {
-        let data = store.snapshot()
-        let vaultID = try id("vaultId")
-        guard data.vault(vaultID) != nil else { throw APIFailure.notFound("Vault \(vaultID)") }
-        let uploads = data.fileRecords.uploads.filter { $0.vaultID == vaultID && $0.status == "active" }
-        return .list(uploads, renderer(data).upload)
+        try listed(in: "vaultId", "Vault", AccountData.vault, Renderer.upload) { data, vaultID in
+            data.fileRecords.uploads.filter { $0.vaultID == vaultID && $0.status == "active" }
+        }
     }
 
     private func createUpload() throws -> APIReply {
@@ -134,7 +130,7 @@ extension Handlers {
     private func updateUpload() throws -> APIReply {
         let uploadID = try id("uploadId")
         let body = try request.jsonObject()
-        return try changedUpload(uploadID) { upload, _ in
+        return try updated(\.fileRecords.uploads, uploadID, noun: "Upload", Renderer.upload) { upload, _ in
             if let description = body["description"]?.stringValue { upload.description = description }
             if let name = body["base_name"]?.stringValue, !name.isEmpty {
                 upload.filename = Self.fileName(name, upload.filename)
@@ -146,7 +142,7 @@ extension Handlers {
         let uploadID = try id("uploadId")
         let body = try request.jsonObject()
         let sgid = try requiredText(body, "attachable_sgid")
-        let reply = try changedUpload(uploadID) { upload, data in
+        let reply = try updated(\.fileRecords.uploads, uploadID, noun: "Upload", Renderer.upload) { upload, data in
             guard let attachment = data.fileRecords.attachment(sgid) else {
                 throw APIFailure.invalid("attachable_sgid", "is not an attachment on this account")
             }
@@ -169,26 +165,6 @@ extension Handlers {
             render.uploadVersion(upload, sgid: sgid, number: index + 1, current: index == sgids.count - 1)
         }
         return .list(versions)
-    }
-
-    /// Changes the upload `uploadID` and answers `200` with it as stored.
-    private func changedUpload(
-        _ uploadID: Int,
-        _ change: (inout UploadRecord, AccountData) throws -> Void
-    ) throws -> APIReply {
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            guard let index = data.fileRecords.uploads.firstIndex(where: { $0.id == uploadID }) else {
-                throw APIFailure.notFound("Upload \(uploadID)")
-            }
-            var upload = data.fileRecords.uploads[index]
-            try change(&upload, data)
-            upload.updatedAt = now
-            data.fileRecords.uploads[index] = upload
-            return data
-        }
-        guard let upload = data.fileRecords.upload(uploadID) else { throw APIFailure.notFound("Upload \(uploadID)") }
-        return .json(renderer(data).upload(upload), status: 200)
     }
 
     /// `base_name` names the file without its extension; the attachment's extension is kept.

@@ -4,11 +4,9 @@ import HTTPCore
 /// Webhooks CRUD: created per project, listed, read, updated and deleted through the API.
 extension Handlers {
     func listWebhooks() throws -> APIReply {
-        let data = store.snapshot()
-        let projectID = try id("bucketId")
-        guard data.project(projectID) != nil else { throw APIFailure.notFound("Project \(projectID)") }
-        let render = renderer(data)
-        return .list(data.hooks.filter { $0.projectID == projectID }, render.webhook)
+        try listed(in: "bucketId", "Project", AccountData.project, Renderer.webhook) { data, projectID in
+            data.hooks.filter { $0.projectID == projectID }
+        }
     }
 
     func getWebhook() throws -> APIReply {
@@ -54,17 +52,11 @@ extension Handlers {
         var url: String?
         if body["payload_url"] != nil { url = try payloadURL(body) }
         let types = try webhookTypes(body)
-        let now = Self.now()
-        let data = try store.update { data -> AccountData in
-            try data.change(\.hooks, id, noun: "Webhook", at: now) { hook in
-                if let url { hook.payloadURL = url }
-                if let types { hook.types = types }
-                if let active = body["active"]?.boolValue { hook.active = active }
-            }
-            return data
+        return try updated(\.hooks, id, noun: "Webhook", Renderer.webhook) { hook, _ in
+            if let url { hook.payloadURL = url }
+            if let types { hook.types = types }
+            if let active = body["active"]?.boolValue { hook.active = active }
         }
-        guard let hook = data.webhook(id) else { throw APIFailure.notFound("Webhook \(id)") }
-        return .json(renderer(data).webhook(hook), status: 200)
     }
 
     func deleteWebhook() throws -> APIReply {

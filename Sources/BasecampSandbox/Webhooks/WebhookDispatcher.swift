@@ -14,19 +14,9 @@ import HTTPTypesFoundation
 final class WebhookDispatcher: Sendable {
     /// How deliveries are sent and retried.
     struct Options: Sendable {
-        var transport: any HTTPTransport
-        var retryDelays: [Duration]
-        var timeout: Duration
-
-        init(
-            transport: any HTTPTransport = URLSessionTransport(),
-            retryDelays: [Duration] = BasecampSandboxModule.defaultWebhookRetryDelays,
-            timeout: Duration = .seconds(10)
-        ) {
-            self.transport = transport
-            self.retryDelays = retryDelays
-            self.timeout = timeout
-        }
+        var transport: any HTTPTransport = URLSessionTransport()
+        var retryDelays: [Duration] = BasecampSandboxModule.defaultWebhookRetryDelays
+        var timeout: Duration = .seconds(10)
     }
 
     /// One event on its way to one webhook.
