@@ -8,8 +8,7 @@ import Testing
 extension TransportContractTests {
     @Test("A same-origin redirect is followed with credentials kept", arguments: TransportUnderTest.allCases)
     func sameOriginRedirect(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport) { $0.defaultHeaders = [.authorization: "Bearer same"] }
+        try await withContractClient(kind, configure: { $0.defaultHeaders = [.authorization: "Bearer same"] }) { sandbox, client in
             let response = try await client.response(
                 .echo(.get, "_test/redirect/302", query: ["to": "/_test/echo/landed"])
             )
@@ -44,8 +43,7 @@ extension TransportContractTests {
 
     @Test("303 after a POST becomes a GET without the body", arguments: TransportUnderTest.allCases)
     func seeOther(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             let echo = try await client.send(
                 .echo(.post, "_test/redirect/303", query: ["to": "/_test/echo/result"], body: .json(["a": 1]))
             )
@@ -58,8 +56,7 @@ extension TransportContractTests {
 
     @Test("Redirects stop at the policy's limit", arguments: TransportUnderTest.allCases)
     func redirectLimit(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport) { $0.redirectPolicy = RedirectPolicy(maxRedirects: 1) }
+        try await withContractClient(kind, configure: { $0.redirectPolicy = RedirectPolicy(maxRedirects: 1) }) { sandbox, client in
             let twice = "/_test/redirect/302?to=%2F_test%2Fecho%2Fend"
             let error = await caughtAPIError {
                 _ = try await client.send(.echo(.get, "_test/redirect/302", query: ["to": twice]))

@@ -8,8 +8,7 @@ import Testing
 extension TransportContractTests {
     @Test("A server that sends no head in time is a network error", arguments: TransportUnderTest.allCases)
     func timeout(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
+        try await withContractClient(kind, configure: { $0.timeout = .seconds(1) }) { sandbox, client in
             let started = ContinuousClock.now
             let error = await caughtAPIError {
                 _ = try await client.send(Endpoint<JSONValue>(.get, "_test/hold/head"))
@@ -22,8 +21,7 @@ extension TransportContractTests {
 
     @Test("A sub-second timeout lets a prompt answer through", arguments: TransportUnderTest.allCases)
     func subSecondTimeout(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport) { $0.timeout = .milliseconds(900) }
+        try await withContractClient(kind, configure: { $0.timeout = .milliseconds(900) }) { sandbox, client in
             for delay in [0, 150] {
                 let started = ContinuousClock.now
                 do {
