@@ -39,7 +39,11 @@ struct ScenarioTests {
 
     /// The attributes of a `GetThing` call's span, plus `extra`.
     private func getThingCallSpan(_ extra: [String: SpanAttribute]) -> [String: SpanAttribute] {
-        getSpan(extra.merging(["httpcore.operation.name": "GetThing", "httpcore.operation.service": "things"]) { _, name in name })
+        let operation: [String: SpanAttribute] = [
+            "httpcore.operation.name": "GetThing",
+            "httpcore.operation.service": "things",
+        ]
+        return getSpan(extra.merging(operation) { _, name in name })
     }
 
     /// Removes the keys whose values depend on the process (call id) or the real clock
@@ -102,10 +106,11 @@ struct ScenarioTests {
         #expect(call.kind == .internal)
         #expect(call.parentSpanID == nil)
         #expect(
-            attributes(call) == getThingCallSpan([
-                "httpcore.attempts": 1,
-                "http.response.status_code": 200,
-            ])
+            attributes(call)
+                == getThingCallSpan([
+                    "httpcore.attempts": 1,
+                    "http.response.status_code": 200,
+                ])
         )
         #expect(call.status == nil)
         #expect(attempt.operationName == "GET")
@@ -113,11 +118,12 @@ struct ScenarioTests {
         #expect(attempt.parentSpanID == call.spanID)
         #expect(attempt.traceID == call.traceID)
         #expect(
-            attributes(attempt) == getSpan([
-                "http.response.status_code": 200,
-                "httpcore.request_id": "r-1",
-                "httpcore.from_cache": false,
-            ])
+            attributes(attempt)
+                == getSpan([
+                    "http.response.status_code": 200,
+                    "httpcore.request_id": "r-1",
+                    "httpcore.from_cache": false,
+                ])
         )
         #expect(attempt.errors.isEmpty && call.errors.isEmpty)
 
@@ -209,21 +215,23 @@ struct ScenarioTests {
         let (first, second, call) = (spans[0], spans[1], spans[2])
         #expect(first.parentSpanID == call.spanID && second.parentSpanID == call.spanID)
         #expect(
-            attributes(first) == getSpan([
-                "http.response.status_code": 503,
-                "error.type": "503",
-                "httpcore.request_id": "r-1",
-                "httpcore.from_cache": false,
-            ])
+            attributes(first)
+                == getSpan([
+                    "http.response.status_code": 503,
+                    "error.type": "503",
+                    "httpcore.request_id": "r-1",
+                    "httpcore.from_cache": false,
+                ])
         )
         #expect(first.status?.code == .error)
         #expect(
-            attributes(second) == getSpan([
-                "http.request.resend_count": 1,
-                "http.response.status_code": 200,
-                "httpcore.request_id": "r-2",
-                "httpcore.from_cache": false,
-            ])
+            attributes(second)
+                == getSpan([
+                    "http.request.resend_count": 1,
+                    "http.response.status_code": 200,
+                    "httpcore.request_id": "r-2",
+                    "httpcore.from_cache": false,
+                ])
         )
         #expect(second.status == nil)
         #expect(attributes(call)["httpcore.attempts"] == 2)
@@ -328,10 +336,11 @@ struct ScenarioTests {
             #expect(attempt.parentSpanID == call.spanID)
         }
         #expect(
-            attributes(call) == getThingCallSpan([
-                "httpcore.attempts": 3,
-                "error.type": "network",
-            ])
+            attributes(call)
+                == getThingCallSpan([
+                    "httpcore.attempts": 3,
+                    "error.type": "network",
+                ])
         )
         #expect(call.status?.code == .error)
         #expect(call.errors.map { "\($0.error)" } == [error.map { "\($0)" }])

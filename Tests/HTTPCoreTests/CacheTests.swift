@@ -48,7 +48,10 @@ struct StoredResource {
     let client: Client
 
     /// Stores the entry; `then` is what the server answers after that first call.
-    init(then replies: [ScriptedTransport.Step], configure: (inout ClientConfiguration) -> Void = { _ in }) async throws {
+    init(
+        then replies: [ScriptedTransport.Step],
+        configure: (inout ClientConfiguration) -> Void = { _ in }
+    ) async throws {
         transport = ScriptedTransport([.json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""])] + replies)
         client = try makeCachingClient(transport, cache: cache, hooks: hooks, configure: configure)
         _ = try await client.send(Endpoint<Resource>(.get, "resources/1"))

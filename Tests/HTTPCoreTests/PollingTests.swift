@@ -80,14 +80,19 @@ struct PollingTests {
             Self.version(2, etag: "b"),
         ])
         let backoff = RetryPolicy(baseDelay: .seconds(10), jitter: .none)
-        let values = try await firstVersions(2, of: client.poll(endpoint, every: .seconds(1), options: PollOptions(backoff: backoff)))
+        let values = try await firstVersions(
+            2,
+            of: client.poll(endpoint, every: .seconds(1), options: PollOptions(backoff: backoff))
+        )
         #expect(values == [1, 2])
         #expect(clock.sleeps == [.seconds(1), .seconds(10), .seconds(20)])
     }
 
     @Test("The wait after an error is never shorter than the interval")
     func backoffAtLeastInterval() async throws {
-        let (client, _, clock) = try client(replying: [Self.version(1, etag: "a"), .status(500), Self.version(2, etag: "b")])
+        let (client, _, clock) = try client(replying: [
+            Self.version(1, etag: "a"), .status(500), Self.version(2, etag: "b"),
+        ])
         let backoff = RetryPolicy(baseDelay: .milliseconds(100), jitter: .none)
         var iterator = client.poll(endpoint, every: .seconds(30), options: PollOptions(backoff: backoff))
             .makeAsyncIterator()

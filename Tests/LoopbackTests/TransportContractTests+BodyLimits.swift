@@ -11,7 +11,8 @@ extension TransportContractTests {
         arguments: TransportUnderTest.allCases
     )
     func bodyLimit(kind: TransportUnderTest) async throws {
-        try await withContractClient(kind, configure: { $0.maxResponseBodySize = 1024 * 1024 }) { sandbox, client in
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.maxResponseBodySize = 1024 * 1024 }
             for query: QueryParameters in [[:], ["chunked": 1, "chunk_size": 65536]] {
                 let error = await caughtAPIError {
                     _ = try await client.send(Endpoint<Data>(.get, "_test/bytes/\(3 * 1024 * 1024)", query: query))

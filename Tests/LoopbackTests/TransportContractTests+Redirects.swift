@@ -8,7 +8,8 @@ import Testing
 extension TransportContractTests {
     @Test("A same-origin redirect is followed with credentials kept", arguments: TransportUnderTest.allCases)
     func sameOriginRedirect(kind: TransportUnderTest) async throws {
-        try await withContractClient(kind, configure: { $0.defaultHeaders = [.authorization: "Bearer same"] }) { sandbox, client in
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.defaultHeaders = [.authorization: "Bearer same"] }
             let response = try await client.response(
                 .echo(.get, "_test/redirect/302", query: ["to": "/_test/echo/landed"])
             )
@@ -56,7 +57,8 @@ extension TransportContractTests {
 
     @Test("Redirects stop at the policy's limit", arguments: TransportUnderTest.allCases)
     func redirectLimit(kind: TransportUnderTest) async throws {
-        try await withContractClient(kind, configure: { $0.redirectPolicy = RedirectPolicy(maxRedirects: 1) }) { sandbox, client in
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.redirectPolicy = RedirectPolicy(maxRedirects: 1) }
             let twice = "/_test/redirect/302?to=%2F_test%2Fecho%2Fend"
             let error = await caughtAPIError {
                 _ = try await client.send(.echo(.get, "_test/redirect/302", query: ["to": twice]))

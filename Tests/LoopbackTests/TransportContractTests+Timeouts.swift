@@ -8,7 +8,8 @@ import Testing
 extension TransportContractTests {
     @Test("A server that sends no head in time is a network error", arguments: TransportUnderTest.allCases)
     func timeout(kind: TransportUnderTest) async throws {
-        try await withContractClient(kind, configure: { $0.timeout = .seconds(1) }) { sandbox, client in
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.timeout = .seconds(1) }
             let started = ContinuousClock.now
             let error = await caughtAPIError {
                 _ = try await client.send(Endpoint<JSONValue>(.get, "_test/hold/head"))
@@ -21,7 +22,8 @@ extension TransportContractTests {
 
     @Test("A sub-second timeout lets a prompt answer through", arguments: TransportUnderTest.allCases)
     func subSecondTimeout(kind: TransportUnderTest) async throws {
-        try await withContractClient(kind, configure: { $0.timeout = .milliseconds(900) }) { sandbox, client in
+        try await withContract(kind) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.timeout = .milliseconds(900) }
             for delay in [0, 150] {
                 let started = ContinuousClock.now
                 do {

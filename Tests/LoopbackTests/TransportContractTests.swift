@@ -175,15 +175,14 @@ func withContract<T: Sendable>(
     }
 }
 
-/// Runs `body` with a sandbox and a client over `kind`'s transport, configured by `configure`
-/// on top of ``makeClient(_:_:timeout:configure:)``'s defaults.
+/// Runs `body` with a sandbox and a ``makeClient(_:_:timeout:configure:)`` client over `kind`'s
+/// transport.
 func withContractClient<T: Sendable>(
     _ kind: TransportUnderTest,
-    configure: (inout ClientConfiguration) -> Void = { _ in },
     _ body: (Sandbox, Client) async throws -> T
 ) async throws -> T {
     try await withContract(kind) { sandbox, transport in
-        try await body(sandbox, try makeClient(sandbox, transport, configure: configure))
+        try await body(sandbox, try makeClient(sandbox, transport))
     }
 }
 

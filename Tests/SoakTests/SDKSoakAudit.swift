@@ -143,7 +143,9 @@ extension ChaosSoakTests.SDKSoak {
             if !createMarkers[.createTodo, default: []].contains(todo.content) {
                 report.counts.problems.append("to-do \(todo.id) (\(todo.content)) was created by no call")
             } else if todo.todolistID != fixture.createsListID {
-                report.counts.problems.append("to-do \(todo.content) is in list \(todo.todolistID), not the creates list")
+                report.counts.problems.append(
+                    "to-do \(todo.content) is in list \(todo.todolistID), not the creates list"
+                )
             }
             if todo.completed {
                 report.counts.problems.append("created to-do \(todo.content) was completed by no call")
