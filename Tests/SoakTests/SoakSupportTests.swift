@@ -189,7 +189,7 @@ struct SoakSupportTests {
             todos: [Soak.SandboxView.updated(base, "upd-4"), todo(11, "op-0")]
         )
         let cleanReport = Soak.audit([create, write, laterWrite, update], clean, fixture: fixture)
-        #expect(cleanReport.problems.isEmpty)
+        #expect(cleanReport.counts.problems.isEmpty)
 
         var broken = clean
         broken.todos.append(todo(12, "op-0"))
