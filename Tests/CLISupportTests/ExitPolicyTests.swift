@@ -69,11 +69,12 @@ struct ExitPolicyTests {
 
     @Test("A configuration error found later is code configuration, exit 1")
     func configuration() async throws {
-        let human = await CLIRunner.capture(TestTool.self, arguments: ["fail", "--misconfigured"])
-        #expect(human.exitCode == 1)
-        #expect(human.stderr == "error: ~/.testtool is not readable.\nhint: Fix its permissions.\n")
-        let json = await CLIRunner.capture(TestTool.self, arguments: ["--json", "fail", "--misconfigured"])
-        #expect(try json.errorReport().code == "configuration")
+        try await expectFailure(
+            ["fail", "--misconfigured"],
+            exitCode: 1,
+            stderr: "error: ~/.testtool is not readable.\nhint: Fix its permissions.\n",
+            code: "configuration"
+        )
     }
 
     @Test("A usage error found after parsing prints the subcommand's usage line, not the tool's")

@@ -112,11 +112,7 @@ struct RunnerTests {
 
     @Test("An unexpected error exits 1 with code internal")
     func unexpected() async throws {
-        let human = await CLIRunner.capture(TestTool.self, arguments: ["fail", "--internal-error"])
-        #expect(human.exitCode == 1)
-        #expect(human.stderr == "error: boom\n")
-        let json = await CLIRunner.capture(TestTool.self, arguments: ["--json", "fail", "--internal-error"])
-        #expect(try json.errorReport().code == "internal")
+        try await expectFailure(["fail", "--internal-error"], exitCode: 1, stderr: "error: boom\n", code: "internal")
     }
 
     @Test("Help, version and the root without a subcommand print to stdout and exit 0")

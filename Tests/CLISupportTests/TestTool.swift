@@ -4,6 +4,7 @@ import CLISupport
 import Foundation
 import HTTPCore
 import Hummingbird
+import Testing
 
 /// A small tool that exercises every CLISupport convention without any real API.
 struct TestTool: CommandLineTool {
@@ -246,4 +247,20 @@ struct Record: ToolCommand {
             context.print("Record 1")
         }
     }
+}
+
+/// Runs `arguments` once for a person and once with `--json`, and checks the exit code, what a
+/// person reads on stderr, and the JSON error's code.
+func expectFailure(
+    _ arguments: [String],
+    exitCode: Int32,
+    stderr: String,
+    code: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let human = await CLIRunner.capture(TestTool.self, arguments: arguments)
+    #expect(human.exitCode == exitCode, sourceLocation: sourceLocation)
+    #expect(human.stderr == stderr, sourceLocation: sourceLocation)
+    let json = await CLIRunner.capture(TestTool.self, arguments: ["--json"] + arguments)
+    #expect(try json.errorReport().code == code, sourceLocation: sourceLocation)
 }

@@ -282,10 +282,7 @@ struct DiscoveryTests {
         var guarded = discovery(transport, clock: clock)
         guarded.timeLimit = .seconds(10)
         let fetch = Task { try await guarded.protectedResourceMetadata(for: Self.resource) }
-        await clock.waitForSleepers(2)
-        clock.advance(by: .seconds(10))
-        let result = await fetch.result
-        let error = #expect(throws: APIError.self) { try result.get() }
+        let error = await apiError(of: fetch, afterAdvancing: clock, by: .seconds(10), sleepers: 2)
         #expect(error?.code == .network)
         #expect(error?.message.contains("took longer than") == true)
         #expect(clock.sleeperCount == 0)

@@ -106,10 +106,7 @@ struct LoopbackListenerTests {
         let listener = try LoopbackRedirectListener()
         let clock = TestClock(mode: .manual)
         let waiting = Task { try await listener.waitForCallback(timeout: .seconds(120), timeSource: clock) }
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(120))
-        let result = await waiting.result
-        let error = #expect(throws: APIError.self) { try result.get() }
+        let error = await apiError(of: waiting, afterAdvancing: clock, by: .seconds(120), sleepers: 1)
         #expect(error?.code == .authRequired)
         #expect(error?.message.contains("No sign-in arrived") == true)
     }

@@ -172,29 +172,36 @@ struct RefreshTests {
     @Test("A refused refresh token signs out and clears the store; a malformed answer keeps everything")
     func refusedAndMalformed() async throws {
         let store = InMemoryCredentialStore(TokenCredentials(accessToken: "old", refreshToken: "spent"))
-        let refused = ScriptedTransport([.status(401, body: "{}"), oauthError("invalid_grant")])
-        let auth = makeOAuth(refused).refreshingAuth(store: store)
-        let client = try Client(
-            configuration: ClientConfiguration(baseURL: url("https://api.example.com"), auth: auth),
-            transport: refused
-        )
-        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        let (auth, error) = try await refreshAfterRejection(oauthError("invalid_grant"), store: store)
         #expect(error?.code == .authRequired)
         #expect(await auth.isSignInRequired)
         #expect(await store.load() == nil)
 
         let kept = TokenCredentials(accessToken: "old", refreshToken: "good")
         let keptStore = InMemoryCredentialStore(kept)
-        let malformed = ScriptedTransport([.status(401, body: "{}"), .json(["access_token": "new", "expires_in": -5])])
-        let keeping = makeOAuth(malformed).refreshingAuth(store: keptStore)
-        let keepingClient = try Client(
-            configuration: ClientConfiguration(baseURL: url("https://api.example.com"), auth: keeping),
-            transport: malformed
+        let (keeping, malformedError) = try await refreshAfterRejection(
+            .json(["access_token": "new", "expires_in": -5]),
+            store: keptStore
         )
-        let malformedError = await caughtAPIError { _ = try await keepingClient.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(malformedError?.code == .apiError)
         #expect(await keeping.isSignInRequired == false)
         #expect(await keptStore.load() == kept)
+    }
+
+    /// Sends one request on a client whose token the API rejects and whose refresh gets
+    /// `refreshAnswer`; returns the client's auth and the error the request ended with.
+    private func refreshAfterRejection(
+        _ refreshAnswer: ScriptedTransport.Step,
+        store: InMemoryCredentialStore
+    ) async throws -> (RefreshingTokenAuth, APIError?) {
+        let transport = ScriptedTransport([.status(401, body: "{}"), refreshAnswer])
+        let auth = makeOAuth(transport).refreshingAuth(store: store)
+        let client = try Client(
+            configuration: ClientConfiguration(baseURL: url("https://api.example.com"), auth: auth),
+            transport: transport
+        )
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        return (auth, error)
     }
 
     @Test("OAuthClient.refresh outside a client carries forward what the answer omits")

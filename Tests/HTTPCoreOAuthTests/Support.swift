@@ -5,6 +5,21 @@ import HTTPCoreTesting
 import HTTPTypes
 import Testing
 
+/// Waits until `sleepers` sleeps are pending on `clock`, moves it on by `interval`, and returns the
+/// `APIError` that `task` then ends with (an issue is recorded when it ends any other way).
+func apiError<Success: Sendable>(
+    of task: Task<Success, any Error>,
+    afterAdvancing clock: TestClock,
+    by interval: Duration,
+    sleepers: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> APIError? {
+    await clock.waitForSleepers(sleepers)
+    clock.advance(by: interval)
+    let result = await task.result
+    return #expect(throws: APIError.self, sourceLocation: sourceLocation) { try result.get() }
+}
+
 /// A URL from a literal the test controls.
 func url(_ text: String) -> URL {
     URL(string: text) ?? URL(fileURLWithPath: "/invalid")

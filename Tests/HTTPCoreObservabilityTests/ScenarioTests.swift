@@ -24,6 +24,28 @@ struct ScenarioTests {
         ]
     }
 
+    /// The attributes every span of a GET of ``url`` records, plus `extra`.
+    private func getSpan(_ extra: [String: SpanAttribute]) -> [String: SpanAttribute] {
+        extra.merging(
+            [
+                "http.request.method": "GET",
+                "url.full": .string(url),
+                "server.address": "api.example.com",
+                "server.port": 443,
+            ],
+            uniquingKeysWith: { _, base in base }
+        )
+    }
+
+    /// The attributes of a `GetThing` call's span, plus `extra`.
+    private func getThingCallSpan(_ extra: [String: SpanAttribute]) -> [String: SpanAttribute] {
+        let operation: [String: SpanAttribute] = [
+            "httpcore.operation.name": "GetThing",
+            "httpcore.operation.service": "things",
+        ]
+        return getSpan(extra.merging(operation) { _, name in name })
+    }
+
     /// Removes the keys whose values depend on the process (call id) or the real clock
     /// (attempt duration), after checking they are well-formed.
     private func stable(_ line: Observed.Line, callID: String) -> Observed.Line {
@@ -84,16 +106,11 @@ struct ScenarioTests {
         #expect(call.kind == .internal)
         #expect(call.parentSpanID == nil)
         #expect(
-            attributes(call) == [
-                "http.request.method": "GET",
-                "url.full": .string(url),
-                "server.address": "api.example.com",
-                "server.port": 443,
-                "httpcore.operation.name": "GetThing",
-                "httpcore.operation.service": "things",
-                "httpcore.attempts": 1,
-                "http.response.status_code": 200,
-            ]
+            attributes(call)
+                == getThingCallSpan([
+                    "httpcore.attempts": 1,
+                    "http.response.status_code": 200,
+                ])
         )
         #expect(call.status == nil)
         #expect(attempt.operationName == "GET")
@@ -101,15 +118,12 @@ struct ScenarioTests {
         #expect(attempt.parentSpanID == call.spanID)
         #expect(attempt.traceID == call.traceID)
         #expect(
-            attributes(attempt) == [
-                "http.request.method": "GET",
-                "url.full": .string(url),
-                "server.address": "api.example.com",
-                "server.port": 443,
-                "http.response.status_code": 200,
-                "httpcore.request_id": "r-1",
-                "httpcore.from_cache": false,
-            ]
+            attributes(attempt)
+                == getSpan([
+                    "http.response.status_code": 200,
+                    "httpcore.request_id": "r-1",
+                    "httpcore.from_cache": false,
+                ])
         )
         #expect(attempt.errors.isEmpty && call.errors.isEmpty)
 
@@ -201,29 +215,23 @@ struct ScenarioTests {
         let (first, second, call) = (spans[0], spans[1], spans[2])
         #expect(first.parentSpanID == call.spanID && second.parentSpanID == call.spanID)
         #expect(
-            attributes(first) == [
-                "http.request.method": "GET",
-                "url.full": .string(url),
-                "server.address": "api.example.com",
-                "server.port": 443,
-                "http.response.status_code": 503,
-                "error.type": "503",
-                "httpcore.request_id": "r-1",
-                "httpcore.from_cache": false,
-            ]
+            attributes(first)
+                == getSpan([
+                    "http.response.status_code": 503,
+                    "error.type": "503",
+                    "httpcore.request_id": "r-1",
+                    "httpcore.from_cache": false,
+                ])
         )
         #expect(first.status?.code == .error)
         #expect(
-            attributes(second) == [
-                "http.request.method": "GET",
-                "url.full": .string(url),
-                "server.address": "api.example.com",
-                "server.port": 443,
-                "http.request.resend_count": 1,
-                "http.response.status_code": 200,
-                "httpcore.request_id": "r-2",
-                "httpcore.from_cache": false,
-            ]
+            attributes(second)
+                == getSpan([
+                    "http.request.resend_count": 1,
+                    "http.response.status_code": 200,
+                    "httpcore.request_id": "r-2",
+                    "httpcore.from_cache": false,
+                ])
         )
         #expect(second.status == nil)
         #expect(attributes(call)["httpcore.attempts"] == 2)
@@ -317,14 +325,10 @@ struct ScenarioTests {
         try #require(spans.count == 4)
         let call = spans[3]
         for (index, attempt) in spans.prefix(3).enumerated() {
-            var expected: [String: SpanAttribute] = [
-                "http.request.method": "GET",
-                "url.full": .string(url),
-                "server.address": "api.example.com",
-                "server.port": 443,
+            var expected = getSpan([
                 "error.type": "network",
                 "httpcore.from_cache": false,
-            ]
+            ])
             if index > 0 { expected["http.request.resend_count"] = .int64(Int64(index)) }
             #expect(attributes(attempt) == expected)
             #expect(attempt.status?.code == .error)
@@ -332,16 +336,11 @@ struct ScenarioTests {
             #expect(attempt.parentSpanID == call.spanID)
         }
         #expect(
-            attributes(call) == [
-                "http.request.method": "GET",
-                "url.full": .string(url),
-                "server.address": "api.example.com",
-                "server.port": 443,
-                "httpcore.operation.name": "GetThing",
-                "httpcore.operation.service": "things",
-                "httpcore.attempts": 3,
-                "error.type": "network",
-            ]
+            attributes(call)
+                == getThingCallSpan([
+                    "httpcore.attempts": 3,
+                    "error.type": "network",
+                ])
         )
         #expect(call.status?.code == .error)
         #expect(call.errors.map { "\($0.error)" } == [error.map { "\($0)" }])

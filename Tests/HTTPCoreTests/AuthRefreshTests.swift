@@ -157,12 +157,7 @@ struct AuthRefreshTests {
         )
         let (client, _, transport) = try setUp(api, credentials: expired, clock: clock)
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<100 {
-                group.addTask { _ = try await client.send(Endpoint<JSONValue>(.get, "items")) }
-            }
-            try await group.waitForAll()
-        }
+        try await sendConcurrently(100, "items", through: client)
 
         #expect(api.refreshes.value == 1)
         let sent = apiRequests(transport)

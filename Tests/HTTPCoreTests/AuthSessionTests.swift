@@ -169,12 +169,7 @@ struct AuthSessionTests {
     func concurrentFirstUseLogsInOnce() async throws {
         let api = SessionAPI(beforeLogin: { for _ in 0..<1000 { await Task.yield() } })
         let (client, _) = try setUp(api)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<50 {
-                group.addTask { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
-            }
-            try await group.waitForAll()
-        }
+        try await sendConcurrently(50, "x", through: client)
         #expect(api.logins.value == 1)
     }
 
@@ -207,12 +202,7 @@ struct AuthSessionTests {
         let client = try makeClient(transport) { $0.auth = SessionAPI.strategy() }
         _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
         api.expireSession()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<30 {
-                group.addTask { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
-            }
-            try await group.waitForAll()
-        }
+        try await sendConcurrently(30, "x", through: client)
         #expect(api.logins.value == 2)
     }
 

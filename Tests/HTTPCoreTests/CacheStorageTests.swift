@@ -126,12 +126,8 @@ struct CacheStorageTests {
         defer { directory.cleanUp() }
         let storage = DiskCacheStorage(directory: directory.url, maxBytes: 3500)
         func entry(_ key: String) -> CachedResponse {
-            CachedResponse(
-                key: key,
-                primaryKey: key,
-                urlKey: key,
-                varyHeaders: [],
-                status: 200,
+            .stored(
+                under: key,
                 headers: [.eTag: "\"x\""],
                 body: Data(repeating: 7, count: 1000),
                 storedAt: Date(timeIntervalSince1970: 0),
@@ -160,19 +156,7 @@ struct CacheStorageTests {
         defer { directory.cleanUp() }
         let storage = DiskCacheStorage(directory: directory.url)
         let key = "../../etc/passwd"
-        try storage.store(
-            CachedResponse(
-                key: key,
-                primaryKey: key,
-                urlKey: key,
-                varyHeaders: [],
-                status: 200,
-                headers: [:],
-                body: Data("x".utf8),
-                storedAt: Date(),
-                displayURL: ""
-            )
-        )
+        try storage.store(.stored(under: key, body: Data("x".utf8)))
         #expect(directory.files.count == 1)
         #expect(storage.entry(forKey: key)?.body == Data("x".utf8))
     }
@@ -242,6 +226,27 @@ struct CacheStorageTests {
 }
 
 extension CachedResponse {
+    /// A 200 entry whose primary and URL keys are its key, as the disk store tests need.
+    fileprivate static func stored(
+        under key: String,
+        headers: HTTPFields = [:],
+        body: Data,
+        storedAt: Date = Date(),
+        displayURL: String = ""
+    ) -> CachedResponse {
+        CachedResponse(
+            key: key,
+            primaryKey: key,
+            urlKey: key,
+            varyHeaders: [],
+            status: 200,
+            headers: headers,
+            body: body,
+            storedAt: storedAt,
+            displayURL: displayURL
+        )
+    }
+
     fileprivate func withBody(count: Int) -> CachedResponse {
         var copy = self
         copy.body = Data(repeating: 1, count: count)

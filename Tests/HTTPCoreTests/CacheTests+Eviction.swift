@@ -72,64 +72,43 @@ extension CacheTests {
 
     @Test("A successful write drops the URL's entries", arguments: [HTTPRequest.Method.put, .post, .patch, .delete])
     func invalidationAfterWrite(method: HTTPRequest.Method) async throws {
-        let hooks = CacheAndPageRecorder()
-        let cache = ResponseCache()
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
+        let stored = try await StoredResource(then: [
             .status(204),
             .json(["name": "one", "version": 2], headers: [.eTag: "\"v2\""]),
         ])
-        let client = try makeCachingClient(transport, cache: cache, hooks: hooks)
-        _ = try await client.send(endpoint)
-        _ = try await client.send(Endpoint<NoContent>(method, "resources/1", body: .json(["version": 2])))
-        #expect(cache.count == 0)
-        let after = try await client.response(endpoint)
-        #expect(transport.requests[2].header("If-None-Match") == nil)
+        _ = try await stored.client.send(Endpoint<NoContent>(method, "resources/1", body: .json(["version": 2])))
+        #expect(stored.cache.count == 0)
+        let after = try await stored.client.response(endpoint)
+        #expect(stored.transport.requests[2].header("If-None-Match") == nil)
         #expect(after.value.version == 2)
-        #expect(hooks.events.cache.contains { $0.kind == .evicted && $0.reason == .invalidated })
+        #expect(stored.hooks.events.cache.contains { $0.kind == .evicted && $0.reason == .invalidated })
     }
 
     @Test("A failed write keeps the entry; a write elsewhere keeps it too")
     func failedWriteKeepsEntry() async throws {
-        let cache = ResponseCache()
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
+        let stored = try await StoredResource(then: [
             .status(500),
             .status(204),
         ])
-        let client = try makeCachingClient(transport, cache: cache)
-        _ = try await client.send(endpoint)
-        _ = try? await client.send(Endpoint<NoContent>(.put, "resources/1"))
-        _ = try await client.send(Endpoint<NoContent>(.put, "resources/2"))
-        #expect(cache.count == 1)
+        _ = try? await stored.client.send(Endpoint<NoContent>(.put, "resources/1"))
+        _ = try await stored.client.send(Endpoint<NoContent>(.put, "resources/2"))
+        #expect(stored.cache.count == 1)
     }
 
     @Test("A write's same-origin Location is invalidated too")
     func locationInvalidated() async throws {
-        let cache = ResponseCache()
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
-            .status(201, headers: [.location: "/v1/resources/1"]),
-        ])
-        let client = try makeCachingClient(transport, cache: cache)
-        _ = try await client.send(endpoint)
-        _ = try await client.send(Endpoint<NoContent>(.post, "resources"))
-        #expect(cache.count == 0)
+        let stored = try await StoredResource(then: [.status(201, headers: [.location: "/v1/resources/1"])])
+        _ = try await stored.client.send(Endpoint<NoContent>(.post, "resources"))
+        #expect(stored.cache.count == 0)
     }
 
     @Test("removeAll and invalidate(_:) empty the cache on demand")
     func manualInvalidation() async throws {
-        let cache = ResponseCache()
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
-            .json(["name": "two", "version": 1], headers: [.eTag: "\"v2\""]),
-        ])
-        let client = try makeCachingClient(transport, cache: cache)
-        _ = try await client.send(endpoint)
-        _ = try await client.send(Endpoint<Resource>(.get, "resources/2"))
-        #expect(cache.invalidate(try #require(URL(string: "https://api.example.com/v1/resources/1"))) == 1)
-        #expect(cache.count == 1)
-        cache.removeAll()
-        #expect(cache.count == 0 && cache.totalBytes == 0)
+        let stored = try await StoredResource(then: [.json(["name": "two", "version": 1], headers: [.eTag: "\"v2\""])])
+        _ = try await stored.client.send(Endpoint<Resource>(.get, "resources/2"))
+        #expect(stored.cache.invalidate(try #require(URL(string: "https://api.example.com/v1/resources/1"))) == 1)
+        #expect(stored.cache.count == 1)
+        stored.cache.removeAll()
+        #expect(stored.cache.count == 0 && stored.cache.totalBytes == 0)
     }
 }

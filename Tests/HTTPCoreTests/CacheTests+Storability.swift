@@ -56,24 +56,19 @@ extension CacheTests {
 
     @Test("Cache-Control: no-store is never stored, and drops the entry it replaces")
     func noStore() async throws {
-        let hooks = CacheAndPageRecorder()
-        let cache = ResponseCache()
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
+        let stored = try await StoredResource(then: [
             .json(["name": "one", "version": 2], headers: [.eTag: "\"v2\"", .cacheControl: "private, no-store"]),
             .json(["name": "one", "version": 2], headers: [.eTag: "\"v2\"", .cacheControl: "no-store"]),
         ])
-        let client = try makeCachingClient(transport, cache: cache, hooks: hooks)
-        _ = try await client.send(endpoint)
-        #expect(cache.count == 1)
-        _ = try await client.send(endpoint)
-        #expect(cache.count == 0)
-        _ = try await client.send(endpoint)
-        #expect(cache.count == 0)
-        #expect(transport.requests[1].header("If-None-Match") == "\"v1\"")
-        #expect(transport.requests[2].header("If-None-Match") == nil)
-        #expect(hooks.events.cache.contains { $0.kind == .evicted && $0.reason == .notCacheable })
-        #expect(!hooks.cacheKinds.dropFirst(2).contains(.stored))
+        #expect(stored.cache.count == 1)
+        _ = try await stored.client.send(endpoint)
+        #expect(stored.cache.count == 0)
+        _ = try await stored.client.send(endpoint)
+        #expect(stored.cache.count == 0)
+        #expect(stored.transport.requests[1].header("If-None-Match") == "\"v1\"")
+        #expect(stored.transport.requests[2].header("If-None-Match") == nil)
+        #expect(stored.hooks.events.cache.contains { $0.kind == .evicted && $0.reason == .notCacheable })
+        #expect(!stored.hooks.cacheKinds.dropFirst(2).contains(.stored))
     }
 
     @Test("A request with Cache-Control: no-store bypasses the cache")

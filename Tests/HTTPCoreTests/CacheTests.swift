@@ -39,6 +39,25 @@ func makeCachingClient(
     }
 }
 
+/// A caching client whose first call has stored `resources/1` at version 1 (ETag `"v1"`), for
+/// tests of what later answers do to that entry.
+struct StoredResource {
+    let cache = ResponseCache()
+    let hooks = CacheAndPageRecorder()
+    let transport: ScriptedTransport
+    let client: Client
+
+    /// Stores the entry; `then` is what the server answers after that first call.
+    init(
+        then replies: [ScriptedTransport.Step],
+        configure: (inout ClientConfiguration) -> Void = { _ in }
+    ) async throws {
+        transport = ScriptedTransport([.json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""])] + replies)
+        client = try makeCachingClient(transport, cache: cache, hooks: hooks, configure: configure)
+        _ = try await client.send(Endpoint<Resource>(.get, "resources/1"))
+    }
+}
+
 struct Resource: Codable, Sendable, Equatable {
     var name: String
     var version: Int
@@ -131,18 +150,15 @@ struct CacheTests {
 
     @Test("A changed resource (200 to the conditional request) replaces the entry")
     func changedResourceReplaced() async throws {
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
+        let stored = try await StoredResource(then: [
             .json(["name": "one", "version": 2], headers: [.eTag: "\"v2\""]),
             .status(304),
         ])
-        let client = try makeCachingClient(transport)
-        _ = try await client.send(endpoint)
-        let second = try await client.response(endpoint)
-        let third = try await client.response(endpoint)
+        let second = try await stored.client.response(endpoint)
+        let third = try await stored.client.response(endpoint)
         #expect(second.fromCache == false && second.value.version == 2)
         #expect(third.fromCache && third.value.version == 2)
-        #expect(transport.requests[2].header("If-None-Match") == "\"v2\"")
+        #expect(stored.transport.requests[2].header("If-None-Match") == "\"v2\"")
     }
 
     @Test("Without hooks the cache still revalidates and serves the stored body")
@@ -166,37 +182,28 @@ struct CacheTests {
     @Test("Revalidation goes through retry: 503 then 304 serves the stored body")
     func revalidationRetried() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
+        let stored = try await StoredResource(then: [
             .status(503),
             .status(304),
-        ])
-        let client = try makeCachingClient(transport) {
+        ]) {
             $0.retry = RetryPolicy(maxAttempts: 3, jitter: .none)
             $0.timeSource = clock
         }
-        _ = try await client.send(endpoint)
-        let second = try await client.response(endpoint)
+        let second = try await stored.client.response(endpoint)
         #expect(second.fromCache)
-        #expect(transport.requests.count == 3)
-        #expect(transport.requests[1].header("If-None-Match") == "\"v1\"")
-        #expect(transport.requests[2].header("If-None-Match") == "\"v1\"")
+        #expect(stored.transport.requests.count == 3)
+        #expect(stored.transport.requests[1].header("If-None-Match") == "\"v1\"")
+        #expect(stored.transport.requests[2].header("If-None-Match") == "\"v1\"")
         #expect(clock.sleeps == [.seconds(1)])
     }
 
     @Test("A caller's own If-None-Match bypasses the cache: the 304 is the caller's")
     func callerConditionalBypasses() async throws {
-        let cache = ResponseCache()
-        let transport = ScriptedTransport([
-            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
-            .status(304),
-        ])
-        let client = try makeCachingClient(transport, cache: cache)
-        _ = try await client.send(endpoint)
+        let stored = try await StoredResource(then: [.status(304)])
         let error = await caughtAPIError {
-            _ = try await client.send(Endpoint<Data>(.get, "resources/1", headers: [.ifNoneMatch: "\"mine\""]))
+            _ = try await stored.client.send(Endpoint<Data>(.get, "resources/1", headers: [.ifNoneMatch: "\"mine\""]))
         }
         #expect(error?.httpStatus == 304)
-        #expect(transport.requests[1].header("If-None-Match") == "\"mine\"")
+        #expect(stored.transport.requests[1].header("If-None-Match") == "\"mine\"")
     }
 }

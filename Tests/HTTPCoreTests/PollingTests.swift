@@ -12,10 +12,34 @@ struct PollingTests {
         .json(["name": "build", "version": .number(Double(number))], headers: [.eTag: "\"\(etag)\""])
     }
 
+    /// A client on `transport` with the test clock and no retries, so each poll is one request.
+    private func client(_ transport: ScriptedTransport, clock: TestClock) throws -> Client {
+        try makeClient(transport) {
+            $0.timeSource = clock
+            $0.retry = .none
+        }
+    }
+
+    /// A client answering with `replies` on a fresh test clock, without retries.
+    private func client(replying replies: [ScriptedTransport.Step]) throws -> (Client, ScriptedTransport, TestClock) {
+        let clock = TestClock()
+        let transport = ScriptedTransport(replies)
+        return (try client(transport, clock: clock), transport, clock)
+    }
+
+    /// The versions of the first `count` values `polling` yields.
+    private func firstVersions(_ count: Int, of polling: Polling<Resource>) async throws -> [Int] {
+        var values: [Int] = []
+        for try await value in polling {
+            values.append(value.version)
+            if values.count == count { break }
+        }
+        return values
+    }
+
     @Test("Yields the first value, then only changes; unchanged polls are 304s with If-None-Match")
     func yieldsOnlyChanges() async throws {
-        let clock = TestClock()
-        let transport = ScriptedTransport([
+        let (client, transport, clock) = try client(replying: [
             Self.version(1, etag: "a"),
             .status(304),
             .status(304),
@@ -24,15 +48,7 @@ struct PollingTests {
             Self.version(2, etag: "b2"),  // a new ETag but the same value: not a change
             Self.version(3, etag: "c"),
         ])
-        let client = try makeClient(transport) {
-            $0.timeSource = clock
-            $0.retry = .none
-        }
-        var values: [Int] = []
-        for try await value in client.poll(endpoint, every: .seconds(5)) {
-            values.append(value.version)
-            if values.count == 3 { break }
-        }
+        let values = try await firstVersions(3, of: client.poll(endpoint, every: .seconds(5)))
         #expect(values == [1, 2, 3])
         #expect(transport.requests.count == 7)
         #expect(
@@ -49,11 +65,7 @@ struct PollingTests {
         let cache = ResponseCache()
         let transport = ScriptedTransport([Self.version(1, etag: "a"), .status(304), Self.version(2, etag: "b")])
         let client = try makeCachingClient(transport, cache: cache, hooks: hooks)
-        var values: [Int] = []
-        for try await value in client.poll(endpoint, every: .seconds(1)) {
-            values.append(value.version)
-            if values.count == 2 { break }
-        }
+        let values = try await firstVersions(2, of: client.poll(endpoint, every: .seconds(1)))
         #expect(values == [1, 2])
         #expect(hooks.cacheKinds.contains(.revalidated))
         #expect(cache.count == 1)
@@ -61,35 +73,26 @@ struct PollingTests {
 
     @Test("Errors back off by the retry policy and polling goes on")
     func errorsBackOff() async throws {
-        let clock = TestClock()
-        let transport = ScriptedTransport([
+        let (client, _, clock) = try client(replying: [
             Self.version(1, etag: "a"),
             .status(500),
             .connectionRefused,
             Self.version(2, etag: "b"),
         ])
-        let client = try makeClient(transport) {
-            $0.timeSource = clock
-            $0.retry = .none
-        }
         let backoff = RetryPolicy(baseDelay: .seconds(10), jitter: .none)
-        var values: [Int] = []
-        for try await value in client.poll(endpoint, every: .seconds(1), options: PollOptions(backoff: backoff)) {
-            values.append(value.version)
-            if values.count == 2 { break }
-        }
+        let values = try await firstVersions(
+            2,
+            of: client.poll(endpoint, every: .seconds(1), options: PollOptions(backoff: backoff))
+        )
         #expect(values == [1, 2])
         #expect(clock.sleeps == [.seconds(1), .seconds(10), .seconds(20)])
     }
 
     @Test("The wait after an error is never shorter than the interval")
     func backoffAtLeastInterval() async throws {
-        let clock = TestClock()
-        let transport = ScriptedTransport([Self.version(1, etag: "a"), .status(500), Self.version(2, etag: "b")])
-        let client = try makeClient(transport) {
-            $0.timeSource = clock
-            $0.retry = .none
-        }
+        let (client, _, clock) = try client(replying: [
+            Self.version(1, etag: "a"), .status(500), Self.version(2, etag: "b"),
+        ])
         let backoff = RetryPolicy(baseDelay: .milliseconds(100), jitter: .none)
         var iterator = client.poll(endpoint, every: .seconds(30), options: PollOptions(backoff: backoff))
             .makeAsyncIterator()
@@ -135,10 +138,7 @@ struct PollingTests {
                 url: request.url
             )
         }
-        let client = try makeClient(transport) {
-            $0.timeSource = clock
-            $0.retry = .none
-        }
+        let client = try client(transport, clock: clock)
         let polling = client.poll(endpoint, every: .seconds(5))
         let task = Task {
             var count = 0

@@ -18,6 +18,19 @@ struct RetryTests {
         }
     }
 
+    /// Sends a POST whose first answer is `failure` and returns the error it ends with, checking
+    /// that it went out once: a failed write that may have been applied is never retried.
+    private func failedPost(
+        _ failure: ScriptedTransport.Step,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> APIError? {
+        let transport = ScriptedTransport([failure, .json([:])])
+        let client = try client(transport)
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "x")) }
+        #expect(transport.requests.count == 1, sourceLocation: sourceLocation)
+        return error
+    }
+
     @Test("503, 503, 200 → 3 requests, waits of at least 1 s and 2 s")
     func backoff() async throws {
         let clock = TestClock()
@@ -74,12 +87,9 @@ struct RetryTests {
 
     @Test("A POST is not retried on 503: one request, the 503 mapped")
     func postNotRetried() async throws {
-        let transport = ScriptedTransport([.status(503), .json([:])])
-        let client = try client(transport)
-        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "x")) }
+        let error = try await failedPost(.status(503))
         #expect(error?.code == .apiError)
         #expect(error?.httpStatus == 503)
-        #expect(transport.requests.count == 1)
     }
 
     @Test("A POST marked idempotent is retried")
@@ -127,12 +137,9 @@ struct RetryTests {
 
     @Test("A lost connection on a non-idempotent POST is ambiguous, never retried")
     func networkPostAmbiguous() async throws {
-        let transport = ScriptedTransport([.connectionLost, .json([:])])
-        let client = try client(transport)
-        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "x")) }
+        let error = try await failedPost(.connectionLost)
         #expect(error?.code == .ambiguous)
         #expect(error?.exitCode == 8)
-        #expect(transport.requests.count == 1)
     }
 
     @Test("A refused connection is retried even for a POST: nothing was sent")

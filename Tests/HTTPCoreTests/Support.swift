@@ -16,6 +16,16 @@ func makeClient(
     return try Client(configuration: configuration, transport: transport)
 }
 
+/// Sends `count` GETs of `path` at once and waits for all of them, failing on the first error.
+func sendConcurrently(_ count: Int, _ path: String, through client: Client) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<count {
+            group.addTask { _ = try await client.send(Endpoint<JSONValue>(.get, path)) }
+        }
+        try await group.waitForAll()
+    }
+}
+
 func header(_ name: String) -> HTTPField.Name {
     HTTPField.Name(name) ?? .contentType
 }

@@ -70,8 +70,7 @@ extension TransportContractTests {
 
     @Test("Cancelling the task cancels the request with CancellationError", arguments: TransportUnderTest.allCases)
     func cancellation(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             // Held until the sandbox stops: only the cancellation can end these.
             let slowHead = Endpoint<Data>(.get, "_test/hold/head")
             let slowBody = Endpoint<Data>(

@@ -44,8 +44,7 @@ extension TransportContractTests {
 
     @Test("303 after a POST becomes a GET without the body", arguments: TransportUnderTest.allCases)
     func seeOther(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             let echo = try await client.send(
                 .echo(.post, "_test/redirect/303", query: ["to": "/_test/echo/result"], body: .json(["a": 1]))
             )

@@ -9,8 +9,7 @@ import Testing
 struct TransportContractTests {
     @Test("GET, POST, PUT, PATCH, DELETE reach the server with their bodies", arguments: TransportUnderTest.allCases)
     func methods(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             for method in [HTTPRequest.Method.get, .delete] {
                 let echo = try await client.send(.echo(method))
                 #expect(echo.method == method.rawValue)
@@ -27,8 +26,7 @@ struct TransportContractTests {
 
     @Test("HEAD returns status and headers without a body", arguments: TransportUnderTest.allCases)
     func head(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             let response = try await client.response(Endpoint<NoContent>(.head, "_test/bytes/4096"))
             #expect(response.status == .ok)
             #expect(response.headers[.contentLength] == "4096")
@@ -41,8 +39,7 @@ struct TransportContractTests {
 
     @Test("204 decodes as NoContent", arguments: TransportUnderTest.allCases)
     func noContent(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             let response = try await client.response(Endpoint<NoContent>(.delete, "_test/status/204"))
             #expect(response.status == .noContent)
             #expect(response.body.isEmpty)
@@ -51,8 +48,7 @@ struct TransportContractTests {
 
     @Test("Query parameters and headers round-trip exactly", arguments: TransportUnderTest.allCases)
     func roundTrip(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             let echo = try await client.send(
                 .echo(
                     .get,
@@ -72,8 +68,7 @@ struct TransportContractTests {
 
     @Test("Response headers arrive with every value", arguments: TransportUnderTest.allCases)
     func responseHeaders(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             let response = try await client.response(
                 Endpoint<NoContent>(.get, "_test/status/200", query: ["header": ["X-One:1", "X-Two:two words"]])
             )
@@ -84,8 +79,7 @@ struct TransportContractTests {
 
     @Test("A 10 MiB response and a 10 MiB upload arrive whole", arguments: TransportUnderTest.allCases)
     func largeBodies(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             let size = 10 * 1024 * 1024
             let download = try await client.send(Endpoint<Data>(.get, "_test/bytes/\(size)"))
             #expect(download.count == size)
@@ -102,8 +96,7 @@ struct TransportContractTests {
 
     @Test("A body that arrives in many uneven parts is kept byte for byte", arguments: TransportUnderTest.allCases)
     func bodyInParts(kind: TransportUnderTest) async throws {
-        try await withContract(kind) { sandbox, transport in
-            let client = try makeClient(sandbox, transport)
+        try await withContractClient(kind) { sandbox, client in
             // Sizes that line up with no buffer size, so parts split anywhere.
             let size = 300_007
             let expected = Data((0..<size).map { UInt8($0 % 256) })
@@ -179,6 +172,17 @@ func withContract<T: Sendable>(
 ) async throws -> T {
     try await Sandbox.withRunning(configuration: configuration) { sandbox in
         try await kind.withTransport { transport in try await body(sandbox, transport) }
+    }
+}
+
+/// Runs `body` with a sandbox and a ``makeClient(_:_:timeout:configure:)`` client over `kind`'s
+/// transport.
+func withContractClient<T: Sendable>(
+    _ kind: TransportUnderTest,
+    _ body: (Sandbox, Client) async throws -> T
+) async throws -> T {
+    try await withContract(kind) { sandbox, transport in
+        try await body(sandbox, try makeClient(sandbox, transport))
     }
 }
 

@@ -66,7 +66,7 @@ struct DecodingTests {
         ]
     )
     func lenientTimes(text: String, expected: String) throws {
-        let week = try Timetable.decode(from: Fixtures.week(classes: [(text, text)]))
+        let week = try Fixtures.timetable(classes: [(text, text)])
         let wanted = try #require(
             try? Date(expected, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: expected.contains(".")))
         )

@@ -14,6 +14,15 @@ enum Fixtures {
         try #require(try? Date(text, strategy: .iso8601), "bad expectation \(text)")
     }
 
+    /// ``week(classes:buses:parkings:)`` decoded as the SDK decodes it.
+    static func timetable(
+        classes: [(String, String)] = [],
+        buses: [String] = [],
+        parkings: [(String, Int)] = []
+    ) throws -> Timetable {
+        try Timetable.decode(from: week(classes: classes, buses: buses, parkings: parkings))
+    }
+
     /// A payload with the given class times (start, end) and bus times, everything else filler.
     static func week(classes: [(String, String)] = [], buses: [String] = [], parkings: [(String, Int)] = []) -> Data {
         let classItems = classes.enumerated().map { index, times in

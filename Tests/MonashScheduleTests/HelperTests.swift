@@ -92,9 +92,9 @@ struct HelperTests {
         #expect(
             try assistant(at: "2024-04-02T07:00:00+11:00").carParkWithMostFreeSlots()?.name == "Peninsula car park 3"
         )
-        let tie = try Timetable.decode(from: Fixtures.week(parkings: [("A", 3), ("B", 9), ("C", 9)]))
+        let tie = try Fixtures.timetable(parkings: [("A", 3), ("B", 9), ("C", 9)])
         #expect(TimetableAssistant(timetable: tie, clock: TestClock()).carParkWithMostFreeSlots()?.name == "B")
-        let none = try Timetable.decode(from: Fixtures.week())
+        let none = try Fixtures.timetable()
         #expect(TimetableAssistant(timetable: none, clock: TestClock()).carParkWithMostFreeSlots() == nil)
     }
 }

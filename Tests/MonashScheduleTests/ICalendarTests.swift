@@ -164,7 +164,7 @@ struct ICalendarTests {
 
     @Test("An empty week is a calendar with its time zone and no events")
     func emptyWeek() throws {
-        let week = try Timetable.decode(from: Fixtures.week())
+        let week = try Fixtures.timetable()
         let lines = lines(week.iCalendar(Self.options))
         #expect(lines.first == "BEGIN:VCALENDAR" && lines.last == "END:VCALENDAR")
         #expect(lines.contains("BEGIN:VTIMEZONE"))

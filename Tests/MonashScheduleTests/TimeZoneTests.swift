@@ -23,20 +23,20 @@ struct TimeZoneTests {
         ]
     )
     func aroundTheChange(local: String, utc: String) throws {
-        let week = try Timetable.decode(from: Fixtures.week(classes: [(local, local)]))
+        let week = try Fixtures.timetable(classes: [(local, local)])
         #expect(week.classes.first?.start == (try Fixtures.instant(utc)))
     }
 
     @Test("A repeated wall-clock time (clocks go back) means its first occurrence")
     func repeatedHour() throws {
-        let week = try Timetable.decode(from: Fixtures.week(buses: ["2024-04-07T02:30:00"]))
+        let week = try Fixtures.timetable(buses: ["2024-04-07T02:30:00"])
         // 02:30 AEDT (+11), not 02:30 AEST an hour later.
         #expect(week.stops.first?.predictedArrival == (try Fixtures.instant("2024-04-06T15:30:00Z")))
     }
 
     @Test("A skipped wall-clock time (clocks go forward) moves forward by the gap")
     func skippedHour() throws {
-        let week = try Timetable.decode(from: Fixtures.week(buses: ["2024-10-06T02:30:00"]))
+        let week = try Fixtures.timetable(buses: ["2024-10-06T02:30:00"])
         // Reads as 03:30 AEDT, which is what a clock on the wall showed an hour after 01:30.
         #expect(week.stops.first?.predictedArrival == (try Fixtures.instant("2024-10-06T03:30:00+11:00")))
     }
@@ -44,7 +44,7 @@ struct TimeZoneTests {
     @Test("A class spanning the repeated hour lasts its real length")
     func classAcrossTheChange() throws {
         // 01:30 to 03:30 on the night clocks go back is three real hours.
-        let week = try Timetable.decode(from: Fixtures.week(classes: [("2024-04-07T01:30:00", "2024-04-07T03:30:00")]))
+        let week = try Fixtures.timetable(classes: [("2024-04-07T01:30:00", "2024-04-07T03:30:00")])
         let session = try #require(week.classes.first)
         #expect(session.start == (try Fixtures.instant("2024-04-07T01:30:00+11:00")))
         #expect(session.end == (try Fixtures.instant("2024-04-07T03:30:00+10:00")))
@@ -53,14 +53,12 @@ struct TimeZoneTests {
 
     @Test("A 25-hour day keeps its first and last classes, and only them")
     func longDay() throws {
-        let week = try Timetable.decode(
-            from: Fixtures.week(classes: [
-                ("2024-04-06T23:30:00", "2024-04-06T23:45:00"),
-                ("2024-04-07T00:30:00", "2024-04-07T00:45:00"),
-                ("2024-04-07T23:30:00", "2024-04-07T23:45:00"),
-                ("2024-04-08T00:15:00", "2024-04-08T00:45:00"),
-            ])
-        )
+        let week = try Fixtures.timetable(classes: [
+            ("2024-04-06T23:30:00", "2024-04-06T23:45:00"),
+            ("2024-04-07T00:30:00", "2024-04-07T00:45:00"),
+            ("2024-04-07T23:30:00", "2024-04-07T23:45:00"),
+            ("2024-04-08T00:15:00", "2024-04-08T00:45:00"),
+        ])
         let sunday = try Fixtures.instant("2024-04-07T12:00:00+10:00")
         let kinds = week.classes(onSameDayAs: sunday).map(\.kind)
         #expect(kinds == ["Lecture 02", "Lecture 03"])
@@ -68,12 +66,10 @@ struct TimeZoneTests {
 
     @Test("'Tomorrow' across the change is the next calendar day, not 24 hours later")
     func tomorrowAcrossTheChange() throws {
-        let week = try Timetable.decode(
-            from: Fixtures.week(classes: [
-                ("2024-10-06T23:30:00", "2024-10-06T23:50:00"),
-                ("2024-10-07T00:10:00", "2024-10-07T01:00:00"),
-            ])
-        )
+        let week = try Fixtures.timetable(classes: [
+            ("2024-10-06T23:30:00", "2024-10-06T23:50:00"),
+            ("2024-10-07T00:10:00", "2024-10-07T01:00:00"),
+        ])
         // Saturday 5 October 23:40 AEST; 24 hours later is already Monday 00:40 AEDT.
         let clock = TestClock(start: try Fixtures.instant("2024-10-05T23:40:00+10:00"))
         let assistant = TimetableAssistant(timetable: week, clock: clock)

@@ -75,11 +75,8 @@ struct ChaosSoakTests {
 
     /// Fails the test on every problem the audit found (the first 20 listed one by one) and on an
     /// idempotent success rate under 99.9%.
-    static func expectClean(
-        problems: [String],
-        idempotentSuccessRate: Double,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
+    static func expectClean<Kind>(_ counts: SoakCounts<Kind>, sourceLocation: SourceLocation = #_sourceLocation) {
+        let (problems, idempotentSuccessRate) = (counts.problems, counts.idempotentSuccessRate)
         for problem in problems.prefix(20) {
             Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
         }
@@ -189,5 +186,46 @@ final class AttemptTally: Hooks {
             let outcomes = counts.byOutcome.keys.sorted().map { "\($0)=\(counts.byOutcome[$0, default: 0])" }
             return outcomes.joined(separator: " ") + "; retries=\(counts.retries)"
         }
+    }
+}
+
+/// What every soak's audit counts, whatever its operations are.
+struct SoakCounts<Kind: Hashable & CaseIterable & RawRepresentable<String>> {
+    var problems: [String] = []
+    var succeeded: [Kind: Int] = [:]
+    var failedByCode: [String: Int] = [:]
+    /// Failed idempotent calls by kind and code, e.g. `listTodos/network`.
+    var idempotentFailures: [String: Int] = [:]
+    var idempotentCalls = 0
+    var idempotentSucceeded = 0
+    /// Ambiguous failures whose write the server had applied.
+    var ambiguousApplied = 0
+    /// Every operation the run made.
+    var total = 0
+
+    var idempotentSuccessRate: Double {
+        idempotentCalls == 0 ? 1 : Double(idempotentSucceeded) / Double(idempotentCalls)
+    }
+
+    /// " (failed: listTodos/network=1)", or nothing when every idempotent call succeeded.
+    private var idempotentFailureList: String {
+        guard !idempotentFailures.isEmpty else { return "" }
+        let list = idempotentFailures.keys.sorted().map { "\($0)=\(idempotentFailures[$0, default: 0])" }
+        return " (failed: \(list.joined(separator: " ")))"
+    }
+
+    /// The report lines every soak prints, from successes by kind to the idempotent success
+    /// rate and the idempotent calls that failed.
+    func summaryLines(attempts: String) -> String {
+        let kinds = Kind.allCases.map { "\($0.rawValue)=\(succeeded[$0, default: 0])" }.joined(separator: " ")
+        let codes = failedByCode.keys.sorted().map { "\($0)=\(failedByCode[$0, default: 0])" }
+            .joined(separator: " ")
+        return """
+            [soak] succeeded: \(kinds)
+            [soak] failed by code: \(codes.isEmpty ? "none" : codes)
+            [soak] attempts by outcome: \(attempts)
+            [soak] idempotent: \(idempotentSucceeded)/\(idempotentCalls) = \
+            \(ChaosSoakTests.percent(idempotentSuccessRate))\(idempotentFailureList)
+            """
     }
 }

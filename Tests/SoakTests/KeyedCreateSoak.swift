@@ -173,47 +173,29 @@ extension ChaosSoakTests {
                 return (report, outcomes.count)
             }
             #expect(finished == count)
-            ChaosSoakTests.expectClean(problems: report.problems, idempotentSuccessRate: report.idempotentSuccessRate)
+            ChaosSoakTests.expectClean(report.counts)
         }
 
         struct Report {
-            var problems: [String] = []
-            var succeeded: [Kind: Int] = [:]
-            var failedByCode: [String: Int] = [:]
-            var idempotentCalls = 0
-            var idempotentSucceeded = 0
+            var counts = SoakCounts<Kind>()
             var ambiguous = 0
-            var ambiguousApplied = 0
             var replays = 0
-            var total = 0
-
-            var idempotentSuccessRate: Double {
-                idempotentCalls == 0 ? 1 : Double(idempotentSucceeded) / Double(idempotentCalls)
-            }
 
             func summary(elapsed: Duration, requests: Int, attempts: String) -> String {
-                let kinds = Kind.allCases.map { "\($0.rawValue)=\(succeeded[$0, default: 0])" }
-                    .joined(separator: " ")
-                let codes = failedByCode.keys.sorted().map { "\($0)=\(failedByCode[$0, default: 0])" }
-                    .joined(separator: " ")
-                return """
-                    [soak] generic API, HTTPCore Client (keyed + unkeyed creates): operations=\(total) \
-                    requests=\(requests) elapsed=\(elapsed) concurrency=\(ChaosSoakTests.concurrency)
-                    [soak] succeeded: \(kinds)
-                    [soak] failed by code: \(codes.isEmpty ? "none" : codes)
-                    [soak] attempts by outcome: \(attempts)
-                    [soak] idempotent: \(idempotentSucceeded)/\(idempotentCalls) = \
-                    \(ChaosSoakTests.percent(idempotentSuccessRate))
-                    [soak] ambiguous: \(ambiguous) (\(ambiguousApplied) applied once, \
-                    \(ambiguous - ambiguousApplied) not applied)
-                    [soak] idempotency-key replays served: \(replays); problems: \(problems.count)
-                    """
+                """
+                [soak] generic API, HTTPCore Client (keyed + unkeyed creates): operations=\(counts.total) \
+                requests=\(requests) elapsed=\(elapsed) concurrency=\(ChaosSoakTests.concurrency)
+                \(counts.summaryLines(attempts: attempts))
+                [soak] ambiguous: \(ambiguous) (\(counts.ambiguousApplied) applied once, \
+                \(ambiguous - counts.ambiguousApplied) not applied)
+                [soak] idempotency-key replays served: \(replays); problems: \(counts.problems.count)
+                """
             }
         }
 
         static func audit(outcomes: [Outcome], ledger: SoakModule.Ledger, baseItems: Set<Int>) -> Report {
             var report = Report()
-            report.total = outcomes.count
+            report.counts.total = outcomes.count
             report.replays = ledger.replays
             var refsByOperation: Set<String> = []
             var successfulMarks: [String: (item: Int, value: Int)] = [:]
@@ -223,24 +205,24 @@ extension ChaosSoakTests {
 
             // No create may ever have been applied twice.
             for (ref, applied) in ledger.appliedByRef where applied > 1 {
-                report.problems.append("write \(ref) applied \(applied) times")
+                report.counts.problems.append("write \(ref) applied \(applied) times")
             }
 
             for outcome in outcomes {
                 if let untyped = outcome.untypedError {
-                    report.problems.append("op \(outcome.index) \(outcome.kind): untyped error \(untyped)")
+                    report.counts.problems.append("op \(outcome.index) \(outcome.kind): untyped error \(untyped)")
                     continue
                 }
-                if outcome.kind.isIdempotent { report.idempotentCalls += 1 }
+                if outcome.kind.isIdempotent { report.counts.idempotentCalls += 1 }
                 let applied = ledger.appliedByRef[outcome.ref, default: 0]
                 guard let error = outcome.error else {
-                    report.succeeded[outcome.kind, default: 0] += 1
-                    if outcome.kind.isIdempotent { report.idempotentSucceeded += 1 }
+                    report.counts.succeeded[outcome.kind, default: 0] += 1
+                    if outcome.kind.isIdempotent { report.counts.idempotentSucceeded += 1 }
                     switch outcome.kind {
                     case .keyedCreate, .unkeyedCreate:
                         refsByOperation.insert(outcome.ref)
                         if applied != 1 || ledger.items[outcome.createdID ?? -1]?.ref != outcome.ref {
-                            report.problems.append(
+                            report.counts.problems.append(
                                 "op \(outcome.index): created \(outcome.ref) but ledger has \(applied)"
                             )
                         }
@@ -250,19 +232,19 @@ extension ChaosSoakTests {
                     }
                     continue
                 }
-                report.failedByCode[error.code.rawValue, default: 0] += 1
+                report.counts.failedByCode[error.code.rawValue, default: 0] += 1
                 if let problem = ChaosSoakTests.checkCode(error, isIdempotent: outcome.kind.isIdempotent) {
-                    report.problems.append("op \(outcome.index) \(outcome.kind): \(problem)")
+                    report.counts.problems.append("op \(outcome.index) \(outcome.kind): \(problem)")
                 }
                 switch outcome.kind {
                 case .keyedCreate, .unkeyedCreate:
                     refsByOperation.insert(outcome.ref)
                     if error.code == .ambiguous {
                         report.ambiguous += 1
-                        report.ambiguousApplied += applied
+                        report.counts.ambiguousApplied += applied
                     } else if outcome.kind == .unkeyedCreate, applied != 0 {
                         // Only `ambiguous` may hide an applied write; any other failure must mean "not applied".
-                        report.problems.append(
+                        report.counts.problems.append(
                             "op \(outcome.index): failed with \(error.code) but applied \(applied)x"
                         )
                     }
@@ -275,23 +257,23 @@ extension ChaosSoakTests {
             // The final state is exactly what the calls imply.
             for item in ledger.items.values {
                 if !baseItems.contains(item.id), !refsByOperation.contains(item.ref) {
-                    report.problems.append("item \(item.id) (\(item.ref)) was created by no call")
+                    report.counts.problems.append("item \(item.id) (\(item.ref)) was created by no call")
                 }
                 for (slot, value) in item.marks {
                     let expected = successfulMarks[slot] ?? failedMarks[slot]
                     if expected?.item != item.id || expected?.value != value {
-                        report.problems.append("item \(item.id) mark \(slot)=\(value) matches no call")
+                        report.counts.problems.append("item \(item.id) mark \(slot)=\(value) matches no call")
                     }
                 }
                 if item.completed, !completedBySuccess.contains(item.id), !completedByFailure.contains(item.id) {
-                    report.problems.append("item \(item.id) completed by no call")
+                    report.counts.problems.append("item \(item.id) completed by no call")
                 }
             }
             for (slot, mark) in successfulMarks where ledger.items[mark.item]?.marks[slot] != mark.value {
-                report.problems.append("successful mark \(slot) missing on item \(mark.item)")
+                report.counts.problems.append("successful mark \(slot) missing on item \(mark.item)")
             }
             for item in completedBySuccess where ledger.items[item]?.completed != true {
-                report.problems.append("item \(item) completed successfully but is not completed")
+                report.counts.problems.append("item \(item) completed successfully but is not completed")
             }
             return report
         }

@@ -284,7 +284,7 @@ extension ChaosSoakTests {
                 return (report, outcomes.count)
             }
             #expect(finished == count)
-            ChaosSoakTests.expectClean(problems: report.problems, idempotentSuccessRate: report.idempotentSuccessRate)
+            ChaosSoakTests.expectClean(report.counts)
         }
     }
 }

@@ -30,54 +30,28 @@ extension ChaosSoakTests.SDKSoak {
     }
 
     struct Report {
-        var problems: [String] = []
-        var succeeded: [Kind: Int] = [:]
-        var failedByCode: [String: Int] = [:]
-        var idempotentCalls = 0
-        var idempotentSucceeded = 0
-        /// Failed idempotent calls by kind and code, e.g. `listTodos/network`.
-        var idempotentFailures: [String: Int] = [:]
+        var counts = SoakCounts<Kind>()
         var ambiguousByKind: [Kind: Int] = [:]
-        var ambiguousApplied = 0
         var studentsCreated = 0
         var todosCreated = 0
         var appliedTwice = 0
         var refusals = 0
         var logins = 0
-        var total = 0
 
         var ambiguous: Int { ambiguousByKind.values.reduce(0, +) }
 
-        var idempotentSuccessRate: Double {
-            idempotentCalls == 0 ? 1 : Double(idempotentSucceeded) / Double(idempotentCalls)
-        }
-
-        /// " (failed: listTodos/network=1)", or nothing when every idempotent call succeeded.
-        private var idempotentFailureList: String {
-            guard !idempotentFailures.isEmpty else { return "" }
-            let list = idempotentFailures.keys.sorted().map { "\($0)=\(idempotentFailures[$0, default: 0])" }
-            return " (failed: \(list.joined(separator: " ")))"
-        }
-
         func summary(elapsed: Duration, requests: Int, attempts: String) -> String {
-            let kinds = Kind.allCases.map { "\($0.rawValue)=\(succeeded[$0, default: 0])" }.joined(separator: " ")
-            let codes = failedByCode.keys.sorted().map { "\($0)=\(failedByCode[$0, default: 0])" }
-                .joined(separator: " ")
             let ambiguousKinds = Kind.allCases.filter(\.isCreate)
                 .map { "\($0.rawValue)=\(ambiguousByKind[$0, default: 0])" }.joined(separator: " ")
             return """
-                [soak] SDK clients, Markbook + Basecamp sandboxes: operations=\(total) requests=\(requests) \
+                [soak] SDK clients, Markbook + Basecamp sandboxes: operations=\(counts.total) requests=\(requests) \
                 elapsed=\(elapsed) concurrency=\(ChaosSoakTests.concurrency)
-                [soak] succeeded: \(kinds)
-                [soak] failed by code: \(codes.isEmpty ? "none" : codes)
-                [soak] attempts by outcome: \(attempts)
-                [soak] idempotent: \(idempotentSucceeded)/\(idempotentCalls) = \
-                \(ChaosSoakTests.percent(idempotentSuccessRate))\(idempotentFailureList)
-                [soak] ambiguous: \(ambiguous) (\(ambiguousApplied) applied once, \
-                \(ambiguous - ambiguousApplied) not applied; \(ambiguousKinds))
+                \(counts.summaryLines(attempts: attempts))
+                [soak] ambiguous: \(ambiguous) (\(counts.ambiguousApplied) applied once, \
+                \(ambiguous - counts.ambiguousApplied) not applied; \(ambiguousKinds))
                 [soak] sandbox: students created=\(studentsCreated) todos created=\(todosCreated) \
                 applied twice=\(appliedTwice) Markbook refusals=\(refusals) logins=\(logins); \
-                problems: \(problems.count)
+                problems: \(counts.problems.count)
                 """
         }
     }
@@ -92,7 +66,7 @@ extension ChaosSoakTests.SDKSoak {
     /// - a to-do completed by a successful call is completed, and none is completed without a call.
     static func audit(_ outcomes: [Outcome], _ view: SandboxView, fixture: Fixture) -> Report {
         var report = Report()
-        report.total = outcomes.count
+        report.counts.total = outcomes.count
         report.logins = view.logins
 
         let newStudents = view.students.filter { !view.studentsBefore.contains($0.key) }
@@ -103,15 +77,15 @@ extension ChaosSoakTests.SDKSoak {
         report.todosCreated = newTodos.count
         for (marker, records) in studentsByMarker where records.count > 1 {
             report.appliedTwice += 1
-            report.problems.append("student \(marker) created \(records.count) times")
+            report.counts.problems.append("student \(marker) created \(records.count) times")
         }
         for (marker, records) in todosByMarker where records.count > 1 {
             report.appliedTwice += 1
-            report.problems.append("to-do \(marker) created \(records.count) times")
+            report.counts.problems.append("to-do \(marker) created \(records.count) times")
         }
         for (action, count) in view.refusals.sorted(by: { $0.key < $1.key }) {
             report.refusals += count
-            report.problems.append("Markbook refused \(count) \(action) request(s)")
+            report.counts.problems.append("Markbook refused \(count) \(action) request(s)")
         }
 
         var createMarkers: [Kind: Set<String>] = [:]
@@ -121,21 +95,21 @@ extension ChaosSoakTests.SDKSoak {
         for outcome in outcomes {
             let label = "op \(outcome.index) \(outcome.kind.rawValue)"
             if let untyped = outcome.untypedError {
-                report.problems.append("\(label): untyped error \(untyped)")
+                report.counts.problems.append("\(label): untyped error \(untyped)")
                 continue
             }
-            if outcome.kind.isIdempotent { report.idempotentCalls += 1 }
+            if outcome.kind.isIdempotent { report.counts.idempotentCalls += 1 }
             if let error = outcome.error {
-                report.failedByCode[error.code.rawValue, default: 0] += 1
+                report.counts.failedByCode[error.code.rawValue, default: 0] += 1
                 if outcome.kind.isIdempotent {
-                    report.idempotentFailures["\(outcome.kind.rawValue)/\(error.code.rawValue)", default: 0] += 1
+                    report.counts.idempotentFailures["\(outcome.kind.rawValue)/\(error.code.rawValue)", default: 0] += 1
                 }
                 if let problem = ChaosSoakTests.checkCode(error, isIdempotent: outcome.kind.isIdempotent) {
-                    report.problems.append("\(label): \(problem)")
+                    report.counts.problems.append("\(label): \(problem)")
                 }
             } else {
-                report.succeeded[outcome.kind, default: 0] += 1
-                if outcome.kind.isIdempotent { report.idempotentSucceeded += 1 }
+                report.counts.succeeded[outcome.kind, default: 0] += 1
+                if outcome.kind.isIdempotent { report.counts.idempotentSucceeded += 1 }
             }
             let write = Write(
                 index: outcome.index,
@@ -152,7 +126,7 @@ extension ChaosSoakTests.SDKSoak {
                     ? studentsByMarker[outcome.value, default: []].map(\.key)
                     : todosByMarker[outcome.value, default: []].map(\.id)
                 if let problem = checkCreate(outcome, appliedAs: keys, report: &report) {
-                    report.problems.append("\(label): \(problem)")
+                    report.counts.problems.append("\(label): \(problem)")
                 }
             case .putResult: resultWrites[outcome.target, default: []].append(write)
             case .updateTodo: contentWrites[outcome.target, default: []].append(write)
@@ -163,16 +137,18 @@ extension ChaosSoakTests.SDKSoak {
 
         // No record that no call made.
         for marker in studentsByMarker.keys where !createMarkers[.createStudent, default: []].contains(marker) {
-            report.problems.append("student \(marker) was created by no call")
+            report.counts.problems.append("student \(marker) was created by no call")
         }
         for todo in newTodos {
             if !createMarkers[.createTodo, default: []].contains(todo.content) {
-                report.problems.append("to-do \(todo.id) (\(todo.content)) was created by no call")
+                report.counts.problems.append("to-do \(todo.id) (\(todo.content)) was created by no call")
             } else if todo.todolistID != fixture.createsListID {
-                report.problems.append("to-do \(todo.content) is in list \(todo.todolistID), not the creates list")
+                report.counts.problems.append(
+                    "to-do \(todo.content) is in list \(todo.todolistID), not the creates list"
+                )
             }
             if todo.completed {
-                report.problems.append("created to-do \(todo.content) was completed by no call")
+                report.counts.problems.append("created to-do \(todo.content) was completed by no call")
             }
         }
 
@@ -181,7 +157,7 @@ extension ChaosSoakTests.SDKSoak {
             let initial = slot < view.initialResults.count ? view.initialResults[slot] : nil
             if let problem = lastWriter(final: final, initial: initial, writes: resultWrites[slot, default: []]) {
                 let place = fixture.slots.indices.contains(slot) ? fixture.slots[slot] : nil
-                report.problems.append(
+                report.counts.problems.append(
                     "result student \(place?.studentKey ?? 0) task \(place?.taskKey ?? 0): \(problem)"
                 )
             }
@@ -189,7 +165,7 @@ extension ChaosSoakTests.SDKSoak {
         let todosNow = Dictionary(view.todos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for id in fixture.baseTodoIDs {
             guard let todo = todosNow[id] else {
-                report.problems.append("to-do \(id) is gone")
+                report.counts.problems.append("to-do \(id) is gone")
                 continue
             }
             let before = view.todosBefore[id]
@@ -198,14 +174,14 @@ extension ChaosSoakTests.SDKSoak {
                 initial: before?.content,
                 writes: contentWrites[id, default: []]
             ) {
-                report.problems.append("to-do \(id) content: \(problem)")
+                report.counts.problems.append("to-do \(id) content: \(problem)")
             }
             let calls = completions[id, default: []]
             if calls.contains(true), !todo.completed {
-                report.problems.append("to-do \(id) was completed successfully but is not completed")
+                report.counts.problems.append("to-do \(id) was completed successfully but is not completed")
             }
             if todo.completed, calls.isEmpty, before?.completed != true {
-                report.problems.append("to-do \(id) was completed by no call")
+                report.counts.problems.append("to-do \(id) was completed by no call")
             }
         }
         return report
@@ -219,7 +195,7 @@ extension ChaosSoakTests.SDKSoak {
         }
         if error.code == .ambiguous {
             report.ambiguousByKind[outcome.kind, default: 0] += 1
-            report.ambiguousApplied += min(keys.count, 1)
+            report.counts.ambiguousApplied += min(keys.count, 1)
             return nil
         }
         // Only `ambiguous` may hide an applied write: any other failure must mean "not applied".

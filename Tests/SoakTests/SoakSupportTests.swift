@@ -189,7 +189,7 @@ struct SoakSupportTests {
             todos: [Soak.SandboxView.updated(base, "upd-4"), todo(11, "op-0")]
         )
         let cleanReport = Soak.audit([create, write, laterWrite, update], clean, fixture: fixture)
-        #expect(cleanReport.problems.isEmpty)
+        #expect(cleanReport.counts.problems.isEmpty)
 
         var broken = clean
         broken.todos.append(todo(12, "op-0"))
@@ -198,12 +198,12 @@ struct SoakSupportTests {
         broken.refusals = ["createstudent": 1]
         let report = Soak.audit([create, write, laterWrite, update, failedRead], broken, fixture: fixture)
         #expect(report.appliedTwice == 1)
-        #expect(report.problems.contains("to-do op-0 created 2 times"))
-        #expect(report.problems.contains { $0.hasPrefix("op 0 createTodo: succeeded with key 11") })
-        #expect(report.problems.contains { $0.contains("holds 1.1 from op 1, but op 2 succeeded after it") })
-        #expect(report.problems.contains { $0.contains("still holds its first value although op 4 succeeded") })
-        #expect(report.problems.contains("op 3 readMarkbook: ambiguous on an idempotent call"))
-        #expect(report.problems.contains("Markbook refused 1 createstudent request(s)"))
+        #expect(report.counts.problems.contains("to-do op-0 created 2 times"))
+        #expect(report.counts.problems.contains { $0.hasPrefix("op 0 createTodo: succeeded with key 11") })
+        #expect(report.counts.problems.contains { $0.contains("holds 1.1 from op 1, but op 2 succeeded after it") })
+        #expect(report.counts.problems.contains { $0.contains("still holds its first value although op 4 succeeded") })
+        #expect(report.counts.problems.contains("op 3 readMarkbook: ambiguous on an idempotent call"))
+        #expect(report.counts.problems.contains("Markbook refused 1 createstudent request(s)"))
         let summary = report.summary(elapsed: .zero, requests: 0, attempts: "")
         #expect(summary.hasSuffix("problems: 6"))
         #expect(summary.contains("[soak] idempotent: 3/4 = 75.0000% (failed: readMarkbook/ambiguous=1)"))

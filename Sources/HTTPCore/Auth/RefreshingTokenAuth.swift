@@ -37,7 +37,7 @@ public import HTTPTypes
 ///
 /// For OAuth 2 servers, the `HTTPCoreOAuth` product's refresher plugs in with
 /// ``init(credentials:refresher:store:refreshMargin:authFailure:)``.
-public final class RefreshingTokenAuth: AuthStrategy {
+public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     /// How long before expiry a token is refreshed ahead of use.
     public let refreshMargin: Duration
     /// `Authorization`, plus the token fields (`access_token`, `refresh_token` and the
@@ -49,8 +49,8 @@ public final class RefreshingTokenAuth: AuthStrategy {
     /// The tokens this strategy last read from or wrote to the store, so a refresh can tell a
     /// renewal by someone else (adopt it) from a save of its own that failed (ignore the file).
     private let lastStored = Locked<TokenCredentials?>(nil)
-    private let failureSignal: AuthFailureSignal
-    private let state: SingleFlightCredential<TokenCredentials>
+    let failureSignal: AuthFailureSignal
+    let state: SingleFlightCredential<TokenCredentials>
 
     /// Creates the strategy.
     ///
@@ -155,7 +155,7 @@ public final class RefreshingTokenAuth: AuthStrategy {
         guard let credentials = snapshot.value else { throw Self.notSignedIn }
         if credentials.refreshToken != nil, credentials.expires(within: refreshMargin, of: context.timeSource.now()) {
             do {
-                snapshot = try await state.renew(from: snapshot.generation, refreshOperation(.expiry, context))
+                snapshot = try await state.renew(from: snapshot.generation, renewal(.expiry, context))
             } catch let error as APIError where error.code != .authRequired {
                 // A transient failure while the old token still works: use it, and try the
                 // refresh again on the next request.
@@ -168,30 +168,11 @@ public final class RefreshingTokenAuth: AuthStrategy {
         return authorized
     }
 
-    /// The configured signal (a 401 by default).
-    public func isAuthFailure(_ response: TransportResponse) -> Bool {
-        failureSignal.matches(response)
-    }
-
-    /// Refreshes once for everyone (or not at all when the rejected token was already
-    /// replaced) and asks for a replay.
-    ///
-    /// - Throws: ``APIError/authRequired(_:)`` when the refresh token was rejected or there is
-    ///   none; the refresh's error when it failed for another reason.
-    public func recover(
-        from response: TransportResponse,
-        authorized: AuthorizedRequest,
-        context: AuthContext
-    ) async throws -> AuthRecovery {
-        let snapshot = try await state.renew(from: authorized.generation, refreshOperation(.rejected, context))
-        return snapshot.value == nil ? .deliver : .replay
-    }
-
     private static let notSignedIn = APIError.authRequired(
         APIError.Details(message: "Not signed in: there are no credentials.", hint: "Sign in first.")
     )
 
-    private func refreshOperation(
+    func renewal(
         _ trigger: AuthEvent.Trigger,
         _ context: AuthContext
     ) -> @Sendable (TokenCredentials?) async throws -> TokenCredentials {

@@ -40,7 +40,7 @@ public import HTTPTypes
 ///     return .init(["sessiontoken": token, "sessionkey": String(key), "apikey": apiKey])
 /// }
 /// ```
-public final class SessionLoginAuth: AuthStrategy {
+public final class SessionLoginAuth: AuthStrategy, RenewingAuthStrategy {
     /// What a login returns: the values to send and, when the API says, how long they last.
     public struct Session: Sendable, CustomStringConvertible, CustomReflectable {
         /// The values every request carries, in order.
@@ -78,9 +78,9 @@ public final class SessionLoginAuth: AuthStrategy {
 
     private let valueNames: Set<String>
     private let placement: CredentialPlacement
-    private let failureSignal: AuthFailureSignal
+    let failureSignal: AuthFailureSignal
     private let login: @Sendable (AuthContext) async throws -> Session
-    private let state = SingleFlightCredential<ActiveSession>(nil)
+    let state = SingleFlightCredential<ActiveSession>(nil)
 
     /// Creates the strategy.
     ///
@@ -145,14 +145,14 @@ public final class SessionLoginAuth: AuthStrategy {
         if let session = snapshot.value {
             if now >= session.expiresAt - renewalMargin {
                 do {
-                    snapshot = try await state.renew(from: snapshot.generation, loginOperation(.expiry, context))
+                    snapshot = try await state.renew(from: snapshot.generation, renewal(.expiry, context))
                 } catch let error as APIError where error.code != .authRequired {
                     // A transient failure while the old session still works: use it.
                     guard context.timeSource.monotonicNow() < session.expiresAt else { throw error }
                 }
             }
         } else {
-            snapshot = try await state.renew(from: snapshot.generation, loginOperation(.initial, context))
+            snapshot = try await state.renew(from: snapshot.generation, renewal(.initial, context))
         }
         guard let session = snapshot.value else {
             throw APIError.authRequired(APIError.Details(message: "There is no session.", hint: "Log in again."))
@@ -164,25 +164,7 @@ public final class SessionLoginAuth: AuthStrategy {
         return authorized
     }
 
-    /// The configured signal (a 401 by default).
-    public func isAuthFailure(_ response: TransportResponse) -> Bool {
-        failureSignal.matches(response)
-    }
-
-    /// Logs in once for everyone (or not at all when the rejected session was already
-    /// replaced) and asks for a replay.
-    ///
-    /// - Throws: The login's error.
-    public func recover(
-        from response: TransportResponse,
-        authorized: AuthorizedRequest,
-        context: AuthContext
-    ) async throws -> AuthRecovery {
-        let snapshot = try await state.renew(from: authorized.generation, loginOperation(.rejected, context))
-        return snapshot.value == nil ? .deliver : .replay
-    }
-
-    private func loginOperation(
+    func renewal(
         _ trigger: AuthEvent.Trigger,
         _ context: AuthContext
     ) -> @Sendable (ActiveSession?) async throws -> ActiveSession {
