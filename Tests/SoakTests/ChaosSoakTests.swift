@@ -46,10 +46,11 @@ struct ChaosSoakTests {
         )
     }
 
-    /// Short waits so thousands of retries fit in minutes; six attempts so an idempotent call
-    /// survives five faults in a row (0.2^6 ≈ 0.006%).
+    /// Short waits so thousands of retries fit in minutes. Eight attempts: a call fails only when
+    /// every attempt draws a fault (0.2^8 ≈ 2.6e-6), so across the ~570 idempotent calls of the
+    /// two soaks a lost call points to a defect rather than bad luck.
     static let retryPolicy = RetryPolicy(
-        maxAttempts: 6,
+        maxAttempts: 8,
         baseDelay: .milliseconds(10),
         maxDelay: .milliseconds(100),
         jitter: .additive(max: .milliseconds(10)),
