@@ -92,7 +92,7 @@ let package = Package(
         // MARK: Sandbox (a real loopback server playing each API)
         library(
             "APISandbox",
-            [.hummingbird, .httpTypes, .nioCore, .nioConcurrencyHelpers, .serviceLifecycle, .logging]
+            ["HTTPCore", .hummingbird, .httpTypes, .nioCore, .nioConcurrencyHelpers, .serviceLifecycle, .logging]
         ),
         executable(
             "SandboxServer",

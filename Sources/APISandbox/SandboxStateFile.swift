@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPCore
 
 /// A JSON file a stateful sandbox module keeps its data in between runs, so separate processes
 /// (one `basecamp --sandbox` command after another) see each other's changes.
@@ -6,7 +7,7 @@ public import Foundation
 /// Nothing is ever silently replaced: a file that cannot be read, is not JSON of the module's
 /// shape, or sits where nothing can be written is a ``SandboxStateFileError`` naming the file.
 /// Writes go to a temporary file that is then renamed over the old one, so a crash mid-write
-/// leaves the previous state whole.
+/// leaves the previous state whole; the file is created with permissions 0600.
 public struct SandboxStateFile: Sendable, Hashable {
     /// Where the file is.
     public let url: URL
@@ -60,7 +61,8 @@ public struct SandboxStateFile: Sendable, Hashable {
         var version: Int
     }
 
-    /// Writes `value` as JSON, atomically.
+    /// Writes `value` as JSON, atomically, readable by its owner only (it may hold the
+    /// sandbox's tokens and secrets).
     ///
     /// - Throws: ``SandboxStateFileError`` when it cannot be written; the old file is left as
     ///   it was.
@@ -74,9 +76,9 @@ public struct SandboxStateFile: Sendable, Hashable {
             throw failure(.unwritable, "its data could not be encoded (\(error))")
         }
         do {
-            try data.write(to: url, options: .atomic)
+            try PrivateFile.save(data, to: url)
         } catch {
-            throw failure(.unwritable, error.localizedDescription)
+            throw failure(.unwritable, error.description)
         }
     }
 

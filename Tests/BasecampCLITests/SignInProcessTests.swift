@@ -45,6 +45,11 @@ struct SignInProcessTests {
                 atPath: folder.url.appending(path: "sandbox/login.json").path
             )
             #expect((login2[.posixPermissions] as? Int) == 0o600)
+            // The sandbox's own record of the codes and tokens it issued is as private.
+            let issued = try FileManager.default.attributesOfItem(
+                atPath: folder.url.appending(path: "sandbox/authorization-state.json").path
+            )
+            #expect((issued[.posixPermissions] as? Int) == 0o600)
 
             let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
             #expect(projects.exitCode == 0, "\(projects.stderr)")

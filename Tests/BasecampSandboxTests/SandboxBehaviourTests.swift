@@ -212,7 +212,7 @@ struct SandboxBehaviourTests {
         }
     }
 
-    @Test("A state file keeps the account between sandboxes; a broken one is an error, left as it was")
+    @Test("A state file keeps the account between sandboxes, private to its owner; a broken one is left as it was")
     func stateFile() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-state-\(UUID().uuidString).json")
@@ -221,12 +221,17 @@ struct SandboxBehaviourTests {
         try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
             _ = try await sandbox.account().todos.create(todolistID: list, CreateTodoRequest(content: "Kept"))
         }
+        // The account holds webhook secrets: the file is its owner's alone, even when an older
+        // file was readable by others.
+        #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
         try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
             let todos = try await sandbox.account().todos.list(todolistID: list)
             #expect(todos.map(\.content).contains("Kept"))
             let reset = try await sandbox.raw("POST", "/_sandbox/reset")
             #expect(reset.status == 204)
         }
+        #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
         try await withBasecampSandbox(module: try BasecampSandboxModule(stateFile: file)) { sandbox in
             let todos = try await sandbox.account().todos.list(todolistID: list)
             #expect(todos.count == 6)

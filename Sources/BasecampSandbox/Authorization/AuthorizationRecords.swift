@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Which of the sandbox's two servers issued something; they speak different token styles.
 enum IssuingServer: String, Codable, Sendable {
@@ -64,13 +65,14 @@ struct AuthorizationRecords: Codable, Sendable {
         return records
     }
 
-    /// Writes the records to `url`; a failure leaves them in memory for this run.
+    /// Writes the records to `url`, readable by its owner only (they hold the sandbox's codes,
+    /// tokens and client secrets); a failure leaves them in memory for this run.
     func save(to url: URL?) {
         guard let url else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(self) else { return }
-        try? data.write(to: url, options: .atomic)
+        try? PrivateFile.save(data, to: url)
     }
 
     /// Drops what expired, so a long-lived state file does not grow without end.

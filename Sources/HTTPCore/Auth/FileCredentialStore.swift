@@ -102,30 +102,10 @@ public struct FileCredentialStore: CredentialStore {
     /// Writes `data` to the file atomically with permissions 0600 (for tools that keep other
     /// private files beside the credentials).
     package func writeAtomically(_ data: Data) throws {
-        let directory = url.deletingLastPathComponent()
         try createDirectory()
-        let temporary = directory.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-        // O_EXCL with mode 0600: the file holds secrets from its first byte, so it must never
-        // exist with the umask's looser permissions.
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw failure("could not be written") }
-        var written = 0
-        let ok = data.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            while written < buffer.count {
-                let count = write(descriptor, base + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += count
-            }
-            return true
-        }
-        let synced = ok && fsync(descriptor) == 0
-        close(descriptor)
-        guard synced, rename(temporary, url.path) == 0 else {
-            unlink(temporary)
+        do {
+            try PrivateFile.save(data, to: url)
+        } catch {
             throw failure("could not be written")
         }
     }
