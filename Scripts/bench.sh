@@ -13,5 +13,12 @@
 # Uses `wrk` for the server-ceiling row when it is on PATH, and a raw AsyncHTTPClient loop when not.
 set -euo pipefail
 cd "$(dirname "$0")/Benchmarks"
+# SwiftPM reuses its build plan for the root package (a path dependency here) even after files
+# were added to it, and then cannot find them: plan again whenever the list of files changed.
+sources=$(cd ../.. && find Sources -name '*.swift' | LC_ALL=C sort | cksum)
+if [ "$(cat .build-release/sources.cksum 2>/dev/null)" != "$sources" ]; then
+    rm -f .build-release/release.yaml
+fi
 swift build -c release --scratch-path .build-release --product httpcore-bench >&2
+echo "$sources" > .build-release/sources.cksum
 exec .build-release/release/httpcore-bench "$@"
