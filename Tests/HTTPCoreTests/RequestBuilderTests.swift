@@ -17,7 +17,8 @@ struct RequestBuilderTests {
         "tags/caf%C3%A9", "emoji/👍", "spaces in/the path", "half%escape", "#only-fragment", "?only=query",
         "https://files.example.com/f/1?sig=abc", "HTTPS://Files.Example.com/upper", "https://files.example.com/f#part",
         "http://127.0.0.1:9/loop", "https://files.example.com/ü?x=ä", "%zz", "a?b=%zz", "up/../down", "//twice//x",
-        "a:b@c", "x?#", "https://files.example.com:8443?only=query",
+        "a:b@c", "x?#", "https://files.example.com:8443?only=query", "http://[::1]:9/six",
+        "http://[::1]:9/a b?c=ü", "https://[2001:db8::1]/x",
     ]
     static let queries: [QueryParameters] = [
         [:], ["page": "2", "q": "a b&c"], ["tag": ["x", "y"], "when": nil], ["ü": "ß/+?#"],
@@ -64,6 +65,8 @@ struct RequestBuilderTests {
             ("x;y=1/z@w?q=1&r=2", "https://api.example.com/v1/x;y=1/z@w?q=1&r=2"),
             ("emoji/👍", "https://api.example.com/v1/emoji/%F0%9F%91%8D"),
             ("a\"b<c>", "https://api.example.com/v1/a%22b%3Cc%3E"),
+            ("http://[::1]:9/a b", "http://[::1]:9/a%20b"),
+            ("HTTPS://[2001:db8::1]:8443/x[1]?q#f", "HTTPS://[2001:db8::1]:8443/x%5B1%5D?q#f"),
         ]
         for (path, expected) in cases {
             #expect(try client.url(for: Endpoint<JSONValue>(.get, path)).absoluteString == expected)

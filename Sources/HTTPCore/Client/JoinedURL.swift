@@ -26,4 +26,13 @@ struct JoinedURL {
             text += (text.contains("?") ? "&" : "?") + encoded
         }
     }
+
+    /// Where the authority of `path` ends (at its first `/`, `?` or `#` after the `//`), when
+    /// `path` is an absolute URL; `nil` for a relative path.
+    static func authorityEnd(ofAbsolute path: String) -> String.Index? {
+        guard let separator = path.range(of: "://"),
+            ["http", "https"].contains(path[..<separator.lowerBound].lowercased())
+        else { return nil }
+        return path[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? path.endIndex
+    }
 }

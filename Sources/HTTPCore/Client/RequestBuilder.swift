@@ -128,7 +128,10 @@ struct RequestBuilder: Sendable {
     private static func escapingPath(_ path: String) -> String {
         // Most paths need nothing encoded, and are checked without Foundation's slower bridge.
         guard !path.utf8.allSatisfy(isAllowedInPath) else { return path }
-        return path.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? path
+        // An absolute URL's authority stays as written: an IPv6 literal's brackets belong there.
+        let authorityEnd = JoinedURL.authorityEnd(ofAbsolute: path) ?? path.startIndex
+        let rest = path[authorityEnd...]
+        return path[..<authorityEnd] + (rest.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? String(rest))
     }
 
     /// Letters, digits, `-._~`, and the separators and escapes `!$&'()*+,;=:@/?%#`.
