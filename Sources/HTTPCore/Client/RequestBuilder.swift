@@ -131,7 +131,8 @@ struct RequestBuilder: Sendable {
         // An absolute URL's authority stays as written: an IPv6 literal's brackets belong there.
         let authorityEnd = JoinedURL.authorityEnd(ofAbsolute: path) ?? path.startIndex
         let rest = path[authorityEnd...]
-        return path[..<authorityEnd] + (rest.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? String(rest))
+        let escaped = rest.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? String(rest)
+        return path[..<authorityEnd] + escaped
     }
 
     /// Letters, digits, `-._~`, and the separators and escapes `!$&'()*+,;=:@/?%#`.
