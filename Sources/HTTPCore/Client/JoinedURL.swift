@@ -12,8 +12,7 @@ struct JoinedURL {
 
     /// Joins `path` and `query` to `base`, a URL string without a trailing slash or query.
     init(base: String, path: String, query: QueryParameters) {
-        let scheme = path.prefix(8).lowercased()
-        isAbsolute = scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
+        isAbsolute = Self.isAbsoluteURL(path)
         if isAbsolute {
             text = path
         } else {
@@ -30,9 +29,14 @@ struct JoinedURL {
     /// Where the authority of `path` ends (at its first `/`, `?` or `#` after the `//`), when
     /// `path` is an absolute URL; `nil` for a relative path.
     static func authorityEnd(ofAbsolute path: String) -> String.Index? {
-        guard let separator = path.range(of: "://"),
-            ["http", "https"].contains(path[..<separator.lowerBound].lowercased())
-        else { return nil }
-        return path[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? path.endIndex
+        guard isAbsoluteURL(path), let colon = path.firstIndex(of: ":") else { return nil }
+        let authority = path[colon...].dropFirst(3)
+        return authority.firstIndex { "/?#".contains($0) } ?? path.endIndex
+    }
+
+    /// Whether `path` starts with `http://` or `https://`, in any letter case.
+    private static func isAbsoluteURL(_ path: String) -> Bool {
+        let scheme = path.prefix(8).lowercased()
+        return scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
     }
 }
