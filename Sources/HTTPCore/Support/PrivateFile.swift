@@ -43,8 +43,12 @@ package enum PrivateFile {
             }
             return true
         }
-        let step = !complete ? "writing" : fsync(descriptor) != 0 ? "flushing" : nil
-        let reason = step.map { failure($0) }
+        var reason: WriteError?
+        if !complete {
+            reason = failure("writing")
+        } else if fsync(descriptor) != 0 {
+            reason = failure("flushing")
+        }
         close(descriptor)
         if let reason {
             unlink(temporary)
