@@ -45,10 +45,8 @@ extension MarkbookClient {
             gender: gender
         )
         try MarkbookInput.requireKey(classKey, "classKey")
-        let values = names.merging(["key": String(markbookKey), "sid": sid, "classkey": String(classKey)]) {
-            first,
-            _ in first
-        }
+        let placement = ["key": String(markbookKey), "sid": sid, "classkey": String(classKey)]
+        let values = names.merging(placement) { first, _ in first }
         return try await send(.createStudent, values) { reader, status in
             try Self.createdKey(reader, "studentkey", action: .createStudent, httpStatus: status)
         }
