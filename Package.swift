@@ -128,6 +128,8 @@ let package = Package(
                 .argumentParser, .logging, .hummingbird,
             ]
         ),
+        // Test helpers for the tools' own tests (not linked into any tool).
+        library("CLISupportTesting", ["CLISupport", "APISandbox", "HTTPCore", .hummingbird]),
         executable(
             "MonashCLI",
             ["CLISupport", "MonashSchedule", "MonashSandbox", "HTTPCore", "APISandbox", .argumentParser]
@@ -157,11 +159,17 @@ let package = Package(
         ),
         tests(
             "CLISupportTests",
-            ["CLISupport", "HTTPCore", "HTTPCoreTesting", "APISandbox", .argumentParser, .hummingbird]
+            [
+                "CLISupport", "CLISupportTesting", "HTTPCore", "HTTPCoreTesting", "APISandbox", .argumentParser,
+                .hummingbird,
+            ]
         ),
         tests(
             "MonashCLITests",
-            ["MonashCLI", "CLISupport", "MonashSchedule", "HTTPCore", "HTTPCoreTesting", "APISandbox", .hummingbird]
+            [
+                "MonashCLI", "CLISupport", "CLISupportTesting", "MonashSchedule", "HTTPCore", "HTTPCoreTesting",
+                "APISandbox", .hummingbird,
+            ]
         ),
         tests(
             "MarkbookTests",
@@ -169,7 +177,10 @@ let package = Package(
         ),
         tests(
             "MarkbookCLITests",
-            ["MarkbookCLI", "CLISupport", "Markbook", "MarkbookSandbox", "HTTPCore", "HTTPCoreTesting", "APISandbox"]
+            [
+                "MarkbookCLI", "CLISupport", "CLISupportTesting", "Markbook", "MarkbookSandbox", "HTTPCore",
+                "HTTPCoreTesting", "APISandbox",
+            ]
         ),
         tests("HTTPCoreTests", ["HTTPCore", "HTTPCoreTesting", .httpTypesFoundation]),
         // One process of the two-process refresh test (BasecampSandboxTests runs two).
@@ -204,13 +215,15 @@ let package = Package(
             "BasecampSandboxTests",
             [
                 "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth",
-                "CLISupport", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird", .hummingbird, .httpTypes,
+                "CLISupport", "CLISupportTesting", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird", .hummingbird,
+                .httpTypes,
             ]
         ),
         tests(
             "BasecampCLITests",
             [
-                "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "APISandbox", "HTTPCore", "HTTPCoreTesting",
+                "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "CLISupportTesting", "APISandbox",
+                "HTTPCore", "HTTPCoreTesting",
                 "HTTPCoreWebhooks", .hummingbird, .httpTypes,
             ]
         ),
@@ -231,7 +244,7 @@ let package = Package(
             "SecretScanTests",
             [
                 "MonashCLI", "MonashSandbox", "MarkbookCLI", "MarkbookSandbox", "BasecampCLI", "BasecampSandbox",
-                "CLISupport", "HTTPCore", "APISandbox", .hummingbird,
+                "CLISupport", "CLISupportTesting", "HTTPCore", "APISandbox", .hummingbird,
             ]
         ),
     ]

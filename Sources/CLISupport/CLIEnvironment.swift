@@ -13,7 +13,7 @@ import Darwin
 ///
 /// A command reads environment variables, the clock, the time zone and the streams only through
 /// this value (via ``CommandContext``), so a test can run it in-process with all of them pinned:
-/// see ``CLIRunner/capture(_:arguments:variables:configure:)``.
+/// see `CLIRunner.capture` (in `CLISupportTesting`).
 public struct CLIEnvironment: Sendable {
     /// Environment variables, e.g. `MONASH_BASE_URL`.
     public var variables: [String: String]

@@ -4,7 +4,7 @@ import HTTPCore
 /// Somewhere a command writes text: the process's stdout or stderr, or a buffer in a test.
 ///
 /// Commands never call `print`; they write through ``CommandContext``, which writes to the
-/// environment's sinks. That is what lets ``CLIRunner/capture(_:arguments:variables:configure:)``
+/// environment's sinks. That is what lets `CLIRunner.capture` (in `CLISupportTesting`)
 /// run a command in-process and see exactly what it printed.
 public protocol OutputSink: Sendable {
     /// Writes `text` as it is (add your own newline). A sink that cannot write records why in

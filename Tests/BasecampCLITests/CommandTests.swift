@@ -237,9 +237,9 @@ struct CommandTests {
         #expect(report.requestId?.hasPrefix("basecamp-") == true)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("401 exits 3: a token the server rejects, or none at all")
     func unauthorized() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let module = BasecampSandboxModule(rejectedTokens: ["revoked-token-5678"])
         try await withBasecampSandbox(module: module) { _, baseURL in
             let rejected = await basecamp(
@@ -272,9 +272,9 @@ struct CommandTests {
         #expect(raw.exitCode == 9)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("429 with Retry-After is waited out, then the command succeeds")
     func rateLimited() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let route = "/basecamp/\(BasecampSandboxModule.defaultAccountID)/projects.json"
         let faults = FaultInjection(sequence: [.tooManyRequests(retryAfterSeconds: 3)], pathPrefixes: [route])
         try await withBasecampSandbox(faults: faults) { sandbox, baseURL in
@@ -287,9 +287,9 @@ struct CommandTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("429 on every attempt exits 5; with --no-retry after one attempt")
     func rateLimitedToTheEnd() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let route = "/basecamp/\(BasecampSandboxModule.defaultAccountID)/projects.json"
         let faults = FaultInjection(
             rules: [.init(.tooManyRequests(retryAfterSeconds: 1), probability: 1)],
@@ -331,9 +331,9 @@ struct CommandTests {
         #expect(try json.errorReport().code == "usage")
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("--verbose prints redacted request lines and never the token")
     func verbose() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { _, baseURL in
             let token = "secret-token-abcdef"
             let result = await basecamp(

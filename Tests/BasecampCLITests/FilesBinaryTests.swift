@@ -1,5 +1,6 @@
 import BasecampSandbox
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import Testing

@@ -1,6 +1,7 @@
 import APISandbox
 import BasecampSandbox
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import Hummingbird
@@ -34,9 +35,9 @@ func withCrossOriginProjects(_ body: ([String: String]) async throws -> Void) as
 struct PartialListTests {
     static let todolist = "1069479338"
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A refused next link: both projects printed, then the refusal (exit 7)")
     func refusedNextLink() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withCrossOriginProjects { (variables: [String: String]) async throws in
             let human = await basecamp(["projects", "list"], variables: variables)
             #expect(human.exitCode == 7)
@@ -57,9 +58,9 @@ struct PartialListTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A page that fails after the first: the first page's items, then the failure (exit 7)")
     func failedPage() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let route = "/basecamp/\(BasecampSandboxModule.defaultAccountID)/todolists/\(Self.todolist)/todos.json"
         let faults = FaultInjection(sequence: [nil, .serviceUnavailable], pathPrefixes: [route])
         try await withBasecampSandbox(faults: faults) { _, baseURL in
@@ -74,9 +75,9 @@ struct PartialListTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The built tool prints the items before failing, as a script sees it")
     func process() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withCrossOriginProjects { (variables: [String: String]) async throws in
             let result = try await runBuiltBasecamp(["--json", "projects", "list"], variables: variables)
             #expect(result.exitCode == 7)

@@ -1,5 +1,6 @@
 #if os(Linux)
 import CLISupport
+import CLISupportTesting
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import APISandbox
 import BasecampSandbox
 import CLISupport
+import CLISupportTesting
 import Foundation
 import Testing
 
@@ -35,9 +36,9 @@ struct TransportProcessTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Waiting 5 s for a slow server costs the process next to no CPU")
     func idleWait() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let faults = FaultInjection(
             sequence: [nil, nil, .slowResponse(milliseconds: 5000)],
             pathPrefixes: [Self.route]
@@ -74,9 +75,9 @@ struct TransportProcessTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("An IPv6 literal base URL works", .enabled(if: hasIPv6Loopback))
     func ipv6() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox(host: "::1") { _, baseURL in
             #expect(baseURL.hasPrefix("http://[::1]:"))
             let result = try await runBuiltBasecamp(
@@ -88,9 +89,9 @@ struct TransportProcessTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("--timeout takes fractions of a second")
     func fractionalTimeout() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let faults = FaultInjection(sequence: [.slowResponse(milliseconds: 700)], pathPrefixes: [Self.route])
         try await withBasecampSandbox(faults: faults) { _, baseURL in
             let result = try await runBuiltBasecamp(

@@ -63,9 +63,9 @@ struct WebhooksListenTests {
         return response.response.status.code
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("prints a line per event, reports a bad signature, and exits 0 on SIGINT")
     func readableLines() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let listener = try ListenerProcess(
             arguments: ["webhooks", "listen", "--port", "0", "--path", "/hooks"],
             variables: ["BASECAMP_WEBHOOK_SECRET": secret, "TZ": "UTC"]
@@ -101,9 +101,9 @@ struct WebhooksListenTests {
         #expect(!stderr.contains(secret) && !listener.stdout.text.contains(secret))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("--json prints one parseable object per event; --forward relays them, signature intact")
     func jsonAndForward() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let forwarded = ForwardedDeliveries()
         try await Sandbox.withRunning(configuration: .init(modules: [ForwardTarget(deliveries: forwarded)])) { app in
             let listener = try ListenerProcess(
@@ -140,9 +140,9 @@ struct WebhooksListenTests {
         )
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("--sandbox registers the listener; a to-do created by another process appears")
     func sandboxSelfRegistration() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-listen-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let state = ["BASECAMP_SANDBOX_STATE": file.path]
@@ -161,9 +161,9 @@ struct WebhooksListenTests {
         #expect(listener.stdout.text.contains("todo_created  Order the cake"), "\(listener.stderr.text)")
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("without a secret, listen refuses to start")
     func secretRequired() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let result = try await runBuiltBasecamp(["webhooks", "listen", "--port", "0"])
         #expect(result.exitCode == 3)
         #expect(result.stderr.contains("BASECAMP_WEBHOOK_SECRET"))

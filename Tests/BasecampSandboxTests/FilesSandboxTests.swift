@@ -22,9 +22,9 @@ struct FilesSandboxTests {
         Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 31) &+ seed) })
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("An uploaded file is listed in its vault and downloads byte for byte")
     func uploadListDownload() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount { account, _ in
             let bytes = Self.bytes(300_000)
             let file = try Self.temporaryFile("plans.pdf", bytes)
@@ -47,9 +47,9 @@ struct FilesSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The seeded upload downloads, and its storage URL needs its signature but no token")
     func storageNeedsSignatureNotToken() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount { account, sandbox in
             let upload = try await account.uploads.get(uploadID: Int64(BasecampSandboxSeed.companyLogoUploadID))
             let file = try await account.download(try #require(upload.downloadURL))
@@ -68,9 +68,9 @@ struct FilesSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Storage serves ranges, and If-Range with a stale tag gets the whole file")
     func ranges() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { sandbox in
             let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
             let path = "/_storage/\(sgid)?signature=seeded-company-logo"
@@ -106,9 +106,9 @@ struct FilesSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Replacing an upload keeps its id, serves the new bytes and lists both versions")
     func replace() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount { account, _ in
             let first = try await account.upload(
                 file: try Self.temporaryFile("notes.txt", Data("v1".utf8)),
@@ -124,9 +124,9 @@ struct FilesSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Folders: a vault created in Docs & Files is listed, fetched and renamed")
     func vaults() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount { account, _ in
             let root = try await account.vaults.get(vaultID: Self.vault)
             #expect(root.title == "Docs & Files")
@@ -142,9 +142,9 @@ struct FilesSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("An upload naming an unknown attachment is a validation error")
     func unknownAttachment() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount { account, _ in
             await #expect(throws: APIError.self) {
                 _ = try await account.uploads.create(vaultID: Self.vault, CreateUploadRequest(attachableSgid: "nope"))

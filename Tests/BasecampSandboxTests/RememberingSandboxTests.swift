@@ -12,9 +12,9 @@ import Testing
 struct RememberingSandboxTests {
     private static let project = Int64(BasecampSandboxSeed.letoLaptopProjectID)
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("One of each kept kind, created through the SDK, is found by get, list and search")
     func createThenFind() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount(retry: false) { account, _ in
             let seed = BasecampSandboxSeed.self
 
@@ -106,9 +106,9 @@ struct RememberingSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A test reads what its code wrote through recordings()")
     func readBack() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let module = BasecampSandboxModule()
         try await withBasecampSandbox(module: module) { sandbox in
             let account = try sandbox.account(retry: false)
@@ -123,9 +123,9 @@ struct RememberingSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The state file keeps the kept kinds for the next sandbox")
     func stateFile() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let file = FileManager.default.temporaryDirectory.appending(path: "remembering-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         var cardID: Int64 = 0
@@ -146,9 +146,9 @@ struct RememberingSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Trash and archive hide a record from its list; unarchive brings it back")
     func statusChanges() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount(retry: false) { account, _ in
             let column = Int64(BasecampSandboxSeed.inProgressColumnID)
             let card = Int64(BasecampSandboxSeed.laptopCaseCardID)
@@ -163,9 +163,9 @@ struct RememberingSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Events and the project timeline record real changes, newest first")
     func eventsAndTimeline() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount(retry: false) { account, _ in
             let card = try await account.cards.create(
                 columnID: Int64(BasecampSandboxSeed.inProgressColumnID),
@@ -180,9 +180,9 @@ struct RememberingSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Bookmarks and subscriptions are kept per recording")
     func following() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount(retry: false) { account, _ in
             let message = Int64(BasecampSandboxSeed.kickoffMessageID)
             #expect(try await account.bookmarks.get(recordingID: message).bookmarked == false)
@@ -199,9 +199,9 @@ struct RememberingSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A value of the wrong shape is a 422 naming the field, and nothing is stored; an all-day date is a time")
     func wrongShape() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount(retry: false) { account, _ in
             let operation = try #require(OperationCatalog.operation(id: "CreateScheduleEntry"))
             let error = await caughtAPIError {

@@ -11,9 +11,9 @@ struct SandboxBehaviourTests {
     private static let hardware = BasecampSandboxSeed.hardwareTodolistID
     private static let leto = BasecampSandboxSeed.letoLaptopProjectID
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Lists page by Link with X-Total-Count: the Hardware list is 50 + 50 + 20")
     func pagination() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { sandbox in
             let first = try await sandbox.raw("GET", "/\(accountID)/todolists/\(Self.hardware)/todos.json")
             #expect(first.status == 200)
@@ -34,9 +34,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("GETs carry an ETag; If-None-Match answers 304 without a body")
     func conditionalGet() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { sandbox in
             let path = "/\(accountID)/projects/\(Self.leto)"
             let first = try await sandbox.raw("GET", path)
@@ -61,9 +61,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A missing bearer token is 401; any other token works, except rejected ones")
     func authentication() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let module = BasecampSandboxModule(rejectedTokens: ["revoked-token"])
         try await withBasecampSandbox(module: module) { sandbox in
             let anonymous = try await sandbox.raw("GET", "/\(accountID)/projects.json", token: nil)
@@ -84,9 +84,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Unknown accounts, records and routes are 404")
     func notFound() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { sandbox in
             let account = try sandbox.account()
             #expect(try await sandbox.raw("GET", "/999/projects.json").status == 404)
@@ -101,9 +101,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("To-dos: create, update, complete, uncomplete and trash change what lists show")
     func todoLifecycle() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount { account, _ in
             let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
             #expect(try await account.todos.list(todolistID: list).count == 6)
@@ -145,9 +145,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Writes are validated: blank content and bad dates are 422 with field errors")
     func validation() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox { sandbox in
             let path = "/\(accountID)/todolists/\(Self.hardware)/todos.json"
             let blank = try await sandbox.raw("POST", path, body: #"{"content": "  "}"#)
@@ -163,9 +163,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Projects, people, lists, messages and comments come from the seeded account")
     func seededAccount() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandboxAccount { account, _ in
             let projects = try await account.projects.list()
             #expect(
@@ -195,9 +195,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("429 with Retry-After on one route, then success, as the SDK retries it")
     func rateLimitFault() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let route = "/basecamp/\(accountID)/projects.json"
         let faults = FaultInjection(sequence: [.tooManyRequests(retryAfterSeconds: 7), .serviceUnavailable])
         try await withBasecampSandbox(faults: FaultInjection(sequence: faults.sequence, pathPrefixes: [route])) {
@@ -212,9 +212,9 @@ struct SandboxBehaviourTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A state file keeps the account between sandboxes, private to its owner; a broken one is left as it was")
     func stateFile() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-state-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
@@ -246,9 +246,9 @@ struct SandboxBehaviourTests {
         #expect(try Data(contentsOf: file) == Data("not json".utf8))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A change that cannot be saved is not applied, and answers 500 naming the file")
     func unsavable() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let directory = FileManager.default.temporaryDirectory.appending(path: "basecamp-ro-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

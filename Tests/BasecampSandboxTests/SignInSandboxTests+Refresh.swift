@@ -2,6 +2,7 @@ import APISandbox
 import Basecamp
 import BasecampSandbox
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import HTTPCoreOAuth
@@ -12,9 +13,9 @@ import Testing
 /// Refreshing issued tokens against the sandbox: after expiry, after a rejection, and from two
 /// stores or processes at once.
 extension SignInSandboxTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Refresh after expiry: once the token has expired on both sides, one refresh, and the new token works")
     func refreshAfterExpiry() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         // Both clocks jump three weeks, past the two-week token: the sandbox's for the API, the
         // client's for its own expiry check.
         let offset = Locked<TimeInterval>(0)
@@ -45,9 +46,9 @@ extension SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A rejected refresh token ends in auth_required and clears the stored credentials")
     func rejectedRefreshToken() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withLaunchpadSignIn { sandbox, authorization, oauth, credentials in
             try await withCredentialsFile(credentials) { file in
                 let store = FileCredentialStore(url: file)
@@ -86,9 +87,9 @@ extension SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Two stores on one file refresh at once: exactly one refresh reaches the server")
     func twoStoresOneRefresh() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await expectOneRefresh { sandbox, oauth, file in
             let clients = try (0..<2).map { _ in
                 try basecamp(sandbox, auth: oauth.refreshingAuth(store: FileCredentialStore(url: file)))
@@ -102,9 +103,9 @@ extension SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Two processes refreshing the same stored token at once: exactly one refresh reaches the server")
     func twoProcessesOneRefresh() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await expectOneRefresh { sandbox, oauth, file in
             let arguments = [
                 file.path,

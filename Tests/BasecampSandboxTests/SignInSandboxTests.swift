@@ -112,9 +112,9 @@ struct SignInSandboxTests {
         )
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Launchpad: code flow end to end, then authorization.json and the API with the issued token")
     func launchpadCodeFlow() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withLaunchpadSignIn { sandbox, authorization, _, credentials in
             #expect(credentials.accessToken.hasPrefix("sbx_at_"))
             #expect(credentials.refreshToken != nil)
@@ -142,9 +142,9 @@ struct SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Resource-first: discovery picks the new issuer; PKCE, iss and the resource binding all hold")
     func resourceFirstCodeFlow() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withAuthSandbox { sandbox, authorization in
             let found = try await discover(sandbox)
             #expect(found.source == .discovered(issuer: sandbox.baseURL.absoluteString))
@@ -176,9 +176,9 @@ struct SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("With no resource-first server advertised, discovery falls back to Launchpad")
     func fallbackToLaunchpad() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withAuthSandbox(SandboxAuthorizationOptions(offersResourceFirstServer: false)) { sandbox, _ in
             let found = try await discover(sandbox)
             guard case .fallback = found.source else {
@@ -191,9 +191,9 @@ struct SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Device flow: codes, pending polls, then tokens the API accepts")
     func deviceFlow() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let options = SandboxAuthorizationOptions(
             requiresIssuedTokens: true,
             devicePollsBeforeApproval: 1,
@@ -222,9 +222,9 @@ struct SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A server without the device grant enabled answers 503, reported as such")
     func deviceNotEnabled() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withAuthSandbox(SandboxAuthorizationOptions(offersDeviceGrant: false)) { sandbox, _ in
             let server = AuthorizationServer(
                 authorizationEndpoint: nil,
@@ -242,9 +242,9 @@ struct SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The token endpoints check what real servers check")
     func tokenEndpointChecks() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let options = SandboxAuthorizationOptions(clients: [.init(id: "confidential", secret: "s3cret-value")])
         try await withAuthSandbox(options) { sandbox, _ in
             // A wrong secret is invalid_client (usage), the right one signs in.
@@ -293,9 +293,9 @@ struct SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A declined sign-in comes back as forbidden with access_denied")
     func declined() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withAuthSandbox(SandboxAuthorizationOptions(declinesAuthorization: true)) { sandbox, _ in
             let error = await #expect(throws: APIError.self) {
                 _ = try await signInWithoutBrowser(launchpadClient(sandbox))
@@ -305,9 +305,9 @@ struct SignInSandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("By default the API still accepts any non-empty token, but not an issued one that was revoked")
     func lenientByDefault() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withAuthSandbox(SandboxAuthorizationOptions()) { sandbox, authorization in
             _ = try await basecamp(sandbox, auth: BearerTokenAuth(token: "anything")).forAccount(accountID).projects
                 .list()

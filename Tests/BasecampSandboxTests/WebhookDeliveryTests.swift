@@ -109,9 +109,9 @@ struct WebhookDeliveryTests {
         return try await account.webhooks.get(webhookID: Int64(hookID)).recentDeliveries ?? []
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("create and complete a to-do: both events arrive verified, in order, once each")
     func createAndComplete() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
         try await withReceiver(events) { basecamp, receiver, module in
             let hookID = try await createWebhook(on: basecamp, url: hooksURL(receiver))
@@ -134,9 +134,9 @@ struct WebhookDeliveryTests {
         #expect(results.allSatisfy { if case .handled = $0 { true } else { false } })
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("a receiver that fails once gets the event again, and handles it")
     func redeliveryAfterFailure() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents(failFirst: 1)
         try await withReceiver(events) { basecamp, receiver, module in
             let hookID = try await createWebhook(on: basecamp, url: hooksURL(receiver), types: ["Comment"])
@@ -157,9 +157,9 @@ struct WebhookDeliveryTests {
         #expect(results.map(\.statusCode) == [500, 200])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("a wrong secret is refused by the receiver and retried a bounded number of times")
     func wrongSecretIsRetriedThenGivenUp() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
         try await withReceiver(events) { basecamp, receiver, module in
             let hookID = try await createWebhook(
@@ -175,9 +175,9 @@ struct WebhookDeliveryTests {
         #expect(await events.handled.isEmpty)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("types, inactive webhooks and other projects are respected")
     func typesAndActive() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let events = ReceivedEvents()
         try await withReceiver(events) { basecamp, receiver, module in
             let url = hooksURL(receiver)
@@ -194,9 +194,9 @@ struct WebhookDeliveryTests {
         #expect(await events.results.isEmpty)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("a receiver that never answers does not slow the API call that caused the event")
     func slowReceiverIsOffTheRequestPath() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withReceiver(ReceivedEvents()) { basecamp, receiver, module in
             _ = try await createWebhook(on: basecamp, url: receiver.baseURL.absoluteString + "/_test/hold/webhook")
             let account = try basecamp.account()
@@ -208,9 +208,9 @@ struct WebhookDeliveryTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("webhooks CRUD: list, get, update, delete; the secret is never shown")
     func crud() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBasecampSandbox(module: module()) { basecamp in
             let id = try await createWebhook(on: basecamp, url: "https://example.com/hooks")
             let account = try basecamp.account()

@@ -1,4 +1,5 @@
 import CLISupport
+import CLISupportTesting
 import Testing
 
 @Suite("BuiltExecutable")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import Testing

@@ -1,5 +1,6 @@
 import APISandbox
 import CLISupport
+import CLISupportTesting
 import Foundation
 import Testing
 
@@ -40,9 +41,9 @@ struct SandboxServerTests {
         #expect(result.stdout == "0.1.0\n")
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A port in use is one sentence on stderr and exit 1")
     func busyPort() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let holder = try await Sandbox.start()
         let result = try await BuiltExecutable.run("api-sandbox", arguments: ["--port", String(holder.port)])
         await holder.stop()
@@ -54,9 +55,9 @@ struct SandboxServerTests {
         )
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Sandbox.start on a port in use throws portInUse")
     func portInUseError() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let holder = try await Sandbox.start()
         await #expect(throws: SandboxError.portInUse(port: holder.port)) {
             _ = try await Sandbox.start(port: holder.port)

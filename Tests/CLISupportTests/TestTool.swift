@@ -1,6 +1,7 @@
 import APISandbox
 import ArgumentParser
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import Hummingbird

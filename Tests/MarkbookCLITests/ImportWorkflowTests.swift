@@ -10,9 +10,9 @@ import Testing
 struct ImportWorkflowTests {
     static let key = String(BulkFixture.markbookKey)
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("export → edit → import --dry-run shows exactly the edits → import → export equals the edited file")
     func roundTrip() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
             let (rows, edits) = try await fixture.exportAndPick(3)
             let raw = try fixture.bytes("original.csv")
@@ -62,9 +62,9 @@ struct ImportWorkflowTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Invalid values: the plan lists them, exit 9, and nothing is written; --skip-invalid writes the rest")
     func invalidValues() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
             let (rows, picked) = try await fixture.exportAndPick(3)
             var edits = picked
@@ -97,9 +97,9 @@ struct ImportWorkflowTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("An import interrupted mid-way, run again, ends in the intended state with no extra writes")
     func interruptedThenRerun() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
             let (rows, edits) = try await fixture.exportAndPick(6)
             let edited = GridEdits.apply(edits, to: rows)
@@ -134,11 +134,11 @@ struct ImportWorkflowTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test(
         "A write whose answer is lost is reported failed, never applied; the re-run finds it written and sends nothing"
     )
     func lostAnswer() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await BulkFixture.with { fixture in
             let (rows, edits) = try await fixture.exportAndPick(3)
             try fixture.write(GridEdits.apply(edits, to: rows), to: "edited.csv")

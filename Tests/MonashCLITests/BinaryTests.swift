@@ -41,9 +41,9 @@ struct BinaryTests {
         #expect(parks.first == Park(name: "Peninsula car park 3", freeSlots: 320))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A 500 exits 7, with --json as an object on stderr")
     func serverError() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBrokenService { baseURL in
             let human = try await runBuiltMonash(["--base-url", baseURL, "buses"])
             #expect(human.exitCode == 7)
@@ -57,9 +57,9 @@ struct BinaryTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Connection refused exits 6")
     func connectionRefused() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let baseURL = try await refusingBaseURL()
         let result = try await runBuiltMonash(["--no-retry", "next"], variables: ["MONASH_BASE_URL": baseURL])
         #expect(result.exitCode == 6)

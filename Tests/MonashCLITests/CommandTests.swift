@@ -186,9 +186,9 @@ struct FailureTests {
         )
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("HTTP 500 from a real server (loopback) exits 7")
     func serverErrorOnLoopback() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withBrokenService { baseURL in
             let result = await monash(["--base-url", baseURL, "next"])
             #expect(result.exitCode == 7)
@@ -206,9 +206,9 @@ struct FailureTests {
         #expect(result.stderr.contains("missing key `parkings[0].slot`"))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Connection refused exits 6; without --no-retry it was tried three times")
     func connectionRefused() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let baseURL = try await refusingBaseURL()
         let once = await monash(["--base-url", baseURL, "--no-retry", "timetable"])
         #expect(once.exitCode == 6)

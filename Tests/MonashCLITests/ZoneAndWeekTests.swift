@@ -86,9 +86,9 @@ struct ZoneAndWeekTests {
         #expect(unknown.stderr == "error: MONASH_SANDBOX_WEEK is \"huge\"; it can be sample or large.\n")
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Without a clock the module serves the payloads as published")
     func published() {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         let module = MonashSandboxModule()
         #expect(module.body(for: .sample) == MonashSandboxModule.Week.sample.payload)
         let pinned = MonashSandboxModule(today: { sampleWeekMonday })

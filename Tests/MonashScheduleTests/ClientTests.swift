@@ -81,9 +81,9 @@ struct SandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The sandbox serves the sample week by default and the larger week on request")
     func weeks() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandbox { sandbox, baseURL in
             let sample = try await ScheduleClient(baseURL: baseURL).timetable()
             #expect(sample == (try Timetable.decode(from: Fixtures.sample)))
@@ -96,9 +96,9 @@ struct SandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The served bytes are the Spec's, and the query picks the week too")
     func bytes() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandbox { _, baseURL in
             let client = try Client(configuration: ClientConfiguration(baseURL: baseURL))
             let large = try await client.response(Endpoint<Data>(.get, "schedules", query: ["week": "large"]))
@@ -109,9 +109,9 @@ struct SandboxTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("An unknown week choice is a 400, a validation error")
     func unknownWeek() async throws {
-        guard #available(macOS 14, iOS 17, tvOS 17, *) else { return }
         try await withSandbox { _, baseURL in
             let client = try Client(configuration: ClientConfiguration(baseURL: baseURL))
             let error = try #require(

@@ -1,5 +1,6 @@
 import APISandbox
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import Hummingbird

@@ -1,6 +1,7 @@
 import APISandbox
 import BasecampSandbox
 import CLISupport
+import CLISupportTesting
 import Foundation
 import MarkbookSandbox
 import Testing

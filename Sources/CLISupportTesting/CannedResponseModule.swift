@@ -1,6 +1,6 @@
 public import APISandbox
+import CLISupport
 import Foundation
-import HTTPCore
 public import Hummingbird
 
 /// A sandbox module that answers `GET` on one path with the same response every time: a stand-in

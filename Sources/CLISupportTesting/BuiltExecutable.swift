@@ -1,5 +1,6 @@
 #if os(macOS) || os(Linux)
 public import Foundation
+import CLISupport
 import HTTPCore
 
 #if canImport(Glibc)
