@@ -6,22 +6,22 @@ import Testing
 
 @Suite("Exit policy: one rule, written where users read it")
 struct ExitPolicyTests {
-    /// README.md of this package.
-    static func readme(filePath: String = #filePath) throws -> String {
+    /// A text file of this package, by its path from the root: README.md by default.
+    static func document(_ file: String = "README.md", filePath: String = #filePath) throws -> String {
         var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: directory.appending(path: "Package.swift").path) {
             let parent = directory.deletingLastPathComponent()
             try #require(parent.path != directory.path, "no Package.swift above \(filePath)")
             directory = parent
         }
-        return try String(contentsOf: directory.appending(path: "README.md"), encoding: .utf8)
+        return try String(contentsOf: directory.appending(path: file), encoding: .utf8)
     }
 
     /// The rows of the first Markdown table whose header is `header`, as cells without
     /// backticks.
     static func table(_ header: String, in text: String) throws -> [[String]] {
         let lines = text.components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex(of: header), "README has no table \(header)")
+        let start = try #require(lines.firstIndex(of: header), "no table \(header)")
         return lines[(start + 2)...].prefix { $0.hasPrefix("|") }.map { line in
             line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "") }
@@ -30,15 +30,15 @@ struct ExitPolicyTests {
 
     @Test("README's command-line exit table is ExitPolicy's, row for row")
     func readmeToolTable() throws {
-        let rows = try Self.table("| exit | code | when |", in: Self.readme())
+        let rows = try Self.table("| exit | code | when |", in: Self.document())
         let documented = rows.map { "\($0[0]) \($0[1])" }
         let policy = ExitPolicy.rules.map { "\($0.exitCode) \($0.code)".trimmingCharacters(in: .whitespaces) }
         #expect(documented.map { $0.trimmingCharacters(in: .whitespaces) } == policy)
     }
 
-    @Test("README's error table gives every APIError code its exit code")
-    func readmeErrorTable() throws {
-        let rows = try Self.table("| code | from | exit code | retryable |", in: Self.readme())
+    @Test("docs/http-client.md's error table gives every APIError code its exit code")
+    func documentedErrorTable() throws {
+        let rows = try Self.table("| code | from | exit code | retryable |", in: Self.document("docs/http-client.md"))
         let documented = Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[2]) })
         #expect(documented.count == APIError.Code.allCases.count)
         for code in APIError.Code.allCases {
