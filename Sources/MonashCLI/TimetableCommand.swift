@@ -66,19 +66,19 @@ struct TimetableCommand: MonashSubcommand {
             return
         }
         let zone = context.zone(monash.timeZone)
-        let dates = DateText(timeZone: zone)
-        let wanted = day.map { $0.noon(in: zone, now: context.now) }
-        let classes = wanted.map { timetable.classes(onSameDayAs: $0, in: zone) } ?? timetable.sortedClasses
+        let dates = zone.dates
+        let wanted = day.map { $0.noon(in: zone.timeZone, now: context.now) }
+        let classes = wanted.map { timetable.classes(onSameDayAs: $0, in: zone.timeZone) } ?? timetable.sortedClasses
         let rows = classes.map { ClassJSON($0, dates: dates) }
         let envelope = Output(
             week: timetable.week,
             student: StudentJSON(id: timetable.student.id, name: timetable.student.name),
-            timeZone: zone.identifier,
+            timeZone: zone.name,
             classes: rows
         )
         try context.printList(rows, envelope: envelope, rowsKey: "classes") {
             context.print(
-                "Week \(timetable.week) · \(timetable.student.name) (\(timetable.student.id)) · times in \(zone.identifier)"
+                "Week \(timetable.week) · \(timetable.student.name) (\(timetable.student.id)) · times in \(zone.name)"
             )
             context.print()
             guard !classes.isEmpty else {
