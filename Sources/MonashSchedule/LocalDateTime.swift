@@ -119,13 +119,7 @@ struct LocalDateTime: Hashable, Sendable, Decodable, CustomStringConvertible {
     /// Each end is read as ``date(in:)`` reads it, except when the start falls in a daylight-saving
     /// gap: the class then moves forward by the gap as a whole and keeps its scheduled length, so
     /// 02:30–03:30 on the night clocks skip 02:00–03:00 becomes 03:30–04:30, not 03:30–03:30.
-    static func interval(
-        from start: LocalDateTime,
-        to end: LocalDateTime,
-        in timeZone: TimeZone
-    ) -> (
-        start: Date, end: Date
-    ) {
+    static func span(_ start: LocalDateTime, _ end: LocalDateTime, in timeZone: TimeZone) -> (start: Date, end: Date) {
         let first = start.resolved(in: timeZone)
         let length = end.secondsAsIfUTC - start.secondsAsIfUTC
         guard first.skipped, start.offset == nil, end.offset == nil, length >= 0 else {

@@ -33,7 +33,7 @@ extension Timetable {
             week: wire.week,
             student: Student(id: wire.student.id, name: wire.student.name),
             classes: wire.schedules.map { item in
-                let times = LocalDateTime.interval(from: item.startTime, to: item.endTime, in: timeZone)
+                let times = LocalDateTime.span(item.startTime, item.endTime, in: timeZone)
                 return ClassSession(
                     start: times.start,
                     end: times.end,
