@@ -2,14 +2,6 @@
 public import Foundation
 import HTTPCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Bytes a child writes, collected as they arrive.
 public final class OutputBuffer: Sendable {
     private let data = Locked(Data())
@@ -25,13 +17,13 @@ public final class OutputBuffer: Sendable {
 }
 
 /// A long-running child of a built executable (`basecamp webhooks listen`, `monash calendar
-/// serve`): its output is read while it runs, and it is stopped with a signal as Ctrl-C or a
-/// service manager would.
+/// serve`): its output is read while it runs, and it is stopped with SIGINT as Ctrl-C would, or
+/// with SIGTERM as a service manager would.
 ///
 /// ```swift
 /// let server = try RunningExecutable("monash", arguments: ["--sandbox", "calendar", "serve", "--port", "0"])
 /// let url = try await server.waitFor("\n", in: server.stdout)
-/// #expect(try await server.stop(with: SIGINT) == 0)
+/// #expect(try await server.interrupt() == 0)
 /// ```
 public struct RunningExecutable {
     /// The child.
@@ -81,16 +73,21 @@ public struct RunningExecutable {
         return buffer.text
     }
 
-    /// Sends SIGINT, as Ctrl-C does, and waits for the child to exit; see ``stop(with:)``.
+    /// Sends SIGINT, as Ctrl-C does, and waits for the child to exit; see ``terminate()``.
     public func interrupt() async throws -> Int32 {
-        try await stop(with: SIGINT)
+        process.interrupt()
+        return try await exitStatus()
     }
 
-    /// Sends `signal` and waits for the child to exit (terminating it after a minute); returns its
-    /// exit status, or 128 + the signal that ended it, as a shell reports it. The output buffers
-    /// then hold everything it wrote.
-    public func stop(with signal: Int32) async throws -> Int32 {
-        kill(process.processIdentifier, signal)
+    /// Sends SIGTERM, as a service manager does, and waits for the child to exit (sending SIGTERM
+    /// again after a minute); returns its exit status, or 128 + the signal that ended it, as a shell
+    /// reports it. The output buffers then hold everything it wrote.
+    public func terminate() async throws -> Int32 {
+        process.terminate()
+        return try await exitStatus()
+    }
+
+    private func exitStatus() async throws -> Int32 {
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

@@ -181,4 +181,15 @@ struct CalendarFeedTests {
         #expect(Set(revisions.map(\.etag)).count == 1)
         #expect(api.fetches == 1)
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("serve fails with the API's exit code when the first fetch fails, before it listens")
+    func firstFetchFailsTheCommand() async throws {
+        try await withBrokenService { baseURL in
+            let result = await monash(["--base-url", baseURL, "--no-retry", "calendar", "serve", "--port", "0"])
+            #expect(result.exitCode == 7, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(!result.stderr.contains("Subscribe with"))
+        }
+    }
 }

@@ -117,7 +117,7 @@ struct CalendarServeProcessTests {
         #expect(redirected.status == 200, "URLSession follows the redirect to the feed")
         #expect(redirected.body.contains("\r\nX-PUBLISHED-TTL:PT1H\r\n"))
         #expect(!redirected.body.contains("BEGIN:VTIMEZONE"), "--utc")
-        #expect(try await server.stop(with: SIGTERM) == 0, "\(server.stderr.text)")
+        #expect(try await server.terminate() == 0, "\(server.stderr.text)")
     }
 
     @Test("A port in use is one sentence and exit 1; a bad --port or --refresh is exit 64")
