@@ -90,7 +90,7 @@ struct CalendarServeProcessTests {
         #expect(status == 0, "\(server.stderr.text)")
         let log = server.stderr.text
         #expect(log.contains("Subscribe with webcal://127.0.0.1:"))
-        #expect(log.contains("Calendar of week "))
+        #expect(log.contains("Serving week "))
         #expect(log.contains("GET /calendar.ics 304 Not Modified"))
         #expect(log.hasSuffix("Stopped.\n"))
         #expect(server.stdout.text == url.absoluteString + "\n", "stdout holds only the URL")

@@ -1,4 +1,5 @@
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import HTTPCoreTesting

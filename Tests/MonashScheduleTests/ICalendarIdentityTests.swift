@@ -66,7 +66,7 @@ struct ICalendarIdentityTests {
     @Test(
         "REFRESH-INTERVAL and X-PUBLISHED-TTL say how often a subscriber fetches again",
         arguments: [
-            (Duration.seconds(900), "PT15M"), (.seconds(3600), "PT1H"), (.seconds(5400), "PT1H30M"),
+            (Duration.seconds(900), "PT15M" as String?), (.seconds(3600), "PT1H"), (.seconds(5400), "PT1H30M"),
             (.seconds(86_400), "P1D"), (.seconds(90_061), "P1DT1H1M1S"), (.milliseconds(999), nil),
         ]
     )

@@ -28,7 +28,7 @@ actor CalendarFeed {
 
     /// What a check of the API found, for the command to report.
     enum Outcome: Sendable {
-        /// The first revision, or events that changed.
+        /// Events changed: a new revision replaced the one served so far.
         case changed(Revision)
         /// The API could not be read; the last revision is still served.
         case failed(message: String, serving: Revision)
@@ -50,7 +50,7 @@ actor CalendarFeed {
     ///   - fetch: Reads the week from the API.
     ///   - interval: The API is asked at most once per interval, and only when the feed is requested.
     ///   - options: How the calendar is written; its stamp is replaced by each revision's time.
-    ///   - report: Told about the first revision, each change and each failed check.
+    ///   - report: Told about each change after the first revision and each failed check.
     init(
         interval: Duration,
         options: ICalendarOptions,
@@ -107,8 +107,8 @@ actor CalendarFeed {
             week: timetable.week,
             classes: timetable.classes.count
         )
+        if latest != nil { report(.changed(revision)) }
         latest = revision
-        report(.changed(revision))
         return revision
     }
 

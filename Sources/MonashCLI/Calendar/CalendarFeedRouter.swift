@@ -3,8 +3,7 @@ import Foundation
 import HTTPCore
 import Hummingbird
 
-/// The routes of `calendar serve`: the feed (GET, and HEAD, which Hummingbird derives from GET),
-/// 405 for other methods on it, and `/` redirecting to it, so a URL pasted without the path
+/// The routes of `calendar serve`: the feed (GET and HEAD), 405 for other methods on it, and `/` redirecting to it, so a URL pasted without the path
 /// still subscribes.
 struct CalendarFeedRouter: Sendable {
     let feed: CalendarFeed
@@ -15,7 +14,9 @@ struct CalendarFeedRouter: Sendable {
     func build() -> Router<BasicRequestContext> {
         let router = Router()
         let path = RouterPath(self.path)
-        router.get(path) { request, _ in await answer(request) }
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on(path, method: method) { request, _ in await answer(request) }
+        }
         for method in [HTTPRequest.Method.post, .put, .patch, .delete] {
             router.on(path, method: method) { request, _ in
                 log.request(request, .methodNotAllowed)
@@ -52,8 +53,7 @@ struct FeedLog: Sendable {
     func report(_ outcome: CalendarFeed.Outcome) {
         switch outcome {
         case .changed(let revision):
-            let classes = "\(revision.classes) class\(revision.classes == 1 ? "" : "es")"
-            context.note("\(time) Calendar of week \(revision.week): \(classes), ETag \(revision.etag)")
+            context.note("\(time) The timetable changed: now serving \(Self.summary(revision)).")
         case .failed(let message, let serving):
             context.note(
                 "\(time) Could not refresh the timetable (\(message)); still serving the calendar of "
@@ -64,6 +64,12 @@ struct FeedLog: Sendable {
 
     func request(_ request: Request, _ status: HTTPResponse.Status) {
         context.note("\(time) \(request.method) \(request.uri.path) \(status.code) \(status.reasonPhrase)")
+    }
+
+    /// `week 8 (3 classes, ETag "…")`.
+    static func summary(_ revision: CalendarFeed.Revision) -> String {
+        let classes = "\(revision.classes) class\(revision.classes == 1 ? "" : "es")"
+        return "week \(revision.week) (\(classes), ETag \(revision.etag))"
     }
 
     private var time: String {

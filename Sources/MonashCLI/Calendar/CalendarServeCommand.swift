@@ -84,6 +84,7 @@ struct CalendarServeCommand: MonashSubcommand {
                 refreshSeconds: refresh.duration.components.seconds
             )
             try context.printRecord(output) { context.print(url) }
+            context.note("Serving \(FeedLog.summary(first)).")
             context.note("Subscribe with \(webcal) (Ctrl-C to stop); the API is asked at most every \(refresh.text).")
         }
         context.note("Stopped.")
