@@ -81,16 +81,16 @@ def check_file(directory, name, expected_file):
         problem(name, "VERSION or PRODID missing")
     check_refresh(name, calendar, expected_file.get("refreshInterval"))
     expected = expected_file["events"]
-    zone_name = expected_file["zone"]
+    tzid = expected_file["zone"]
     zones = calendar.walk("VTIMEZONE")
     zoned = not name.endswith("-utc.ics")
     file_zone = system_zone = None
     if zoned:
-        if len(zones) != 1 or str(zones[0]["TZID"]) != zone_name:
-            problem(name, f"expected one VTIMEZONE for {zone_name}")
+        if len(zones) != 1 or str(zones[0]["TZID"]) != tzid:
+            problem(name, f"expected one VTIMEZONE for {tzid}")
             return
         file_zone = zones[0].to_tz(lookup_tzid=False)
-        system_zone = zoneinfo.ZoneInfo(zone_name)
+        system_zone = zoneinfo.ZoneInfo(tzid)
     elif zones:
         problem(name, "a UTC file has a VTIMEZONE")
 
@@ -124,7 +124,7 @@ def check_file(directory, name, expected_file):
                 continue
             prop = event[key]
             if zoned:
-                if prop.params.get("TZID") != zone_name:
+                if prop.params.get("TZID") != tzid:
                     problem(label, f"{key} has TZID {prop.params.get('TZID')}")
                 wall = prop.dt.replace(tzinfo=None)
                 for zone_name, zone in (("the file's VTIMEZONE", file_zone), ("the system zone", system_zone)):
