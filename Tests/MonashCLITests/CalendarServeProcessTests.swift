@@ -143,4 +143,17 @@ struct CalendarServeProcessTests {
             #expect(result.exitCode == 64, "\(arguments): \(result.stderr)")
         }
     }
+
+    @Test("--host beyond loopback warns that anyone who can reach the port can read the timetable")
+    func everyNetwork() async throws {
+        let (server, _) = try await Self.start(["--host", "0.0.0.0"])
+        let log = try await server.waitFor("Subscribe with", in: server.stderr)
+        #expect(log.contains("Warning: listening on 0.0.0.0, not only this computer"))
+        #expect(log.contains("this computer's network address in place of 0.0.0.0"))
+        #expect(try await server.interrupt() == 0)
+
+        let (local, _) = try await Self.start()
+        #expect(!(try await local.waitFor("Subscribe with", in: local.stderr)).contains("Warning"))
+        #expect(try await local.interrupt() == 0)
+    }
 }

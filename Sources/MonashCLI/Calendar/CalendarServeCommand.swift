@@ -44,6 +44,11 @@ struct CalendarServeCommand: MonashSubcommand {
     @Flag(help: "Write times in UTC instead of the campus zone.")
     var utc = false
 
+    /// Whether only this computer can connect.
+    private var isLoopback: Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) || host.hasPrefix("127.")
+    }
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard (RefreshArgument.minimum...RefreshArgument.maximum).contains(refresh.duration) else {
@@ -85,6 +90,14 @@ struct CalendarServeCommand: MonashSubcommand {
             )
             try context.printRecord(output) { context.print(url) }
             context.note("Serving \(FeedLog.summary(first)).")
+            if !isLoopback {
+                context.note(
+                    "Warning: listening on \(host), not only this computer: anyone who can reach port "
+                        + "\(base.port ?? port) here can read the timetable (no password, no TLS)."
+                        + (["0.0.0.0", "::"].contains(host)
+                            ? " Other devices use this computer's network address in place of \(host)." : "")
+                )
+            }
             context.note("Subscribe with \(webcal) (Ctrl-C to stop); the API is asked at most every \(refresh.text).")
         }
         context.note("Stopped.")
