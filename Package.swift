@@ -126,13 +126,19 @@ let package = Package(
                 // URLSession on Apple platforms; on Linux the tools send through SwiftNIO.
                 .target(name: "HTTPCoreAsyncHTTPClient", condition: .when(platforms: [.linux])),
                 .argumentParser, .logging, .hummingbird,
+                // LocalHTTPServer: the foreground servers of `webhooks listen` and `calendar serve`.
+                .nioCore, .serviceLifecycle,
             ]
         ),
         // Test helpers for the tools' own tests (not linked into any tool).
         library("CLISupportTesting", ["CLISupport", "APISandbox", "HTTPCore", .hummingbird]),
         executable(
             "MonashCLI",
-            ["CLISupport", "MonashSchedule", "MonashSandbox", "HTTPCore", "APISandbox", .argumentParser]
+            [
+                "CLISupport", "MonashSchedule", "MonashSandbox", "HTTPCore", "APISandbox", .argumentParser,
+                // `calendar serve`: a subscribable feed on Hummingbird, ETags from SHA-256.
+                .hummingbird, .httpTypes, .crypto,
+            ]
         ),
         executable(
             "BasecampCLI",
@@ -141,7 +147,7 @@ let package = Package(
                 .argumentParser,
                 // `basecamp webhooks listen`: a local receiver on Hummingbird.
                 "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
-                .hummingbird, .httpTypes, .httpTypesFoundation, .logging, .nioCore, .serviceLifecycle,
+                .hummingbird, .httpTypes, .httpTypesFoundation,
             ]
         ),
         executable(

@@ -4,7 +4,10 @@
 # files, and Python's icalendar package reads each one and checks its events' times and fields
 # (Scripts/validate-ics.py). Then the built `monash timetable --ics` writes the sandbox's weeks,
 # zoned and UTC, and each file is read the same way and checked against `monash --json timetable`
-# (Scripts/validate-cli-ics.py). Fails, never skips, when icalendar cannot be installed.
+# (Scripts/validate-cli-ics.py). Last, `monash calendar serve` is started on a free port: its feed
+# is fetched, a conditional GET with its ETag must be answered 304, the feed is checked the same
+# way (plus REFRESH-INTERVAL), and SIGINT must stop the server with exit 0. Fails, never skips,
+# when icalendar cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! python3 -c "import icalendar" 2>/dev/null; then
@@ -27,3 +30,43 @@ for week in sample large; do
     python3 Scripts/validate-cli-ics.py "$out/cli-$week.ics" "$out/cli-$week.json"
     python3 Scripts/validate-cli-ics.py "$out/cli-$week-utc.ics" "$out/cli-$week.json"
 done
+
+# The subscription feed, as a calendar app reads it.
+"$monash" --sandbox calendar serve --port 0 > "$out/serve.out" 2> "$out/serve.err" &
+serve_pid=$!
+for _ in $(seq 1 600); do
+    [ -s "$out/serve.out" ] && break
+    kill -0 "$serve_pid" 2>/dev/null || break
+    sleep 0.1
+done
+url=$(head -n 1 "$out/serve.out")
+if [ -z "$url" ]; then
+    echo "error: calendar serve printed no URL" >&2
+    cat "$out/serve.err" >&2
+    kill -TERM "$serve_pid" 2>/dev/null || true
+    exit 1
+fi
+python3 - "$url" "$out/feed.ics" <<'PY'
+import sys
+import urllib.error
+import urllib.request
+
+url, target = sys.argv[1], sys.argv[2]
+with urllib.request.urlopen(url, timeout=30) as response:
+    assert response.status == 200, response.status
+    assert response.headers["Content-Type"] == "text/calendar; charset=utf-8", response.headers["Content-Type"]
+    etag = response.headers["ETag"]
+    body = response.read()
+with open(target, "wb") as file:
+    file.write(body)
+try:
+    urllib.request.urlopen(urllib.request.Request(url, headers={"If-None-Match": etag}), timeout=30)
+    sys.exit("ci-monash-ics: a conditional GET with the feed's ETag was not answered 304")
+except urllib.error.HTTPError as error:
+    assert error.code == 304, error.code
+print(f"ci-monash-ics: {url}: 200 with ETag {etag}, then 304")
+PY
+MONASH_SANDBOX_WEEK=sample "$monash" --sandbox --json timetable > "$out/cli-feed.json"
+kill -INT "$serve_pid"
+wait "$serve_pid"
+python3 Scripts/validate-cli-ics.py --refresh PT15M "$out/feed.ics" "$out/cli-feed.json"

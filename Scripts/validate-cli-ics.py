@@ -7,8 +7,11 @@ TIMETABLE.json is `monash --json timetable` for the same week. The file is read 
 icalendar; it must hold one event per class with the class's start and end instants (converted
 with the file's own VTIMEZONE and with the system's zone data when zoned, or UTC times with no
 VTIMEZONE when the name ends in -utc.ics), the course and class in SUMMARY, room and campus in
-LOCATION, the lecturer in DESCRIPTION, and distinct UIDs. The raw checks (CRLF, 75-octet lines)
-are validate-ics.py's.
+LOCATION, the lecturer in DESCRIPTION, distinct UIDs, a UTC DTSTAMP, and one SEQUENCE (a 32-bit
+INTEGER) on every event. A DTEND is required whenever the class ends after it starts. With
+--refresh DURATION the calendar must carry REFRESH-INTERVAL and X-PUBLISHED-TTL of that value (a
+subscription feed, `monash calendar serve`). The raw checks (CRLF, 75-octet lines) are
+validate-ics.py's.
 """
 
 import datetime
@@ -27,16 +30,22 @@ UTC = datetime.timezone.utc
 
 
 def main():
-    if len(sys.argv) != 3:
+    arguments = sys.argv[1:]
+    refresh = None
+    if len(arguments) == 4 and arguments[0] == "--refresh":
+        refresh = arguments[1]
+        arguments = arguments[2:]
+    if len(arguments) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    path = pathlib.Path(sys.argv[1])
+    path = pathlib.Path(arguments[0])
     name = path.name
-    week = json.loads(pathlib.Path(sys.argv[2]).read_text(encoding="utf-8"))
+    week = json.loads(pathlib.Path(arguments[1]).read_text(encoding="utf-8"))
     raw = path.read_bytes()
     validate_ics.check_raw(name, raw)
     problem = validate_ics.problem
     calendar = icalendar.Calendar.from_ical(raw)
+    validate_ics.check_refresh(name, calendar, refresh)
     zones = calendar.walk("VTIMEZONE")
     zoned = not name.endswith("-utc.ics")
     converters = []
@@ -54,6 +63,13 @@ def main():
     uids = [str(event["UID"]) for event in events]
     if len(set(uids)) != len(uids):
         problem(name, "UIDs repeat")
+    sequences = {str(event.get("SEQUENCE")) for event in events}
+    if events and (len(sequences) != 1 or not all(s.isdigit() and int(s) <= 2**31 - 1 for s in sequences)):
+        problem(name, f"SEQUENCE values {sorted(sequences)}, expected one 32-bit integer")
+    for event in events:
+        stamp = event.decoded("DTSTAMP") if "DTSTAMP" in event else None
+        if stamp is None or stamp.tzinfo is None or stamp.utcoffset() != datetime.timedelta(0):
+            problem(name, f"{event['UID']}: DTSTAMP missing or not UTC")
     remaining = list(events)
     for session in classes:
         start = datetime.datetime.fromisoformat(session["start"]).astimezone(UTC)
@@ -77,7 +93,9 @@ def main():
             problem(label, "no event with this course, class and start")
             continue
         remaining.remove(match)
-        if "DTEND" in match and not all(t == end for t in instants(match, "DTEND")):
+        if end > start and "DTEND" not in match:
+            problem(label, "DTEND missing for a class that ends after it starts")
+        elif "DTEND" in match and not all(t == end for t in instants(match, "DTEND")):
             problem(label, f"DTEND is {match['DTEND'].dt}, expected {session['end']}")
         location = str(match.get("LOCATION", ""))
         if session["room"] not in location or session["campus"] not in location:

@@ -4,13 +4,14 @@
 Usage: validate-ics.py DIRECTORY
 
 DIRECTORY holds the .ics files written by the ICalendarFileTests suite and expected.json, which
-lists, per file, the events it must contain (UID, UTC start and end, summary, location,
-description), worked out by hand from Melbourne's daylight-saving rules. For every file this
-checks the raw text (CRLF line ends, lines of at most 75 octets, UTF-8 never split), that the
-parser reads it, and that each event's fields and instants are the expected ones. A zoned file's
-times are converted twice: with the VTIMEZONE the file carries (built into a time zone from its
-observances alone) and with the system's zone data for its TZID; both must agree with the
-expectations.
+lists, per file, its campus zone, the SEQUENCE every event carries, the refresh interval
+(REFRESH-INTERVAL and X-PUBLISHED-TTL, or none) and the events it must contain (UID, UTC start and
+end, summary, location, description), worked out by hand from the zones' daylight-saving rules
+(Melbourne's and New York's). For every file this checks the raw text (CRLF line ends, lines of at
+most 75 octets, UTF-8 never split), that the parser reads it, and that each event's fields and
+instants are the expected ones. A zoned file's times are converted twice: with the VTIMEZONE the
+file carries (built into a time zone from its observances alone) and with the system's zone data
+for its TZID; both must agree with the expectations.
 """
 
 import datetime
@@ -54,21 +55,42 @@ def utc_of(value, zone=None):
     return value.astimezone(UTC)
 
 
-def check_file(directory, name, expected):
+def check_refresh(name, calendar, wanted):
+    """REFRESH-INTERVAL (RFC 7986, a DURATION value) and X-PUBLISHED-TTL: both `wanted`, or neither."""
+    for key in ("REFRESH-INTERVAL", "X-PUBLISHED-TTL"):
+        got = calendar.get(key)
+        if wanted is None:
+            if got is not None:
+                problem(name, f"{key} present but not expected")
+            continue
+        if got is None:
+            problem(name, f"{key} missing")
+            continue
+        if key == "REFRESH-INTERVAL" and got.params.get("VALUE") != "DURATION":
+            problem(name, "REFRESH-INTERVAL lacks VALUE=DURATION")
+        text = got.to_ical().decode() if hasattr(got, "to_ical") else str(got)
+        if text != wanted or icalendar.vDuration.from_ical(text) != icalendar.vDuration.from_ical(wanted):
+            problem(name, f"{key} is {text}, expected {wanted}")
+
+
+def check_file(directory, name, expected_file):
     raw = (directory / name).read_bytes()
     check_raw(name, raw)
     calendar = icalendar.Calendar.from_ical(raw)
     if str(calendar.get("VERSION")) != "2.0" or not calendar.get("PRODID"):
         problem(name, "VERSION or PRODID missing")
+    check_refresh(name, calendar, expected_file.get("refreshInterval"))
+    expected = expected_file["events"]
+    tzid = expected_file["zone"]
     zones = calendar.walk("VTIMEZONE")
     zoned = not name.endswith("-utc.ics")
     file_zone = system_zone = None
     if zoned:
-        if len(zones) != 1 or str(zones[0]["TZID"]) != "Australia/Melbourne":
-            problem(name, "expected one VTIMEZONE for Australia/Melbourne")
+        if len(zones) != 1 or str(zones[0]["TZID"]) != tzid:
+            problem(name, f"expected one VTIMEZONE for {tzid}")
             return
         file_zone = zones[0].to_tz(lookup_tzid=False)
-        system_zone = zoneinfo.ZoneInfo("Australia/Melbourne")
+        system_zone = zoneinfo.ZoneInfo(tzid)
     elif zones:
         problem(name, "a UTC file has a VTIMEZONE")
 
@@ -86,6 +108,11 @@ def check_file(directory, name, expected):
         stamp = event.decoded("DTSTAMP")
         if stamp.tzinfo is None or stamp.utcoffset() != datetime.timedelta(0):
             problem(label, "DTSTAMP is not UTC")
+        sequence = event.get("SEQUENCE")
+        if sequence is None or int(sequence) != expected_file["sequence"]:
+            problem(label, f"SEQUENCE is {sequence}, expected {expected_file['sequence']}")
+        elif not 0 <= int(sequence) <= 2**31 - 1:
+            problem(label, "SEQUENCE does not fit RFC 5545's INTEGER")
         for key in ("DTSTART", "DTEND"):
             wanted = want.get("start" if key == "DTSTART" else "end")
             if wanted is None:
@@ -97,7 +124,7 @@ def check_file(directory, name, expected):
                 continue
             prop = event[key]
             if zoned:
-                if prop.params.get("TZID") != "Australia/Melbourne":
+                if prop.params.get("TZID") != tzid:
                     problem(label, f"{key} has TZID {prop.params.get('TZID')}")
                 wall = prop.dt.replace(tzinfo=None)
                 for zone_name, zone in (("the file's VTIMEZONE", file_zone), ("the system zone", system_zone)):
@@ -125,11 +152,11 @@ def main():
     if not expected:
         print("validate-ics: expected.json lists no files", file=sys.stderr)
         return 1
-    for name, events in sorted(expected.items()):
-        check_file(directory, name, events)
+    for name, expected_file in sorted(expected.items()):
+        check_file(directory, name, expected_file)
     for line in problems:
         print(f"validate-ics: {line}", file=sys.stderr)
-    checked = sum(len(events) for events in expected.values())
+    checked = sum(len(expected_file["events"]) for expected_file in expected.values())
     print(f"validate-ics: {len(expected)} files, {checked} events, {len(problems)} problems "
           f"(icalendar {icalendar.__version__})")
     return 1 if problems else 0

@@ -36,13 +36,14 @@ struct BusesCommand: MonashSubcommand {
         } else {
             legs = timetable.sortedStops
         }
-        let dates = DateText(timeZone: context.zone(monash.timeZone))
+        let zone = context.zone(monash.timeZone)
+        let dates = zone.dates
         try context.printList(legs.map { BusJSON($0, dates: dates) }) {
             guard !legs.isEmpty else {
                 context.print("No buses reported.")
                 return
             }
-            context.print("Times in \(dates.timeZone.identifier)")
+            context.print("Times in \(zone.name)")
             context.print()
             var table = TextTable(columns: [.init("PREDICTED"), .init("FROM"), .init("TO")])
             for leg in legs {

@@ -20,7 +20,9 @@ struct Monash: CommandLineTool {
             + "Under --sandbox the example week is moved to this week (or the next, once this week's classes have started)."
             + "\n\nTry it without a server:\n  monash --sandbox next\n  monash --sandbox timetable --format csv",
         version: "0.1.0",
-        subcommands: [TimetableCommand.self, ParkingCommand.self, BusesCommand.self, NextCommand.self]
+        subcommands: [
+            TimetableCommand.self, ParkingCommand.self, BusesCommand.self, NextCommand.self, CalendarCommand.self,
+        ]
     )
 
     static let environmentPrefix = "MONASH"

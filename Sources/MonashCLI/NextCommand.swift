@@ -50,8 +50,8 @@ struct NextCommand: MonashSubcommand {
         let zone = context.zone(monash.timeZone)
         var clock = context.environment.clock
         if let at {
-            guard let date = at.date(in: zone) else {
-                throw ValidationError("--at does not name a moment in \(zone.identifier).")
+            guard let date = at.date(in: zone.timeZone) else {
+                throw ValidationError("--at does not name a moment in \(zone.name).")
             }
             clock = FixedClock(date: date)
         }
@@ -69,7 +69,7 @@ struct NextCommand: MonashSubcommand {
         }
         let park = assistant.carParkWithMostFreeSlots()
 
-        let dates = DateText(timeZone: zone)
+        let dates = zone.dates
         let output = Output(
             now: dates.iso8601(assistant.now),
             inProgress: Nullable(inProgress.map { ClassJSON($0, dates: dates) }),
@@ -78,7 +78,7 @@ struct NextCommand: MonashSubcommand {
             bestCarPark: Nullable(park.map(CarParkJSON.init))
         )
         try context.printRecord(output) {
-            context.print("Times in \(zone.identifier)")
+            context.print("Times in \(zone.name)")
             context.print()
             printTable(
                 inProgress: inProgress,

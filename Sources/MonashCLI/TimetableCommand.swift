@@ -11,7 +11,7 @@ struct TimetableCommand: MonashSubcommand {
         discussion: """
             Times are shown in the campus zone unless --time-zone names another; --json gives ISO 8601 times with that zone's offset, and --format csv, tsv or jsonl one row per class.
 
-            --ics writes the week as an iCalendar file that calendar apps import: one event per class with the room and campus as its location and the lecturer in its description, times in the campus zone with its daylight-saving rules (or in UTC with --utc), and stable event ids, so importing next week's file again updates the events instead of adding copies. With --output the file is replaced only once it is complete.
+            --ics writes the week as an iCalendar file that calendar apps import: one event per class with the room and campus as its location and the lecturer in its description, times in the campus zone with its daylight-saving rules (or in UTC with --utc), and event ids that name the class rather than its time, so importing the week again after a class moved updates the event instead of adding a copy. With --output the file is replaced only once it is complete. For a calendar that stays current without importing, subscribe to calendar serve.
 
             Examples:
               monash --sandbox timetable --day today
@@ -66,19 +66,19 @@ struct TimetableCommand: MonashSubcommand {
             return
         }
         let zone = context.zone(monash.timeZone)
-        let dates = DateText(timeZone: zone)
-        let wanted = day.map { $0.noon(in: zone, now: context.now) }
-        let classes = wanted.map { timetable.classes(onSameDayAs: $0, in: zone) } ?? timetable.sortedClasses
+        let dates = zone.dates
+        let wanted = day.map { $0.noon(in: zone.timeZone, now: context.now) }
+        let classes = wanted.map { timetable.classes(onSameDayAs: $0, in: zone.timeZone) } ?? timetable.sortedClasses
         let rows = classes.map { ClassJSON($0, dates: dates) }
         let envelope = Output(
             week: timetable.week,
             student: StudentJSON(id: timetable.student.id, name: timetable.student.name),
-            timeZone: zone.identifier,
+            timeZone: zone.name,
             classes: rows
         )
         try context.printList(rows, envelope: envelope, rowsKey: "classes") {
             context.print(
-                "Week \(timetable.week) · \(timetable.student.name) (\(timetable.student.id)) · times in \(zone.identifier)"
+                "Week \(timetable.week) · \(timetable.student.name) (\(timetable.student.id)) · times in \(zone.name)"
             )
             context.print()
             guard !classes.isEmpty else {

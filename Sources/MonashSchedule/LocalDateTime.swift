@@ -111,9 +111,29 @@ struct LocalDateTime: Hashable, Sendable, Decodable, CustomStringConvertible {
     /// would show it; a repeated one (02:30 on the night clocks go back) means its first occurrence,
     /// so nothing that was scheduled is reported late.
     func date(in timeZone: TimeZone) -> Date {
+        resolved(in: timeZone).date
+    }
+
+    /// The instants a class scheduled from `start` to `end` occupies in `timeZone`.
+    ///
+    /// Each end is read as ``date(in:)`` reads it, except when the start falls in a daylight-saving
+    /// gap: the class then moves forward by the gap as a whole and keeps its scheduled length, so
+    /// 02:30–03:30 on the night clocks skip 02:00–03:00 becomes 03:30–04:30, not 03:30–03:30.
+    static func span(_ start: LocalDateTime, _ end: LocalDateTime, in timeZone: TimeZone) -> (start: Date, end: Date) {
+        let first = start.resolved(in: timeZone)
+        let length = end.secondsAsIfUTC - start.secondsAsIfUTC
+        guard first.skipped, start.offset == nil, end.offset == nil, length >= 0 else {
+            return (first.date, end.date(in: timeZone))
+        }
+        let nanoseconds = TimeInterval(end.nanosecond - start.nanosecond) / 1e9
+        return (first.date, first.date.addingTimeInterval(TimeInterval(length) + nanoseconds))
+    }
+
+    /// The instant, and whether the wall-clock time was skipped by a daylight-saving gap.
+    private func resolved(in timeZone: TimeZone) -> (date: Date, skipped: Bool) {
         let naive = Date(timeIntervalSince1970: TimeInterval(secondsAsIfUTC) + TimeInterval(nanosecond) / 1e9)
         if let offset {
-            return naive.addingTimeInterval(TimeInterval(-offset))
+            return (naive.addingTimeInterval(TimeInterval(-offset)), false)
         }
         // Zones change offset at most once in any two days, so the offsets a day either side are
         // the only candidates.
@@ -126,7 +146,8 @@ struct LocalDateTime: Hashable, Sendable, Decodable, CustomStringConvertible {
             }
         // No candidate is valid only inside a gap: reading it with the offset before the gap lands
         // the same distance after the change.
-        return valid.min() ?? naive.addingTimeInterval(TimeInterval(-before))
+        guard let first = valid.min() else { return (naive.addingTimeInterval(TimeInterval(-before)), true) }
+        return (first, false)
     }
 
     /// Seconds since 1970 if the fields were a UTC time (days-from-civil, proleptic Gregorian).

@@ -33,9 +33,10 @@ extension Timetable {
             week: wire.week,
             student: Student(id: wire.student.id, name: wire.student.name),
             classes: wire.schedules.map { item in
-                ClassSession(
-                    start: item.startTime.date(in: timeZone),
-                    end: item.endTime.date(in: timeZone),
+                let times = LocalDateTime.span(item.startTime, item.endTime, in: timeZone)
+                return ClassSession(
+                    start: times.start,
+                    end: times.end,
                     course: item.course,
                     kind: item.kind,
                     lecturer: item.lecturer,

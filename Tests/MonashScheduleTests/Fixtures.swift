@@ -18,9 +18,10 @@ enum Fixtures {
     static func timetable(
         classes: [(String, String)] = [],
         buses: [String] = [],
-        parkings: [(String, Int)] = []
+        parkings: [(String, Int)] = [],
+        timeZone: TimeZone = ScheduleClient.defaultTimeZone
     ) throws -> Timetable {
-        try Timetable.decode(from: week(classes: classes, buses: buses, parkings: parkings))
+        try Timetable.decode(from: week(classes: classes, buses: buses, parkings: parkings), timeZone: timeZone)
     }
 
     /// A payload with the given class times (start, end) and bus times, everything else filler.

@@ -1,5 +1,6 @@
 import Foundation
 import MonashSchedule
+import Testing
 
 /// Weeks for the calendar export, each with the events it must produce, written down by hand
 /// (UTC instants worked out from Melbourne's rules, not by the code under test).
@@ -16,6 +17,16 @@ enum ICalendarFixtures {
     struct Week {
         var name: String
         var json: String
+        var events: [Event]
+        /// The campus zone the week is read in.
+        var zone = "Australia/Melbourne"
+    }
+
+    /// What expected.json holds for each file the parser check reads.
+    struct ExpectedFile: Codable, Equatable {
+        var zone: String
+        var sequence: Int
+        var refreshInterval: String?
         var events: [Event]
     }
 
@@ -69,20 +80,20 @@ enum ICalendarFixtures {
         ]),
         events: [
             lecture(
-                "305491-FIT2004-Lecture-01-20240404T230000Z" + domain,
+                "305491-2024W14-FIT2004-Lecture-01" + domain,
                 "2024-04-04T23:00:00Z",
                 "2024-04-05T01:00:00Z",
                 "FIT2004 Lecture 01"
             ),
             // 02:30 happens twice that night; the first (still +11) is meant. 03:30 is +10.
             lecture(
-                "305491-MTH2010-Workshop-02-20240406T153000Z" + domain,
+                "305491-2024W14-MTH2010-Workshop-02" + domain,
                 "2024-04-06T15:30:00Z",
                 "2024-04-06T17:30:00Z",
                 "MTH2010 Workshop 02"
             ),
             lecture(
-                "305491-FIT2004-Lecture-02-20240408T000000Z" + domain,
+                "305491-2024W15-FIT2004-Lecture-02" + domain,
                 "2024-04-08T00:00:00Z",
                 "2024-04-08T01:30:00Z",
                 "FIT2004 Lecture 02"
@@ -96,24 +107,32 @@ enum ICalendarFixtures {
         json: payload([
             session("2024-10-04T10:00:00", "2024-10-04T12:00:00"),
             session("2024-10-06T01:30:00", "2024-10-06T03:30:00", course: "MTH2010", kind: "Workshop 02"),
+            session("2024-10-06T02:30:00", "2024-10-06T03:30:00", course: "MTH2010", kind: "Workshop 03"),
             session("2024-10-07T10:00:00", "2024-10-07T11:00:00", kind: "Lecture 02"),
         ]),
         events: [
             lecture(
-                "305491-FIT2004-Lecture-01-20241004T000000Z" + domain,
+                "305491-2024W40-FIT2004-Lecture-01" + domain,
                 "2024-10-04T00:00:00Z",
                 "2024-10-04T02:00:00Z",
                 "FIT2004 Lecture 01"
             ),
             // 01:30 is +10; 03:30 is +11: one real hour.
             lecture(
-                "305491-MTH2010-Workshop-02-20241005T153000Z" + domain,
+                "305491-2024W40-MTH2010-Workshop-02" + domain,
                 "2024-10-05T15:30:00Z",
                 "2024-10-05T16:30:00Z",
                 "MTH2010 Workshop 02"
             ),
+            // 02:30 never happens that night: the class moves to 03:30 (+11) and keeps its hour.
             lecture(
-                "305491-FIT2004-Lecture-02-20241006T230000Z" + domain,
+                "305491-2024W40-MTH2010-Workshop-03" + domain,
+                "2024-10-05T16:30:00Z",
+                "2024-10-05T17:30:00Z",
+                "MTH2010 Workshop 03"
+            ),
+            lecture(
+                "305491-2024W41-FIT2004-Lecture-02" + domain,
                 "2024-10-06T23:00:00Z",
                 "2024-10-07T00:00:00Z",
                 "FIT2004 Lecture 02"
@@ -152,7 +171,7 @@ enum ICalendarFixtures {
         ),
         events: [
             Event(
-                uid: "305491-FIT-1008-Lab--3-20240714T230000Z" + domain,
+                uid: "305491-2024W29-FIT-1008-Lab--3" + domain,
                 start: "2024-07-14T23:00:00Z",
                 end: "2024-07-15T00:00:00Z",
                 summary: "FIT;1008 Lab, 3",
@@ -161,19 +180,19 @@ enum ICalendarFixtures {
                 description: "Lecturer: Dr Back\\slash\nand a second line"
             ),
             lecture(
-                "305491-FIT1008-Lab-3-20240715T230000Z" + domain,
+                "305491-2024W29-FIT1008-Lab-3" + domain,
                 "2024-07-15T23:00:00Z",
                 "2024-07-16T00:00:00Z",
                 "FIT1008 Lab 3"
             ),
             lecture(
-                "305491-FIT1008-Lab-3-20240715T230000Z-2" + domain,
+                "305491-2024W29-FIT1008-Lab-3-2" + domain,
                 "2024-07-15T23:00:00Z",
                 "2024-07-16T00:00:00Z",
                 "FIT1008 Lab 3"
             ),
             Event(
-                uid: "305491-FIT1008-Lab-4-20240717T040000Z" + domain,
+                uid: "305491-2024W29-FIT1008-Lab-4" + domain,
                 start: "2024-07-17T04:00:00Z",
                 end: nil,
                 summary: "FIT1008 Lab 4",
@@ -183,9 +202,68 @@ enum ICalendarFixtures {
         ]
     )
 
-    static let weeks = [april, october, awkward]
+    /// New York's daylight time starts on Sunday 10 March 2024 at 02:00 (-5 → -4).
+    static let newYorkMarch = Week(
+        name: "new-york-march-2024",
+        json: payload([
+            session("2024-03-08T10:00:00", "2024-03-08T11:00:00"),
+            session("2024-03-10T02:30:00", "2024-03-10T03:30:00", course: "MTH2010", kind: "Workshop 02"),
+            session("2024-03-11T10:00:00", "2024-03-11T11:00:00", kind: "Lecture 02"),
+        ]),
+        events: [
+            lecture(
+                "305491-2024W10-FIT2004-Lecture-01" + domain,
+                "2024-03-08T15:00:00Z",
+                "2024-03-08T16:00:00Z",
+                "FIT2004 Lecture 01"
+            ),
+            // 02:30 never happens: 03:30 EDT (-4) to 04:30.
+            lecture(
+                "305491-2024W10-MTH2010-Workshop-02" + domain,
+                "2024-03-10T07:30:00Z",
+                "2024-03-10T08:30:00Z",
+                "MTH2010 Workshop 02"
+            ),
+            lecture(
+                "305491-2024W11-FIT2004-Lecture-02" + domain,
+                "2024-03-11T14:00:00Z",
+                "2024-03-11T15:00:00Z",
+                "FIT2004 Lecture 02"
+            ),
+        ],
+        zone: "America/New_York"
+    )
+
+    /// New York's daylight time ends on Sunday 3 November 2024 at 02:00 (-4 → -5).
+    static let newYorkNovember = Week(
+        name: "new-york-november-2024",
+        json: payload([
+            session("2024-11-03T01:15:00", "2024-11-03T01:45:00", course: "MTH2010", kind: "Workshop 02"),
+            session("2024-11-03T01:30:00", "2024-11-03T02:30:00"),
+        ]),
+        events: [
+            // 01:15 and 01:45 happen twice: the first (-4) is meant.
+            lecture(
+                "305491-2024W44-MTH2010-Workshop-02" + domain,
+                "2024-11-03T05:15:00Z",
+                "2024-11-03T05:45:00Z",
+                "MTH2010 Workshop 02"
+            ),
+            // 01:30 is the first (-4); 02:30 happens once (-5): two real hours.
+            lecture(
+                "305491-2024W44-FIT2004-Lecture-01" + domain,
+                "2024-11-03T05:30:00Z",
+                "2024-11-03T07:30:00Z",
+                "FIT2004 Lecture 01"
+            ),
+        ],
+        zone: "America/New_York"
+    )
+
+    static let weeks = [april, october, awkward, newYorkMarch, newYorkNovember]
 
     static func timetable(_ week: Week) throws -> Timetable {
-        try Timetable.decode(from: Data(week.json.utf8))
+        let zone = try #require(TimeZone(identifier: week.zone))
+        return try Timetable.decode(from: Data(week.json.utf8), timeZone: zone)
     }
 }

@@ -25,8 +25,9 @@ struct ICalendarTests {
                     "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//swift-api-sdks//MonashSchedule//EN",
                     "CALSCALE:GREGORIAN",
                     "METHOD:PUBLISH", "NAME:Monash week 8 (Kier)", "X-WR-CALNAME:Monash week 8 (Kier)", "BEGIN:VEVENT",
-                    "UID:305491-FIT1031-Lecture-01-20200312T230000Z@monash-schedule.swift-api-sd", " ks",
-                    "DTSTAMP:20240401T193320Z", "DTSTART:20200312T230000Z", "DTEND:20200313T010000Z",
+                    "UID:305491-2020W11-FIT1031-Lecture-01@monash-schedule.swift-api-sdks",
+                    "DTSTAMP:20240401T193320Z", "SEQUENCE:28533333", "DTSTART:20200312T230000Z",
+                    "DTEND:20200313T010000Z",
                     "SUMMARY:FIT1031 Lecture 01", "LOCATION:S4\\, 13 College Walk\\, Clayton",
                     "DESCRIPTION:Lecturer: Arun",
                     "END:VEVENT", "END:VCALENDAR", "",
@@ -48,7 +49,10 @@ struct ICalendarTests {
 
     @Test(
         "Daylight-saving weeks: each class at its right instant, in UTC and in the campus zone",
-        arguments: [ICalendarFixtures.april, ICalendarFixtures.october]
+        arguments: [
+            ICalendarFixtures.april, ICalendarFixtures.october, ICalendarFixtures.newYorkMarch,
+            ICalendarFixtures.newYorkNovember,
+        ]
     )
     func daylightSaving(week: ICalendarFixtures.Week) throws {
         let timetable = try ICalendarFixtures.timetable(week)
@@ -86,6 +90,9 @@ struct ICalendarTests {
                 [
                     "DTSTART;TZID=Australia/Melbourne:20241006T013000",
                     "DTEND;TZID=Australia/Melbourne:20241006T033000",
+                    // The class at 02:30, a time that night skips, at 03:30 for its hour.
+                    "DTSTART;TZID=Australia/Melbourne:20241006T033000",
+                    "DTEND;TZID=Australia/Melbourne:20241006T043000",
                 ],
                 [melbourne(daylight: false, on: "20240407"), melbourne(daylight: true, on: "20241006")]
             ),
@@ -186,7 +193,8 @@ struct ICalendarTests {
         let lines = lines(text)
         #expect(lines.contains("PRODID:-//Uni//App//EN"))
         #expect(lines.contains("NAME:My week"))
-        #expect(lines.contains("UID:305491-FIT1031-Lecture-01-20200312T230000Z@uni.example"))
+        #expect(lines.contains("UID:305491-2020W11-FIT1031-Lecture-01@uni.example"))
+        #expect(!lines.contains { $0.hasPrefix("REFRESH-INTERVAL") || $0.hasPrefix("X-PUBLISHED-TTL") })
     }
 
     /// Each STANDARD / DAYLIGHT block of the VTIMEZONE, as lines.
@@ -221,14 +229,26 @@ struct ICalendarFileTests {
             directory = FileManager.default.temporaryDirectory.appending(path: "monash-ics-\(UUID().uuidString)")
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var expected: [String: [ICalendarFixtures.Event]] = [:]
+        var expected: [String: ICalendarFixtures.ExpectedFile] = [:]
+        let variants: [(suffix: String, times: ICalendarOptions.Times, refresh: Duration?)] = [
+            ("", .zoned, nil), ("-utc", .utc, nil), ("-feed", .zoned, .seconds(900)),
+        ]
         for week in ICalendarFixtures.weeks {
             let timetable = try ICalendarFixtures.timetable(week)
-            for (suffix, times) in [("", ICalendarOptions.Times.zoned), ("-utc", .utc)] {
-                let name = week.name + suffix + ".ics"
-                let text = timetable.iCalendar(ICalendarOptions(times: times, stamp: ICalendarFixtures.stamp))
-                try Data(text.utf8).write(to: directory.appending(path: name))
-                expected[name] = week.events
+            for variant in variants {
+                let name = week.name + variant.suffix + ".ics"
+                let options = ICalendarOptions(
+                    times: variant.times,
+                    stamp: ICalendarFixtures.stamp,
+                    refreshInterval: variant.refresh
+                )
+                try Data(timetable.iCalendar(options).utf8).write(to: directory.appending(path: name))
+                expected[name] = ICalendarFixtures.ExpectedFile(
+                    zone: week.zone,
+                    sequence: 28_533_333,
+                    refreshInterval: variant.refresh == nil ? nil : "PT15M",
+                    events: week.events
+                )
             }
         }
         let encoder = JSONEncoder()
@@ -236,7 +256,7 @@ struct ICalendarFileTests {
         try encoder.encode(expected).write(to: directory.appending(path: "expected.json"))
         let written = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(Set(written).isSuperset(of: expected.keys.map { $0 } + ["expected.json"]))
-        #expect(expected.count == 6)
+        #expect(expected.count == 15)
         if ProcessInfo.processInfo.environment["MONASH_ICS_OUT"] == nil {
             try FileManager.default.removeItem(at: directory)
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Parses the three date formats HTTP allows (RFC 9110 §5.6.7).
+/// Parses the three date formats HTTP allows (RFC 9110 §5.6.7), and writes the one it sends.
 ///
 /// Written by hand rather than with `DateFormatter` because it runs on every rate-limited
 /// response, must be thread-safe without locks, and must never crash on hostile input.
@@ -36,6 +36,21 @@ package enum HTTPDate {
             return make(day: words[2], month: words[1], year: year, time: words[3])
         }
         return nil
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`: the IMF-fixdate form every HTTP date is sent in, to the
+    /// whole second (fractions are dropped).
+    package static func format(_ date: Date) -> String {
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute, .second], from: date)
+        func pad(_ value: Int?, _ width: Int = 2) -> String {
+            let digits = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let weekday = weekdays[((parts.weekday ?? 1) - 1) % 7]
+        let month = months[((parts.month ?? 1) - 1) % 12].capitalized
+        return "\(weekday), \(pad(parts.day)) \(month) \(pad(parts.year, 4)) "
+            + "\(pad(parts.hour)):\(pad(parts.minute)):\(pad(parts.second)) GMT"
     }
 
     /// The value of a run of ASCII digits; `nil` for signs, spaces or other digits.

@@ -22,7 +22,12 @@ public struct ICalendarOptions: Sendable, Hashable {
 
     /// How event times are written; ``Times/zoned`` by default.
     public var times: Times
-    /// When the file is made: every event's `DTSTAMP`.
+    /// When the file is made: every event's `DTSTAMP`, and where ``sequence`` comes from.
+    ///
+    /// The calendar says `METHOD:PUBLISH`, and for such a calendar RFC 5545 defines `DTSTAMP` as
+    /// the moment the iCalendar object was created. A server that keeps serving one object until
+    /// the timetable changes passes the moment it last changed, so the file (and its `ETag`)
+    /// stays the same between changes.
     public var stamp: Date
     /// The calendar's `PRODID`.
     public var productID: String
@@ -31,6 +36,23 @@ public struct ICalendarOptions: Sendable, Hashable {
     /// The calendar's display name (`NAME` and `X-WR-CALNAME`); `nil` for
     /// `Monash week N (student name)`.
     public var calendarName: String?
+    /// How often a subscribed calendar app should fetch the calendar again (`REFRESH-INTERVAL`
+    /// of RFC 7986, and `X-PUBLISHED-TTL`, which older apps read); `nil`, the default for a file
+    /// that is imported once, writes neither. Whole seconds; less than a second writes neither.
+    public var refreshInterval: Duration?
+
+    /// Every event's `SEQUENCE`: the whole minutes from 1970-01-01T00:00Z to ``stamp``.
+    ///
+    /// RFC 5545 asks for a sequence that grows whenever an event is revised, so an app that
+    /// already holds the event (same `UID`) knows the newer copy. An export keeps no state and
+    /// cannot know which classes changed since the last one, so the number comes from the clock:
+    /// a later export never has a lower sequence, and within one minute the later `DTSTAMP`
+    /// decides, as RFC 5545 says for equal sequences. Unchanged events get a higher number too,
+    /// which apps treat as an update with nothing new. It fits RFC 5545's 32-bit `INTEGER` until
+    /// the year 6053.
+    public var sequence: Int {
+        Int((stamp.timeIntervalSince1970 / 60).rounded(.down))
+    }
 
     /// Creates options.
     public init(
@@ -38,12 +60,14 @@ public struct ICalendarOptions: Sendable, Hashable {
         stamp: Date = Date(),
         productID: String = ICalendarOptions.defaultProductID,
         uidDomain: String = ICalendarOptions.defaultUIDDomain,
-        calendarName: String? = nil
+        calendarName: String? = nil,
+        refreshInterval: Duration? = nil
     ) {
         self.times = times
         self.stamp = stamp
         self.productID = productID
         self.uidDomain = uidDomain
         self.calendarName = calendarName
+        self.refreshInterval = refreshInterval
     }
 }

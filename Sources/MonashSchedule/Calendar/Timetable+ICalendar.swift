@@ -14,9 +14,14 @@ extension Timetable {
     /// - `DTSTART` / `DTEND` in the campus zone with a `VTIMEZONE` (or in UTC, see
     ///   ``ICalendarOptions/Times``); `DTEND` is left out when the API sent an end that is not
     ///   after the start;
-    /// - `UID` from the student, course, class and start, so importing the same week again updates
-    ///   the events instead of adding copies; a class listed twice gets `-2`, `-3`, … in order;
-    /// - `DTSTAMP`: ``ICalendarOptions/stamp``.
+    /// - `UID` from the class's identity: student, week (ISO 8601, in the campus zone), course and
+    ///   class, never its time, so importing the week again after a class moved updates the event
+    ///   instead of adding a copy; a class listed twice in a week gets `-2`, `-3`, … in time order;
+    /// - `SEQUENCE`: ``ICalendarOptions/sequence``, which grows with ``ICalendarOptions/stamp``, so
+    ///   the newer import wins; `DTSTAMP`: ``ICalendarOptions/stamp``.
+    ///
+    /// With ``ICalendarOptions/refreshInterval`` the calendar also says how often a subscribed
+    /// app should fetch it again (`REFRESH-INTERVAL`, `X-PUBLISHED-TTL`).
     ///
     /// Text is escaped (`\`, `;`, `,`, line breaks), lines are folded at 75 octets without
     /// splitting a character, and every line ends with CRLF.
@@ -30,6 +35,10 @@ extension Timetable {
         let name = options.calendarName ?? defaultCalendarName
         text.textLine("NAME", name)
         text.textLine("X-WR-CALNAME", name)
+        if let refresh = options.refreshInterval.flatMap(Self.durationText) {
+            text.line("REFRESH-INTERVAL", parameters: [("VALUE", "DURATION")], refresh)
+            text.line("X-PUBLISHED-TTL", refresh)
+        }
         let classes = sortedClasses
         if options.times == .zoned {
             let starts = classes.map(\.start)
@@ -59,6 +68,7 @@ extension Timetable {
         text.line("BEGIN", "VEVENT")
         text.line("UID", ICalendarText.escaped(uid))
         text.line("DTSTAMP", ICalendarTimeZone.utcTime(options.stamp))
+        text.line("SEQUENCE", String(options.sequence))
         dateTime("DTSTART", session.start, options: options, into: &text)
         if session.end > session.start { dateTime("DTEND", session.end, options: options, into: &text) }
         text.textLine(
@@ -84,13 +94,35 @@ extension Timetable {
         }
     }
 
-    /// `305491-FIT1031-Lecture-01-20200312T230000Z` (before `@domain`): letters and digits kept,
-    /// anything else a `-`, so the UID is the same on every export of the same class.
+    /// `305491-2020W11-FIT1031-Lecture-01` (before `@domain`): the student, the ISO 8601 week the
+    /// class is in on the campus calendar, the course and the class, with letters and digits kept
+    /// and anything else a `-`. Not the time: a class moved within its week keeps its `UID`.
     private func uidBase(for session: ClassSession) -> String {
-        let parts = [student.id, session.course, session.kind].map { part in
+        let parts = [student.id, isoWeek(of: session.start), session.course, session.kind].map { part in
             String(trimmed(part).map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
         }
-        return (parts + [ICalendarTimeZone.utcTime(session.start)]).joined(separator: "-")
+        return parts.joined(separator: "-")
+    }
+
+    /// `2020W11`: the ISO 8601 week-numbering year and week of `date` in the campus zone.
+    private func isoWeek(of date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        calendar.firstWeekday = 2
+        calendar.minimumDaysInFirstWeek = 4
+        let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
+        let week = parts.weekOfYear ?? 0
+        return "\(parts.yearForWeekOfYear ?? 0)W\(week < 10 ? "0" : "")\(week)"
+    }
+
+    /// `PT15M`, `PT1H30M`, `P1D`: an RFC 5545 DURATION of whole seconds; `nil` under a second.
+    static func durationText(_ duration: Duration) -> String? {
+        let seconds = Int(duration.components.seconds)
+        guard seconds > 0 else { return nil }
+        let days = seconds / 86_400
+        let time = [(seconds % 86_400 / 3600, "H"), (seconds % 3600 / 60, "M"), (seconds % 60, "S")]
+            .filter { $0.0 > 0 }.map { "\($0.0)\($0.1)" }.joined()
+        return "P" + (days > 0 ? "\(days)D" : "") + (time.isEmpty ? "" : "T" + time)
     }
 
     private func trimmed(_ text: String) -> String {
