@@ -32,7 +32,7 @@ public struct MarkbookImporter: Sendable {
     public static let defaultMaximumConcurrentWrites = 4
 
     /// The client writes go through.
-    public let client: any MarkbookClientProtocol
+    public let client: MarkbookClient
     /// The most `putstudentresult` calls in flight at once.
     public let maximumConcurrentWrites: Int
 
@@ -40,7 +40,7 @@ public struct MarkbookImporter: Sendable {
     ///
     /// - Parameter maximumConcurrentWrites: The most writes in flight at once; at least 1.
     public init(
-        client: any MarkbookClientProtocol,
+        client: MarkbookClient,
         maximumConcurrentWrites: Int = MarkbookImporter.defaultMaximumConcurrentWrites
     ) {
         self.client = client
