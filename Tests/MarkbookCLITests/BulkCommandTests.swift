@@ -80,10 +80,10 @@ struct BulkCommandTests {
 
     @Test("Column letters as a spreadsheet shows them")
     func columnLetters() {
-        #expect(ImportPlanView.letters(1) == "A")
-        #expect(ImportPlanView.letters(26) == "Z")
-        #expect(ImportPlanView.letters(27) == "AA")
-        #expect(ImportPlanView.letters(703) == "AAA")
+        #expect(MarkbookGrid.columnLetters(1) == "A")
+        #expect(MarkbookGrid.columnLetters(26) == "Z")
+        #expect(MarkbookGrid.columnLetters(27) == "AA")
+        #expect(MarkbookGrid.columnLetters(703) == "AAA")
     }
 
     @Test("Backup sizes in decimal units")
