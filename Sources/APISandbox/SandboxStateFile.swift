@@ -2,19 +2,81 @@ public import Foundation
 import HTTPCore
 
 /// A JSON file a stateful sandbox module keeps its data in between runs, so separate processes
-/// (one `basecamp --sandbox` command after another) see each other's changes.
+/// (one `basecamp --sandbox` command after another, or several at once) see each other's changes.
+///
+/// Change it with ``update(_:version:initial:_:)``: the change runs holding an exclusive lock on
+/// ``lockURL`` (shared by every process that uses the file), on the value as the file holds it
+/// right then, and is written before the lock is released, so no process overwrites another's
+/// change and keys derived from the saved data are unique across processes.
 ///
 /// Nothing is ever silently replaced: a file that cannot be read, is not JSON of the module's
 /// shape, or sits where nothing can be written is a ``SandboxStateFileError`` naming the file.
-/// Writes go to a temporary file that is then renamed over the old one, so a crash mid-write
-/// leaves the previous state whole; the file is created with permissions 0600.
+/// An empty file (as `mktemp` leaves it) is a new state, like a missing one. Writes go to a
+/// temporary file that is then renamed over the old one, so a crash mid-write leaves the previous
+/// state whole and a reader never sees half a file; the file is created with permissions 0600.
 public struct SandboxStateFile: Sendable, Hashable {
     /// Where the file is.
     public let url: URL
+    /// The longest ``update(_:version:initial:_:)`` waits for another process's change.
+    public var lockTimeout: Duration
 
     /// Names the file; nothing is read or written yet.
-    public init(_ url: URL) {
+    ///
+    /// - Parameters:
+    ///   - url: The state file.
+    ///   - lockTimeout: The longest a change waits for another process's change (10 s; a change
+    ///     takes milliseconds).
+    public init(_ url: URL, lockTimeout: Duration = .seconds(10)) {
         self.url = url
+        self.lockTimeout = lockTimeout
+    }
+
+    /// The lock file changes take turns on: the state file's name plus `.lock`, beside it. It is
+    /// created on the first change and left in place.
+    public var lockURL: URL {
+        FileLock(beside: url).url
+    }
+
+    /// Changes the saved value as one step among all the processes that share the file: takes the
+    /// lock, reads the file, runs `change` on its value (`initial` when the file is missing or
+    /// empty), writes the result if it differs from what was read, and releases the lock.
+    ///
+    /// ```swift
+    /// let key = try file.update(Saved.self, version: Saved.currentVersion, initial: Saved()) { saved in
+    ///     saved.lastKey += 1
+    ///     return saved.lastKey
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The module's saved data; a JSON object with a top-level integer `version`.
+    ///   - version: The layout the module reads (see ``load(_:version:)``).
+    ///   - initial: The value to start from when there is no saved one yet.
+    ///   - change: Changes the value; what it returns is returned. When it throws, nothing is
+    ///     written.
+    /// - Throws: ``SandboxStateFileError`` when the file cannot be read, decoded or written, or
+    ///   another process held the lock longer than ``lockTimeout`` (``SandboxStateFileError/Problem/busy``);
+    ///   what `change` throws.
+    public func update<Value: Codable & Equatable, Result>(
+        _ type: Value.Type,
+        version: Int,
+        initial: @autoclosure () -> Value,
+        _ change: (inout Value) throws -> Result
+    ) throws -> Result {
+        try checkWritable()
+        do {
+            return try FileLock(lockURL).withLock(timeout: lockTimeout) {
+                let before = try load(type, version: version) ?? initial()
+                var value = before
+                let result = try change(&value)
+                if value != before { try save(value) }
+                return result
+            }
+        } catch FileLock.Failure.timedOut {
+            throw failure(.busy, "another process kept it locked (\(lockURL.path)) for over \(lockTimeout)")
+        } catch FileLock.Failure.unavailable(let reason) {
+            throw failure(.unwritable, "its lock file \(lockURL.path) cannot be used (\(reason))")
+        }
     }
 
     /// Reads the saved value, after checking the file could also be written back.
@@ -23,8 +85,8 @@ public struct SandboxStateFile: Sendable, Hashable {
     ///   - type: The module's saved data; a JSON object with a top-level integer `version`.
     ///   - version: The layout the module reads; a file with another is refused before it is
     ///     decoded, so the message says so rather than naming a missing key.
-    /// - Returns: `nil` when there is no file yet (the module starts from its seed and the file
-    ///   is created on the first change).
+    /// - Returns: `nil` when there is no file yet or it is empty (the module starts from its seed
+    ///   and the file is written on the first change).
     /// - Throws: ``SandboxStateFileError`` when the file cannot be read or decoded, holds another
     ///   layout, or when its directory does not exist or is not writable.
     public func load<Value: Decodable>(_ type: Value.Type, version: Int) throws -> Value? {
@@ -41,6 +103,8 @@ public struct SandboxStateFile: Sendable, Hashable {
         } catch {
             throw failure(.unreadable, error.localizedDescription)
         }
+        // `mktemp` makes the file before anything is written to it.
+        if contents.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return nil }
         do {
             let saved = try JSONDecoder().decode(Layout.self, from: contents).version
             guard saved == version else {
@@ -63,6 +127,9 @@ public struct SandboxStateFile: Sendable, Hashable {
 
     /// Writes `value` as JSON, atomically, readable by its owner only (it may hold the
     /// sandbox's tokens and secrets).
+    ///
+    /// It takes no lock: where other processes may change the file too, change it with
+    /// ``update(_:version:initial:_:)`` instead, so their changes are not overwritten.
     ///
     /// - Throws: ``SandboxStateFileError`` when it cannot be written; the old file is left as
     ///   it was.
@@ -133,6 +200,8 @@ public struct SandboxStateFileError: Error, Sendable, Hashable, CustomStringConv
         case otherVersion
         /// The file cannot be written.
         case unwritable
+        /// Another process kept the file locked longer than the wait allowed.
+        case busy
     }
 
     /// The file's path.
@@ -156,6 +225,7 @@ public struct SandboxStateFileError: Error, Sendable, Hashable, CustomStringConv
         case .notValid: return "The sandbox state file \(path) is damaged: \(detail)."
         case .otherVersion: return "The sandbox state file \(path) is from another version of the sandbox: \(detail)."
         case .unwritable: return "Cannot write the sandbox state file \(path): \(detail)."
+        case .busy: return "The sandbox state file \(path) is busy: \(detail)."
         }
     }
 }

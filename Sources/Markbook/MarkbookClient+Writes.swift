@@ -4,6 +4,13 @@ import HTTPCore
 extension MarkbookClient {
     /// `putstudentresult`: sets one result. Retried when safe: it sets an absolute value.
     ///
+    /// The value is sent as given (trimmed); ``setResult(markbookKey:studentKey:taskKey:to:rules:)``
+    /// looks the student and task up and checks the value first.
+    ///
+    /// - Parameters:
+    ///   - sid: The student's school id, which must match `studentKey`.
+    ///   - taskName: The task's name, which must match `taskKey`.
+    ///   - result: The result text, e.g. `"67.5"`; empty clears it.
     /// - Throws: ``HTTPCore/APIError``; `usage` for bad input, `not_found` for an unknown
     ///   markbook, student or task.
     public func putStudentResult(
@@ -132,7 +139,7 @@ extension MarkbookClient {
         try await send(.scheduleBackup, ["matching": trimmed]) { _, _ in }
     }
 
-    /// `getbackupurl`: the backup's status and URL.
+    /// `getbackupurl`: the backup's status and URL (``readyBackupURL()`` for a download).
     ///
     /// `ERROR:pending`, `ERROR:no backup` and other backup statuses are returned as
     /// ``BackupStatus``, not thrown; a rejected session is still `auth_required`.

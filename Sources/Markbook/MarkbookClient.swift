@@ -27,7 +27,16 @@ public import HTTPCore
 /// they may have reached the server: a lost answer is `ambiguous` (exit code 8 in the CLI).
 /// Idempotency-key headers and HTTP caching are switched off for this client: the API honours
 /// neither, and a cached GET could hide a write.
-public final class MarkbookClient: MarkbookClientProtocol {
+///
+/// **Errors.** Every method throws ``HTTPCore/APIError``: `usage` for bad input (before any
+/// request), `auth_required` for rejected credentials, `not_found` for an unknown markbook,
+/// student, class or task, `validation` for values the API refused, `ambiguous` when a create may
+/// or may not have been applied, and HTTPCore's codes for HTTP and network failures. See
+/// ``MarkbookStatus`` for the status table.
+///
+/// **Tests.** Point the client at HTTPCoreTesting's `ScriptedTransport` (``init(apiKey:username:password:configuration:transport:)``)
+/// or at the `MarkbookSandbox` module on loopback, which plays the whole API statefully.
+public final class MarkbookClient: Sendable {
     /// The API's address: `https://smpcsonline.com.au/markbook/api/v1.5`.
     public static let defaultBaseURL: URL =
         URL(string: "https://smpcsonline.com.au/markbook/api/v1.5") ?? URL(fileURLWithPath: "/")
@@ -36,6 +45,8 @@ public final class MarkbookClient: MarkbookClientProtocol {
     public let baseURL: URL
 
     private let http: Result<Client, APIError>
+    /// The same configuration without the session, for backup URLs (which need none).
+    private let sessionless: Result<Client, APIError>
     private let auth: SessionLoginAuth
     let secrets: MarkbookSecrets
     private let schoolNameStore: Locked<String?>
@@ -112,9 +123,11 @@ public final class MarkbookClient: MarkbookClientProtocol {
             schoolName: schoolNameStore
         )
         var configuration = configuration
-        configuration.auth = auth
         configuration.idempotencyKeyHeader = nil
         configuration.cache = nil
+        var sessionlessConfiguration = configuration
+        sessionlessConfiguration.auth = nil
+        configuration.auth = auth
         self.secrets = secrets
         self.schoolNameStore = schoolNameStore
         self.auth = auth
@@ -124,20 +137,30 @@ public final class MarkbookClient: MarkbookClientProtocol {
         ]
         .filter { $0.1.trimmingCharacters(in: .whitespaces).isEmpty }.map(\.0)
         if !missing.isEmpty {
-            http = .failure(
-                APIError.usage(
-                    "The Markbook client has no \(missing.joined(separator: ", ")).",
-                    hint: "Pass the school's API key and a user name and password."
-                )
+            let error = APIError.usage(
+                "The Markbook client has no \(missing.joined(separator: ", ")).",
+                hint: "Pass the school's API key and a user name and password."
             )
+            http = .failure(error)
+            sessionless = .failure(error)
             return
         }
+        http = Self.client(configuration, transport)
+        sessionless = Self.client(sessionlessConfiguration, transport)
+    }
+
+    private static func client(
+        _ configuration: ClientConfiguration,
+        _ transport: any HTTPTransport
+    ) -> Result<
+        Client, APIError
+    > {
         do {
-            http = .success(try Client(configuration: configuration, transport: transport))
+            return .success(try Client(configuration: configuration, transport: transport))
         } catch let error as APIError {
-            http = .failure(error)
+            return .failure(error)
         } catch {
-            http = .failure(APIError.usage("The Markbook client could not be created."))
+            return .failure(APIError.usage("The Markbook client could not be created."))
         }
     }
 
@@ -156,6 +179,11 @@ public final class MarkbookClient: MarkbookClientProtocol {
 
     func readyClient() throws -> Client {
         try http.get()
+    }
+
+    /// A client with the same configuration but no session, for URLs the API hands out.
+    func sessionlessClient() throws -> Client {
+        try sessionless.get()
     }
 
     /// Sends a query action: `action` first, then exactly the action's parameters, in order.

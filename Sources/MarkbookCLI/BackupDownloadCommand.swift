@@ -12,9 +12,10 @@ struct BackupDownloadCommand: MarkbookCommand {
         discussion: """
             Asks for the backup's URL and, when the backup is ready, saves the zip under the name \
             the server gives it (or --output). The bytes go to a hidden temporary file beside the \
-            target, which is renamed only once the whole zip has arrived, so the target never holds \
-            half a file. A file already at the target is kept unless --force. The URL works for \
-            about an hour after it is first fetched: download at once.
+            target, which is renamed only once the whole zip has arrived and starts like a zip, so \
+            the target never holds half a file or an error page. A file already at the target is \
+            kept unless --force. The URL works for about an hour after it is first fetched: download \
+            at once.
 
             Exit codes: 0 saved; 75 (backup_pending) the backup is not built yet, try again \
             tomorrow; 11 (no_backup) none is scheduled, run 'markbook backup schedule MATCHING' first.
@@ -35,7 +36,10 @@ struct BackupDownloadCommand: MarkbookCommand {
 
     @Option(
         name: [.customShort("o"), .long],
-        help: ArgumentHelp("Save the zip here (default: the server's file name, in this directory).", valueName: "file")
+        help: ArgumentHelp(
+            "Save the zip here, or in this directory under the server's file name (default: the current directory).",
+            valueName: "file"
+        )
     )
     var output: String?
 
@@ -45,9 +49,10 @@ struct BackupDownloadCommand: MarkbookCommand {
     func validate() throws {
         if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
         guard let output else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue { return }
         // Checked before the URL is fetched: fetching it starts the hour it stays valid.
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--output \(output): the directory \(directory) does not exist.")
         }
@@ -60,90 +65,40 @@ struct BackupDownloadCommand: MarkbookCommand {
     }
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let url: URL
+        // The current directory by default: the SDK saves under the server's file name there.
+        let destination = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
+        let saved: BackupDownload
         do {
-            url = try await client.readyBackupURL()
+            saved = try await client.downloadBackup(to: destination, replacing: force) { progress in
+                let total = progress.total.map { " of \(Self.size(Int($0)))" } ?? ""
+                context.progress.update("Downloading the backup: \(Self.size(Int(progress.completed)))\(total)")
+            }
         } catch let unavailable as BackupUnavailable {
             throw Self.failure(unavailable)
+        } catch let error as APIError {
+            throw Self.restated(error)
         }
-        let destination = URL(fileURLWithPath: output ?? Self.defaultName(for: url))
-        if !force { try AtomicFileWriter.refuseExisting(destination) }
-        let name = destination.lastPathComponent
-        context.progress.update("Downloading \(name)…")
-        // Streamed to a hidden file beside the target, checked, then renamed over it in one step.
-        let staging = destination.deletingLastPathComponent().appending(
-            path: ".\(name).download-\(UUID().uuidString.prefix(8))"
-        )
-        defer {
-            // Nothing is resumed from a staging file, so a failed download leaves none of its files.
-            let partial = Client.partialFile(for: staging)
-            for file in [staging, partial, partial.appendingPathExtension("validator")] {
-                try? FileManager.default.removeItem(at: file)
-            }
-        }
-        let download = try await Self.fetch(url, to: staging, context: context) { progress in
-            let total = progress.total.map { " of \(Self.size(Int($0)))" } ?? ""
-            context.progress.update("Downloading \(name): \(Self.size(Int(progress.completed)))\(total)")
-        }
-        let byteCount = Int(download.byteCount)
-        guard Self.isZip(fileAt: staging) else {
-            throw APIError.apiError(
-                APIError.Details(
-                    message: "The backup URL answered with \(byteCount) bytes that are not a zip; nothing was saved.",
-                    hint: "Run 'markbook backup url' to check the backup, and try again."
-                )
-            )
-        }
-        try AtomicFileWriter.move(staging, over: destination)
-        try context.printRecord(Output(path: destination.path, bytes: byteCount)) {
-            context.print(destination.path)
-            context.note("Saved the backup (\(Self.size(byteCount))) to \(destination.path).")
+        try context.printRecord(Output(path: saved.file.path, bytes: saved.byteCount)) {
+            context.print(saved.file.path)
+            context.note("Saved the backup (\(Self.size(saved.byteCount))) to \(saved.file.path).")
         }
     }
 
-    /// The zip's bytes, fetched without the session (the URL needs none), with the command's
-    /// timeout, retries and `--verbose` log.
-    private static func fetch(
-        _ url: URL,
-        to file: URL,
-        context: CommandContext,
-        progress: @escaping @Sendable (TransferProgress) -> Void
-    ) async throws -> FileDownload {
-        let connection = try await context.connection()
-        let downloader = try Client(configuration: connection.configuration, transport: connection.transport)
-        let endpoint = Endpoint<Data>(
-            .get,
-            url.absoluteString,
-            operation: OperationMetadata(name: "downloadBackup", service: "markbook", idempotent: true)
-        )
-        do {
-            return try await downloader.download(endpoint, to: file, resume: false, progress: progress)
-        } catch let error as APIError where error.code == .notFound {
-            throw error.withHint(
+    /// The SDK's hints in terms of this command's options and the other commands.
+    static func restated(_ error: APIError) -> APIError {
+        switch error.code {
+        case .usage where error.message.contains(" already exists"):
+            return error.withHint("Pass --force to replace it, or choose another --output.")
+        case .notFound:
+            return error.withHint(
                 "The URL works for about an hour after it is first fetched; schedule a new backup "
                     + "('markbook backup schedule MATCHING') and download it tomorrow."
             )
+        case .apiError where error.details.rawStatus == nil && error.httpStatus == nil:
+            return error.withHint("Run 'markbook backup url' to check the backup, and try again.")
+        default:
+            return error
         }
-    }
-
-    /// Whether the file at `url` starts like a zip.
-    static func isZip(fileAt url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        return isZip((try? handle.read(upToCount: 4)) ?? Data())
-    }
-
-    /// A zip starts with a local file header, or with the end record when it is empty.
-    static func isZip(_ data: Data) -> Bool {
-        data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06])
-    }
-
-    /// The URL's file name, when it is a plain one; otherwise `markbook-backup.zip`.
-    static func defaultName(for url: URL) -> String {
-        let name = url.lastPathComponent
-        let plain = !name.isEmpty && name != "/" && !name.hasPrefix(".") && !name.contains("\\")
-        guard plain else { return "markbook-backup.zip" }
-        return name.lowercased().hasSuffix(".zip") ? name : name + ".zip"
     }
 
     static func failure(_ unavailable: BackupUnavailable) -> CommandFailure {

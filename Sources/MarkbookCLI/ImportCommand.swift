@@ -4,27 +4,33 @@ import Foundation
 import HTTPCore
 import Markbook
 
-/// `markbook import KEY FILE [--dry-run] [--skip-invalid]`: writes a grid's results back.
+/// `markbook import KEY FILE [--dry-run] [--skip-invalid] [--ignore-unknown-columns]`: writes a
+/// grid's results back.
 struct ImportCommand: MarkbookCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import results from a spreadsheet: print the plan, then write what changed.",
         discussion: """
             FILE is a grid as 'markbook export' writes it (CSV, TSV or JSON, told apart by the \
-            extension or the first line). Columns may be in any order and extra columns are left \
-            alone; students are matched by sid and tasks by name or key; a blank cell means no change.
+            extension or the first line). Columns may be in any order; students are matched by sid \
+            and tasks by name or key; a blank cell means no change.
 
             The plan is printed first: each change (old -> new), how many results are unchanged, \
-            and the rows and columns that match no student or task. If any value is invalid (not a \
-            number, out of range, too many decimals) nothing is written and the exit code is 9, \
-            unless --skip-invalid writes the rest. Each change is one write of an absolute value, \
-            sent a few at a time; the markbook is read again just before writing, so an import that \
-            was interrupted or partly failed can simply be run again: it writes only what is still \
-            different, and never overwrites a result someone changed in the meantime.
+            and the rows and columns that match no student or task (the first 10 of a long list; \
+            --verbose prints them all). Nothing is written and the exit code is 9 when a column \
+            names no task (a misspelt header would drop its marks), unless --ignore-unknown-columns, \
+            or when any value is invalid (not a number, out of range, too many decimals), unless \
+            --skip-invalid writes the rest. Each change is one write of an absolute value, sent a \
+            few at a time; the markbook is read again just before writing, so an import that was \
+            interrupted or partly failed can simply be run again: it writes only what is still \
+            different, and never overwrites a result someone changed in the meantime. A write whose \
+            answer was lost may or may not have landed: it is reported as an unknown outcome, and \
+            the re-run's plan shows it as unchanged if it did.
 
-            Exit codes: 0 when every change is written (or nothing needed writing); 9 when values \
-            are invalid and nothing was written; 12 (import_conflict) when a result changed while \
-            importing; otherwise the code of the first failed write (6 network, 7 server, ...).
+            Exit codes: 0 when every change is written (or nothing needed writing); 9 when columns \
+            or values are refused and nothing was written; 8 (ambiguous) when answers were lost: \
+            re-run to check; 12 (import_conflict) when a result changed while importing; otherwise \
+            the code of the first failed write (6 network, 7 server, ...).
 
             Examples:
               markbook --sandbox export 1000001 --output 10MAT.csv
@@ -50,6 +56,9 @@ struct ImportCommand: MarkbookCommand {
 
     @Flag(help: "Write the valid changes even when some values are invalid (they are listed and left alone).")
     var skipInvalid = false
+
+    @Flag(help: "Import the other columns even when some headers name no task (they are listed and left alone).")
+    var ignoreUnknownColumns = false
 
     @Flag(help: "Accept numbers below 0 or above a task's maximum.")
     var allowOutOfRange = false
@@ -77,15 +86,21 @@ struct ImportCommand: MarkbookCommand {
         let importer = MarkbookImporter(client: client, maximumConcurrentWrites: concurrency)
         let rules = MarkbookResultRules(allowsOutOfRange: allowOutOfRange, allowsText: text)
         let plan = try await importer.plan(markbookKey: key, grid: grid, rules: rules)
-        let view = ImportPlanView(plan: plan, file: file, skipsInvalid: skipInvalid)
-        let refused = plan.hasInvalidValues && !skipInvalid
-        if dryRun || refused || plan.isEmpty {
+        let view = ImportPlanView(
+            plan: plan,
+            file: file,
+            skipsInvalid: skipInvalid,
+            ignoresUnknownColumns: ignoreUnknownColumns,
+            listsAll: context.isVerbose
+        )
+        let refusal = refusal(of: plan)
+        if dryRun || refusal != nil || plan.isEmpty {
             if context.outputsJSON {
                 try context.printJSON(ImportJSON(plan: view.json, report: nil, dryRun: dryRun))
             } else {
                 view.print(in: context)
             }
-            if refused { throw Self.invalidValues(plan.invalid.count, dryRun: dryRun) }
+            if let refusal { throw refusal }
             if !context.outputsJSON {
                 context.print(plan.isEmpty ? "Nothing to write." : "Dry run: nothing was written.")
             }
@@ -93,12 +108,16 @@ struct ImportCommand: MarkbookCommand {
         }
         if !context.outputsJSON { view.print(in: context) }
         let progress = context.progress
-        let report = try await importer.apply(plan, skippingInvalid: skipInvalid) { step in
+        let report = try await importer.apply(
+            plan,
+            skippingInvalid: skipInvalid,
+            ignoringUnknownColumns: ignoreUnknownColumns
+        ) { step in
             guard step.total > 0 else { return }
             progress.update(ImportReportView.bar(completed: step.completed, total: step.total))
         }
         progress.clear()
-        let reportView = ImportReportView(report: report, plan: plan)
+        let reportView = ImportReportView(report: report, plan: plan, listsAll: context.isVerbose)
         if context.outputsJSON {
             try context.printJSON(ImportJSON(plan: view.json, report: reportView.json, dryRun: false))
         } else {
@@ -132,7 +151,17 @@ struct ImportCommand: MarkbookCommand {
         }
     }
 
-    private static func invalidValues(_ count: Int, dryRun: Bool) -> APIError {
+    /// Why the plan may not be written as it is: columns that name no task first (the file's
+    /// shape), then invalid values; `nil` when it may.
+    private func refusal(of plan: MarkbookImportPlan) -> APIError? {
+        if !plan.unknownColumns.isEmpty, !ignoreUnknownColumns {
+            return plan.unknownColumnsError().withHint(
+                "Correct the headers ('markbook show \(key)' lists the tasks; a shared name needs the key), or "
+                    + "pass --ignore-unknown-columns to import the other columns."
+            )
+        }
+        guard plan.hasInvalidValues, !skipInvalid else { return nil }
+        let count = plan.invalid.count
         let values = count == 1 ? "1 value is" : "\(count) values are"
         return APIError.validation(
             APIError.Details(

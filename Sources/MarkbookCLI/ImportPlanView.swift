@@ -3,12 +3,20 @@ import Foundation
 import Markbook
 
 /// How `markbook import` shows a plan: a summary line and one table per kind of entry, or the
-/// same as JSON.
+/// same as JSON. Long lists of refusals show their first ``shortListLength`` entries unless
+/// ``listsAll`` (`--verbose`); JSON always has every entry.
 struct ImportPlanView {
+    /// How many entries a list of unknown students or invalid values shows without `--verbose`.
+    static let shortListLength = 10
+
     var plan: MarkbookImportPlan
     var file: String
     /// Whether invalid values are skipped (`--skip-invalid`) rather than stopping the import.
     var skipsInvalid = false
+    /// Whether unknown columns are ignored (`--ignore-unknown-columns`) rather than stopping it.
+    var ignoresUnknownColumns = false
+    /// Whether every entry of a long list is printed (`--verbose`).
+    var listsAll = false
 
     struct JSON: Encodable {
         struct Change: Encodable {
@@ -121,45 +129,53 @@ struct ImportPlanView {
                     : "Invalid values (nothing is written while any is left, unless --skip-invalid):"
             )
             var table = Self.table(["ROW", "COLUMN", "SID", "VALUE", "PROBLEM"], right: [0])
-            for entry in plan.invalid {
-                let column = entry.columnNumber.map { "\(Self.letters($0)) \(entry.header ?? "")" } ?? "(row)"
+            for entry in shortened(plan.invalid) {
+                let column =
+                    entry.columnNumber.map { "\(MarkbookGrid.columnLetters($0)) \(entry.header ?? "")" } ?? "(row)"
                 table.append([String(entry.rowNumber), column, entry.sid, entry.value, entry.reason.description])
             }
             context.print(table)
+            printRest(of: plan.invalid, "invalid values", in: context)
         }
         if !plan.unknownStudents.isEmpty {
             context.print()
             context.print("Rows whose sid is not in the markbook (left alone):")
             var table = Self.table(["ROW", "SID"], right: [0])
-            for entry in plan.unknownStudents { table.append([String(entry.rowNumber), entry.sid]) }
+            for entry in shortened(plan.unknownStudents) { table.append([String(entry.rowNumber), entry.sid]) }
             context.print(table)
+            printRest(of: plan.unknownStudents, "unknown students", in: context)
         }
         if !plan.unknownColumns.isEmpty {
             context.print()
-            context.print("Columns that name no task (left alone):")
+            context.print(
+                ignoresUnknownColumns
+                    ? "Columns that name no task (left alone):"
+                    : "Columns that name no task (nothing is written while any is left, unless --ignore-unknown-columns):"
+            )
             var table = Self.table(["COLUMN", "HEADER", "NOTE"], right: [])
             for entry in plan.unknownColumns {
                 let note =
                     entry.ambiguousTaskKeys.isEmpty
                     ? ""
                     : "several tasks have this name: head it with a key, one of \(Self.list(entry.ambiguousTaskKeys))"
-                table.append([Self.letters(entry.columnNumber), entry.header, note])
+                table.append([MarkbookGrid.columnLetters(entry.columnNumber), entry.header, note])
             }
             context.print(table)
         }
         context.print()
     }
 
-    /// A spreadsheet's column letters: 1 is A, 27 is AA.
-    static func letters(_ column: Int) -> String {
-        var number = column
-        var text = ""
-        while number > 0 {
-            let remainder = (number - 1) % 26
-            text = String(UnicodeScalar(UInt8(65 + remainder))) + text
-            number = (number - 1) / 26
-        }
-        return text
+    /// `entries`, or only the first ``shortListLength`` unless ``listsAll``.
+    func shortened<Entry>(_ entries: [Entry]) -> ArraySlice<Entry> {
+        listsAll ? entries[...] : entries.prefix(Self.shortListLength)
+    }
+
+    /// `… and 9990 more unknown students (--verbose lists them all).` when ``shortened(_:)`` left
+    /// some out.
+    func printRest<Entry>(of entries: [Entry], _ noun: String, in context: CommandContext) {
+        let hidden = entries.count - shortened(entries).count
+        guard hidden > 0 else { return }
+        context.print("… and \(hidden) more \(noun) (--verbose lists them all).")
     }
 
     static func count(_ count: Int, _ noun: String) -> String {

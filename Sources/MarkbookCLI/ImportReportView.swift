@@ -4,9 +4,12 @@ import HTTPCore
 import Markbook
 
 /// How `markbook import` reports what applying its plan did, and the exit code that follows.
+/// Each list of writes not confirmed shows its first entries unless ``listsAll`` (`--verbose`).
 struct ImportReportView {
     var report: MarkbookImportReport
     var plan: MarkbookImportPlan
+    /// Whether every entry of a long list is printed (`--verbose`).
+    var listsAll = false
 
     struct JSON: Encodable {
         struct Entry: Encodable {
@@ -21,6 +24,7 @@ struct ImportReportView {
         var complete: Bool
         var applied: Int
         var failed: [Entry]
+        var unknownOutcome: [Entry]
         var unchanged: Int
         var alreadyApplied: Int
         var conflicts: [Entry]
@@ -33,6 +37,9 @@ struct ImportReportView {
             complete: report.isComplete,
             applied: report.applied.count,
             failed: report.failed.map { Self.entry($0.change, code: $0.code, message: Self.message($0.error)) },
+            unknownOutcome: report.unknownOutcome.map {
+                Self.entry($0.change, code: $0.code, message: Self.message($0.error))
+            },
             unchanged: report.unchangedCount,
             alreadyApplied: report.alreadyApplied.count,
             conflicts: report.conflicts.map {
@@ -44,16 +51,26 @@ struct ImportReportView {
     }
 
     func print(in context: CommandContext) {
-        for failure in report.failed {
+        let lists = ImportPlanView(plan: plan, file: "", listsAll: listsAll)
+        for failure in lists.shortened(report.failed) {
             context.print("Failed: \(Self.describe(failure.change)): \(failure.code): \(Self.message(failure.error))")
         }
-        for conflict in report.conflicts {
+        lists.printRest(of: report.failed, "failed writes", in: context)
+        for unknown in lists.shortened(report.unknownOutcome) {
+            context.print(
+                "Unknown outcome: \(Self.describe(unknown.change)): \(unknown.code): \(Self.message(unknown.error)) "
+                    + "(its answer was lost; re-run to check)"
+            )
+        }
+        lists.printRest(of: report.unknownOutcome, "writes of unknown outcome", in: context)
+        for conflict in lists.shortened(report.conflicts) {
             context.print("Left alone: \(Self.describe(conflict.change)): \(Self.describe(conflict.reason))")
         }
+        lists.printRest(of: report.conflicts, "conflicts", in: context)
         let head = report.isComplete ? "Import complete" : "Import INCOMPLETE"
-        var parts = [
-            "applied \(report.applied.count)", "failed \(report.failed.count)", "unchanged \(report.unchangedCount)",
-        ]
+        var parts = ["applied \(report.applied.count)", "failed \(report.failed.count)"]
+        if !report.unknownOutcome.isEmpty { parts.append("unknown outcome \(report.unknownOutcome.count)") }
+        parts.append("unchanged \(report.unchangedCount)")
         if !report.alreadyApplied.isEmpty { parts.append("already applied \(report.alreadyApplied.count)") }
         if !report.conflicts.isEmpty { parts.append("conflicts \(report.conflicts.count)") }
         if !report.notAttempted.isEmpty { parts.append("not attempted \(report.notAttempted.count)") }
@@ -61,11 +78,22 @@ struct ImportReportView {
         context.print("\(head): " + parts.joined(separator: ", ") + ".")
     }
 
-    /// Throws the failure that decides the exit code when the report is not complete.
+    /// Throws the failure that decides the exit code when the report is not complete: the first
+    /// failed write's, else `ambiguous` for writes of unknown outcome, else `import_conflict`.
     func checkComplete() throws {
         guard !report.isComplete else { return }
+        let unconfirmed = report.unknownOutcome.count
         let missing = report.failed.count + report.conflicts.count + report.notAttempted.count
-        let summary = "\(ImportPlanView.count(missing, "change")) of \(plan.changes.count) not written"
+        let total = plan.changes.count
+        var counts = missing > 0 ? ["\(ImportPlanView.count(missing, "change")) of \(total) not written"] : []
+        if unconfirmed > 0 {
+            counts.append(
+                missing > 0
+                    ? "\(unconfirmed) not confirmed"
+                    : "\(ImportPlanView.count(unconfirmed, "change")) of \(total) not confirmed"
+            )
+        }
+        let summary = counts.joined(separator: ", ")
         let hint = "Run the same import again: it reads the markbook first and writes only what is still different."
         if let error = report.firstError as? APIError {
             var copy = error
@@ -74,6 +102,17 @@ struct ImportReportView {
             throw copy
         }
         if let error = report.firstError { throw error }
+        if unconfirmed > 0 {
+            let writes = unconfirmed == 1 ? "1 write was" : "\(unconfirmed) writes were"
+            throw APIError.ambiguous(
+                APIError.Details(
+                    message: "The import is incomplete (\(summary)): the answers to \(writes) lost, so they may "
+                        + "or may not be in the markbook.",
+                    hint: "Re-run the same import to check: it reads the markbook first, shows the writes that "
+                        + "landed as unchanged, and writes only what is still different."
+                )
+            )
+        }
         // Changes left unsent with no failure and no conflict: the import was cancelled.
         guard !report.conflicts.isEmpty else { throw CancellationError() }
         throw CommandFailure(

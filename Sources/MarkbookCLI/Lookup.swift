@@ -1,64 +1,42 @@
-import ArgumentParser
-import CLISupport
-import Foundation
 import HTTPCore
 import Markbook
 
-/// Lookups the write commands make first, so a typo in a key is `not_found` before anything is
-/// written, and the `sid` and task name sent always belong to the keys.
+/// The SDK's lookups, with hints in terms of commands: a typo in a key is `not_found` before
+/// anything is written, and the hint says which command shows the keys.
 enum Lookup {
-    /// The student with `key`. A deleted student is not listed; the hint says how to reach one:
-    /// with `--sid` where the command has it (`sidOption`), else by restoring them first.
+    /// The student with `key` (see ``restating(sidOption:_:)`` for the hint).
     static func student(_ sheet: MarkbookSheet, _ key: Int, sidOption: Bool) throws -> MarkbookStudent {
-        guard let student = sheet.student(key: key) else {
-            let deleted =
-                sidOption
-                ? "A deleted student is not listed: pass --sid to name them."
-                : "A deleted student is not listed: restore them first with "
-                    + "'markbook student move \(sheet.key) \(key) --sid SID --class CLASS'."
-            throw APIError.notFound(
-                APIError.Details(
-                    message: "Markbook \(sheet.key) lists no student \(key).",
-                    hint: "See 'markbook show \(sheet.key)'. \(deleted)"
-                )
-            )
+        do {
+            return try sheet.requireStudent(key: key)
+        } catch let error as APIError {
+            throw restated(error, sidOption: sidOption)
         }
-        return student
     }
 
-    static func task(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookTask {
-        try found(sheet.task(key: key), "task", key, in: sheet, listing: "Tasks", sheet.tasks.map { ($0.key, $0.name) })
-    }
-
+    /// The class with `key`; the SDK's hint lists the markbook's classes.
     static func schoolClass(_ sheet: MarkbookSheet, _ key: Int) throws -> MarkbookClass {
-        try found(
-            sheet.markbookClass(key: key),
-            "class",
-            key,
-            in: sheet,
-            listing: "Classes",
-            sheet.classes.map { ($0.key, $0.name) }
-        )
+        try sheet.requireClass(key: key)
     }
 
-    /// `item`, or a not-found error that lists what the markbook has instead (`KEY NAME, …`).
-    private static func found<Item>(
-        _ item: Item?,
-        _ noun: String,
-        _ key: Int,
-        in sheet: MarkbookSheet,
-        listing heading: String,
-        _ choices: [(key: Int, name: String)]
-    ) throws -> Item {
-        guard let item else {
-            throw APIError.notFound(
-                APIError.Details(
-                    message: "Markbook \(sheet.key) has no \(noun) \(key).",
-                    hint: "\(heading): \(choices.map { "\($0.key) \($0.name)" }.joined(separator: ", "))."
-                )
-            )
+    /// Runs an SDK call that looks students up first. A student it does not find gets a hint
+    /// naming the way to reach a deleted one: `--sid` where the command has it (`sidOption`), else
+    /// restoring them first.
+    static func restating<Value>(sidOption: Bool, _ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch let error as APIError {
+            throw restated(error, sidOption: sidOption)
         }
-        return item
+    }
+
+    private static func restated(_ error: APIError, sidOption: Bool) -> APIError {
+        guard let missing = error.cause as? MarkbookItemNotFound, missing.kind == .student else { return error }
+        let deleted =
+            sidOption
+            ? "A deleted student is not listed: pass --sid to name them."
+            : "A deleted student is not listed: restore them first with "
+                + "'markbook student move \(missing.markbookKey) \(missing.key) --sid SID --class CLASS'."
+        return error.withHint("See 'markbook show \(missing.markbookKey)'. \(deleted)")
     }
 
     /// Runs a create; when its answer was lost (`ambiguous`), the error says how to find out

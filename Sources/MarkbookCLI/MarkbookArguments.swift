@@ -15,19 +15,27 @@ enum MarkbookArgument {
         return key
     }
 
-    /// Refuses a `--result` that is neither empty (which clears the result) nor a plain decimal
-    /// (an optional sign, digits, an optional point and fraction). `1e3`, `NaN`, `inf`, `0x10`
-    /// and `12,5` look like numbers to some readers and not to others, so they are refused
-    /// rather than stored as text; free text needs `--text`.
-    static func checkResult(_ text: String) throws {
+    /// Refuses a `--result` that is neither empty (which clears the result) nor acceptable to the
+    /// SDK's result rules whatever the task: a plain decimal (an optional sign, digits, an optional
+    /// point and fraction), or text under `--text`. `1e3`, `NaN`, `inf`, `0x10` and `12,5` look
+    /// like numbers to some readers and not to others, so they are always refused.
+    static func checkResult(_ text: String, allowsText: Bool) throws {
         let value = text.trimmingCharacters(in: .whitespaces)
-        guard !value.isEmpty, MarkbookResult(raw: value, rounded: value).rawValue == nil else { return }
-        let comma =
-            value.contains(",")
-            ? " Use a point for the decimals, e.g. \(value.replacingOccurrences(of: ",", with: "."))." : ""
-        throw ValidationError(
-            "--result \"\(value.prefix(40))\" is not a plain decimal number such as 42 or 42.5.\(comma) "
-                + "To store text instead (a grade such as \"A\"), add --text."
-        )
+        let rules = MarkbookResultRules(allowsOutOfRange: true, allowsText: allowsText)
+        guard !value.isEmpty, let problem = rules.formatProblem(value) else { return }
+        let shown = "--result \"\(value.prefix(40))\""
+        switch problem {
+        case .notADecimal, .notANumber:
+            let comma =
+                value.contains(",")
+                ? " Use a point for the decimals, e.g. \(value.replacingOccurrences(of: ",", with: "."))." : ""
+            let advice =
+                allowsText
+                ? "Text that looks like a number is never stored as text."
+                : "To store text instead (a grade such as \"A\"), add --text."
+            throw ValidationError("\(shown) is not a plain decimal number such as 42 or 42.5.\(comma) \(advice)")
+        default:
+            throw ValidationError("\(shown) cannot be a result: \(problem).")
+        }
     }
 }

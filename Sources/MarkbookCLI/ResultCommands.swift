@@ -20,10 +20,11 @@ struct ResultSetCommand: MarkbookCommand {
         abstract: "Set one student's result for one task.",
         discussion: """
             The student's id and the task's name are looked up and sent with the keys, so a mark can \
-            only land on the student and task named. A result is a plain decimal number (42, 42.5, -1); \
-            anything else (1e3, NaN, 0x10, 12,5) is refused unless --text says it is text, such as a \
-            grade. Numbers outside 0…maximum are refused unless --allow-out-of-range; an empty \
-            --result "" clears the result.
+            only land on the student and task named. A result is a plain decimal number (42, 42.5, -1) \
+            with at most 6 decimal places, written in its shortest form; text such as a grade needs \
+            --text, and text that only looks like a number (1e3, NaN, 0x10, 12,5) is always refused. \
+            Numbers outside 0…maximum are refused unless --allow-out-of-range; an empty --result "" \
+            clears the result. These are the rules 'markbook import' applies.
             """
     )
 
@@ -54,7 +55,7 @@ struct ResultSetCommand: MarkbookCommand {
     var text = false
 
     func validate() throws {
-        if !text { try MarkbookArgument.checkResult(result) }
+        try MarkbookArgument.checkResult(result, allowsText: text)
     }
 
     private struct Output: Encodable {
@@ -66,32 +67,37 @@ struct ResultSetCommand: MarkbookCommand {
     }
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let sheet = try await client.getMarkbook(key: key)
-        let student = try Lookup.student(sheet, student, sidOption: false)
-        let task = try Lookup.task(sheet, task)
-        let value = result.trimmingCharacters(in: .whitespaces)
-        if !allowOutOfRange, let number = MarkbookResult(raw: value, rounded: value).rawValue,
-            number < 0 || number > Double(task.maximum)
-        {
-            throw APIError.usage(
-                "\(value) is outside 0…\(task.maximum), the range of \(task.name).",
-                hint: "Check the mark, or pass --allow-out-of-range if it is meant."
-            )
+        let rules = MarkbookResultRules(allowsOutOfRange: allowOutOfRange, allowsText: text)
+        let change: MarkbookResultChange
+        do {
+            change = try await Lookup.restating(sidOption: false) {
+                try await client.setResult(
+                    markbookKey: key,
+                    studentKey: student,
+                    taskKey: task,
+                    to: result,
+                    rules: rules
+                )
+            }
+        } catch let error as APIError {
+            guard case .outOfRange? = error.cause as? MarkbookValueProblem else { throw error }
+            throw error.withHint("Check the mark, or pass --allow-out-of-range if it is meant.")
         }
-        let previous = sheet.result(studentKey: student.key, taskKey: task.key)
-        try await client.putStudentResult(markbookKey: key, student: student, task: task, result: value)
+        let written = change.result
         try context.printRecord(
             Output(
                 markbookKey: key,
-                studentKey: student.key,
-                taskKey: task.key,
-                previous: Nullable(previous?.raw),
-                result: value
+                studentKey: change.student.key,
+                taskKey: change.task.key,
+                previous: Nullable(change.previous?.raw),
+                result: written
             )
         ) {
-            let before = previous.map { $0.rounded } ?? "-"
-            let after = value.isEmpty ? "-" : value
-            context.print("\(student.sortName) · \(task.name) (\(task.key)): \(before) -> \(after) /\(task.maximum)")
+            let before = change.previous.map { $0.rounded } ?? "-"
+            let after = written.isEmpty ? "-" : written
+            context.print(
+                "\(change.student.sortName) · \(change.task.name) (\(change.task.key)): \(before) -> \(after) /\(change.task.maximum)"
+            )
         }
     }
 }

@@ -97,27 +97,17 @@ struct StudentUpdateCommand: OneStudentCommand {
     var gender: Gender
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let current = try Lookup.student(try await client.getMarkbook(key: key), student, sidOption: false)
-        let updated = MarkbookStudent(
-            key: current.key,
-            studentID: current.studentID,
-            familyName: family ?? current.familyName,
-            givenName: given ?? current.givenName,
-            preferredName: preferred ?? current.preferredName,
-            classKey: current.classKey,
-            className: current.className
+        let update = MarkbookStudentUpdate(
+            gender: gender,
+            familyName: family,
+            givenName: given,
+            preferredName: preferred
         )
-        try await client.updateStudent(
-            markbookKey: key,
-            studentKey: current.key,
-            sid: current.studentID,
-            familyName: updated.familyName,
-            givenName: updated.givenName,
-            preferredName: updated.preferredName,
-            gender: gender
-        )
+        let updated = try await Lookup.restating(sidOption: false) {
+            try await client.updateStudent(markbookKey: key, studentKey: student, update)
+        }
         try context.printRecord(updated) {
-            context.print("Updated student \(current.key): \(updated.sortName) (\(current.studentID)).")
+            context.print("Updated student \(updated.key): \(updated.sortName) (\(updated.studentID)).")
         }
     }
 }

@@ -19,11 +19,7 @@ extension MarkbookSandboxModule {
         case ("GET", let path) where path.hasPrefix("backups/"):
             return backupFile(String(path.dropFirst("backups/".count)), now: now)
         default:
-            return MarkbookSandboxResponse(
-                status: 405,
-                contentType: "text/plain; charset=utf-8",
-                body: Array("Markbook answers GET \(basePath), POST authenticate.lc and POST post.lc.".utf8)
-            )
+            return Self.text(405, "Markbook answers GET \(basePath), POST authenticate.lc and POST post.lc.")
         }
     }
 
@@ -37,11 +33,7 @@ extension MarkbookSandboxModule {
 
     func json(_ answer: Answer, _ request: MarkbookSandboxRequest, now: Date) -> MarkbookSandboxResponse {
         if let httpStatus = answer.httpStatus {
-            return MarkbookSandboxResponse(
-                status: httpStatus,
-                contentType: "text/plain; charset=utf-8",
-                body: Array("The sandbox failed this \(answer.action) on purpose.".utf8)
-            )
+            return Self.text(httpStatus, "The sandbox failed this \(answer.action) on purpose.")
         }
         let schoolName = state.withLockedValue { $0.world.schoolName }
         var members: [String: SandboxJSON] = [
@@ -119,9 +111,7 @@ extension MarkbookSandboxModule {
             }
             var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone, apiAddress: apiAddress)
             let extra = try handler.run(name, query)
-            if let failure = commit(handler.world, to: &state) {
-                return Answer(action: name, status: failure)
-            }
+            state.world = handler.world
             if handler.changedData { state.counters.appliedWritesByAction[name, default: 0] += 1 }
             if name == "putstudentresult", let cell = ResultFaultState.cell(query) {
                 state.counters.resultWritesByCell[cell, default: 0] += 1
@@ -141,17 +131,16 @@ extension MarkbookSandboxModule {
             guard name == "createmarkbook" else { throw StatusError("invalid action") }
             var handler = ActionHandler(world: state.world, now: now, timeZone: timeZone)
             let extra = try handler.createMarkbook(form)
-            if let failure = commit(handler.world, to: &state) {
-                return Answer(action: name, status: failure)
-            }
+            state.world = handler.world
             state.counters.appliedWritesByAction[name, default: 0] += 1
             return Answer(action: name, status: "OKAY", extra: extra)
         }
     }
 
-    /// Runs `body` for a caller whose API key and session are good, under the lock: counts the
-    /// request, answers a bad key or session as the API does, and counts a refusal `body`
-    /// throws and answers it with `refusalExtra`.
+    /// Runs `body` for a caller whose API key and session are good, under the lock and on the
+    /// school as the state file holds it now: counts the request, answers a bad key or session as
+    /// the API does, and counts a refusal `body` throws and answers it with `refusalExtra`. A change
+    /// that cannot be saved is answered as a failure and leaves everything as it was.
     private func signedIn(
         _ name: String,
         _ parameters: Parameters,
@@ -165,45 +154,62 @@ extension MarkbookSandboxModule {
                 state.counters.rejectedSessions += 1
                 return Answer(action: name, status: "ERROR:invalid credentials")
             }
-            do throws(StatusError) {
-                return try body(&state)
+            do {
+                return try sharingSavedWorld(&state) { state in
+                    do throws(StatusError) {
+                        return try body(&state)
+                    } catch {
+                        state.counters.refusalsByAction[name, default: 0] += 1
+                        return Answer(action: name, status: error.status, extra: refusalExtra)
+                    }
+                }
             } catch {
-                state.counters.refusalsByAction[name, default: 0] += 1
-                return Answer(action: name, status: error.status, extra: refusalExtra)
+                return Answer(action: name, status: "ERROR:the sandbox could not save its data: \(error)")
             }
         }
     }
 
-    /// Makes `world` the school's data, after saving it when a state file is in use and the
-    /// data to keep changed; returns the failure to answer with when it could not be saved (the
-    /// data is then left as it was).
-    func commit(_ world: SandboxWorld, to state: inout State) -> String? {
-        if let savedWorld, SavedSchool(world) != SavedSchool(state.world) {
-            do {
-                try SavedSchool.save(world, to: savedWorld)
-            } catch {
-                return "ERROR:the sandbox could not save its data: \(error)"
+    /// Runs `body` on the school as the state file holds it now and saves what it changed, as one
+    /// step among all the processes sharing the file (see ``APISandbox/SandboxStateFile``), so
+    /// none overwrites another's change and new keys are unique across them. Without a state file
+    /// it just runs `body`.
+    ///
+    /// - Throws: ``APISandbox/SandboxStateFileError``; `state` is then left as it was.
+    func sharingSavedWorld<Result>(_ state: inout State, _ body: (inout State) -> Result) throws -> Result {
+        guard let savedWorld else { return body(&state) }
+        let before = state
+        // What this process knows, should the file be missing.
+        let known = SavedSchool(state.world)
+        do {
+            return try savedWorld.update(SavedSchool.self, version: SavedSchool.currentVersion, initial: known) {
+                saved in
+                state.adopt(saved.world)
+                let result = body(&state)
+                saved = SavedSchool(state.world)
+                return result
             }
+        } catch {
+            state = before
+            throw error
         }
-        state.world = world
-        return nil
     }
 
     /// Serves the backup's zip (``BackupArchive``) while its URL works.
     func backupFile(_ file: String, now: Date) -> MarkbookSandboxResponse {
-        let snapshot = state.withLockedValue { state -> (SandboxWorld, SandboxWorld.Backup)? in
-            guard let backup = state.world.backup, backup.fileName == file, now >= backup.readyAt else { return nil }
-            if let first = backup.firstReturnedAt, now.timeIntervalSince(first) > Self.backupRetention { return nil }
-            return (state.world, backup)
+        let world: SandboxWorld
+        do {
+            world = try state.withLockedValue { state in try sharingSavedWorld(&state) { $0.world } }
+        } catch {
+            return Self.text(500, "The sandbox could not read its data: \(error)")
         }
-        guard let (world, backup) = snapshot else {
-            return MarkbookSandboxResponse(
-                status: 404,
-                contentType: "text/plain; charset=utf-8",
-                body: Array("No such backup.".utf8)
-            )
-        }
+        guard let backup = world.backup, backup.fileName == file, now >= backup.readyAt,
+            backup.firstReturnedAt.map({ now.timeIntervalSince($0) <= Self.backupRetention }) ?? true
+        else { return Self.text(404, "No such backup.") }
         let zip = BackupArchive.zip(of: world, backup: backup, timeZone: timeZone)
         return MarkbookSandboxResponse(status: 200, contentType: "application/zip", body: zip)
+    }
+
+    static func text(_ status: Int, _ text: String) -> MarkbookSandboxResponse {
+        MarkbookSandboxResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
     }
 }

@@ -27,7 +27,7 @@ extension MarkbookSandboxModule {
         let options = initialOptions
         let now = now()
         try state.withLockedValue { state in
-            if let savedWorld { try SavedSchool.save(world, to: savedWorld) }
+            try sharingSavedWorld(&state) { $0.world = world }
             state = State(world: world, options: options, now: now, issuedSessionValues: state.issuedSessionValues)
         }
     }

@@ -112,6 +112,9 @@ public final class MarkbookSandboxModule: SandboxModule {
         var issuedSessionValues: [String] = []
         var backupMode = MarkbookSandboxOptions.BackupMode.scheduled
         var resultFaults = ResultFaultState(.none)
+        /// The ready backup ``MarkbookSandboxOptions/BackupMode/ready`` put in place, until a state
+        /// file holds it.
+        var unsavedBackup: SandboxWorld.Backup?
 
         init(world: SandboxWorld, options: MarkbookSandboxOptions, now: Date, issuedSessionValues: [String] = []) {
             self.world = world
@@ -122,7 +125,20 @@ public final class MarkbookSandboxModule: SandboxModule {
         mutating func setOptions(_ options: MarkbookSandboxOptions, now: Date) {
             backupMode = options.backup
             resultFaults = ResultFaultState(options.resultWriteFaults)
-            if options.backup == .ready { world.seedReadyBackup(now: now) }
+            if options.backup == .ready {
+                world.seedReadyBackup(now: now)
+                unsavedBackup = world.backup
+            }
+        }
+
+        /// Takes the school as a state file holds it, keeping this process's sessions and a ready
+        /// backup not saved yet.
+        mutating func adopt(_ saved: SandboxWorld) {
+            let sessions = world.sessions
+            world = saved
+            world.sessions = sessions
+            if let unsavedBackup { world.backup = unsavedBackup }
+            unsavedBackup = nil
         }
     }
 
@@ -136,8 +152,9 @@ public final class MarkbookSandboxModule: SandboxModule {
     /// The school's zone, for answer dates and the 1 AM backup build.
     public let timeZone: TimeZone
 
-    /// The file the school's data is read from at start and written to after each change, so
-    /// separate processes share it; `nil` keeps everything in memory.
+    /// The file the school's data is kept in, so separate processes share it: read at start, and
+    /// read again and written under a lock shared by those processes for each request that reads
+    /// or changes the school; `nil` keeps everything in memory.
     public var stateFile: URL? { savedWorld?.url }
 
     let now: @Sendable () -> Date
@@ -175,9 +192,10 @@ public final class MarkbookSandboxModule: SandboxModule {
         )
     }
 
-    /// Creates the module with the school kept in `stateFile`: read now, written after each
-    /// change (sessions are not kept). A file that does not exist yet starts from the seed and
-    /// is created on the first change.
+    /// Creates the module with the school kept in `stateFile`: read now, then read again and
+    /// written under a lock for each request, so several processes can share one file and none
+    /// loses another's change (sessions are not kept). A file that does not exist yet, or is
+    /// empty, starts from the seed and is written on the first change.
     ///
     /// - Parameters:
     ///   - stateFile: Where to keep the school's data between runs.

@@ -16,17 +16,10 @@ struct SavedSchool: Codable, Equatable {
         self.world.sessions = [:]
     }
 
-    /// The school saved in `file`, or `nil` when there is no file yet.
+    /// The school saved in `file`, or `nil` when there is no file yet or it is empty.
     ///
     /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be used.
     static func load(from file: SandboxStateFile) throws -> SandboxWorld? {
         try file.load(SavedSchool.self, version: currentVersion)?.world
-    }
-
-    /// Writes `world` to `file`, atomically.
-    ///
-    /// - Throws: ``APISandbox/SandboxStateFileError`` when it cannot be written.
-    static func save(_ world: SandboxWorld, to file: SandboxStateFile) throws {
-        try file.save(SavedSchool(world))
     }
 }

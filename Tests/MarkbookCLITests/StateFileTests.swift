@@ -1,4 +1,5 @@
 import CLISupport
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import Testing
@@ -24,6 +25,63 @@ struct StateFileTests {
         #expect(shown.stdout.contains("10MAT1-Z"))
         let fresh = try await runBuiltMarkbook(["--sandbox", "--json", "show", "1000001"])
         #expect(!fresh.stdout.contains("10MAT1-Z"))
+    }
+
+    @Test("Parallel writers on one file: every process exits 0, every change is kept, every key is unique")
+    func parallelWriters() async throws {
+        let directory = try scratchDirectory("state")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
+        struct Created: Decodable {
+            var studentKey: Int?
+            var classKey: Int?
+        }
+        let students = (1...6).map { index in
+            [
+                "--sandbox", "--json", "student", "create", "1000001", "--sid", "20000\(index)", "--family", "Writer",
+                "--given", "Number\(index)", "--gender", "other", "--class", "3001",
+            ]
+        }
+        let classes = (1...4).map { ["--sandbox", "--json", "class", "create", "1000001", "--name", "PAR-\($0)"] }
+        let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
+            for arguments in students + classes {
+                group.addTask { try await runBuiltMarkbook(arguments, variables: state) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0.exitCode == 0 }, "\(results.map(\.stderr))")
+        let created = try results.map { try $0.json(Created.self) }
+        let studentKeys = created.compactMap(\.studentKey)
+        let classKeys = created.compactMap(\.classKey)
+        #expect(studentKeys.count == 6 && Set(studentKeys).count == 6, "student keys handed out once: \(studentKeys)")
+        #expect(classKeys.count == 4 && Set(classKeys).count == 4, "class keys handed out once: \(classKeys)")
+
+        let shown = try await runBuiltMarkbook(["--sandbox", "--json", "show", "1000001"], variables: state)
+        #expect(shown.exitCode == 0, "\(shown.stderr)")
+        for index in 1...6 { #expect(shown.stdout.contains("\"20000\(index)\""), "student \(index) kept") }
+        for index in 1...4 { #expect(shown.stdout.contains("\"PAR-\(index)\""), "class \(index) kept") }
+    }
+
+    @Test("An empty file, as mktemp makes it, is a new state: reads work and the first change fills it")
+    func emptyFile() async throws {
+        let directory = try scratchDirectory("state")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "school.json")
+        #expect(
+            FileManager.default.createFile(atPath: file.path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        )
+        let state = ["MARKBOOK_SANDBOX_STATE": file.path]
+        let listed = try await runBuiltMarkbook(["--sandbox", "list"], variables: state)
+        #expect(listed.exitCode == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("10MAT1 Mathematics"))
+        let created = try await runBuiltMarkbook(
+            ["--sandbox", "class", "create", "1000001", "--name", "10MAT1-E"],
+            variables: state
+        )
+        #expect(created.exitCode == 0, "\(created.stderr)")
+        let shown = try await runBuiltMarkbook(["--sandbox", "--json", "show", "1000001"], variables: state)
+        #expect(shown.stdout.contains("10MAT1-E"))
+        #expect(try Data(contentsOf: file).count > 100)
     }
 
     @Test("A damaged file is exit 1 naming it, and is left as it was")

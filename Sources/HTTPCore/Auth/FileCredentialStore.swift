@@ -51,7 +51,7 @@ public struct FileCredentialStore: CredentialStore {
 
     /// The lock file refreshes take turns on: the credentials file's path plus `.lock`.
     public var lockURL: URL {
-        url.deletingLastPathComponent().appending(path: url.lastPathComponent + ".lock")
+        FileLock(beside: url).url
     }
 
     /// The credentials in the file; `nil` when it is missing, unreadable or not valid JSON of

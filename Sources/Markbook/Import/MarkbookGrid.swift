@@ -123,6 +123,18 @@ public struct MarkbookGrid: Sendable, Hashable {
         return row.cells[index]
     }
 
+    /// A column's letters as a spreadsheet shows them: 1 is `A`, 27 is `AA`.
+    public static func columnLetters(_ column: Int) -> String {
+        var number = column
+        var text = ""
+        while number > 0 {
+            let remainder = (number - 1) % 26
+            text = String(UnicodeScalar(UInt8(65 + remainder))) + text
+            number = (number - 1) / 26
+        }
+        return text
+    }
+
     static func sameHeader(_ first: String, _ second: String) -> Bool {
         first.trimmingCharacters(in: .whitespaces).lowercased()
             == second.trimmingCharacters(in: .whitespaces)

@@ -9,11 +9,12 @@
 ///   a sid given twice); nothing in the plan is written while any is left, unless skipped;
 ///
 /// and reports rows and columns it could not match: ``unknownStudents`` (a sid not in the
-/// markbook, or a deleted student) and ``unknownColumns`` (a header naming no task). Those are
-/// left alone, not errors: a spreadsheet may carry notes. Blank cells mean "no change" and are
-/// only counted.
+/// markbook, or a deleted student) and ``unknownColumns`` (a header naming no task, such as a
+/// misspelt task name). Unknown students are left alone; unknown columns stop the import unless
+/// the caller chooses to ignore them (``unknownColumnsError()``), since a typo in a header would
+/// otherwise drop a whole column of marks. Blank cells mean "no change" and are only counted.
 ///
-/// Apply it with ``MarkbookImporter/apply(_:skippingInvalid:progress:)``.
+/// Apply it with ``MarkbookImporter/apply(_:skippingInvalid:ignoringUnknownColumns:progress:)``.
 public struct MarkbookImportPlan: Sendable, Hashable {
     /// One result to write.
     public struct Change: Sendable, Hashable, Identifiable {

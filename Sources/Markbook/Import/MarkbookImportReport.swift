@@ -2,10 +2,11 @@ import HTTPCore
 
 /// What applying a ``MarkbookImportPlan`` did, change by change.
 ///
-/// A change is in ``applied`` only when the API answered its `putstudentresult` with `OKAY`; a
-/// write that failed, or whose answer was lost, is in ``failed`` (it may or may not have reached
-/// the markbook; running the import again finds out). ``isComplete`` is `true` only when every
-/// planned change is now in the markbook.
+/// A change is in ``applied`` only when the API answered its `putstudentresult` with `OKAY`. A
+/// write that was refused or never sent is in ``failed``; a write whose answer was lost is in
+/// ``unknownOutcome``: it may or may not have reached the markbook, and running the import again
+/// finds out (a cell it wrote then plans as unchanged). ``isComplete`` is `true` only when every
+/// planned change is confirmed in the markbook.
 public struct MarkbookImportReport: Sendable {
     /// A write that was not confirmed.
     public struct Failure: Sendable {
@@ -57,8 +58,12 @@ public struct MarkbookImportReport: Sendable {
     public var markbookKey: Int
     /// Changes the API confirmed, in plan order.
     public var applied: [MarkbookImportPlan.Change] = []
-    /// Changes whose write failed, in plan order.
+    /// Changes whose write failed and did not reach the markbook (refused, or never sent), in plan
+    /// order.
     public var failed: [Failure] = []
+    /// Changes whose write may or may not have reached the markbook (``outcomeIsUnknown(_:)``), in
+    /// plan order.
+    public var unknownOutcome: [Failure] = []
     /// Changes the markbook already held when the import re-read it (applied by an earlier,
     /// interrupted run, or by someone else): not written again.
     public var alreadyApplied: [MarkbookImportPlan.Change] = []
@@ -79,10 +84,34 @@ public struct MarkbookImportReport: Sendable {
     /// Cells that needed no write: unchanged in the plan, or already applied when re-read.
     public var unchangedCount: Int { unchangedInPlan + alreadyApplied.count }
 
-    /// Whether every planned change is now confirmed in the markbook: nothing failed, conflicted
-    /// or was left unsent. Invalid values skipped on request do not count against it.
-    public var isComplete: Bool { failed.isEmpty && conflicts.isEmpty && notAttempted.isEmpty }
+    /// Whether every planned change is now confirmed in the markbook: nothing failed, had an
+    /// unknown outcome, conflicted or was left unsent. Invalid values skipped on request do not
+    /// count against it.
+    public var isComplete: Bool {
+        failed.isEmpty && unknownOutcome.isEmpty && conflicts.isEmpty && notAttempted.isEmpty
+    }
 
     /// The first failure's error, for an exit code; `nil` when nothing failed.
     public var firstError: (any Error)? { failed.first?.error }
+
+    /// Whether a write that ended with `error` may have reached the markbook: the API's own answer
+    /// (its envelope) never arrived, yet the request may have got to the server. That is a 5xx from
+    /// something in front of the API (the API itself answers every call with HTTP 200), a 2xx
+    /// answer that could not be read, a connection lost or timed out after sending, or an
+    /// `ambiguous` error. A refusal (an `ERROR:` status, a 4xx) or a request never sent is a plain failure.
+    public static func outcomeIsUnknown(_ error: any Error) -> Bool {
+        guard let error = error as? APIError, error.details.rawStatus == nil else { return false }
+        switch error.code {
+        case .ambiguous:
+            return true
+        case .network:
+            return (error.cause as? TransportError)?.requestMayHaveBeenSent ?? false
+        case .apiError, .limitExceeded:
+            // No status and no transport cause: an answer arrived but could not be read.
+            guard let status = error.httpStatus else { return !(error.cause is TransportError) }
+            return (200...299).contains(status) || (500...599).contains(status)
+        default:
+            return false
+        }
+    }
 }

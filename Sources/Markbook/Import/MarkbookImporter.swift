@@ -11,18 +11,25 @@ import HTTPCore
 /// let report = try await importer.apply(plan) { progress in
 ///     print("\(progress.completed)/\(progress.total)")
 /// }
-/// if !report.isComplete { /* report.failed, report.conflicts, report.notAttempted */ }
+/// if !report.isComplete { /* report.failed, report.unknownOutcome, report.conflicts, report.notAttempted */ }
 /// ```
 ///
+/// **Nothing skipped silently.** A plan with invalid values or with columns that name no task
+/// writes nothing unless the caller says to skip them (``apply(_:skippingInvalid:ignoringUnknownColumns:progress:)``):
+/// a misspelt header would otherwise drop a whole column of marks without a word.
+///
 /// **Safe to interrupt and re-run.** Each change is one `putstudentresult`, an absolute write
-/// that is safe to repeat. ``apply(_:skippingInvalid:progress:)`` reads the markbook again before
+/// that is safe to repeat. ``apply(_:skippingInvalid:ignoringUnknownColumns:progress:)`` reads the markbook again before
 /// writing and sends only the changes that are still needed: a result that already holds the new
 /// value (written by an interrupted run) is not written again, and a result someone else changed
 /// since the plan was made is left alone and reported as a conflict. Each cell is written at most
 /// once per run, and a plan with two different values for one cell is refused, so nothing is
 /// written twice to a different value.
 ///
-/// **Failures.** A change is reported applied only when the API confirmed it. After a failure
+/// **Failures.** A change is reported applied only when the API confirmed it. A write whose answer
+/// was lost (a gateway's 5xx, a connection lost after sending, an unreadable answer) may or may not
+/// have reached the markbook: it is reported as an unknown outcome, and running the import again
+/// finds out (the cells it wrote then plan as unchanged). After a failure
 /// that concerns one cell (`not_found`, `validation`) the other writes go on; after any other
 /// failure (network, server, credentials) no new write starts, since the rest would most likely
 /// fail the same way, and the unsent changes are reported as not attempted. Cancelling the
@@ -32,7 +39,7 @@ public struct MarkbookImporter: Sendable {
     public static let defaultMaximumConcurrentWrites = 4
 
     /// The client writes go through.
-    public let client: any MarkbookClientProtocol
+    public let client: MarkbookClient
     /// The most `putstudentresult` calls in flight at once.
     public let maximumConcurrentWrites: Int
 
@@ -40,7 +47,7 @@ public struct MarkbookImporter: Sendable {
     ///
     /// - Parameter maximumConcurrentWrites: The most writes in flight at once; at least 1.
     public init(
-        client: any MarkbookClientProtocol,
+        client: MarkbookClient,
         maximumConcurrentWrites: Int = MarkbookImporter.defaultMaximumConcurrentWrites
     ) {
         self.client = client
@@ -65,18 +72,22 @@ public struct MarkbookImporter: Sendable {
     ///
     /// - Parameters:
     ///   - skippingInvalid: Write the valid changes even when the plan has invalid values.
+    ///   - ignoringUnknownColumns: Write the known columns even when some name no task.
     ///   - progress: Called before the first write and after each one.
-    /// - Returns: What was applied, failed, already applied, conflicted or not attempted. Once
-    ///   writing has started, failures are reported here rather than thrown.
+    /// - Returns: What was applied, failed, had an unknown outcome, was already applied,
+    ///   conflicted or was not attempted. Once writing has started, failures are reported here
+    ///   rather than thrown.
     /// - Throws: ``HTTPCore/APIError``, before anything is written: `validation` when the plan has
-    ///   invalid values (and `skippingInvalid` is false); `usage` for a concurrency below 1 or a
-    ///   plan with two values for one cell; any error from reading the markbook again.
+    ///   columns that name no task (and `ignoringUnknownColumns` is false) or invalid values (and
+    ///   `skippingInvalid` is false); `usage` for a concurrency below 1 or a plan with two values
+    ///   for one cell; any error from reading the markbook again.
     public func apply(
         _ plan: MarkbookImportPlan,
         skippingInvalid: Bool = false,
+        ignoringUnknownColumns: Bool = false,
         progress: @Sendable (MarkbookImportProgress) -> Void = { _ in }
     ) async throws -> MarkbookImportReport {
-        try check(plan, skippingInvalid: skippingInvalid)
+        try check(plan, skippingInvalid: skippingInvalid, ignoringUnknownColumns: ignoringUnknownColumns)
         var report = MarkbookImportReport(markbookKey: plan.markbookKey)
         report.unchangedInPlan = plan.unchanged.count
         report.skippedInvalid = plan.invalid.count
@@ -97,9 +108,12 @@ public struct MarkbookImporter: Sendable {
         return report
     }
 
-    private func check(_ plan: MarkbookImportPlan, skippingInvalid: Bool) throws {
+    private func check(_ plan: MarkbookImportPlan, skippingInvalid: Bool, ignoringUnknownColumns: Bool) throws {
         guard maximumConcurrentWrites >= 1 else {
             throw APIError.usage("The import's concurrency must be at least 1, not \(maximumConcurrentWrites).")
+        }
+        if !plan.unknownColumns.isEmpty, !ignoringUnknownColumns {
+            throw plan.unknownColumnsError()
         }
         if plan.hasInvalidValues, !skippingInvalid {
             let count = plan.invalid.count
@@ -158,6 +172,7 @@ public struct MarkbookImporter: Sendable {
         let markbookKey = report.markbookKey
         var applied: [Int] = []
         var failed: [(index: Int, error: any Error)] = []
+        var unknown: [(index: Int, error: any Error)] = []
         var started = 0
         await withTaskGroup(of: (Int, (any Error)?).self) { group in
             func startNext() {
@@ -184,7 +199,11 @@ public struct MarkbookImporter: Sendable {
             while let (index, error) = await group.next() {
                 completed += 1
                 let event: MarkbookImportProgress.Event
-                if let error {
+                if let error, MarkbookImportReport.outcomeIsUnknown(error) {
+                    unknown.append((index, error))
+                    stopping = true
+                    event = .outcomeUnknown(writes[index], error)
+                } else if let error {
                     failed.append((index, error))
                     stopping = stopping || !Self.concernsOneCell(error)
                     event = .failed(writes[index], error)
@@ -198,6 +217,9 @@ public struct MarkbookImporter: Sendable {
         }
         report.applied = applied.sorted().map { writes[$0] }
         report.failed = failed.sorted { $0.index < $1.index }.map { .init(change: writes[$0.index], error: $0.error) }
+        report.unknownOutcome = unknown.sorted { $0.index < $1.index }.map {
+            .init(change: writes[$0.index], error: $0.error)
+        }
         report.notAttempted = Array(writes[started...])
     }
 
@@ -218,6 +240,8 @@ public struct MarkbookImportProgress: Sendable {
         case applied(MarkbookImportPlan.Change)
         /// A change's write failed with the error.
         case failed(MarkbookImportPlan.Change, any Error)
+        /// A change's write ended with the error after it may have reached the markbook.
+        case outcomeUnknown(MarkbookImportPlan.Change, any Error)
     }
 
     /// What just happened.

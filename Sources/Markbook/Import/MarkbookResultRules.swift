@@ -1,8 +1,8 @@
 import Foundation
 
-/// What a result value may be before it is written: the rules an import (and any careful caller
-/// of ``MarkbookClientProtocol/putStudentResult(markbookKey:studentKey:sid:taskKey:taskName:result:)``)
-/// applies, so that nothing the API would store wrongly or surprisingly is sent.
+/// What a result value may be before it is written: the rules an import and
+/// ``MarkbookClient/setResult(markbookKey:studentKey:taskKey:to:rules:)`` apply, so that nothing the
+/// API would store wrongly or surprisingly is sent.
 ///
 /// A result is a plain decimal — digits with at most one decimal point and an optional sign — from
 /// 0 to the task's maximum, with at most six decimal places (the precision of the API's raw
@@ -34,6 +34,18 @@ public struct MarkbookResultRules: Sendable, Hashable {
     /// Checks `value` for `task` and returns the text to write: the decimal in its shortest form
     /// (`"042.50"` → `"42.5"`), or free text trimmed.
     public func check(_ value: String, for task: MarkbookTask) -> Result<String, MarkbookValueProblem> {
+        check(value, maximum: task.maximum)
+    }
+
+    /// What is wrong with `value` whatever the task: everything ``check(_:for:)`` refuses except a
+    /// number out of range; `nil` when nothing is. For checking input before the task is known.
+    public func formatProblem(_ value: String) -> MarkbookValueProblem? {
+        guard case .failure(let problem) = check(value, maximum: nil) else { return nil }
+        return problem
+    }
+
+    /// Checks `value`, and its range when `maximum` is given.
+    private func check(_ value: String, maximum: Int?) -> Result<String, MarkbookValueProblem> {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return .failure(.controlCharacters)
@@ -45,8 +57,8 @@ public struct MarkbookResultRules: Sendable, Hashable {
         if decimal.fractionDigits.count > Self.maximumDecimalPlaces {
             return .failure(.tooManyDecimalPlaces(allowed: Self.maximumDecimalPlaces))
         }
-        if !allowsOutOfRange, decimal.isNegative || decimal.exceeds(task.maximum) {
-            return .failure(.outOfRange(maximum: task.maximum))
+        if let maximum, !allowsOutOfRange, decimal.isNegative || decimal.exceeds(maximum) {
+            return .failure(.outOfRange(maximum: maximum))
         }
         return .success(decimal.canonical)
     }

@@ -3,7 +3,7 @@ import HTTPCore
 
 /// Why a backup cannot be downloaded now: it is not built yet, or there is none.
 ///
-/// Thrown by ``BackupURL/readyURL()`` and ``MarkbookClientProtocol/readyBackupURL()`` so that a
+/// Thrown by ``BackupURL/readyURL()`` and ``MarkbookClient/readyBackupURL()`` so that a
 /// download can treat "come back tomorrow" and "schedule one first" as the distinct outcomes they
 /// are, apart from real failures (``HTTPCore/APIError``). ``code`` is stable for scripts; the
 /// `markbook` command maps each to its own exit code.
@@ -84,18 +84,5 @@ extension BackupURL {
                 APIError.Details(message: "Markbook refused getbackupurl: \(reason).", rawStatus: status.rawStatus)
             )
         }
-    }
-}
-
-extension MarkbookClientProtocol {
-    /// `getbackupurl`, for a download: the backup's URL when it is ready.
-    ///
-    /// The URL works for about an hour after it is first returned; download it at once. It is an
-    /// address on Markbook's servers that needs no session: send no credentials with it.
-    ///
-    /// - Throws: ``BackupUnavailable`` when the backup is pending or there is none;
-    ///   ``HTTPCore/APIError`` for every other failure.
-    public func readyBackupURL() async throws -> URL {
-        try await getBackupURL().readyURL()
     }
 }

@@ -87,7 +87,7 @@ struct ImportPlanTests {
         #expect(text.changes.map(\.new) == ["MED"])
     }
 
-    @Test("Unknown students and columns are reported and left alone; tasks match by name or key")
+    @Test("Unknown students and columns are reported (the importer decides what to refuse); tasks match by name or key")
     func unknowns() throws {
         let rows = [
             ["sid", "ALGEBRA TEST", "4002", "Comments", "Statistics", ""],

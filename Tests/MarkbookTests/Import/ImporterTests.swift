@@ -184,7 +184,7 @@ struct ImporterTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A write applied but answered with an error is failed, and the re-run sees it already done")
+    @Test("A write applied but answered with a 502 has an unknown outcome, and the re-run sees it already done")
     func lostAnswer() async throws {
         let harness = try ScriptedImport()
         let (plan, rows) = try await harness.editedPlan()
@@ -193,8 +193,10 @@ struct ImporterTests {
         harness.module.setOptions(.init(resultWriteFaults: .init(cells: [cell], failure: .lostAnswer(httpStatus: 502))))
         let importer = MarkbookImporter(client: harness.client, maximumConcurrentWrites: 3)
         let first = try await importer.apply(plan)
-        #expect(first.failed.map(\.change.id) == [lost.id])
-        #expect(first.failed.first?.code == "api_error")
+        #expect(first.unknownOutcome.map(\.change.id) == [lost.id])
+        #expect(first.unknownOutcome.first?.code == "api_error")
+        #expect(first.failed.isEmpty)
+        #expect(!first.isComplete)
         #expect(!first.applied.contains { $0.id == lost.id })
         #expect(first.applied.count + first.notAttempted.count == 14, "an HTTP 502 stops new writes")
         let writesToLost = harness.writes[cell] ?? 0

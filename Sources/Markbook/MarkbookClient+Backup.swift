@@ -1,0 +1,123 @@
+public import Foundation
+public import HTTPCore
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension MarkbookClient {
+    /// `getbackupurl`, for a download: the backup's URL when it is ready.
+    ///
+    /// The URL works for about an hour after it is first returned; download it at once. It is an
+    /// address on Markbook's servers that needs no session: send no credentials with it.
+    ///
+    /// - Throws: ``BackupUnavailable`` when the backup is pending or there is none;
+    ///   ``HTTPCore/APIError`` for every other failure.
+    public func readyBackupURL() async throws -> URL {
+        try await getBackupURL().readyURL()
+    }
+
+    /// Downloads the ready backup's zip to `destination`, so that the destination only ever holds
+    /// a whole zip.
+    ///
+    /// Asks for the backup's URL (``readyBackupURL()``), then streams the zip (never held in
+    /// memory) to a hidden staging file beside the destination, without the session and with the
+    /// client's timeout, retries and hooks. Only a complete download that starts like a zip is
+    /// renamed over the destination, in one step; anything else is removed and nothing is saved.
+    ///
+    /// ```swift
+    /// let saved = try await client.downloadBackup(to: URL(fileURLWithPath: "Backups"))
+    /// print("\(saved.byteCount) bytes in \(saved.file.path)")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - destination: The file to save, or an existing directory to save it in under the
+    ///     server's file name (``BackupURL/fileName(for:)``).
+    ///   - replacing: Whether a file already at the destination may be replaced; when `false`, it
+    ///     is checked before the URL is fetched and again before the rename.
+    ///   - progress: Called as bytes reach the staging file.
+    /// - Returns: Where the zip was saved and its size.
+    /// - Throws: ``BackupUnavailable`` when the backup is pending or there is none;
+    ///   ``HTTPCore/APIError``: `usage` when the destination exists (and `replacing` is `false`)
+    ///   or cannot be written, `not_found` when the URL has expired, `api_error` when the answer is
+    ///   not a zip, and every other failure of the two requests.
+    public func downloadBackup(
+        to destination: URL,
+        replacing: Bool = false,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> BackupDownload {
+        let downloader = try sessionlessClient()
+        let url = try await readyBackupURL()
+        let target = Self.target(destination, url: url)
+        if !replacing { try Self.refuseExisting(target) }
+        // Beside the target, so the final rename stays on one file system.
+        let staging = target.deletingLastPathComponent().appending(
+            path: ".\(target.lastPathComponent).download-\(UUID().uuidString.prefix(8))"
+        )
+        defer {
+            // Nothing is resumed from a staging file, so a failed download leaves none of its files.
+            let partial = Client.partialFile(for: staging)
+            for file in [staging, partial, partial.appendingPathExtension("validator")] {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
+        let endpoint = Endpoint<Data>(
+            .get,
+            url.absoluteString,
+            operation: OperationMetadata(name: "downloadBackup", service: "markbook", idempotent: true)
+        )
+        let download: FileDownload
+        do {
+            download = try await downloader.download(endpoint, to: staging, resume: false, progress: progress)
+        } catch let error as APIError where error.code == .notFound {
+            var expired = error
+            expired.details.hint =
+                "The URL works for about an hour after it is first fetched; schedule a new backup and download it tomorrow."
+            throw expired
+        }
+        guard Self.startsLikeZip(staging) else {
+            throw APIError.apiError(
+                APIError.Details(
+                    message:
+                        "The backup URL answered with \(download.byteCount) bytes that are not a zip; nothing was saved.",
+                    hint: "Check the backup's state (getBackupURL()) and try again."
+                )
+            )
+        }
+        if !replacing { try Self.refuseExisting(target) }
+        guard rename(staging.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw APIError.usage("Could not save the backup to \(target.path): \(reason).")
+        }
+        return BackupDownload(file: target, byteCount: Int(download.byteCount), url: url)
+    }
+
+    /// `destination`, or the server's file name inside it when it is a directory.
+    static func target(_ destination: URL, url: URL) -> URL {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else { return destination }
+        return destination.appending(path: BackupURL.fileName(for: url))
+    }
+
+    private static func refuseExisting(_ file: URL) throws {
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        throw APIError.usage(
+            "\(file.path) already exists; the backup was not downloaded.",
+            hint: "Choose another destination, or allow replacing it."
+        )
+    }
+
+    /// Whether the file starts like a zip: a local file header, or the end record of an empty one.
+    static func startsLikeZip(_ file: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4)) ?? Data()
+        return head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06])
+    }
+}
