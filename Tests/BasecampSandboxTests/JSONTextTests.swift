@@ -24,8 +24,7 @@ struct JSONTextTests {
     func seededRecords() {
         let data = AccountData.seeded()
         let renderer = Renderer(origin: "http://127.0.0.1:8080", basePath: "/basecamp", data: data)
-        var rendered = data.todos.map(renderer.todo) + data.projects.map(renderer.project)
-        rendered += data.keptRecords.recordings.map(renderer.stored) + data.messages.map(renderer.message)
+        let rendered = data.records.map { renderer.record($0) }
         #expect(rendered.count > 100)
         for value in rendered {
             #expect(JSONText.bytes(value) == Array(value.encoded()))

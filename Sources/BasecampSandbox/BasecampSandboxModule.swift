@@ -1,0 +1,243 @@
+public import APISandbox
+public import Foundation
+public import HTTPCore
+public import Hummingbird
+
+/// The Basecamp 3 API, played by the loopback ``APISandbox/Sandbox``.
+///
+/// Mount it and point the SDK (or `basecamp --base-url`) at `{sandbox}/basecamp`:
+///
+/// ```swift
+/// let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [BasecampSandboxModule()]))
+/// let config = BasecampConfig(baseURL: sandbox.baseURL.appending(path: "basecamp"))
+/// let basecamp = try BasecampClient(accessToken: "any", userAgent: "Demo (me@example.com)", config: config)
+/// let projects = try await basecamp.forAccount(BasecampSandboxSeed.accountID).projects.list()
+/// ```
+///
+/// Every one of the Spec's 250 operations answers. What a user can create is kept: projects,
+/// people, to-dos, messages, comments, files, card tables, schedules, Campfire, check-ins,
+/// message types, boosts, bookmarks, subscriptions, webhooks, and the events and timeline those
+/// changes make; search and the recordings list read it (see ``BasecampSandboxSeed`` for the
+/// account it starts with). The rest (``cannedOperations``) answer with the Spec's example for
+/// their response, marked `X-Sandbox-Example: true`. Any non-empty bearer token is accepted;
+/// none is `401`.
+///
+/// In your own tests, mount it, let your code call it, then read what it did with
+/// ``recordings()`` (or the SDK).
+///
+/// The module also mounts a ``BasecampSandboxAuthorization`` (Launchpad and the resource-first
+/// server), so the sandbox can be signed in to for real; the API accepts the tokens it issues
+/// and refuses them once they expire or are revoked.
+@available(macOS 14, iOS 17, tvOS 17, *)
+public struct BasecampSandboxModule: SandboxModule {
+    /// Where the API is mounted unless told otherwise.
+    public static let defaultBasePath = "/basecamp"
+    /// The seeded account's id as it appears in paths.
+    public static let defaultAccountID = String(BasecampSandboxSeed.accountID)
+
+    /// The path prefix of every route, e.g. `/basecamp`.
+    public let basePath: String
+    /// The file the account's data is read from at start and written to after each change, so
+    /// separate processes share it; `nil` keeps everything in memory.
+    public let stateFile: URL?
+    /// The account read from ``stateFile``, shared by every sandbox the module is mounted on.
+    private let savedStore: AccountStore?
+    /// Tokens answered with `401`, for testing what a client does with a revoked token.
+    public let rejectedTokens: Set<String>
+    /// The authorization servers mounted with the API, whose tokens the API checks.
+    public let authorization: BasecampSandboxAuthorization
+    /// The account of the sandbox this module was last mounted on, for ``todos()``; shared by
+    /// copies of the module, since ``APISandbox/SandboxConfiguration`` keeps its own copy.
+    private let mounted = Locked<AccountStore?>(nil)
+    /// The webhook deliveries of the sandbox this module was last mounted on.
+    private let mountedWebhooks = Locked<WebhookDispatcher?>(nil)
+
+    /// What deliveries are signed with for a webhook created without the sandbox's own
+    /// `secret` member.
+    public static let defaultWebhookSecret = "sandbox-webhook-secret"
+    /// The pauses before each retry of a failed webhook delivery (three retries).
+    public static let defaultWebhookRetryDelays: [Duration] = [.milliseconds(500), .seconds(2), .seconds(10)]
+    /// The pauses before each retry of a failed webhook delivery; one retry per element.
+    public var webhookRetryDelays = defaultWebhookRetryDelays
+    /// How long a webhook receiver has to answer one delivery.
+    public var webhookTimeout: Duration = .seconds(10)
+    /// The clock every time the sandbox writes is read from (`created_at`, `updated_at`, events,
+    /// deliveries), and that webhook retries wait on; the system's unless a test pins it.
+    public var timeSource: any TimeSource = SystemTimeSource()
+
+    /// A to-do as the sandbox holds it, for tests that check state a response cannot show
+    /// (for example that a create was applied once, whatever the client was told).
+    public struct StoredTodo: Sendable, Hashable {
+        /// The to-do's id.
+        public var id: Int
+        /// The to-do list it belongs to.
+        public var todolistID: Int
+        /// Its text.
+        public var content: String
+        /// Its description (empty when none).
+        public var description: String
+        /// Whether it is completed.
+        public var completed: Bool
+        /// `active`, `archived` or `trashed`.
+        public var status: String
+
+        /// Creates a record, for tests that compare against one.
+        public init(id: Int, todolistID: Int, content: String, description: String, completed: Bool, status: String) {
+            self.id = id
+            self.todolistID = todolistID
+            self.content = content
+            self.description = description
+            self.completed = completed
+            self.status = status
+        }
+    }
+
+    /// Creates the module with the account in memory; each sandbox it is mounted on starts from
+    /// the seed.
+    ///
+    /// - Parameters:
+    ///   - basePath: The path prefix; several copies can be mounted under different prefixes.
+    ///   - rejectedTokens: Bearer tokens to refuse with `401`; every other non-empty one is accepted.
+    ///   - authorization: The authorization servers to mount (Launchpad at `/launchpad`, the
+    ///     resource-first server at the root); a default one unless given.
+    public init(
+        basePath: String = defaultBasePath,
+        rejectedTokens: Set<String> = [],
+        authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
+    ) {
+        self.init(basePath, nil, nil, rejectedTokens, authorization)
+    }
+
+    /// Creates the module with the account kept in `stateFile`: read now, written after each
+    /// change. A file that does not exist yet starts from the seed and is created on the first
+    /// change.
+    ///
+    /// - Parameters:
+    ///   - basePath: The path prefix.
+    ///   - stateFile: Where to keep the account's data between runs.
+    ///   - rejectedTokens: Bearer tokens to refuse with `401`.
+    ///   - authorization: The authorization servers to mount; a default one unless given.
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged,
+    ///   was written by another layout of the sandbox, or could not be written back; the file is
+    ///   never replaced.
+    public init(
+        basePath: String = defaultBasePath,
+        stateFile: URL,
+        rejectedTokens: Set<String> = [],
+        authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
+    ) throws {
+        self.init(
+            basePath,
+            stateFile,
+            try AccountStore(stateFile: SandboxStateFile(stateFile)),
+            rejectedTokens,
+            authorization
+        )
+    }
+
+    private init(
+        _ basePath: String,
+        _ stateFile: URL?,
+        _ savedStore: AccountStore?,
+        _ rejectedTokens: Set<String>,
+        _ authorization: BasecampSandboxAuthorization
+    ) {
+        self.basePath = basePath
+        self.stateFile = stateFile
+        self.savedStore = savedStore
+        self.rejectedTokens = rejectedTokens
+        self.authorization = authorization
+    }
+
+    /// Adds a route for every path of the Spec under ``basePath``, and the authorization servers.
+    public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
+        let store = savedStore ?? AccountStore()
+        mounted.withLock { $0 = store }
+        let server = BasecampServer(
+            basePath: basePath,
+            store: store,
+            rejectedTokens: rejectedTokens,
+            acceptsToken: authorization.accepts,
+            timeSource: timeSource,
+            webhookOptions: .init(retryDelays: webhookRetryDelays, timeout: webhookTimeout)
+        )
+        mountedWebhooks.withLock { $0 = server.webhooks }
+        authorization.register(on: router, apiBasePath: basePath) {
+            let data = store.snapshot()
+            let me = data.person(data.meID)
+            return SandboxIdentity(
+                personID: data.meID,
+                name: me?.name ?? "Sandbox User",
+                email: me?.email ?? "sandbox@example.com",
+                accountID: data.accountID,
+                accountName: data.accountName
+            )
+        }
+        server.register(on: router)
+    }
+
+    /// Returns once every webhook delivery queued so far has been delivered or has run out of
+    /// retries, so a short-lived process does not exit with events still on their way.
+    public func waitForWebhookDeliveries() async {
+        await mountedWebhooks.withLock({ $0 })?.waitUntilIdle()
+    }
+
+    /// Lets webhook deliveries already queued finish, for up to five seconds, so a one-shot
+    /// `basecamp --sandbox` command still delivers the events it caused.
+    public func stopping() async {
+        guard let webhooks = mountedWebhooks.withLock({ $0 }) else { return }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !webhooks.isIdle, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,
+    /// cards and the other kept kinds), as the sandbox holds it now; empty before the module is
+    /// mounted.
+    public func recordings() -> [SandboxRecording] {
+        guard let store = mounted.withLock({ $0 }) else { return [] }
+        return store.snapshot().records.filter(\.kind.isRecording).map {
+            SandboxRecording(
+                id: $0.id,
+                type: $0.kind.type,
+                projectID: $0.projectID,
+                title: $0.title,
+                text: $0.text,
+                status: $0.status
+            )
+        }
+    }
+
+    /// Every to-do of the account, in storage order, as the sandbox holds it now; empty before
+    /// the module is mounted. With the module mounted on several sandboxes, the last one counts.
+    public func todos() -> [StoredTodo] {
+        guard let store = mounted.withLock({ $0 }) else { return [] }
+        return store.snapshot().records.filter { $0.kind == .todo }.map {
+            StoredTodo(
+                id: $0.id,
+                todolistID: $0.parentID,
+                content: $0.title,
+                description: $0.fields["description"]?.stringValue ?? "",
+                completed: $0.fields["completed"]?.boolValue ?? false,
+                status: $0.status
+            )
+        }
+    }
+}
+
+/// A recording as the sandbox holds it, for tests that check what their code wrote.
+public struct SandboxRecording: Sendable, Hashable {
+    /// Its id.
+    public var id: Int
+    /// Basecamp's type: `Todo`, `Message`, `Kanban::Card`, `Schedule::Entry`…
+    public var type: String
+    /// The project (bucket) it is in.
+    public var projectID: Int
+    /// Its title: a to-do's content, a message's subject, a card's title, a line's text…
+    public var title: String
+    /// The rest of its text (description or content), as search reads it.
+    public var text: String
+    /// `active`, `archived` or `trashed`.
+    public var status: String
+}

@@ -1,0 +1,121 @@
+import HTTPCore
+
+/// Bookmarks and subscriptions: what the signed-in person saved, and who follows a recording.
+extension Call {
+    func bookmark() throws -> APIReply {
+        let data = store.snapshot()
+        let id = try namedRecording(in: data).id
+        return .json(["bookmarked": .bool(data.bookmark(of: id) != nil)], status: 200)
+    }
+
+    /// Bookmarks the recording once, however often it is asked.
+    func createBookmark() throws -> APIReply {
+        let now = self.now
+        let (data, id) = try write { data in
+            let id = try namedRecording(in: data).id
+            if data.bookmark(of: id) == nil {
+                data.bookmarks.append(
+                    BookmarkRecord(id: data.makeID(), recordingID: id, personID: data.meID, createdAt: now)
+                )
+            }
+            return id
+        }
+        guard let bookmark = id.flatMap(data.bookmark) else { throw APIFailure(500, "The bookmark was not stored.") }
+        return .json(renderer(data).bookmark(bookmark), status: operation.successStatus)
+    }
+
+    func deleteBookmark() throws -> APIReply {
+        try write { data in
+            let (id, me) = (try namedRecording(in: data).id, data.meID)
+            data.bookmarks.removeAll { $0.recordingID == id && $0.personID == me }
+            return nil
+        }
+        return .empty(status: operation.successStatus)
+    }
+
+    /// The signed-in person's bookmarks, newest first.
+    func bookmarks() -> APIReply {
+        let data = store.snapshot()
+        let mine = data.bookmarks.filter { $0.personID == data.meID && data.recording($0.recordingID) != nil }
+        return .list(Array(mine.reversed()), renderer(data).bookmark)
+    }
+
+    func subscription() throws -> APIReply {
+        let data = store.snapshot()
+        return .json(renderer(data).subscription(try namedRecording(in: data).id), status: 200)
+    }
+
+    func subscribe() throws -> APIReply {
+        try changeSubscription {
+            [$0.meID]
+        } removing: { _ in
+            []
+        }
+    }
+
+    func unsubscribe() throws -> APIReply {
+        _ = try changeSubscription { _ in
+            []
+        } removing: {
+            [$0.meID]
+        }
+        return .empty(status: operation.successStatus)
+    }
+
+    func updateSubscription() throws -> APIReply {
+        let body = try jsonObject()
+        return try changeSubscription {
+            try people(body, "subscriptions", data: $0)
+        } removing: {
+            try people(body, "unsubscriptions", data: $0)
+        }
+    }
+
+    private func changeSubscription(
+        adding: (AccountData) throws -> [Int],
+        removing: (AccountData) throws -> [Int]
+    ) throws -> APIReply {
+        let (data, id) = try write { data in
+            let id = try namedRecording(in: data).id
+            let (added, removed) = (try adding(data), try removing(data))
+            var subscribers = data.subscribers(of: id).filter { !removed.contains($0) }
+            subscribers += added.filter { !subscribers.contains($0) }
+            data.subscriptions.removeAll { $0.recordingID == id }
+            data.subscriptions.append(SubscriptionRecord(recordingID: id, personIDs: subscribers))
+            return id
+        }
+        return .json(renderer(data).subscription(id ?? 0), status: operation.successStatus)
+    }
+}
+
+extension AccountData {
+    /// The signed-in person's bookmark of the recording, if they have one.
+    func bookmark(of recordingID: Int) -> BookmarkRecord? {
+        bookmarks.first { $0.recordingID == recordingID && $0.personID == meID }
+    }
+}
+
+extension Renderer {
+    func bookmark(_ bookmark: BookmarkRecord) -> JSONValue {
+        Templates.bookmark.merging([
+            "id": .integer(bookmark.id),
+            "created_at": .string(bookmark.createdAt),
+            "recording": data.record(bookmark.recordingID).map { record($0) } ?? .null,
+        ])
+    }
+
+    func subscription(_ recordingID: Int) -> JSONValue {
+        let subscribers = data.subscribers(of: recordingID)
+        return Templates.subscription.merging([
+            "subscribed": .bool(subscribers.contains(data.meID)),
+            "count": .integer(subscribers.count),
+            "subscribers": .array(subscribers.map(person)),
+            "url": api("/recordings/\(recordingID)/subscription.json"),
+        ])
+    }
+}
+
+extension Templates {
+    static let bookmark = parsed("Bookmark")
+    static let subscription = parsed("Subscription")
+}
