@@ -153,14 +153,7 @@ public struct BasecampSandboxModule: SandboxModule {
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         let store = savedStore ?? AccountStore()
         mounted.withLock { $0 = store }
-        let server = BasecampServer(
-            basePath: basePath,
-            store: store,
-            rejectedTokens: rejectedTokens,
-            acceptsToken: authorization.accepts,
-            timeSource: timeSource,
-            webhookOptions: .init(retryDelays: webhookRetryDelays, timeout: webhookTimeout)
-        )
+        let server = BasecampServer(module: self, store: store)
         mountedWebhooks.withLock { $0 = server.webhooks }
         authorization.register(on: router, apiBasePath: basePath) {
             let data = store.snapshot()

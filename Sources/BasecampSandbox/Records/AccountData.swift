@@ -6,7 +6,7 @@ import HTTPCore
 /// Only facts live here; the JSON each record answers with is built from the Spec's example for
 /// its schema (``Renderer``), so every member the SDK expects is always present.
 struct AccountData: Codable, Sendable, Equatable {
-    /// Bumped when the layout changes; a file of layout 1 is read through ``LegacyAccount``.
+    /// Bumped when the layout changes; a file of layout 1 is converted as it is read.
     static let currentVersion = 2
 
     var version = AccountData.currentVersion
@@ -34,11 +34,6 @@ struct AccountData: Codable, Sendable, Equatable {
 
     /// The recording with `id`, of any kind that is one.
     func recording(_ id: Int) -> Record? { record(id).flatMap { $0.kind.isRecording ? $0 : nil } }
-
-    /// Every record of `kind` held by `parentID`, in list order.
-    func records(of kind: RecordKind, in parentID: Int) -> [Record] {
-        records.filter { $0.kind == kind && $0.parentID == parentID }
-    }
 
     /// Adds a record held by `parentID` (0 for the account) and returns its id: `id` when given,
     /// otherwise a new one. A project comes with its dock, whose ids `dockIDs` may choose.

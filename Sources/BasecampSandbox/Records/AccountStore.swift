@@ -31,7 +31,9 @@ final class AccountStore: Sendable {
             saved = try file.load(AccountData.self, version: AccountData.currentVersion)
         } catch let newer as SandboxStateFileError where newer.problem == .otherVersion {
             do {
-                saved = try file.load(LegacyAccount.self, version: LegacyAccount.version)?.converted(in: file)
+                saved = try file.load(JSONValue.self, version: 1).map {
+                    try AccountData.converting(layoutOne: $0, in: file)
+                }
             } catch let other as SandboxStateFileError where other.problem == .otherVersion {
                 throw newer
             }

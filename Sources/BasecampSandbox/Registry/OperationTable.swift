@@ -75,9 +75,9 @@ enum OperationTable {
         "DeleteBookmark": .route { try $0.deleteBookmark() },
         "ListMyBookmarks": .route { $0.bookmarks() },
         "GetSubscription": .route { try $0.subscription() },
-        "Subscribe": .route { try $0.subscribe() },
-        "Unsubscribe": .route { try $0.unsubscribe() },
-        "UpdateSubscription": .route { try $0.updateSubscription() },
+        "Subscribe": .route { try $0.changeSubscription() },
+        "Unsubscribe": .route { try $0.changeSubscription() },
+        "UpdateSubscription": .route { try $0.changeSubscription() },
 
         // To-dos
         "GetTodoset": .kept(.todoset, .get),

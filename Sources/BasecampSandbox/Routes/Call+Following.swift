@@ -45,45 +45,21 @@ extension Call {
         return .json(renderer(data).subscription(try namedRecording(in: data).id), status: 200)
     }
 
-    func subscribe() throws -> APIReply {
-        try changeSubscription {
-            [$0.meID]
-        } removing: { _ in
-            []
-        }
-    }
-
-    func unsubscribe() throws -> APIReply {
-        _ = try changeSubscription { _ in
-            []
-        } removing: {
-            [$0.meID]
-        }
-        return .empty(status: operation.successStatus)
-    }
-
-    func updateSubscription() throws -> APIReply {
-        let body = try jsonObject()
-        return try changeSubscription {
-            try people(body, "subscriptions", data: $0)
-        } removing: {
-            try people(body, "unsubscriptions", data: $0)
-        }
-    }
-
-    private func changeSubscription(
-        adding: (AccountData) throws -> [Int],
-        removing: (AccountData) throws -> [Int]
-    ) throws -> APIReply {
+    /// `Subscribe` and `Unsubscribe` the signed-in person, or `UpdateSubscription` adds and
+    /// removes the people its body names.
+    func changeSubscription() throws -> APIReply {
+        let body = operation.bodyKind == nil ? [:] : try jsonObject()
         let (data, id) = try write { data in
-            let id = try namedRecording(in: data).id
-            let (added, removed) = (try adding(data), try removing(data))
+            let (id, me) = (try namedRecording(in: data).id, data.meID)
+            let added = operation.id == "Subscribe" ? [me] : try people(body, "subscriptions", data: data)
+            let removed = operation.id == "Unsubscribe" ? [me] : try people(body, "unsubscriptions", data: data)
             var subscribers = data.subscribers(of: id).filter { !removed.contains($0) }
             subscribers += added.filter { !subscribers.contains($0) }
             data.subscriptions.removeAll { $0.recordingID == id }
             data.subscriptions.append(SubscriptionRecord(recordingID: id, personIDs: subscribers))
             return id
         }
+        guard operation.responseSchema != nil else { return .empty(status: operation.successStatus) }
         return .json(renderer(data).subscription(id ?? 0), status: operation.successStatus)
     }
 }

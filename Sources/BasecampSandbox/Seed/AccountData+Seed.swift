@@ -2,18 +2,36 @@ import HTTPCore
 
 extension AccountData {
     /// The account every sandbox starts with: deterministic, so tests and docs can rely on it.
+    /// The order of what is added fixes the ids the sandbox makes up, which the CLI's examples use.
     static func seeded() -> AccountData {
         var data = AccountData(
             accountID: BasecampSandboxSeed.accountID,
             accountName: "Honcho Design",
             meID: BasecampSandboxSeed.ownerID,
-            nextID: 1_069_600_000
+            nextID: 1_069_500_000
         )
-        data.seedPeople()
+        let people = [
+            ("Victor Cooper", "Chief Strategist"), ("Annie Bryan", "Designer"), ("Cheryl Walters", "Hardware Engineer"),
+            ("Jared Davis", "Firmware Engineer"), ("Amy Chen", "Product Manager"), ("Marcus Reid", "Customer Support"),
+            ("Lina Ortiz", "Head of Operations"),
+        ]
+        for (index, (name, title)) in people.enumerated() {
+            let first = name.prefix { $0 != " " }.lowercased()
+            let client = index == 6
+            var person = PersonRecord(
+                id: BasecampSandboxSeed.ownerID + index,
+                name: name,
+                email: first + (client ? "@ortizlabs.example" : "@honchodesign.com"),
+                title: title,
+                companyID: client ? 1_033_447_818 : 1_033_447_817,
+                companyName: client ? "Ortiz Labs" : "Honcho Design",
+                createdAt: client ? time(6, 10) : time(5, 9 + index)
+            )
+            (person.isAdmin, person.isOwner, person.isClient) = (index < 2, index == 0, client)
+            data.people.append(person)
+        }
         data.seedLetoLaptop()
-        data.seedWebsite()
-        data.seedHiring()
-        data.seedOfficeMove()
+        data.seedOtherProjects()
         data.seedLetoLaptopTools()
         return data
     }
@@ -32,118 +50,67 @@ extension AccountData {
         value < 10 ? "0\(value)" : String(value)
     }
 
-    private mutating func seedPeople() {
-        let people: [(Int, String, String, String)] = [
-            (BasecampSandboxSeed.ownerID, "Victor Cooper", "victor@honchodesign.com", "Chief Strategist"),
-            (1_049_715_914, "Annie Bryan", "annie@honchodesign.com", "Designer"),
-            (1_049_715_915, "Cheryl Walters", "cheryl@honchodesign.com", "Hardware Engineer"),
-            (1_049_715_916, "Jared Davis", "jared@honchodesign.com", "Firmware Engineer"),
-            (1_049_715_917, "Amy Chen", "amy@honchodesign.com", "Product Manager"),
-            (1_049_715_918, "Marcus Reid", "marcus@honchodesign.com", "Customer Support"),
+    /// A project made on `day` with its people, its to-do set and message board taking `dock`'s ids.
+    mutating func addProject(_ id: Int, _ name: String, _ about: String, _ people: [Int], _ dock: (Int, Int), day: Int)
+    {
+        let fields: [String: JSONValue] = [
+            "name": .string(name), "description": .string(about), "people_ids": .array(people.map(JSONValue.integer)),
         ]
-        for (index, person) in people.enumerated() {
-            let (id, name, email, title) = person
-            self.people.append(
-                PersonRecord(
-                    id: id,
-                    name: name,
-                    email: email,
-                    title: title,
-                    isAdmin: index < 2,
-                    isOwner: index == 0,
-                    companyID: 1_033_447_817,
-                    companyName: "Honcho Design",
-                    createdAt: Self.time(5, 9 + index)
-                )
-            )
-        }
-        self.people.append(
-            PersonRecord(
-                id: 1_049_715_919,
-                name: "Lina Ortiz",
-                email: "lina@ortizlabs.example",
-                title: "Head of Operations",
-                isClient: true,
-                companyID: 1_033_447_818,
-                companyName: "Ortiz Labs",
-                createdAt: Self.time(6, 10)
-            )
-        )
+        add(.project, fields, in: 0, id: id, at: Self.time(day, 9), dockIDs: [.todoset: dock.0, .messageBoard: dock.1])
     }
 
-    /// A seeded project with its people, and the to-do set and message board ids it is known by.
-    mutating func addProject(
+    /// A to-do list made at `time` and its to-dos; `facts` tells, from each to-do's place, whether
+    /// it is done, when it is due, who it is assigned to and when it was made.
+    mutating func addList(
         _ id: Int,
         _ name: String,
-        _ description: String,
-        people: [Int],
-        todoset: Int,
-        board: Int,
-        status: String = "active",
-        at time: String
+        _ about: String = "",
+        in todoset: Int,
+        at time: String,
+        todos: [String],
+        _ facts: (Int) -> (done: Bool, due: String?, assignee: Int?, time: String)
     ) {
-        let fields: [String: JSONValue] = [
-            "name": .string(name), "description": .string(description),
-            "people_ids": .array(people.map(JSONValue.integer)),
-        ]
-        add(
-            .project,
-            fields,
-            in: 0,
-            id: id,
-            status: status,
-            at: time,
-            dockIDs: [.todoset: todoset, .messageBoard: board]
-        )
+        add(.todolist, ["name": .string(name), "description": .string(about)], in: todoset, id: id, at: time)
+        for (place, title) in todos.enumerated() {
+            let todo = facts(place)
+            addTodo(title, in: id, done: todo.done, due: todo.due, assignee: todo.assignee, at: todo.time)
+        }
     }
 
-    /// A seeded to-do list in the project whose to-do set is `todoset`.
-    mutating func addList(_ id: Int, _ name: String, _ description: String = "", in todoset: Int, at time: String) {
-        add(.todolist, ["name": .string(name), "description": .string(description)], in: todoset, id: id, at: time)
-    }
-
-    /// A seeded to-do, its owner subscribed to its completion.
+    /// A to-do, its owner subscribed to its completion.
     mutating func addTodo(
         _ content: String,
         in list: Int,
         id: Int? = nil,
-        completed: Bool = false,
-        due: String? = nil,
-        assignees: [Int] = [],
-        description: String = "",
+        done: Bool = false,
+        due: String?,
+        assignee: Int?,
+        about: String = "",
         at time: String
     ) {
         var fields: [String: JSONValue] = [
-            "content": .string(content), "description": .string(description), "completed": .bool(completed),
-            "assignee_ids": .array(assignees.map(JSONValue.integer)), "completion_subscriber_ids": [.integer(meID)],
+            "content": .string(content), "description": .string(about), "completed": .bool(done),
+            "assignee_ids": .array(assignee.map { [.integer($0)] } ?? []),
+            "completion_subscriber_ids": [.integer(meID)],
         ]
-        if let due { fields["due_on"] = .string(due) }
+        fields["due_on"] = due.map(JSONValue.string)
         add(.todo, fields, in: list, id: id, at: time)
     }
 
-    /// A seeded message on the board `board`, by `creator`; returns its id.
-    @discardableResult
-    mutating func addMessage(
-        _ subject: String,
-        _ content: String,
+    /// Messages on a board, each `(subject, content, author, day, hour)` with its comments, each
+    /// `(content, author, day, hour)`; the first message takes `firstID` when given.
+    mutating func addMessages(
         on board: Int,
-        id: Int? = nil,
-        by creator: Int,
-        at time: String
-    )
-        -> Int
-    {
-        add(
-            .message,
-            ["subject": .string(subject), "content": .string(content)],
-            in: board,
-            id: id,
-            by: creator,
-            at: time
-        )
-    }
-
-    mutating func addComment(_ content: String, on recording: Int, by creator: Int, at time: String) {
-        add(.comment, ["content": .string(content)], in: recording, by: creator, at: time)
+        firstID: Int? = nil,
+        _ messages: [(String, String, Int, Int, Int, [(String, Int, Int, Int)])]
+    ) {
+        for (index, message) in messages.enumerated() {
+            let fields: [String: JSONValue] = ["subject": .string(message.0), "content": .string(message.1)]
+            let at = Self.time(message.3, message.4)
+            let id = add(.message, fields, in: board, id: index == 0 ? firstID : nil, by: message.2, at: at)
+            for (content, author, day, hour) in message.5 {
+                add(.comment, ["content": .string(content)], in: id, by: author, at: Self.time(day, hour))
+            }
+        }
     }
 }

@@ -12,46 +12,24 @@ import HTTPTypesFoundation
 /// Delivery runs on a task per webhook, never on the request that caused the event, so a slow
 /// receiver cannot slow the API.
 final class WebhookDispatcher: Sendable {
-    /// How deliveries are sent and retried.
-    struct Options: Sendable {
-        var transport: any HTTPTransport = URLSessionTransport()
-        var retryDelays: [Duration] = BasecampSandboxModule.defaultWebhookRetryDelays
-        var timeout: Duration = .seconds(10)
-    }
-
-    /// One event on its way to one webhook.
-    struct Delivery: Sendable {
-        var webhookID: Int
-        var url: URL
-        var secret: String
-        var body: Data
-    }
-
     /// How many deliveries `recent_deliveries` keeps, newest first.
     static let recentDeliveryLimit = 25
 
     private let store: AccountStore
     private let basePath: String
     private let timeSource: any TimeSource
-    private let options: Options
-    private let queues = Locked<[Int: AsyncStream<Delivery>.Continuation]>([:])
-    private let inFlight = Locked(InFlight())
+    /// The pauses before each retry; one retry per element.
+    private let retryDelays: [Duration]
+    /// How long a receiver has to answer.
+    private let timeout: Duration
+    private let transport = URLSessionTransport()
+    /// Each webhook's latest delivery, which its next one waits for, and how many are unfinished.
+    private let queue = Locked<(last: [Int: Task<Void, Never>], unfinished: Int)>(([:], 0))
 
-    /// Counts deliveries not yet finished, and who waits for there to be none.
-    struct InFlight: Sendable {
-        var count = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    init(store: AccountStore, basePath: String, timeSource: any TimeSource, options: Options) {
-        self.store = store
-        self.basePath = basePath
-        self.timeSource = timeSource
-        self.options = options
-    }
-
-    deinit {
-        for continuation in queues.withLock({ $0.values }) { continuation.finish() }
+    init(store: AccountStore, basePath: String, timeSource: any TimeSource, retryDelays: [Duration], timeout: Duration)
+    {
+        (self.store, self.basePath, self.timeSource) = (store, basePath, timeSource)
+        (self.retryDelays, self.timeout) = (retryDelays, timeout)
     }
 
     /// Queues `event` for every webhook of its project that wants its recording; returns at once.
@@ -75,7 +53,16 @@ final class WebhookDispatcher: Sendable {
         for hook in hooks {
             guard let url = hook.fields["payload_url"]?.stringValue.flatMap(URL.init(string:)) else { continue }
             let secret = hook.fields["secret"]?.stringValue ?? BasecampSandboxModule.defaultWebhookSecret
-            enqueue(Delivery(webhookID: hook.id, url: url, secret: secret, body: body.encoded()))
+            let (webhookID, bytes) = (hook.id, body.encoded())
+            queue.withLock { queue in
+                let previous = queue.last[webhookID]
+                queue.unfinished += 1
+                queue.last[webhookID] = Task {
+                    await previous?.value
+                    await self.deliver(bytes, to: url, signedWith: secret, for: webhookID)
+                    self.queue.withLock { $0.unfinished -= 1 }
+                }
+            }
         }
     }
 
@@ -101,60 +88,38 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Whether no delivery is queued or under way.
-    var isIdle: Bool { inFlight.withLock { $0.count == 0 } }
+    var isIdle: Bool { queue.withLock { $0.unfinished == 0 } }
 
     /// Returns once every queued delivery has finished (delivered or out of retries).
     func waitUntilIdle() async {
-        await withCheckedContinuation { continuation in
-            let idle = inFlight.withLock { state -> Bool in
-                if state.count == 0 { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
+        while let pending = queue.withLock({ $0.unfinished == 0 ? nil : Array($0.last.values) }) {
+            for delivery in pending { await delivery.value }
         }
     }
 
-    private func enqueue(_ delivery: Delivery) {
-        inFlight.withLock { $0.count += 1 }
-        let queue = queues.withLock { queues -> AsyncStream<Delivery>.Continuation in
-            if let queue = queues[delivery.webhookID] { return queue }
-            let (stream, queue) = AsyncStream.makeStream(of: Delivery.self)
-            queues[delivery.webhookID] = queue
-            Task { [weak self] in
-                for await delivery in stream {
-                    guard let self else { return }
-                    await self.deliver(delivery)
-                }
-            }
-            return queue
-        }
-        queue.yield(delivery)
-    }
-
-    private func deliver(_ delivery: Delivery) async {
-        defer { finishOne() }
-        for retry in 0...options.retryDelays.count {
+    /// Sends `body` until the receiver answers 2xx, waiting each retry delay in turn.
+    private func deliver(_ body: Data, to url: URL, signedWith secret: String, for webhookID: Int) async {
+        for retry in 0...retryDelays.count {
             if retry > 0 {
-                do { try await timeSource.sleep(for: options.retryDelays[retry - 1]) } catch { return }
+                do { try await timeSource.sleep(for: retryDelays[retry - 1]) } catch { return }
             }
-            if await send(delivery) { return }
+            if await send(body, to: url, signedWith: secret, for: webhookID) { return }
         }
     }
 
-    /// Sends once and records the outcome; `true` when the receiver answered 2xx.
-    private func send(_ delivery: Delivery) async -> Bool {
-        var request = HTTPRequest(method: .post, url: delivery.url)
+    /// Sends once and records the attempt; `true` when the receiver answered 2xx.
+    private func send(_ body: Data, to url: URL, signedWith secret: String, for webhookID: Int) async -> Bool {
+        var request = HTTPRequest(method: .post, url: url)
         request.headerFields[.contentType] = "application/json"
         request.headerFields[.userAgent] = "Basecamp Webhooks (api-sandbox)"
         request.headerFields[BasecampWebhooks.signatureHeader] =
-            BasecampWebhooks.signature(secret: delivery.secret).signature(for: delivery.body)
-        var transportOptions = TransportOptions(timeout: options.timeout, redirectPolicy: .none)
+            BasecampWebhooks.signature(secret: secret).signature(for: body)
+        var transportOptions = TransportOptions(timeout: timeout, redirectPolicy: .none)
         transportOptions.isIdempotent = false
         let time = timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         var (code, message, received): (Int?, String, [String: JSONValue]) = (nil, "", [:])
         do {
-            let response = try await options.transport.send(request, body: delivery.body, options: transportOptions)
+            let response = try await transport.send(request, body: body, options: transportOptions)
             code = response.response.status.code
             message = response.response.status.reasonPhrase
             received = Self.headers(response.response.headerFields)
@@ -162,14 +127,14 @@ final class WebhookDispatcher: Sendable {
             message = String(describing: error)
         }
         let sent = Self.headers(request.headerFields)
-        let body = String(decoding: delivery.body, as: UTF8.self)
+        let sentBody = String(decoding: body, as: UTF8.self)
         try? store.update { data in
-            guard let index = data.records.firstIndex(where: { $0.id == delivery.webhookID }) else { return }
+            guard let index = data.records.firstIndex(where: { $0.id == webhookID }) else { return }
             let attempt = Self.delivery(
                 id: data.makeID(),
                 at: time,
                 sent: sent,
-                body: body,
+                body: sentBody,
                 code: code,
                 message: message,
                 received: received
@@ -182,15 +147,5 @@ final class WebhookDispatcher: Sendable {
 
     private static func headers(_ fields: HTTPFields) -> [String: JSONValue] {
         Dictionary(fields.map { ($0.name.canonicalName, JSONValue.string($0.value)) }) { first, _ in first }
-    }
-
-    private func finishOne() {
-        let waiters = inFlight.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.count -= 1
-            guard state.count == 0 else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
