@@ -6,7 +6,7 @@ import HTTPCore
 /// Only facts live here; the JSON each record answers with is built from the Spec's example for
 /// its schema (``Renderer``), so every member the SDK expects is always present.
 struct AccountData: Codable, Sendable, Equatable {
-    /// Bumped when the layout changes; a file of layout 1 is converted as it is read.
+    /// Bumped when the layout changes, so a state file of another layout is refused.
     static let currentVersion = 2
 
     var version = AccountData.currentVersion
@@ -79,8 +79,6 @@ struct AccountData: Codable, Sendable, Equatable {
     }
 
     /// Applies `change` to the record `id` and stamps it with `now`, as Basecamp stamps every edit.
-    ///
-    /// - Throws: What `change` throws; ``APIFailure`` 404 when there is no such record.
     mutating func change(_ id: Int, at now: String, _ change: (inout Record) throws -> Void) throws {
         guard let index = records.firstIndex(where: { $0.id == id }) else {
             throw APIFailure.notFound("Recording \(id)")

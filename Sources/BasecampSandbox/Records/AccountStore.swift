@@ -2,13 +2,10 @@ import APISandbox
 import Foundation
 import HTTPCore
 
-/// The sandbox account's data behind a lock, optionally kept in a file between runs.
-///
-/// With a state file, the data is read when the module is created and written (to a temporary
-/// file, then renamed over the old one) once per change, so separate `basecamp --sandbox`
-/// processes see each other's writes. Two processes writing at the same moment: the last write
-/// wins. A change that cannot be saved is not applied, and the request fails with a 500 naming
-/// the file.
+/// The sandbox account's data behind a lock, optionally kept in a state file: read when the
+/// module is created and written atomically once per change, so separate `basecamp --sandbox`
+/// processes see each other's writes (the last of two at once wins). A change that cannot be
+/// saved is not applied, and the request fails with a 500 naming the file.
 final class AccountStore: Sendable {
     private let data: Locked<AccountData>
     let stateFile: SandboxStateFile?
@@ -19,29 +16,20 @@ final class AccountStore: Sendable {
         self.data = Locked(.seeded())
     }
 
-    /// The account saved in `file`, or the seed when there is no file yet. A file an earlier
-    /// sandbox wrote (layout 1) is read and converted; it is rewritten on the first change.
+    /// The account saved in `file`, or the seed when there is no file yet.
     ///
     /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged or
-    ///   from another layout, or cannot be written.
+    ///   of another layout (one written before every kind was a ``Record`` included), or cannot
+    ///   be written.
     init(stateFile file: SandboxStateFile) throws {
         self.stateFile = file
-        let saved: AccountData?
         do {
-            saved = try file.load(AccountData.self, version: AccountData.currentVersion)
-        } catch let newer as SandboxStateFileError where newer.problem == .otherVersion {
-            do {
-                saved = try file.load(JSONValue.self, version: 1).map {
-                    try AccountData.converting(layoutOne: $0, in: file)
-                }
-            } catch let other as SandboxStateFileError where other.problem == .otherVersion {
-                throw newer
-            }
+            self.data = Locked(try file.load(AccountData.self, version: AccountData.currentVersion) ?? .seeded())
+        } catch let error as SandboxStateFileError where error.problem == .otherVersion {
+            throw file.failure(.otherVersion, error.detail + "; delete it to start afresh")
         }
-        self.data = Locked(saved ?? .seeded())
     }
 
-    /// A snapshot for reading.
     func snapshot() -> AccountData {
         data.withLock { $0 }
     }
@@ -64,9 +52,7 @@ final class AccountStore: Sendable {
         }
     }
 
-    /// Goes back to the seeded account (and saves it).
-    ///
-    /// - Throws: ``APIFailure`` 500 when the state file cannot be written.
+    /// Goes back to the seeded account, and saves it.
     func reset() throws {
         try update { $0 = .seeded() }
     }

@@ -13,7 +13,7 @@ struct Record: Codable, Sendable, Equatable {
     var parentID: Int
     /// `active`, `archived`, `trashed` or `drafted`.
     var status = "active"
-    /// The members the client wrote, kept as sent so that what was written reads back.
+    /// What the client wrote, kept as sent so that it reads back.
     var fields: [String: JSONValue]
     var creatorID: Int
     var createdAt: String
@@ -43,8 +43,7 @@ struct PersonRecord: Codable, Sendable, Equatable {
     var createdAt: String
 }
 
-/// Something that happened to a recording: its events, its project's timeline, and the webhook
-/// deliveries announcing it.
+/// Something that happened to a recording, for its events, its project's timeline and webhooks.
 struct EventRecord: Codable, Sendable, Equatable {
     var id: Int
     var recordingID: Int
@@ -55,7 +54,6 @@ struct EventRecord: Codable, Sendable, Equatable {
     var createdAt: String
 }
 
-/// A recording someone bookmarked.
 struct BookmarkRecord: Codable, Sendable, Equatable {
     var id: Int
     var recordingID: Int

@@ -12,67 +12,52 @@ enum RecordKind: String, Codable, Sendable, CaseIterable {
     case cardTable, cardColumn, card, cardStep, schedule, scheduleEntry, campfire, campfireLine
     case questionnaire, question, answer, messageType, boost, webhook
 
-    /// What the Spec does not say about a kind.
-    struct Facts {
-        /// The Spec operation that reads one record: its answer's schema renders the kind, and its
-        /// path is each record's `url`.
-        var reader: BasecampOperation
-        /// How errors name it (`To-do 12 not found.`).
-        var noun: String
-        /// The member that titles it in lists, search and events.
-        var titleMember: String
-        var container: Container
-
-        init(_ reader: BasecampOperation, _ noun: String, title: String = "title", in container: Container) {
-            (self.reader, self.noun, self.titleMember, self.container) = (reader, noun, title, container)
-        }
-    }
-
     /// What holds a record of a kind; the path parameter that names it is the operation's last.
     enum Container: Equatable {
-        /// The account: the record has no parent.
-        case account
-        /// The project itself.
-        case project
+        case account, project
         /// A record of another kind (a card's column).
         case kind(RecordKind)
         /// Any recording (what a comment or boost is on).
         case anyRecording
     }
 
-    /// The kind's facts, built once.
-    var facts: Facts { Self.table[self] ?? row }
+    /// The kind's row: the Spec operation that reads one (its answer's schema renders the kind,
+    /// and its path is each record's `url`), how errors name it (`To-do 12 not found.`), the
+    /// member that titles it in lists, search and events, and what holds it.
+    var facts: (reader: BasecampOperation, noun: String, title: String, container: Container) {
+        Self.table[self] ?? row
+    }
 
     private static let table = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.row) })
 
-    private var row: Facts {
+    private var row: (reader: BasecampOperation, noun: String, title: String, container: Container) {
         typealias Spec = OperationCatalog
         switch self {
-        case .project: return Facts(Spec.getProject, "Project", title: "name", in: .account)
-        case .messageBoard: return Facts(Spec.getMessageBoard, "Message board", in: .project)
-        case .message: return Facts(Spec.getMessage, "Message", title: "subject", in: .kind(.messageBoard))
-        case .comment: return Facts(Spec.getComment, "Comment", title: "content", in: .anyRecording)
-        case .todoset: return Facts(Spec.getTodoset, "To-do set", in: .project)
-        case .todolist: return Facts(Spec.getTodolistOrGroup, "To-do list", title: "name", in: .kind(.todoset))
-        case .todo: return Facts(Spec.getTodo, "To-do", title: "content", in: .kind(.todolist))
-        case .vault: return Facts(Spec.getVault, "Vault", in: .kind(.vault))
-        case .document: return Facts(Spec.getDocument, "Document", in: .kind(.vault))
-        case .upload: return Facts(Spec.getUpload, "Upload", title: "filename", in: .kind(.vault))
-        case .cardTable: return Facts(Spec.getCardTable, "Card Table", in: .project)
-        case .cardColumn: return Facts(Spec.getCardColumn, "Card column", in: .kind(.cardTable))
-        case .card: return Facts(Spec.getCard, "Card", in: .kind(.cardColumn))
-        case .cardStep: return Facts(Spec.getCardStep, "Card step", in: .kind(.card))
-        case .schedule: return Facts(Spec.getSchedule, "Schedule", in: .project)
+        case .project: return (Spec.getProject, "Project", "name", .account)
+        case .messageBoard: return (Spec.getMessageBoard, "Message board", "title", .project)
+        case .message: return (Spec.getMessage, "Message", "subject", .kind(.messageBoard))
+        case .comment: return (Spec.getComment, "Comment", "content", .anyRecording)
+        case .todoset: return (Spec.getTodoset, "To-do set", "title", .project)
+        case .todolist: return (Spec.getTodolistOrGroup, "To-do list", "name", .kind(.todoset))
+        case .todo: return (Spec.getTodo, "To-do", "content", .kind(.todolist))
+        case .vault: return (Spec.getVault, "Vault", "title", .kind(.vault))
+        case .document: return (Spec.getDocument, "Document", "title", .kind(.vault))
+        case .upload: return (Spec.getUpload, "Upload", "filename", .kind(.vault))
+        case .cardTable: return (Spec.getCardTable, "Card Table", "title", .project)
+        case .cardColumn: return (Spec.getCardColumn, "Card column", "title", .kind(.cardTable))
+        case .card: return (Spec.getCard, "Card", "title", .kind(.cardColumn))
+        case .cardStep: return (Spec.getCardStep, "Card step", "title", .kind(.card))
+        case .schedule: return (Spec.getSchedule, "Schedule", "title", .project)
         case .scheduleEntry:
-            return Facts(Spec.getScheduleEntry, "Schedule entry", title: "summary", in: .kind(.schedule))
-        case .campfire: return Facts(Spec.getCampfire, "Campfire", in: .project)
-        case .campfireLine: return Facts(Spec.getCampfireLine, "Campfire line", title: "content", in: .kind(.campfire))
-        case .questionnaire: return Facts(Spec.getQuestionnaire, "Automatic Check-ins", in: .project)
-        case .question: return Facts(Spec.getQuestion, "Question", in: .kind(.questionnaire))
-        case .answer: return Facts(Spec.getAnswer, "Answer", title: "content", in: .kind(.question))
-        case .messageType: return Facts(Spec.getMessageType, "Message type", title: "name", in: .project)
-        case .boost: return Facts(Spec.getBoost, "Boost", title: "content", in: .anyRecording)
-        case .webhook: return Facts(Spec.getWebhook, "Webhook", title: "payload_url", in: .project)
+            return (Spec.getScheduleEntry, "Schedule entry", "summary", .kind(.schedule))
+        case .campfire: return (Spec.getCampfire, "Campfire", "title", .project)
+        case .campfireLine: return (Spec.getCampfireLine, "Campfire line", "content", .kind(.campfire))
+        case .questionnaire: return (Spec.getQuestionnaire, "Automatic Check-ins", "title", .project)
+        case .question: return (Spec.getQuestion, "Question", "title", .kind(.questionnaire))
+        case .answer: return (Spec.getAnswer, "Answer", "content", .kind(.question))
+        case .messageType: return (Spec.getMessageType, "Message type", "name", .project)
+        case .boost: return (Spec.getBoost, "Boost", "content", .anyRecording)
+        case .webhook: return (Spec.getWebhook, "Webhook", "payload_url", .project)
         }
     }
 
@@ -113,7 +98,7 @@ enum RecordKind: String, Codable, Sendable, CaseIterable {
     private static let docked = allCases.filter { $0.dock != nil }
 
     var noun: String { facts.noun }
-    var titleMember: String { facts.titleMember }
+    var titleMember: String { facts.title }
     var container: Container { facts.container }
     /// Whether it is a recording people follow (see ``events``).
     var isRecording: Bool { events != nil }

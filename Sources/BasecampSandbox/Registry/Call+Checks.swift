@@ -18,13 +18,18 @@ extension Call {
         current: Record? = nil
     ) throws -> [String: JSONValue] {
         try requireFields(of: body)
-        if body[kind.titleMember] != nil { _ = try requiredText(body, kind.titleMember) }
+        if body[kind.titleMember] != nil, Self.isBlank(body[kind.titleMember]) {
+            throw APIFailure.invalid(kind.titleMember, "can't be blank")
+        }
         let example = Templates.example(of: kind)
-        for (key, value) in body {
-            if key.hasSuffix("_on") { _ = try date(body, key) }
+        for (key, value) in body where value != .null {
+            let text = value.stringValue ?? ""
+            if key.hasSuffix("_on"), text.count != 10 || CalendarDate(text) == nil {
+                throw APIFailure.invalid(key, "must be a date like 2026-02-06")
+            }
             if key.hasSuffix("_ids") { _ = try people(body, key, data: data) }
             // All-day schedule entries travel as bare dates, as the SDK's edits send them.
-            if key.hasSuffix("_at"), key != "completed_at", let text = value.stringValue,
+            if key.hasSuffix("_at"), key != "completed_at",
                 WireFormat.timestamp(from: text, allowingDateOnly: true) == nil
             {
                 throw APIFailure.invalid(key, "must be a time like 2026-02-06T09:00:00Z, or a date for all day")
@@ -53,27 +58,11 @@ extension Call {
     }
 
     /// The members the operation's body schema requires, none of them blank.
-    ///
-    /// - Throws: ``APIFailure`` 422 naming the first one missing.
     func requireFields(of body: [String: JSONValue]) throws {
         for field in BasecampExamples.requiredFields(schema: operation.bodySchema ?? "") where Self.isBlank(body[field])
         {
             throw APIFailure.invalid(field, "can't be blank")
         }
-    }
-
-    func requiredText(_ body: [String: JSONValue], _ field: String) throws -> String {
-        guard let value = body[field], !Self.isBlank(value) else { throw APIFailure.invalid(field, "can't be blank") }
-        guard let text = value.stringValue else { throw APIFailure.invalid(field, "must be text") }
-        return text
-    }
-
-    func date(_ body: [String: JSONValue], _ field: String) throws -> String? {
-        guard let value = body[field], value != .null else { return nil }
-        guard let text = value.stringValue, text.count == 10, CalendarDate(text) != nil else {
-            throw APIFailure.invalid(field, "must be a date like 2026-02-06")
-        }
-        return text
     }
 
     func people(_ body: [String: JSONValue], _ field: String, data: AccountData) throws -> [Int] {

@@ -13,12 +13,10 @@ extension Call {
         case nil:
             break
         }
-        guard let schema = operation.responseSchema else { return .example(.empty(status: operation.successStatus)) }
+        guard let schema = operation.responseSchema else { return .empty(status: operation.successStatus) }
         if schema.hasPrefix("[") {
             let item = Templates.parsed(String(schema.dropFirst().dropLast()))
-            return .example(
-                operation.isPaginated ? .list([item]) { $0 } : .json([item], status: operation.successStatus)
-            )
+            return operation.isPaginated ? .list([item]) { $0 } : .json([item], status: operation.successStatus)
         }
         var value = Templates.parsed(schema)
         // A fetched record carries the id it was asked for, which makes the examples read naturally.
@@ -27,6 +25,6 @@ extension Call {
         {
             value = value.merging(["id": .integer(id)])
         }
-        return .example(.json(value, status: operation.successStatus))
+        return .json(value, status: operation.successStatus)
     }
 }

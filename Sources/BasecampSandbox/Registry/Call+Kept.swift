@@ -1,9 +1,12 @@
 import Basecamp
 import HTTPCore
 
-/// The actions of ``KeptAction``, the same for every kind: a create keeps what was sent, a get
-/// or list reads it back, an update changes what it names.
+/// The actions of ``KeptAction``, the same for every kind.
 extension Call {
+    /// A create keeps the checked body; a list reads what the path's container (or, with none, the
+    /// account) holds, `active` unless `status` says otherwise and, where the operation filters by
+    /// it, open unless `completed=true`; an update changes the members its body names, and clears
+    /// the ones it leaves out where the Spec marks it a whole-record replace.
     func perform(_ action: KeptAction, on kind: RecordKind) throws -> APIReply {
         switch action {
         case .create: return try create(kind)
@@ -29,7 +32,7 @@ extension Call {
     func setStatus(_ status: String, of kind: RecordKind?) throws -> APIReply {
         let now = self.now
         try write { data in
-            let id = try kind.map { try named($0, in: data).id } ?? namedRecording(in: data).id
+            let id = try named(kind, in: data).id
             try data.change(id, at: now) { $0.status = status }
             return id
         }
@@ -55,7 +58,6 @@ extension Call {
         let parentID = lastID
         if let parentID { try requireContainer(of: kind, parentID, in: data) }
         let status = queryValue("status") ?? "active"
-        // Open to-dos unless `completed=true`, where the operation takes the filter.
         let completed =
             operation.queryParameters.contains { $0.name == "completed" } ? queryValue("completed") == "true" : nil
         var records = data.records.filter { record in
@@ -69,8 +71,7 @@ extension Call {
         return .list(records) { render.record($0, position: positions[$0.id]) }
     }
 
-    /// Writes `members` when given, otherwise the checked body; a whole-record replace clears the
-    /// members its body leaves out.
+    /// Writes `members` when given, otherwise the checked body.
     private func update(_ kind: RecordKind, setting members: [String: JSONValue]?) throws -> APIReply {
         let body = try members == nil ? jsonObject() : [:]
         let cleared = BasecampExamples.clearedWhenOmitted(operation: operation.id)
@@ -119,20 +120,14 @@ extension Call {
         return .empty(status: operation.successStatus)
     }
 
-    /// The record of `kind` the path names; `not_found` when there is none, or when the path's
-    /// project is not its own.
-    func named(_ kind: RecordKind, in data: AccountData) throws -> Record {
+    /// The record the path names: of `kind`, or any recording when `nil`; `not_found` when there
+    /// is none, or when the path's project is not its own.
+    func named(_ kind: RecordKind?, in data: AccountData) throws -> Record {
         let id = lastID ?? 0
-        guard let record = data.record(id, of: kind), integer("bucketId").map({ $0 == record.projectID }) ?? true
-        else { throw APIFailure.notFound("\(kind.noun) \(id)") }
+        guard let record = kind.map({ data.record(id, of: $0) }) ?? data.recording(id),
+            integer("bucketId").map({ $0 == record.projectID }) ?? true
+        else { throw APIFailure.notFound("\(kind?.noun ?? "Recording") \(id)") }
         return record
-    }
-
-    /// The recording of any kind the path names.
-    func namedRecording(in data: AccountData) throws -> Record {
-        let id = lastID ?? 0
-        guard let recording = data.recording(id) else { throw APIFailure.notFound("Recording \(id)") }
-        return recording
     }
 
     /// Checks that `parentID` names something that holds records of `kind`.

@@ -13,25 +13,13 @@ enum Answer: Sendable {
     case route(@Sendable (Call) throws -> APIReply)
 }
 
-/// What an operation does to records of its kind.
+/// What an operation does to records of its kind (``Call/perform(_:on:)`` says how).
 enum KeptAction: Sendable {
-    /// Keeps the checked body as a new record; `201` with it.
-    case create
-    /// Records held by the path's container (all of the kind when there is none), `active` unless
-    /// `status` says otherwise, by `completed` where the operation filters by it.
-    case list
-    /// The record the path names.
-    case get
-    /// Changes the members the body names; an operation the Spec marks as a whole-record replace
-    /// clears the ones it leaves out.
-    case update
+    case create, list, get, update, move, delete
     /// Sets these members, whatever the body says (completing a to-do).
     case set([String: JSONValue])
-    /// Moves the record to `position` among its siblings, in the container the body names.
-    case move
     /// Sets the record's status (a project's trash, archive, unarchive).
     case status(String)
-    case delete
 }
 
 /// How each Spec operation is answered, by operation id: the one table the routes consult. An
@@ -53,7 +41,6 @@ enum OperationTable {
         "TrashProject": .kept(.project, .status("trashed")),
         "ArchiveProject": .kept(.project, .status("archived")),
         "UnarchiveProject": .kept(.project, .status("active")),
-
         // Any recording
         "TrashRecording": .recordingStatus("trashed"),
         "ArchiveRecording": .recordingStatus("archived"),
@@ -71,14 +58,13 @@ enum OperationTable {
         "CreateRecordingBoost": .kept(.boost, .create),
         "DeleteBoost": .kept(.boost, .delete),
         "GetBookmark": .route { try $0.bookmark() },
-        "CreateBookmark": .route { try $0.createBookmark() },
-        "DeleteBookmark": .route { try $0.deleteBookmark() },
+        "CreateBookmark": .route { try $0.changeBookmark() },
+        "DeleteBookmark": .route { try $0.changeBookmark() },
         "ListMyBookmarks": .route { $0.bookmarks() },
         "GetSubscription": .route { try $0.subscription() },
         "Subscribe": .route { try $0.changeSubscription() },
         "Unsubscribe": .route { try $0.changeSubscription() },
         "UpdateSubscription": .route { try $0.changeSubscription() },
-
         // To-dos
         "GetTodoset": .kept(.todoset, .get),
         "ListTodolists": .kept(.todolist, .list),
@@ -92,7 +78,6 @@ enum OperationTable {
         "CompleteTodo": .kept(.todo, .set(["completed": true])),
         "UncompleteTodo": .kept(.todo, .set(["completed": false])),
         "RepositionTodo": .kept(.todo, .move),
-
         // Messages
         "GetMessageBoard": .kept(.messageBoard, .get),
         "ListMessages": .kept(.message, .list),
@@ -104,7 +89,6 @@ enum OperationTable {
         "CreateMessageType": .kept(.messageType, .create),
         "UpdateMessageType": .kept(.messageType, .update),
         "DeleteMessageType": .kept(.messageType, .delete),
-
         // Docs & Files
         "CreateAttachment": .route { try $0.createAttachment() },
         "GetVault": .kept(.vault, .get),
@@ -121,7 +105,6 @@ enum OperationTable {
         "UpdateUpload": .kept(.upload, .update),
         "CreateUploadVersion": .kept(.upload, .update),
         "ListUploadVersions": .route { try $0.uploadVersions() },
-
         // Card tables
         "GetCardTable": .kept(.cardTable, .get),
         "CreateCardColumn": .kept(.cardColumn, .create),
@@ -137,7 +120,6 @@ enum OperationTable {
         "GetCardStep": .kept(.cardStep, .get),
         "UpdateCardStep": .kept(.cardStep, .update),
         "SetCardStepCompletion": .kept(.cardStep, .update),
-
         // Schedules, Campfire and check-ins
         "GetSchedule": .kept(.schedule, .get),
         "CreateScheduleEntry": .kept(.scheduleEntry, .create),
@@ -160,7 +142,6 @@ enum OperationTable {
         "ListAnswers": .kept(.answer, .list),
         "GetAnswer": .kept(.answer, .get),
         "UpdateAnswer": .kept(.answer, .update),
-
         // Webhooks
         "ListWebhooks": .kept(.webhook, .list),
         "GetWebhook": .kept(.webhook, .get),

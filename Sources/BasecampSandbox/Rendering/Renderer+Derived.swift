@@ -4,81 +4,65 @@ extension Renderer {
     /// Members a kind derives from other records (a list's completion ratio, a column's cards, an
     /// upload's file) rather than from what was written to it.
     func derived(_ record: Record) -> [String: JSONValue] {
-        let id = record.id
-        let path = record.kind.path(of: record)
+        let (id, path) = (record.id, record.kind.path(of: record))
         func active(_ kind: RecordKind, in parentID: Int = id) -> [Record] {
             data.records.filter { $0.kind == kind && $0.parentID == parentID && $0.status == "active" }
         }
         var members: [String: JSONValue] = [:]
+        // Links to what it holds, and how many are active; the schema keeps the ones it has.
+        func holds(_ name: String, _ kind: RecordKind? = nil) {
+            members["\(name)_url"] = api("\(path)/\(name).json")
+            members["app_\(name)_url"] = app("\(path)/\(name)")
+            if let kind { members["\(name)_count"] = .integer(active(kind).count) }
+        }
         if let dock = record.kind.dock {
-            members["position"] = .integer(record.kind.dockPosition)
-            members["name"] = .string(dock.name)
+            (members["position"], members["name"]) = (.integer(record.kind.dockPosition), .string(dock.name))
         }
         switch record.kind {
         case .project:
             let tools = data.records.filter { $0.parentID == id && $0.kind.dock != nil }
             members["dock"] = .array(tools.sorted { $0.kind.dockPosition < $1.kind.dockPosition }.map(dockItem))
         case .todoset:
-            let lists = active(.todolist)
-            let todos = lists.flatMap { active(.todo, in: $0.id) }
+            let todos = active(.todolist).flatMap { active(.todo, in: $0.id) }
             members.merge(completion(of: todos)) { _, new in new }
-            members["todolists_count"] = .integer(lists.count)
-            members["todolists_url"] = api("\(path)/todolists.json")
-            members["app_todolists_url"] = app("\(path)/todolists")
-            members["todos_count"] = .integer(todos.count)
-            members["completed_loose_todos_count"] = 0
-            members["todos_url"] = api("\(path)/todos.json")
-            members["app_todos_url"] = app("\(path)/todos")
-        case .messageBoard:
-            members["messages_count"] = .integer(active(.message).count)
-            members["messages_url"] = api("\(path)/messages.json")
-            members["app_messages_url"] = app("\(path)/messages")
+            (members["todos_count"], members["completed_loose_todos_count"]) = (.integer(todos.count), 0)
+            holds("todolists", .todolist)
+            holds("todos")
         case .todolist:
             members.merge(completion(of: active(.todo))) { _, new in new }
-            members["todos_url"] = api("\(path)/todos.json")
-            members["app_todos_url"] = app("\(path)/todos")
-            members["groups_url"] = api("\(path)/groups.json")
             members["bubble_up_url"] = api("/recordings/\(id)/subscription.json")
-        case .todo:
+            holds("todos")
+            holds("groups")
+        case .todo, .card:
             members["completion_url"] = api("\(path)/completion.json")
-        case .card:
-            members["completion_url"] = api("\(path)/completion.json")
-            members["steps"] = .array(active(.cardStep).map { self.record($0) })
+            if record.kind == .card { members["steps"] = .array(active(.cardStep).map { self.record($0) }) }
         case .comment:
             members["title"] = .string("Re: " + (data.record(record.parentID)?.title ?? ""))
         case .vault:
-            for (kind, name) in [(RecordKind.upload, "uploads"), (.vault, "vaults"), (.document, "documents")] {
-                members["\(name)_count"] = .integer(active(kind).count)
-                members["\(name)_url"] = api("\(path)/\(name).json")
-            }
+            holds("uploads", .upload)
+            holds("vaults", .vault)
+            holds("documents", .document)
         case .upload:
-            members.merge(file(record.fields["attachable_sgid"]?.stringValue ?? "", named: record.title)) { _, new in
-                new
-            }
+            members.merge(file(record.fields["attachable_sgid"]?.stringValue ?? "", named: record.title)) { $1 }
         case .cardTable:
             members["lists"] = .array(active(.cardColumn).map { self.record($0) })
         case .cardColumn:
             members["cards_count"] = .integer(active(.card).count)
             members["cards_url"] = api("/card_tables/lists/\(id)/cards.json")
-        case .schedule:
-            members["entries_count"] = .integer(active(.scheduleEntry).count)
-            members["entries_url"] = api("\(path)/entries.json")
         case .campfire:
-            members["topic"] = .string(record.title)
-            members["lines_url"] = api("\(path)/lines.json")
-            members["files_url"] = api("\(path)/uploads.json")
+            (members["topic"], members["files_url"]) = (.string(record.title), api("\(path)/uploads.json"))
+            holds("lines")
         case .questionnaire:
             members["name"] = .string(record.title)
-            members["questions_count"] = .integer(active(.question).count)
-            members["questions_url"] = api("\(path)/questions.json")
+            holds("questions", .question)
         case .question:
-            members["answers_count"] = .integer(active(.answer).count)
             members["paused"] = record.fields["paused"] ?? false
+            holds("answers", .answer)
         case .boost:
-            members["booster"] = person(record.creatorID)
-            members["recording"] = summary(of: record.parentID)
-        case .message, .document, .cardStep, .scheduleEntry, .campfireLine, .answer, .messageType, .webhook:
-            break
+            (members["booster"], members["recording"]) = (person(record.creatorID), summary(of: record.parentID))
+        case .messageBoard: holds("messages", .message)
+        case .schedule: holds("entries", .scheduleEntry)
+        case .message, .document, .cardStep, .scheduleEntry, .campfireLine, .answer, .messageType, .webhook: break
         }
         return members
     }

@@ -5,7 +5,7 @@ import HTTPCore
 extension Call {
     func events() throws -> APIReply {
         let data = store.snapshot()
-        let id = try namedRecording(in: data).id
+        let id = try named(nil, in: data).id
         return .list(Array(data.events.filter { $0.recordingID == id }.reversed()), renderer(data).event)
     }
 

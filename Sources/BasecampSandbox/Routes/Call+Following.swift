@@ -4,33 +4,26 @@ import HTTPCore
 extension Call {
     func bookmark() throws -> APIReply {
         let data = store.snapshot()
-        let id = try namedRecording(in: data).id
+        let id = try named(nil, in: data).id
         return .json(["bookmarked": .bool(data.bookmark(of: id) != nil)], status: 200)
     }
 
-    /// Bookmarks the recording once, however often it is asked.
-    func createBookmark() throws -> APIReply {
+    /// `CreateBookmark` bookmarks the recording once, however often it is asked, and answers
+    /// the bookmark; `DeleteBookmark` removes it.
+    func changeBookmark() throws -> APIReply {
         let now = self.now
         let (data, id) = try write { data in
-            let id = try namedRecording(in: data).id
-            if data.bookmark(of: id) == nil {
-                data.bookmarks.append(
-                    BookmarkRecord(id: data.makeID(), recordingID: id, personID: data.meID, createdAt: now)
-                )
+            let (id, me) = (try named(nil, in: data).id, data.meID)
+            data.bookmarks.removeAll { $0.recordingID == id && $0.personID == me && operation.method == .delete }
+            if operation.method == .post, data.bookmark(of: id) == nil {
+                data.bookmarks.append(BookmarkRecord(id: data.makeID(), recordingID: id, personID: me, createdAt: now))
             }
             return id
         }
-        guard let bookmark = id.flatMap(data.bookmark) else { throw APIFailure(500, "The bookmark was not stored.") }
-        return .json(renderer(data).bookmark(bookmark), status: operation.successStatus)
-    }
-
-    func deleteBookmark() throws -> APIReply {
-        try write { data in
-            let (id, me) = (try namedRecording(in: data).id, data.meID)
-            data.bookmarks.removeAll { $0.recordingID == id && $0.personID == me }
-            return nil
+        guard let bookmark = id.flatMap(data.bookmark), operation.method == .post else {
+            return .empty(status: operation.successStatus)
         }
-        return .empty(status: operation.successStatus)
+        return .json(renderer(data).bookmark(bookmark), status: operation.successStatus)
     }
 
     /// The signed-in person's bookmarks, newest first.
@@ -42,7 +35,7 @@ extension Call {
 
     func subscription() throws -> APIReply {
         let data = store.snapshot()
-        return .json(renderer(data).subscription(try namedRecording(in: data).id), status: 200)
+        return .json(renderer(data).subscription(try named(nil, in: data).id), status: 200)
     }
 
     /// `Subscribe` and `Unsubscribe` the signed-in person, or `UpdateSubscription` adds and
@@ -50,7 +43,7 @@ extension Call {
     func changeSubscription() throws -> APIReply {
         let body = operation.bodyKind == nil ? [:] : try jsonObject()
         let (data, id) = try write { data in
-            let (id, me) = (try namedRecording(in: data).id, data.meID)
+            let (id, me) = (try named(nil, in: data).id, data.meID)
             let added = operation.id == "Subscribe" ? [me] : try people(body, "subscriptions", data: data)
             let removed = operation.id == "Unsubscribe" ? [me] : try people(body, "unsubscriptions", data: data)
             var subscribers = data.subscribers(of: id).filter { !removed.contains($0) }

@@ -9,9 +9,6 @@ enum APIReply {
     case page(count: Int, items: (Range<Int>) -> [JSONValue])
     /// No body.
     case empty(status: Int)
-    /// The Spec's example, answered with `X-Sandbox-Example: true` so a test (or a curious user)
-    /// can tell it from kept data.
-    indirect case example(APIReply)
 
     /// `items`, each rendered with `render` when its page is asked for.
     static func list<Item>(_ items: [Item], _ render: @escaping (Item) -> JSONValue) -> APIReply {

@@ -43,19 +43,22 @@ final class BasecampServer: Sendable {
             for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
                 let operation = operations.first { $0.method == (method == .head ? .get : method) }
                 api.on(Self.routerPath(template), method: method) { request, context in
-                    try await self.handle(request) { try self.call(operation, request, context, body: $0) }
+                    try await self.handle(request) { body, requestID in
+                        let call = try self.call(operation, request, context, body: body)
+                        return self.respond(try call.reply(), of: call, to: request, requestID: requestID)
+                    }
                 }
             }
         }
         api.get(Self.routerPath("/{accountId}/blobs/{sgid}/download/{filename}")) { request, context in
-            try await self.handle(request) { _ in
+            try await self.handle(request) { _, requestID in
                 let data = self.store.snapshot()
                 guard context.parameters.get("p0") == String(data.accountID),
                     let blob = context.parameters.get("p1").flatMap(data.attachment)
                 else { throw APIFailure.notFound("File") }
-                return .redirect(
-                    BlobRoutes.storageURL(of: blob, base: AuthorizationRoutes.origin(request) + self.basePath)
-                )
+                let storage = AuthorizationRoutes.origin(request) + self.basePath + "/_storage/" + blob.sgid
+                let location = storage + "?signature=" + blob.storageKey
+                return Response(status: .found, headers: [.location: location, .xRequestID: requestID])
             }
         }
         api.get("_storage/{sgid}") { request, context in
@@ -63,9 +66,9 @@ final class BasecampServer: Sendable {
             return BlobRoutes.serve(blob, request: request, requestID: self.nextRequestID())
         }
         api.post("_sandbox/reset") { request, _ in
-            try await self.handle(request) { _ in
+            try await self.handle(request) { _, requestID in
                 try self.store.reset()
-                return .empty(status: 204)
+                return Self.make(status: 204, body: nil, headers: [:], requestID: requestID)
             }
         }
     }
@@ -83,9 +86,9 @@ final class BasecampServer: Sendable {
         return RouterPath(parts.joined(separator: "/"))
     }
 
-    /// Checks the token, then answers with what `answer` replies, with a request id; a failure
-    /// is answered as Basecamp does.
-    private func handle(_ request: Request, _ answer: (Data) throws -> Reply) async throws -> Response {
+    /// Checks the token, then answers with what `answer` makes of the body and a request id; a
+    /// failure is answered as Basecamp does.
+    private func handle(_ request: Request, _ answer: (Data, String) throws -> Response) async throws -> Response {
         var request = request
         let requestID = nextRequestID()
         let body = Data(try await request.collectBody(upTo: Self.maxBodySize).readableBytesView)
@@ -99,20 +102,20 @@ final class BasecampServer: Sendable {
             guard !rejectedTokens.contains(token), authorization.accepts(token) else {
                 throw APIFailure(401, "The access token is invalid or has expired.")
             }
-            response = try respond(answer(body), to: request, requestID: requestID)
+            response = try answer(body, requestID)
         } catch let failure as APIFailure {
             response = Self.failure(failure, requestID: requestID)
         }
         return request.method == .head ? response.createHeadResponse() : response
     }
 
-    /// The request as a ``Call`` of `operation`, answered from its row of the table.
+    /// The request as a ``Call`` of `operation`.
     private func call(
         _ operation: BasecampOperation?,
         _ request: Request,
         _ context: SandboxRequestContext,
         body: Data
-    ) throws -> Reply {
+    ) throws -> Call {
         let (method, path) = (request.method.rawValue, request.uri.path)
         guard let operation else { throw APIFailure(405, "\(method) is not allowed on \(path).") }
         var values: [String: String] = [:]
@@ -127,7 +130,7 @@ final class BasecampServer: Sendable {
         guard values["accountId"] == String(store.snapshot().accountID) else {
             throw APIFailure.notFound("Account \(values["accountId"] ?? "")")
         }
-        let call = Call(
+        return Call(
             server: self,
             operation: operation,
             pathValues: values,
@@ -137,7 +140,6 @@ final class BasecampServer: Sendable {
             path: path,
             contentType: request.headers[.contentType]
         )
-        return .api(try call.reply(), call)
     }
 
     func nextRequestID() -> String {

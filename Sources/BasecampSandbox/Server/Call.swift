@@ -36,9 +36,7 @@ struct Call {
         operation.pathParameters.count > 1 ? operation.pathParameters.last.flatMap { integer($0.name) } : nil
     }
 
-    /// The body as a JSON object.
-    ///
-    /// - Throws: ``APIFailure`` `400` when the body is not one.
+    /// The body as a JSON object, or `400`.
     func jsonObject() throws -> [String: JSONValue] {
         guard !body.isEmpty else { throw APIFailure(400, "The request needs a JSON body.") }
         guard case .object(let members) = try? JSONValue(parsing: body) else {
@@ -50,8 +48,6 @@ struct Call {
     /// Applies `change` and records the event it makes, in one save, then hands the event to the
     /// webhooks. `change` returns the record it wrote, if any; the event is about that record or,
     /// when it is no recording, about the one the path names (a boost's recording).
-    ///
-    /// - Throws: What `change` throws, or ``APIFailure`` 500 when the change cannot be saved.
     @discardableResult
     func write(_ change: (inout AccountData) throws -> Int?) throws -> (data: AccountData, id: Int?) {
         let now = self.now

@@ -6,11 +6,9 @@ import HTTPTypes
 import HTTPTypesFoundation
 
 /// Delivers the sandbox's webhook events: signed POSTs to every active webhook of the project
-/// whose types match, each webhook's events in order, failures (non-2xx, refused, timed out)
-/// retried after each of the retry delays, and every attempt recorded in `recent_deliveries`.
-///
-/// Delivery runs on a task per webhook, never on the request that caused the event, so a slow
-/// receiver cannot slow the API.
+/// whose types match, each webhook's in order, failures (non-2xx, refused, timed out) retried
+/// after each retry delay, every attempt recorded in `recent_deliveries`. Deliveries run on
+/// tasks of their own, never on the request that caused the event, so they cannot slow the API.
 final class WebhookDispatcher: Sendable {
     /// How many deliveries `recent_deliveries` keeps, newest first.
     static let recentDeliveryLimit = 25
@@ -18,9 +16,7 @@ final class WebhookDispatcher: Sendable {
     private let store: AccountStore
     private let basePath: String
     private let timeSource: any TimeSource
-    /// The pauses before each retry; one retry per element.
     private let retryDelays: [Duration]
-    /// How long a receiver has to answer.
     private let timeout: Duration
     private let transport = URLSessionTransport()
     /// Each webhook's latest delivery, which its next one waits for, and how many are unfinished.
@@ -53,38 +49,17 @@ final class WebhookDispatcher: Sendable {
         for hook in hooks {
             guard let url = hook.fields["payload_url"]?.stringValue.flatMap(URL.init(string:)) else { continue }
             let secret = hook.fields["secret"]?.stringValue ?? BasecampSandboxModule.defaultWebhookSecret
-            let (webhookID, bytes) = (hook.id, body.encoded())
+            let webhookID = hook.id
             queue.withLock { queue in
                 let previous = queue.last[webhookID]
                 queue.unfinished += 1
                 queue.last[webhookID] = Task {
                     await previous?.value
-                    await self.deliver(bytes, to: url, signedWith: secret, for: webhookID)
+                    await self.deliver(body, to: url, signedWith: secret, for: webhookID)
                     self.queue.withLock { $0.unfinished -= 1 }
                 }
             }
         }
-    }
-
-    /// One attempt, as `recent_deliveries` shows it: the request sent and the answer, if any.
-    static func delivery(
-        id: Int,
-        at time: String,
-        sent: [String: JSONValue],
-        body: String,
-        code: Int?,
-        message: String,
-        received: [String: JSONValue]
-    ) -> JSONValue {
-        let parsed = (try? JSONValue(parsing: Data(body.utf8))) ?? .string(body)
-        return [
-            "id": .integer(id),
-            "created_at": .string(time),
-            "request": ["headers": .object(sent), "body": parsed],
-            "response": [
-                "headers": .object(received), "code": code.map(JSONValue.integer) ?? .null, "message": .string(message),
-            ],
-        ]
     }
 
     /// Whether no delivery is queued or under way.
@@ -97,18 +72,20 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// Sends `body` until the receiver answers 2xx, waiting each retry delay in turn.
-    private func deliver(_ body: Data, to url: URL, signedWith secret: String, for webhookID: Int) async {
+    /// Sends `event` until the receiver answers 2xx, waiting each retry delay in turn.
+    private func deliver(_ event: JSONValue, to url: URL, signedWith secret: String, for webhookID: Int) async {
         for retry in 0...retryDelays.count {
             if retry > 0 {
                 do { try await timeSource.sleep(for: retryDelays[retry - 1]) } catch { return }
             }
-            if await send(body, to: url, signedWith: secret, for: webhookID) { return }
+            if await send(event, to: url, signedWith: secret, for: webhookID) { return }
         }
     }
 
-    /// Sends once and records the attempt; `true` when the receiver answered 2xx.
-    private func send(_ body: Data, to url: URL, signedWith secret: String, for webhookID: Int) async -> Bool {
+    /// Sends once and records the attempt, as `recent_deliveries` shows it; `true` when the
+    /// receiver answered 2xx.
+    private func send(_ event: JSONValue, to url: URL, signedWith secret: String, for webhookID: Int) async -> Bool {
+        let body = event.encoded()
         var request = HTTPRequest(method: .post, url: url)
         request.headerFields[.contentType] = "application/json"
         request.headerFields[.userAgent] = "Basecamp Webhooks (api-sandbox)"
@@ -127,18 +104,15 @@ final class WebhookDispatcher: Sendable {
             message = String(describing: error)
         }
         let sent = Self.headers(request.headerFields)
-        let sentBody = String(decoding: body, as: UTF8.self)
         try? store.update { data in
             guard let index = data.records.firstIndex(where: { $0.id == webhookID }) else { return }
-            let attempt = Self.delivery(
-                id: data.makeID(),
-                at: time,
-                sent: sent,
-                body: sentBody,
-                code: code,
-                message: message,
-                received: received
-            )
+            let answer: JSONValue = [
+                "headers": .object(received), "code": code.map(JSONValue.integer) ?? .null, "message": .string(message),
+            ]
+            let attempt: JSONValue = [
+                "id": .integer(data.makeID()), "created_at": .string(time),
+                "request": ["headers": .object(sent), "body": event], "response": answer,
+            ]
             let recent = [attempt] + (data.records[index].fields["recent_deliveries"]?.arrayValue ?? [])
             data.records[index].fields["recent_deliveries"] = .array(Array(recent.prefix(Self.recentDeliveryLimit)))
         }
