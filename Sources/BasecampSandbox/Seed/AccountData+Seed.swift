@@ -1,13 +1,15 @@
+import Foundation
 import HTTPCore
 
 extension AccountData {
     /// The account every sandbox starts with: deterministic, so tests and docs can rely on it.
     /// The order of what is added fixes the ids the sandbox makes up, which the CLI's examples use.
     static func seeded() -> AccountData {
+        let seed = BasecampSandboxSeed.self
         var data = AccountData(
-            accountID: BasecampSandboxSeed.accountID,
+            accountID: seed.accountID,
             accountName: "Honcho Design",
-            meID: BasecampSandboxSeed.ownerID,
+            meID: seed.ownerID,
             nextID: 1_069_500_000
         )
         let people = [
@@ -19,7 +21,7 @@ extension AccountData {
             let first = name.prefix { $0 != " " }.lowercased()
             let client = index == 6
             var person = PersonRecord(
-                id: BasecampSandboxSeed.ownerID + index,
+                id: seed.ownerID + index,
                 name: name,
                 email: first + (client ? "@ortizlabs.example" : "@honchodesign.com"),
                 title: title,
@@ -38,16 +40,11 @@ extension AccountData {
 
     /// Days from Monday 2 February 2026, kept simple: February has 28 days in 2026.
     static func day(_ offset: Int) -> String {
-        let day = 2 + offset
-        return day <= 28 ? "2026-02-\(twoDigits(day))" : "2026-03-\(twoDigits(day - 28))"
+        offset < 27 ? String(format: "2026-02-%02d", 2 + offset) : String(format: "2026-03-%02d", offset - 26)
     }
 
     static func time(_ day: Int, _ hour: Int) -> String {
-        "2026-01-\(twoDigits(day))T\(twoDigits(hour)):15:00.000Z"
-    }
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : String(value)
+        String(format: "2026-01-%02dT%02d:15:00.000Z", day, hour)
     }
 
     /// A project made on `day` with its people, its to-do set and message board taking `dock`'s ids.
