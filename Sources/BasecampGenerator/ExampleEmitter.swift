@@ -194,6 +194,21 @@ struct ExampleEmitter {
                 }
                 w.switchStatement("name", cases: cases, default: "return []")
             }
+            w.line()
+            w.doc(
+                "The body members a whole-record replace clears when the body leaves them out (the operation's\n`x-basecamp-write-semantics`, less what it preserves); empty for an operation that merges."
+            )
+            w.block("static func clearedWhenOmitted(operation id: String) -> [String]") { w in
+                let cases = model.operations.compactMap { operation -> (String, String)? in
+                    guard let semantics = operation.writeSemantics, semantics.clearsOmitted,
+                        case .json(let body)? = operation.body, let schema = model.schema(named: body),
+                        case .object(let properties) = schema.kind
+                    else { return nil }
+                    let cleared = properties.map(\.jsonName).filter { !semantics.preservedOnOmission.contains($0) }
+                    return (literal(operation.id), "return [\(cleared.sorted().map(literal).joined(separator: ", "))]")
+                }
+                w.switchStatement("id", cases: cases.sorted { $0.0 < $1.0 }, default: "return []")
+            }
         }
         for name in responseSchemas where example(schema: name).text.contains("\"#") {
             throw SpecError("the example for \(name) contains the raw-string delimiter \"#")

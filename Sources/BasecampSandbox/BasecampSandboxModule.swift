@@ -1,34 +1,16 @@
 public import APISandbox
 public import Foundation
-import HTTPCore
-import HTTPTypes
+public import HTTPCore
 public import Hummingbird
 
-/// The Basecamp 3 API, played by the loopback ``APISandbox/Sandbox``.
+/// The Basecamp 3 API, played by the loopback ``APISandbox/Sandbox``: mount it and point the SDK
+/// (or `basecamp --base-url`) at `{sandbox}/basecamp`.
 ///
-/// Mount it and point the SDK (or `basecamp --base-url`) at `{sandbox}/basecamp`:
-///
-/// ```swift
-/// let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [BasecampSandboxModule()]))
-/// let config = BasecampConfig(baseURL: sandbox.baseURL.appending(path: "basecamp"))
-/// let basecamp = try BasecampClient(accessToken: "any", userAgent: "Demo (me@example.com)", config: config)
-/// let projects = try await basecamp.forAccount(BasecampSandboxSeed.accountID).projects.list()
-/// ```
-///
-/// Every one of the Spec's 250 operations answers. What a user can create is kept: projects,
-/// people, to-dos, messages, comments, files, card tables, schedules, Campfire, check-ins,
-/// message types, boosts, bookmarks, subscriptions, webhooks, and the events and timeline those
-/// changes make; search and the recordings list read it (see ``BasecampSandboxSeed`` for the
-/// account it starts with). The rest (``cannedOperations``) answer with the Spec's example for
-/// their response, marked `X-Sandbox-Example: true`. Any non-empty bearer token is accepted;
-/// none is `401`.
-///
-/// In your own tests, mount it, let your code call it, then read what it did with
-/// ``recordings()`` (or the SDK).
-///
-/// The module also mounts a ``BasecampSandboxAuthorization`` (Launchpad and the resource-first
-/// server), so the sandbox can be signed in to for real; the API accepts the tokens it issues
-/// and refuses them once they expire or are revoked.
+/// Every one of the Spec's 250 operations answers. What a user can create is kept (see
+/// ``BasecampSandboxSeed`` for the account it starts with); the rest (``cannedOperations``)
+/// answer the Spec's example, marked `X-Sandbox-Example: true`. It also mounts a
+/// ``BasecampSandboxAuthorization``, so the sandbox can be signed in to for real. In your own
+/// tests, mount it, let your code call it, then read what it did with ``recordings()``.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public struct BasecampSandboxModule: SandboxModule {
     /// Where the API is mounted unless told otherwise.
@@ -40,18 +22,16 @@ public struct BasecampSandboxModule: SandboxModule {
     public let basePath: String
     /// The file the account's data is read from at start and written to after each change, so
     /// separate processes share it; `nil` keeps everything in memory.
-    public let stateFile: URL?
+    public private(set) var stateFile: URL?
     /// The account read from ``stateFile``, shared by every sandbox the module is mounted on.
-    private let savedStore: AccountStore?
+    private var savedStore: AccountStore?
     /// Tokens answered with `401`, for testing what a client does with a revoked token.
     public let rejectedTokens: Set<String>
     /// The authorization servers mounted with the API, whose tokens the API checks.
     public let authorization: BasecampSandboxAuthorization
-    /// The account of the sandbox this module was last mounted on, for ``todos()``; shared by
-    /// copies of the module, since ``APISandbox/SandboxConfiguration`` keeps its own copy.
-    private let mounted = Locked<AccountStore?>(nil)
-    /// The webhook deliveries of the sandbox this module was last mounted on.
-    private let mountedWebhooks = Locked<WebhookDispatcher?>(nil)
+    /// The server of the sandbox this module was last mounted on, for ``todos()`` and the webhook
+    /// deliveries; shared by copies of the module, as ``APISandbox/SandboxConfiguration`` keeps one.
+    private let mounted = Locked<BasecampServer?>(nil)
 
     /// What deliveries are signed with for a webhook created without the sandbox's own
     /// `secret` member.
@@ -62,6 +42,9 @@ public struct BasecampSandboxModule: SandboxModule {
     public var webhookRetryDelays = defaultWebhookRetryDelays
     /// How long a webhook receiver has to answer one delivery.
     public var webhookTimeout: Duration = .seconds(10)
+    /// The clock every time the sandbox writes is read from (`created_at`, `updated_at`, events,
+    /// deliveries), and that webhook retries wait on; the system's unless a test pins it.
+    public var timeSource: any TimeSource = SystemTimeSource()
 
     /// A to-do as the sandbox holds it, for tests that check state a response cannot show
     /// (for example that a create was applied once, whatever the client was told).
@@ -103,7 +86,9 @@ public struct BasecampSandboxModule: SandboxModule {
         rejectedTokens: Set<String> = [],
         authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
     ) {
-        self.init(basePath, nil, nil, rejectedTokens, authorization)
+        self.basePath = basePath
+        self.rejectedTokens = rejectedTokens
+        self.authorization = authorization
     }
 
     /// Creates the module with the account kept in `stateFile`: read now, written after each
@@ -124,41 +109,16 @@ public struct BasecampSandboxModule: SandboxModule {
         rejectedTokens: Set<String> = [],
         authorization: BasecampSandboxAuthorization = BasecampSandboxAuthorization()
     ) throws {
-        self.init(
-            basePath,
-            stateFile,
-            try AccountStore(stateFile: SandboxStateFile(stateFile)),
-            rejectedTokens,
-            authorization
-        )
-    }
-
-    private init(
-        _ basePath: String,
-        _ stateFile: URL?,
-        _ savedStore: AccountStore?,
-        _ rejectedTokens: Set<String>,
-        _ authorization: BasecampSandboxAuthorization
-    ) {
-        self.basePath = basePath
+        self.init(basePath: basePath, rejectedTokens: rejectedTokens, authorization: authorization)
         self.stateFile = stateFile
-        self.savedStore = savedStore
-        self.rejectedTokens = rejectedTokens
-        self.authorization = authorization
+        self.savedStore = try AccountStore(stateFile: SandboxStateFile(stateFile))
     }
 
-    /// Adds `{basePath}/**` for every method; the Spec's path templates decide what exists.
+    /// Adds a route for every path of the Spec under ``basePath``, and the authorization servers.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         let store = savedStore ?? AccountStore()
-        mounted.withLock { $0 = store }
-        let server = BasecampServer(
-            basePath: basePath,
-            store: store,
-            rejectedTokens: rejectedTokens,
-            acceptsToken: authorization.accepts,
-            webhookOptions: .init(retryDelays: webhookRetryDelays, timeout: webhookTimeout)
-        )
-        mountedWebhooks.withLock { $0 = server.webhooks }
+        let server = BasecampServer(module: self, store: store)
+        mounted.withLock { $0 = server }
         authorization.register(on: router, apiBasePath: basePath) {
             let data = store.snapshot()
             let me = data.person(data.meID)
@@ -170,24 +130,19 @@ public struct BasecampSandboxModule: SandboxModule {
                 accountName: data.accountName
             )
         }
-        let group = router.group(RouterPath(basePath))
-        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
-            group.on("**", method: method) { request, _ in
-                try await server.handle(request)
-            }
-        }
+        server.register(on: router)
     }
 
     /// Returns once every webhook delivery queued so far has been delivered or has run out of
     /// retries, so a short-lived process does not exit with events still on their way.
     public func waitForWebhookDeliveries() async {
-        await mountedWebhooks.withLock({ $0 })?.waitUntilIdle()
+        await mounted.withLock({ $0 })?.webhooks.waitUntilIdle()
     }
 
     /// Lets webhook deliveries already queued finish, for up to five seconds, so a one-shot
     /// `basecamp --sandbox` command still delivers the events it caused.
     public func stopping() async {
-        guard let webhooks = mountedWebhooks.withLock({ $0 }) else { return }
+        guard let webhooks = mounted.withLock({ $0 })?.webhooks else { return }
         let deadline = ContinuousClock.now + .seconds(5)
         while !webhooks.isIdle, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
@@ -198,11 +153,11 @@ public struct BasecampSandboxModule: SandboxModule {
     /// cards and the other kept kinds), as the sandbox holds it now; empty before the module is
     /// mounted.
     public func recordings() -> [SandboxRecording] {
-        guard let store = mounted.withLock({ $0 }) else { return [] }
-        return store.snapshot().allRecordingSources().map {
+        guard let store = mounted.withLock({ $0 })?.store else { return [] }
+        return store.snapshot().records.filter(\.kind.isRecording).map {
             SandboxRecording(
                 id: $0.id,
-                type: $0.type,
+                type: $0.kind.type,
                 projectID: $0.projectID,
                 title: $0.title,
                 text: $0.text,
@@ -214,14 +169,14 @@ public struct BasecampSandboxModule: SandboxModule {
     /// Every to-do of the account, in storage order, as the sandbox holds it now; empty before
     /// the module is mounted. With the module mounted on several sandboxes, the last one counts.
     public func todos() -> [StoredTodo] {
-        guard let store = mounted.withLock({ $0 }) else { return [] }
-        return store.snapshot().todos.map {
+        guard let store = mounted.withLock({ $0 })?.store else { return [] }
+        return store.snapshot().records.filter { $0.kind == .todo }.map {
             StoredTodo(
                 id: $0.id,
-                todolistID: $0.todolistID,
-                content: $0.content,
-                description: $0.description,
-                completed: $0.completed,
+                todolistID: $0.parentID,
+                content: $0.title,
+                description: $0.fields["description"]?.stringValue ?? "",
+                completed: $0.fields["completed"]?.boolValue ?? false,
                 status: $0.status
             )
         }

@@ -33,7 +33,7 @@ struct StateFileTests {
         #expect(
             other.stderr.hasPrefix(
                 "error: The sandbox state file \(file.path) is from another version of the sandbox: it holds layout 99, "
-                    + "this sandbox reads layout 1.\n"
+                    + "this sandbox reads layout 2; delete it to start afresh.\n"
             )
         )
 

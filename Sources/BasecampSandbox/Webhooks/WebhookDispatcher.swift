@@ -6,165 +6,120 @@ import HTTPTypes
 import HTTPTypesFoundation
 
 /// Delivers the sandbox's webhook events: signed POSTs to every active webhook of the project
-/// whose types match, each webhook's events in order, failures (non-2xx, refused, timed out)
-/// retried after each of ``retryDelays``, and every attempt recorded in `recent_deliveries`.
-///
-/// Delivery runs on a task per webhook, never on the request that caused the event, so a slow
-/// receiver cannot slow the API.
+/// whose types match, each webhook's in order, failures (non-2xx, refused, timed out) retried
+/// after each retry delay, every attempt recorded in `recent_deliveries`. Deliveries run on
+/// tasks of their own, never on the request that caused the event, so they cannot slow the API.
 final class WebhookDispatcher: Sendable {
-    /// How deliveries are sent and retried.
-    struct Options: Sendable {
-        var transport: any HTTPTransport = URLSessionTransport()
-        var retryDelays: [Duration] = BasecampSandboxModule.defaultWebhookRetryDelays
-        var timeout: Duration = .seconds(10)
-    }
-
-    /// One event on its way to one webhook.
-    struct Delivery: Sendable {
-        var webhookID: Int
-        var url: URL
-        var secret: String
-        var body: Data
-    }
+    /// How many deliveries `recent_deliveries` keeps, newest first.
+    static let recentDeliveryLimit = 25
 
     private let store: AccountStore
     private let basePath: String
-    private let options: Options
-    private let queues = Locked<[Int: AsyncStream<Delivery>.Continuation]>([:])
-    private let inFlight = Locked(InFlight())
+    private let timeSource: any TimeSource
+    private let retryDelays: [Duration]
+    private let timeout: Duration
+    private let transport = URLSessionTransport()
+    /// Each webhook's latest delivery, which its next one waits for, and how many are unfinished.
+    private let queue = Locked<(last: [Int: Task<Void, Never>], unfinished: Int)>(([:], 0))
 
-    /// Counts deliveries not yet finished, and who waits for there to be none.
-    struct InFlight: Sendable {
-        var count = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
+    init(store: AccountStore, basePath: String, timeSource: any TimeSource, retryDelays: [Duration], timeout: Duration)
+    {
+        (self.store, self.basePath, self.timeSource) = (store, basePath, timeSource)
+        (self.retryDelays, self.timeout) = (retryDelays, timeout)
     }
 
-    init(store: AccountStore, basePath: String, options: Options) {
-        self.store = store
-        self.basePath = basePath
-        self.options = options
-    }
-
-    deinit {
-        for continuation in queues.withLock({ $0.values }) { continuation.finish() }
-    }
-
-    /// Queues `kind` about `recordingID` for every webhook that wants it; returns at once.
-    func announce(kind: String, recordingID: Int, origin: String) {
-        let data = store.snapshot()
-        guard let source = data.recordingSource(recordingID) else { return }
-        let hooks = data.hooks.filter { $0.projectID == source.projectID && $0.accepts(type: source.type) }
-        guard !hooks.isEmpty, let eventID = try? store.update({ $0.makeID() }) else { return }
+    /// Queues `event` for every webhook of its project that wants its recording; returns at once.
+    func announce(_ event: EventRecord, in data: AccountData, origin: String) {
+        guard let recording = data.recording(event.recordingID) else { return }
+        let hooks = data.records.filter { hook in
+            let types = hook.fields["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            return hook.kind == .webhook && hook.projectID == event.projectID && hook.fields["active"] != false
+                && (types.isEmpty || types.contains(recording.kind.type))
+        }
+        guard !hooks.isEmpty else { return }
         let renderer = Renderer(origin: origin, basePath: basePath, data: data)
-        let event: JSONValue = [
-            "id": .integer(eventID),
-            "kind": .string(kind),
+        let body: JSONValue = [
+            "id": .integer(event.id),
+            "kind": .string(Renderer.kind(of: event, recording)),
             "details": [:],
-            "created_at": .string(Handlers.now()),
-            "recording": source.render(renderer),
-            "creator": renderer.person(data.meID),
+            "created_at": .string(event.createdAt),
+            "recording": renderer.record(recording),
+            "creator": renderer.person(event.creatorID),
         ]
-        let body = event.encoded()
         for hook in hooks {
-            guard let url = URL(string: hook.payloadURL) else { continue }
-            enqueue(Delivery(webhookID: hook.id, url: url, secret: hook.secret, body: body))
+            guard let url = hook.fields["payload_url"]?.stringValue.flatMap(URL.init(string:)) else { continue }
+            let secret = hook.fields["secret"]?.stringValue ?? BasecampSandboxModule.defaultWebhookSecret
+            let webhookID = hook.id
+            queue.withLock { queue in
+                let previous = queue.last[webhookID]
+                queue.unfinished += 1
+                queue.last[webhookID] = Task {
+                    await previous?.value
+                    await self.deliver(body, to: url, signedWith: secret, for: webhookID)
+                    self.queue.withLock { $0.unfinished -= 1 }
+                }
+            }
         }
     }
 
     /// Whether no delivery is queued or under way.
-    var isIdle: Bool { inFlight.withLock { $0.count == 0 } }
+    var isIdle: Bool { queue.withLock { $0.unfinished == 0 } }
 
     /// Returns once every queued delivery has finished (delivered or out of retries).
     func waitUntilIdle() async {
-        await withCheckedContinuation { continuation in
-            let idle = inFlight.withLock { state -> Bool in
-                if state.count == 0 { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
+        while let pending = queue.withLock({ $0.unfinished == 0 ? nil : Array($0.last.values) }) {
+            for delivery in pending { await delivery.value }
         }
     }
 
-    private func enqueue(_ delivery: Delivery) {
-        inFlight.withLock { $0.count += 1 }
-        let queue = queues.withLock { queues -> AsyncStream<Delivery>.Continuation in
-            if let queue = queues[delivery.webhookID] { return queue }
-            let (stream, queue) = AsyncStream.makeStream(of: Delivery.self)
-            queues[delivery.webhookID] = queue
-            Task { [weak self] in
-                for await delivery in stream {
-                    guard let self else { return }
-                    await self.deliver(delivery)
-                }
-            }
-            return queue
-        }
-        queue.yield(delivery)
-    }
-
-    private func deliver(_ delivery: Delivery) async {
-        defer { finishOne() }
-        for retry in 0...options.retryDelays.count {
+    /// Sends `event` until the receiver answers 2xx, waiting each retry delay in turn.
+    private func deliver(_ event: JSONValue, to url: URL, signedWith secret: String, for webhookID: Int) async {
+        for retry in 0...retryDelays.count {
             if retry > 0 {
-                do { try await Task.sleep(for: options.retryDelays[retry - 1]) } catch { return }
+                do { try await timeSource.sleep(for: retryDelays[retry - 1]) } catch { return }
             }
-            if await send(delivery) { return }
+            if await send(event, to: url, signedWith: secret, for: webhookID) { return }
         }
     }
 
-    /// Sends once and records the outcome; `true` when the receiver answered 2xx.
-    private func send(_ delivery: Delivery) async -> Bool {
-        var request = HTTPRequest(method: .post, url: delivery.url)
+    /// Sends once and records the attempt, as `recent_deliveries` shows it; `true` when the
+    /// receiver answered 2xx.
+    private func send(_ event: JSONValue, to url: URL, signedWith secret: String, for webhookID: Int) async -> Bool {
+        let body = event.encoded()
+        var request = HTTPRequest(method: .post, url: url)
         request.headerFields[.contentType] = "application/json"
         request.headerFields[.userAgent] = "Basecamp Webhooks (api-sandbox)"
         request.headerFields[BasecampWebhooks.signatureHeader] =
-            BasecampWebhooks.signature(secret: delivery.secret).signature(for: delivery.body)
-        var transportOptions = TransportOptions(timeout: options.timeout, redirectPolicy: .none)
+            BasecampWebhooks.signature(secret: secret).signature(for: body)
+        var transportOptions = TransportOptions(timeout: timeout, redirectPolicy: .none)
         transportOptions.isIdempotent = false
-        let sentHeaders = Dictionary(
-            request.headerFields.map { ($0.name.canonicalName, $0.value) },
-            uniquingKeysWith: { first, _ in first }
-        )
-        var record = WebhookDeliveryRecord(
-            id: 0,
-            createdAt: Handlers.now(),
-            requestHeaders: sentHeaders,
-            requestBody: String(decoding: delivery.body, as: UTF8.self),
-            responseCode: nil,
-            responseMessage: "",
-            responseHeaders: [:]
-        )
-        let succeeded: Bool
+        let time = timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        var (code, message, received): (Int?, String, [String: JSONValue]) = (nil, "", [:])
         do {
-            let response = try await options.transport.send(request, body: delivery.body, options: transportOptions)
-            record.responseCode = response.response.status.code
-            record.responseMessage = response.response.status.reasonPhrase
-            record.responseHeaders = Dictionary(
-                response.response.headerFields.map { ($0.name.canonicalName, $0.value) },
-                uniquingKeysWith: { first, _ in first }
-            )
-            succeeded = response.response.status.kind == .successful
+            let response = try await transport.send(request, body: body, options: transportOptions)
+            code = response.response.status.code
+            message = response.response.status.reasonPhrase
+            received = Self.headers(response.response.headerFields)
         } catch {
-            record.responseMessage = String(describing: error)
-            succeeded = false
+            message = String(describing: error)
         }
+        let sent = Self.headers(request.headerFields)
         try? store.update { data in
-            guard let index = data.hooks.firstIndex(where: { $0.id == delivery.webhookID }) else { return }
-            record.id = data.makeID()
-            data.hooks[index].deliveries.insert(record, at: 0)
-            data.hooks[index].deliveries = Array(data.hooks[index].deliveries.prefix(WebhookRecord.recentDeliveryLimit))
+            guard let index = data.records.firstIndex(where: { $0.id == webhookID }) else { return }
+            let answer: JSONValue = [
+                "headers": .object(received), "code": code.map(JSONValue.integer) ?? .null, "message": .string(message),
+            ]
+            let attempt: JSONValue = [
+                "id": .integer(data.makeID()), "created_at": .string(time),
+                "request": ["headers": .object(sent), "body": event], "response": answer,
+            ]
+            let recent = [attempt] + (data.records[index].fields["recent_deliveries"]?.arrayValue ?? [])
+            data.records[index].fields["recent_deliveries"] = .array(Array(recent.prefix(Self.recentDeliveryLimit)))
         }
-        return succeeded
+        return code.map { (200..<300).contains($0) } ?? false
     }
 
-    private func finishOne() {
-        let waiters = inFlight.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.count -= 1
-            guard state.count == 0 else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+    private static func headers(_ fields: HTTPFields) -> [String: JSONValue] {
+        Dictionary(fields.map { ($0.name.canonicalName, JSONValue.string($0.value)) }) { first, _ in first }
     }
 }

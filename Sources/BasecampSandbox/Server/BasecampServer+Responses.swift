@@ -1,0 +1,101 @@
+import Foundation
+import HTTPCore
+import HTTPTypes
+import Hummingbird
+
+@available(macOS 14, iOS 17, tvOS 17, *)
+extension BasecampServer {
+    /// An operation's answer: lists cut to the page asked for, with `X-Total-Count` and a `Link`
+    /// to the next; a `200` GET tagged with its ETag, or `304` when `If-None-Match` names it. The
+    /// Spec's example is marked `X-Sandbox-Example: true`, so a test can tell it from kept data.
+    func respond(_ answer: APIReply, of call: Call, to request: Request, requestID: String) -> Response {
+        var headers: [HTTPField.Name: String] = [:]
+        if OperationTable.answers[call.operation.id] == nil { headers[.xSandboxExample] = "true" }
+        let status: Int
+        let body: JSONValue
+        switch answer {
+        case .empty(let code):
+            return Self.make(status: code, body: nil, headers: headers, requestID: requestID)
+        case .json(let value, let code):
+            (status, body) = (code, value)
+        case .page(let count, let items):
+            let pageSize = call.operation.metadata.pagination?.pageSize ?? 50
+            // Clamped so that a huge `page` reads as past the end instead of overflowing.
+            let page = min(max(1, call.queryValue("page").flatMap { Int($0) } ?? 1), count / pageSize + 2)
+            let start = min(count, (page - 1) * pageSize)
+            let end = min(count, start + pageSize)
+            (status, body) = (200, .array(items(start..<end)))
+            if call.operation.isPaginated {
+                headers[.xTotalCount] = String(count)
+                if end < count {
+                    var query = call.query.filter { $0.name != "page" }
+                    query.append(("page", String(page + 1)))
+                    headers[.link] = "<\(call.origin + call.path)?\(QueryString.encode(query))>; rel=\"next\""
+                }
+            }
+        }
+        let data = body.encoded()
+        if call.operation.method == .get, status == 200 {
+            let etag = Self.etag(data)
+            headers[.eTag] = etag
+            if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, etag) {
+                return Self.make(status: 304, body: nil, headers: headers, requestID: requestID)
+            }
+        }
+        return Self.make(status: status, body: data, headers: headers, requestID: requestID)
+    }
+
+    static func make(status: Int, body: Data?, headers: [HTTPField.Name: String], requestID: String) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in headers { fields[name] = value }
+        fields[.xRequestID] = requestID
+        guard let body, status != 204, status != 304 else {
+            return Response(status: .init(code: status), headers: fields)
+        }
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(
+            status: .init(code: status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    static func failure(_ failure: APIFailure, requestID: String) -> Response {
+        var members: [String: JSONValue] = ["error": .string(failure.message)]
+        if !failure.fieldErrors.isEmpty {
+            members["errors"] = .object(failure.fieldErrors.mapValues { .array($0.map(JSONValue.string)) })
+        }
+        var headers: [HTTPField.Name: String] = [:]
+        if failure.status == 401 { headers[.wwwAuthenticate] = "Bearer realm=\"Basecamp\"" }
+        return make(
+            status: failure.status,
+            body: JSONValue.object(members).encoded(),
+            headers: headers,
+            requestID: requestID
+        )
+    }
+
+    /// A strong validator from the body's bytes (64-bit FNV-1a), so equal answers share a tag.
+    static func etag(_ bytes: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// `If-None-Match` with weak comparison: `*`, or any listed tag equal once `W/` is dropped.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return tags.contains { tag in
+            tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == etag
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let xTotalCount = HTTPField.Name("X-Total-Count") ?? .contentType
+    static let xSandboxExample = HTTPField.Name("X-Sandbox-Example") ?? .contentType
+}

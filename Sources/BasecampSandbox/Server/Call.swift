@@ -1,0 +1,87 @@
+import Basecamp
+import Foundation
+import HTTPCore
+
+/// One request to the Basecamp API, matched to its Spec operation: what the handlers read, and
+/// the one way they write (``write(_:)``).
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct Call {
+    let server: BasecampServer
+    let operation: BasecampOperation
+    /// The path's values by the Spec's parameter names, percent-decoded.
+    let pathValues: [String: String]
+    let query: [(name: String, value: String)]
+    let body: Data
+    /// `http://host:port` as the client addressed the sandbox, for links in the answer.
+    let origin: String
+    let path: String
+    /// The request's `Content-Type`, for uploaded bytes.
+    let contentType: String?
+
+    var store: AccountStore { server.store }
+    /// The time as the module's clock tells it, as Basecamp writes times.
+    var now: String { server.timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+
+    func renderer(_ data: AccountData) -> Renderer {
+        Renderer(origin: origin, basePath: server.basePath, data: data)
+    }
+
+    func integer(_ name: String) -> Int? { pathValues[name].flatMap { Int($0) } }
+
+    func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+    /// What the operation's last path parameter names: the record it acts on, or what holds the
+    /// records it creates or lists; `nil` when the path names nothing but the account.
+    var lastID: Int? {
+        operation.pathParameters.count > 1 ? operation.pathParameters.last.flatMap { integer($0.name) } : nil
+    }
+
+    /// The body as a JSON object, or `400`.
+    func jsonObject() throws -> [String: JSONValue] {
+        guard !body.isEmpty else { throw APIFailure(400, "The request needs a JSON body.") }
+        guard case .object(let members) = try? JSONValue(parsing: body) else {
+            throw APIFailure(400, "The request body is not a JSON object.")
+        }
+        return members
+    }
+
+    /// Applies `change` and records the event it makes, in one save, then hands the event to the
+    /// webhooks. `change` returns the record it wrote, if any; the event is about that record or,
+    /// when it is no recording, about the one the path names (a boost's recording).
+    @discardableResult
+    func write(_ change: (inout AccountData) throws -> Int?) throws -> (data: AccountData, id: Int?) {
+        let now = self.now
+        let action = Self.action(of: operation.id)
+        let (data, id, event) = try store.update { data -> (AccountData, Int?, EventRecord?) in
+            let id = try change(&data)
+            let recording = [id, lastID].compactMap { $0 }.compactMap { data.recording($0) }.first
+            guard let action, let recording else { return (data, id, nil) }
+            let event = EventRecord(
+                id: data.makeID(),
+                recordingID: recording.id,
+                projectID: recording.projectID,
+                action: action,
+                creatorID: data.meID,
+                createdAt: now
+            )
+            data.events.append(event)
+            return (data, id, event)
+        }
+        if let event { server.webhooks.announce(event, in: data, origin: origin) }
+        return (data, id)
+    }
+
+    /// The event's action for an operation, from its verb; `nil` for one that changes nothing a
+    /// timeline shows (bookmarking, subscribing, deleting).
+    static func action(of operationID: String) -> String? {
+        if operationID == "CreateRecordingBoost" { return "boosted" }
+        if operationID == "CreateBookmark" || operationID == "UpdateSubscription" { return nil }
+        let verbs: [(String, String)] = [
+            ("Create", "created"), ("Update", "content_changed"), ("Replace", "content_changed"),
+            ("Trash", "trashed"), ("Archive", "archived"), ("Unarchive", "unarchived"), ("Complete", "completed"),
+            ("Uncomplete", "uncompleted"), ("Move", "moved"), ("Reposition", "repositioned"),
+            ("SetCardStepCompletion", "completion_changed"), ("Set", "changed"),
+        ]
+        return verbs.first { operationID.hasPrefix($0.0) }?.1
+    }
+}
