@@ -120,7 +120,7 @@ final class WebhookDispatcher: Sendable {
         request.headerFields[.userAgent] = "Basecamp Webhooks (api-sandbox)"
         request.headerFields[BasecampWebhooks.signatureHeader] =
             BasecampWebhooks.signature(secret: delivery.secret).signature(for: delivery.body)
-        var transportOptions = TransportOptions(timeout: options.timeout, redirectPolicy: .none)
+        var transportOptions = TransportOptions(timeout: options.timeout)
         transportOptions.isIdempotent = false
         let sentHeaders = Dictionary(
             request.headerFields.map { ($0.name.canonicalName, $0.value) },
