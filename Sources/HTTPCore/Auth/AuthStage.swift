@@ -57,8 +57,8 @@ struct AuthStage: Middleware {
         return result
     }
 
-    /// Whether `result` came from the origin `request` was sent to. Only worked out for an auth
-    /// failure, and cheaply unless a redirect moved the answer to another URL.
+    /// Whether `result` came from the origin `request` was sent to; asked only about an auth
+    /// failure, so the URL parse costs nothing on the common path.
     private static func answeredByOrigin(of request: HTTPRequest, _ result: TransportResponse) -> Bool {
         guard let sent = request.url else { return true }
         return RedirectPolicy.sameOrigin(sent, result.url)
