@@ -7,10 +7,10 @@ import NIOHTTP1
 
 /// An ``HTTPCore/HTTPTransport`` on swift-server's AsyncHTTPClient (SwiftNIO).
 ///
-/// It behaves like ``HTTPCore/URLSessionTransport`` in every way the contract suite checks:
-/// redirects go through ``HTTPCore/RedirectPolicy`` hop by hop (AsyncHTTPClient's own redirect
-/// following must be off), the body limits are enforced while the body streams in, and failures
-/// become ``HTTPCore/TransportError`` with an honest
+/// It behaves like ``HTTPCore/URLSessionTransport`` in every way the contract suite checks: it
+/// sends one hop, handing a 3xx back for the client's redirect stage (AsyncHTTPClient's own
+/// redirect following must be off), the body limits are enforced while the body streams in, and
+/// failures become ``HTTPCore/TransportError`` with an honest
 /// ``HTTPCore/TransportError/requestMayHaveBeenSent``.
 ///
 /// Each request runs on one of the client's event loops through AsyncHTTPClient's delegate API,
@@ -52,7 +52,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The configuration an owned client starts from.
     ///
     /// AsyncHTTPClient's defaults with three changes:
-    /// - redirects are not followed (``HTTPCore/RedirectPolicy`` applies them instead);
+    /// - redirects are not followed (the client's redirect stage applies its
+    ///   ``HTTPCore/RedirectPolicy`` instead);
     /// - a failed connection attempt fails the request at once instead of being retried until
     ///   the connect timeout, so a stopped server is reported in milliseconds and HTTPCore's
     ///   ``HTTPCore/RetryPolicy`` decides what to repeat;
@@ -85,9 +86,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Creates a transport that borrows `client`; its owner shuts it down.
     ///
     /// The client must be created with `redirectConfiguration: .disallow`, for example from
-    /// ``recommendedConfiguration``. A client that follows redirects itself would bypass
-    /// ``HTTPCore/RedirectPolicy``; when the transport sees that it happened it fails the request
-    /// with ``HTTPCore/TransportError/Kind/redirectRefused``.
+    /// ``recommendedConfiguration``. A client that follows redirects itself would bypass the
+    /// client's ``HTTPCore/RedirectPolicy``; when the transport sees that it happened it fails the
+    /// request with ``HTTPCore/TransportError/Kind/redirectRefused``.
     public init(client: HTTPClient) {
         self.client = client
         self.ownership = .borrowed
@@ -124,34 +125,36 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if first { try await client.shutdown() }
     }
 
-    /// Sends the request, following redirects as `options.redirectPolicy` allows.
+    /// Sends the request and returns its response, a redirect included.
     public func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
-        try await options.redirectPolicy.follow(request, body: body) { hop, hopBody, url in
-            try await sendOnce(hop, body: hopBody, url: url, options: options)
-        }
+        try await sendOnce(request, body: body, options: options)
     }
 
     /// Sends the request streaming the upload from a file and a successful body to the
-    /// transfer's sink, following redirects as `options.redirectPolicy` allows.
+    /// transfer's sink.
     public func send(
         _ request: HTTPRequest,
         body: Data?,
         options: TransportOptions,
         transfer: FileTransfer
     ) async throws -> TransportResponse {
-        try await options.redirectPolicy.follow(request, body: body) { hop, hopBody, url in
-            try await sendOnce(hop, body: hopBody, url: url, options: options, transfer: transfer.forHop(hop))
-        }
+        try await sendOnce(request, body: body, options: options, transfer: transfer)
     }
 
     private func sendOnce(
         _ request: HTTPRequest,
         body: Data?,
-        url: URL,
         options: TransportOptions,
         transfer: FileTransfer? = nil
     ) async throws -> TransportResponse {
         let started = NIODeadline.now()
+        guard let url = request.url else {
+            throw TransportError(
+                .invalidURL,
+                requestMayHaveBeenSent: false,
+                message: "The request's scheme, authority and path make no URL."
+            )
+        }
         // Sequential requests take the first event loop and keep reusing its connection without
         // changing threads; concurrent ones spread over the loops as their connections do.
         let slot = loopSlots.withLock { $0.take() }

@@ -30,22 +30,18 @@ extension ClientConfiguration {
     /// Traces this client's calls and propagates their trace context to servers: one line to set
     /// up tracing.
     ///
-    /// The ``TracingHooks`` go first among the configured hooks, so their spans wrap whatever the
-    /// other hooks do, and their ``TracingHooks/middleware`` goes last among the middlewares, so
-    /// it sees the request as it will be sent.
+    /// Installs three parts: a ``TracingMiddleware`` first among the call middlewares, so its
+    /// span wraps the whole call; a ``TraceContextMiddleware`` last among the middlewares, so it
+    /// sees each attempt's request as it will be sent; and ``SpanEventHooks`` among the hooks,
+    /// which add retries, cache and auth events to the call's span. The attempt stage reads the
+    /// request id from the configuration's `requestIDHeader` as it is when this is called.
     ///
     /// - Parameter tracer: The tracer to use instead of the installed one; `nil` uses
     ///   `InstrumentationSystem.tracer` (or the task-local one bound with `withTracer`).
     public mutating func addTracing(tracer: (any Tracer)? = nil) {
-        let tracing = TracingHooks(tracer: tracer)
-        if hooks is NoopHooks {
-            hooks = tracing
-        } else if let chain = hooks as? ChainHooks {
-            hooks = ChainHooks([tracing] + chain.hooks)
-        } else {
-            hooks = ChainHooks(tracing, hooks)
-        }
-        middlewares.append(tracing.middleware)
+        callMiddlewares.insert(TracingMiddleware(tracer: tracer), at: 0)
+        middlewares.append(TraceContextMiddleware(tracer: tracer, requestIDHeader: requestIDHeader))
+        appendHooks(SpanEventHooks())
     }
 
     private mutating func appendHooks(_ added: any Hooks) {

@@ -13,8 +13,8 @@ public import Logging
 ///
 /// | event | level (default) | message |
 /// |---|---|---|
-/// | each attempt that got a response | ``Levels-swift.struct/attempt`` (`debug`) | `HTTP attempt finished` |
-/// | each attempt that got no response | ``Levels-swift.struct/attempt`` (`debug`) | `HTTP attempt failed` |
+/// | each attempt (each hop of a redirected one) that got a response | ``Levels-swift.struct/attempt`` (`debug`) | `HTTP attempt finished` |
+/// | each attempt (or hop) that got no response | ``Levels-swift.struct/attempt`` (`debug`) | `HTTP attempt failed` |
 /// | each retry, before its wait | ``Levels-swift.struct/retry`` (`warning`) | `Retrying HTTP request` |
 /// | a call that ends with an error | ``Levels-swift.struct/failure`` (`error`) | `HTTP call failed` |
 /// | a cancelled call | ``Levels-swift.struct/cancellation`` (`debug`) | `HTTP call cancelled` |
@@ -32,7 +32,7 @@ public struct LoggingHooks: Hooks {
     /// application opts into, so retries and failures default to `warning` and `error`. Lower
     /// them when the caller already reports failures it catches.
     public struct Levels: Sendable, Hashable {
-        /// One line per attempt.
+        /// One line per attempt, and per hop of a redirected one.
         public var attempt: Logger.Level
         /// One line per retry.
         public var retry: Logger.Level

@@ -12,8 +12,8 @@ public import Metrics
 ///
 /// | name (default prefix) | kind | dimensions, in order | recorded |
 /// |---|---|---|---|
-/// | `httpcore.requests` | counter | operation, service, method, status_class | once per attempt |
-/// | `httpcore.request.duration` | timer | operation, service, method, status_class | once per attempt |
+/// | `httpcore.requests` | counter | operation, service, method, status_class | once per request sent (each attempt, each redirect hop) |
+/// | `httpcore.request.duration` | timer | operation, service, method, status_class | once per request sent |
 /// | `httpcore.operations` | counter | operation, service, method, status_class | once per call |
 /// | `httpcore.operation.duration` | timer | operation, service, method, status_class | once per call |
 /// | `httpcore.retries` | counter | operation, service, method, error_code | once per retry |
@@ -34,9 +34,9 @@ public import Metrics
 public final class MetricsHooks: Hooks {
     /// The metric names, relative to the prefix.
     public enum Name {
-        /// Counter: attempts that reached the transport.
+        /// Counter: requests that reached the transport (each attempt, and each redirect hop).
         public static let requests = "requests"
-        /// Timer: how long each attempt took.
+        /// Timer: how long each request took.
         public static let requestDuration = "request.duration"
         /// Counter: calls, by their final status class.
         public static let operations = "operations"

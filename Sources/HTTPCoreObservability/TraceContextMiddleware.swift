@@ -7,33 +7,34 @@ public import Tracing
 /// outgoing request headers through the installed instrument (W3C `traceparent` with an
 /// OpenTelemetry tracer).
 ///
-/// Get the one linked to your ``TracingHooks`` from ``TracingHooks/middleware`` (or let
-/// `addTracing` install both), so attempt spans become children of the call's span. Created on
-/// its own, it parents attempt spans under the caller's `ServiceContext.current`.
+/// Its spans are children of the call's span when a ``TracingMiddleware`` runs around the call
+/// (`addTracing` installs both), and of the caller's `ServiceContext.current` otherwise. Each is
+/// named after the HTTP method, carries the attempt's number as `http.request.resend_count`, and
+/// records the answer's status, request id and whether the cache served it (see
+/// ``TracingMiddleware/Attribute``).
 ///
 /// Install it last in `ClientConfiguration.middlewares`: it must see the request as it will be
-/// sent, and its span should time the transport, not other middlewares. While the attempt runs,
-/// `ServiceContext.current` is the attempt span's context, so log lines written by hooks and
-/// transports can carry its trace id through a logging metadata provider.
+/// sent, and its span should time the transport, not other middlewares. A redirected attempt is
+/// one span: the redirect stage, inside it, sends each hop with the same trace headers. While the
+/// attempt runs, `ServiceContext.current` is the attempt span's context, so log lines written by
+/// hooks and transports can carry its trace id through a logging metadata provider.
 ///
 /// When no tracer is installed it still propagates: the caller's `ServiceContext.current` is
 /// injected through `InstrumentationSystem.instrument`, so propagation-only instruments work.
 public struct TraceContextMiddleware: Middleware {
     private let tracer: (any Tracer)?
-    private let registry: SpanRegistry?
+    private let requestIDHeader: HTTPField.Name
 
-    /// Creates a middleware that is not linked to any ``TracingHooks``.
+    /// Creates the attempt stage.
     ///
-    /// - Parameter tracer: The tracer to use instead of the installed one; `nil` resolves
-    ///   `InstrumentationSystem.tracer` for each attempt.
-    public init(tracer: (any Tracer)? = nil) {
+    /// - Parameters:
+    ///   - tracer: The tracer to use instead of the installed one; `nil` uses the call span's
+    ///     tracer, else resolves `InstrumentationSystem.tracer` for each attempt.
+    ///   - requestIDHeader: The response header that carries the server's request id (the
+    ///     client's `requestIDHeader`).
+    public init(tracer: (any Tracer)? = nil, requestIDHeader: HTTPField.Name = .xRequestID) {
         self.tracer = tracer
-        self.registry = nil
-    }
-
-    init(registry: SpanRegistry) {
-        self.tracer = registry.explicitTracer
-        self.registry = registry
+        self.requestIDHeader = requestIDHeader
     }
 
     /// Starts the attempt's span, injects its context and ends the span when the attempt does.
@@ -43,8 +44,8 @@ public struct TraceContextMiddleware: Middleware {
         context: RequestContext,
         next: MiddlewareNext
     ) async throws -> TransportResponse {
-        let call = registry?.call(context.callID)
-        let tracer = call?.tracer ?? self.tracer ?? InstrumentationSystem.tracer
+        let call = CallSpan.current
+        let tracer = self.tracer ?? call?.tracer ?? InstrumentationSystem.tracer
         let instrument: any Instrument = self.tracer ?? InstrumentationSystem.instrument
         var request = request
         guard !(tracer is NoOpTracer) else {
@@ -54,19 +55,15 @@ public struct TraceContextMiddleware: Middleware {
             return try await next(request, body, context)
         }
 
-        let span = TracingHooks.startAttempt(
-            tracer: tracer,
-            parent: call?.operation.context ?? ServiceContext.current ?? .topLevel,
-            method: request.method,
-            url: request.url.map(context.redactor.redact) ?? "",
-            attempt: context.attempt
+        let span = tracer.startSpan(
+            Labels.method(request.method),
+            context: call?.span.context ?? ServiceContext.current ?? .topLevel,
+            ofKind: .client
         )
-        registry?.update(context.callID) {
-            $0.attempt = SpanRegistry.Attempt(span: span, ownedByMiddleware: true)
-        }
-        defer {
-            registry?.update(context.callID) { $0.attempt = nil }
-            span.end()
+        defer { span.end() }
+        span.updateAttributes { attributes in
+            Spans.describe(request, redactor: context.redactor, into: &attributes)
+            if context.attempt > 1 { attributes[TracingMiddleware.Attribute.resendCount] = context.attempt - 1 }
         }
         instrument.inject(span.context, into: &request.headerFields, using: HeaderInjector())
         let outgoing = request
@@ -74,18 +71,21 @@ public struct TraceContextMiddleware: Middleware {
             let result = try await ServiceContext.withValue(span.context) {
                 try await next(outgoing, body, context)
             }
-            TracingHooks.record(status: result.response.status.code, on: span)
+            let status = result.response.status.code
+            span.updateAttributes { attributes in
+                // The cache stage, outside, serves a 304 to its own conditional request.
+                attributes[TracingMiddleware.Attribute.fromCache] =
+                    result.fromCache || (status == 304 && context.isCacheRevalidation)
+                if let requestID = result.response.headerFields[requestIDHeader] {
+                    attributes[TracingMiddleware.Attribute.requestID] = requestID
+                }
+            }
+            Spans.record(status: status, on: span)
             return result
-        } catch let replay as ReplayRequest {
-            // Not a failure: an inner middleware asked for the request to be sent again.
-            TracingHooks.record(status: replay.response.response.status.code, on: span)
-            throw replay
         } catch {
-            // The request hooks may already have recorded this failure on the span; record it once.
-            if span.attributes[TracingHooks.Attribute.errorType] == nil,
-                let apiError = ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent) as? APIError
-            {
-                TracingHooks.fail(span, with: apiError)
+            span.attributes[TracingMiddleware.Attribute.fromCache] = false
+            if let apiError = ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent) as? APIError {
+                Spans.fail(span, with: apiError)
             }
             throw error
         }

@@ -5,7 +5,9 @@ import HTTPTypes
 /// A transport that answers from a script, for tests without a network.
 ///
 /// Give it a queue of steps — responses or failures — or a handler closure. It records every
-/// request it receives, with the test clock's time, so tests can assert what was sent.
+/// request it receives, with the test clock's time, so tests can assert what was sent. Like
+/// every transport it sends one hop: a scripted 3xx is answered as it is, and the client's
+/// redirect stage sends the redirect's request as the next one.
 ///
 /// ```swift
 /// let transport = ScriptedTransport([

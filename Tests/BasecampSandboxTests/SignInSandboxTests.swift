@@ -88,7 +88,7 @@ struct SignInSandboxTests {
         let authorize = try await browser.send(
             HTTPRequest(method: .get, url: request.url),
             body: nil,
-            options: TransportOptions(redirectPolicy: .none)
+            options: TransportOptions()
         )
         #expect(authorize.response.status.code == 302)
         let location = try #require(authorize.response.headerFields[.location].flatMap(URL.init(string:)))
@@ -268,7 +268,7 @@ struct SignInSandboxTests {
             let authorize = try await browser.send(
                 HTTPRequest(method: .get, url: request.url),
                 body: nil,
-                options: TransportOptions(redirectPolicy: .none)
+                options: TransportOptions()
             )
             let callback = try #require(authorize.response.headerFields[.location].flatMap(URL.init(string:)))
             let code = try request.authorizationCode(from: callback)

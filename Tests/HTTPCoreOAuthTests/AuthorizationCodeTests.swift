@@ -175,7 +175,6 @@ struct AuthorizationCodeTests {
         #expect(sent.field("code_verifier") == request.pkce.verifier)
         #expect(sent.field("redirect_uri") == "http://127.0.0.1:8765/callback")
         #expect(sent.field("resource") == "urn:bc:account:7")
-        #expect(sent.options.redirectPolicy.maxRedirects == 0)
         #expect(credentials.accessToken == "access-1")
         #expect(credentials.refreshToken == "refresh-1")
         #expect(credentials.tokenType == "Bearer")

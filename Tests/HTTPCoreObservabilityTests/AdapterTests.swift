@@ -61,17 +61,18 @@ struct AdapterTests {
         #expect(transport.requests.first?.header(InMemoryTracer.spanIDKey) == spans[0].spanID)
     }
 
-    @Test("Hooks alone (no middleware) still record a call span and attempt spans")
-    func hooksWithoutMiddleware() async throws {
+    @Test("Installed by hand, the call stage, the attempt stage and the span-event hooks nest as addTracing does")
+    func installedByHand() async throws {
         let tracer = InMemoryTracer()
         let transport = ScriptedTransport([.status(503), .json([:])])
-        var configuration = ClientConfiguration(
+        let configuration = ClientConfiguration(
             baseURL: try #require(URL(string: "https://api.example.com")),
-            hooks: TracingHooks(tracer: tracer),
+            middlewares: [TraceContextMiddleware(tracer: tracer)],
+            callMiddlewares: [TracingMiddleware(tracer: tracer)],
+            hooks: SpanEventHooks(),
             timeSource: TestClock(),
             retry: exactRetry
         )
-        configuration.middlewares = []
         let client = try Client(configuration: configuration, transport: transport)
         _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
         let spans = tracer.finishedSpans
@@ -79,27 +80,30 @@ struct AdapterTests {
         #expect(spans.map(\.kind) == [.client, .client, .internal])
         #expect(attributes(spans[1])["http.request.resend_count"] == 1)
         #expect(spans.prefix(2).allSatisfy { $0.parentSpanID == spans[2].spanID })
-        #expect(transport.requests.first?.header(InMemoryTracer.spanIDKey) == nil)
+        #expect(attributes(spans[2])["httpcore.attempts"] == 2)
+        #expect(spans[2].events.map(\.name) == [SpanEventHooks.retryEventName])
+        #expect(transport.requests.map { $0.header(InMemoryTracer.spanIDKey) } == spans.prefix(2).map(\.spanID))
     }
 
-    @Test("Spans of calls whose end never comes are ended once the map is full, not kept")
-    func boundedSpanMap() async throws {
+    @Test("A cancelled call ends its spans and says it was cancelled: none is left open")
+    func cancelledCall() async throws {
         let tracer = InMemoryTracer()
-        let tracing = TracingHooks(tracer: tracer, maxActiveCalls: 2)
-        let transport = ScriptedTransport([.json([:]), .json([:]), .json([:])])
-        let configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            hooks: DroppingOperationEnds(inner: tracing),
-            timeSource: TestClock()
-        )
-        let client = try Client(configuration: configuration, transport: transport)
-        for name in ["A", "B", "C"] {
-            _ = try await client.send(Endpoint<JSONValue>(.get, "x", operation: OperationMetadata(name: name)))
+        let transport = ScriptedTransport { _ in
+            try await Task.sleep(for: .seconds(3600))
+            throw CancellationError()
         }
-        #expect(tracer.activeSpans.map(\.operationName).sorted() == ["B", "C"])
-        let abandoned = tracer.finishedSpans.filter { attributes($0)["httpcore.abandoned"] == true }
-        #expect(abandoned.map(\.operationName) == ["A"])
-        #expect(tracing.maxActiveCalls == 2)
+        let client = try scriptedClient(transport) { $0.addTracing(tracer: tracer) }
+        let call = Task {
+            try await client.send(Endpoint<JSONValue>(.get, "x", operation: OperationMetadata(name: "Op")))
+        }
+        while transport.requests.isEmpty { await Task.yield() }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(tracer.activeSpans.isEmpty)
+        let spans = tracer.finishedSpans
+        #expect(spans.map(\.operationName) == ["GET", "Op"])
+        #expect(attributes(spans[1])["httpcore.cancelled"] == true)
+        #expect(spans[1].status == nil)
     }
 
     @Test("Labels stay bounded: unknown operation, _OTHER method, overflowing operation names")
@@ -178,29 +182,32 @@ struct AdapterTests {
         configuration.addTracing(tracer: InMemoryTracer())
         let chain = try #require(configuration.hooks as? ChainHooks)
         #expect(chain.hooks.count == 4)
-        #expect(chain.hooks[0] is TracingHooks)
-        #expect(chain.hooks[1] is CountingHooks)
-        #expect(chain.hooks[2] is LoggingHooks)
-        #expect(chain.hooks[3] is MetricsHooks)
+        #expect(chain.hooks[0] is CountingHooks)
+        #expect(chain.hooks[1] is LoggingHooks)
+        #expect(chain.hooks[2] is MetricsHooks)
+        #expect(chain.hooks[3] is SpanEventHooks)
         #expect(configuration.middlewares.count == 2)
         #expect(configuration.middlewares.last is TraceContextMiddleware)
+        #expect(configuration.callMiddlewares.count == 1)
+        #expect(configuration.callMiddlewares.first is TracingMiddleware)
 
         let client = try Client(configuration: configuration, transport: transport)
         _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
         #expect(recorder.count == 4)
     }
 
-    @Test("Hooks shared by two clients keep their calls apart")
+    @Test("Tracing stages shared by two clients keep their calls apart")
     func sharedAcrossClients() async throws {
         let tracer = InMemoryTracer()
-        let tracing = TracingHooks(tracer: tracer)
+        let call = TracingMiddleware(tracer: tracer)
+        let attempt = TraceContextMiddleware(tracer: tracer)
         func client() throws -> Client {
-            var configuration = ClientConfiguration(
+            let configuration = ClientConfiguration(
                 baseURL: try #require(URL(string: "https://api.example.com")),
-                hooks: tracing,
+                middlewares: [attempt],
+                callMiddlewares: [call],
                 timeSource: TestClock()
             )
-            configuration.middlewares = [tracing.middleware]
             return try Client(configuration: configuration, transport: ScriptedTransport([.json([:])]))
         }
         let (first, second) = (try client(), try client())
@@ -285,16 +292,6 @@ struct W3CTracer: Tracer {
             }
         }
     }
-}
-
-/// Forwards everything but `operationEnded`, to simulate end events that never come.
-struct DroppingOperationEnds: Hooks {
-    let inner: TracingHooks
-
-    func operationStarted(_ event: OperationStartEvent) { inner.operationStarted(event) }
-    func requestStarted(_ event: RequestStartEvent) { inner.requestStarted(event) }
-    func requestEnded(_ event: RequestEndEvent) { inner.requestEnded(event) }
-    func retryScheduled(_ event: RetryEvent) { inner.retryScheduled(event) }
 }
 
 /// Counts the events it sees.

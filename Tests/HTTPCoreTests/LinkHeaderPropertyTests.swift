@@ -73,10 +73,11 @@ struct LinkHeaderPropertyTests {
         mutating func malformed() throws -> Piece {
             let good = try valid().text.trimmingCharacters(in: .whitespaces)
             let kinds: [String] = [
-                pick(["x", "junk ", #""quoted, text" "#, "=", ";", "a<b", ">"]) + good,
+                pick(["x", "junk ", #""quoted, text" "#, "=", ";", "a<b", ">", #""x>" "#, #"t=">x=" "#]) + good,
                 #"<>; rel="next""#,
                 #"<   >; rel=next"#,
                 #"<https://api.example.com/v1/items?page=9; rel="next""#,
+                "<https://api.example.com/v1/items?page=8",
                 good
                     + pick([
                         "; =x", "; rel=<x>", #"; "quoted""#, "; @bad", "; a=b c", " junk", "; rel next", "; a=\u{1}",

@@ -155,6 +155,21 @@ struct LinkHeaderTests {
             expected: ["https://api.example.com/b next"]
         ),
         LinkCase(
+            name: "a link-value with a > before its < does not hide the next link",
+            values: [#"<https://api.example.com/v1/items?page=9, "x>" </a>; rel=prev, </b>; rel="next""#],
+            expected: ["https://api.example.com/b next"]
+        ),
+        LinkCase(
+            name: "a > in a later quoted parameter does not close an earlier unclosed target",
+            values: [#"a<b, title=">x=", </b>; rel="next""#, #"<, t="a>b", </c>; rel=last"#],
+            expected: ["https://api.example.com/b next", "https://api.example.com/c last"]
+        ),
+        LinkCase(
+            name: "a target may still run past a comma when no quote follows it",
+            values: [#"</a,b>; rel="next""#],
+            expected: ["https://api.example.com/a,b next"]
+        ),
+        LinkCase(
             name: "a parameter without a name does not hide a later next link",
             values: [#"</a>; rel="next"; =x, </b>; rel="next""#],
             expected: ["https://api.example.com/b next"]

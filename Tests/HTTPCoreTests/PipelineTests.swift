@@ -8,13 +8,14 @@ import Testing
 @Suite("Request pipeline")
 struct PipelineTests {
     @Test(
-        "The stages are built in the documented order: retry, download resume, auth, cache, middlewares, request hooks"
+        "The stages are built in the documented order: call middlewares and the operation hooks per call; retry, download resume, auth, cache, middlewares, redirects and request hooks per attempt"
     )
     func stageOrder() throws {
         var configuration = ClientConfiguration(baseURL: try #require(URL(string: "https://api.example.com")))
         configuration.auth = BearerTokenAuth(token: "t")
         configuration.cache = ResponseCache()
         configuration.middlewares = [Probe(name: "first"), Probe(name: "second")]
+        configuration.callMiddlewares = [Probe(name: "call")]
         let full = Pipeline(
             configuration: configuration,
             baseURL: configuration.baseURL,
@@ -22,14 +23,17 @@ struct PipelineTests {
             hooks: EventRecorder(),
             transport: ScriptedTransport()
         )
+        #expect(full.callStages.map(Self.name) == ["call", "OperationReportStage"])
         #expect(
             full.stages.map(Self.name) == [
-                "RetryStage", "DownloadResumeStage", "AuthStage", "CacheStage", "first", "second", "RequestHooksStage",
+                "RetryStage", "DownloadResumeStage", "AuthStage", "CacheStage", "first", "second", "RedirectStage",
+                "RequestHooksStage",
             ]
         )
 
         configuration.auth = nil
         configuration.cache = nil
+        configuration.callMiddlewares = []
         let bare = Pipeline(
             configuration: configuration,
             baseURL: configuration.baseURL,
@@ -37,7 +41,10 @@ struct PipelineTests {
             hooks: nil,
             transport: ScriptedTransport()
         )
-        #expect(bare.stages.map(Self.name) == ["RetryStage", "DownloadResumeStage", "first", "second"])
+        #expect(bare.callStages.isEmpty)
+        #expect(
+            bare.stages.map(Self.name) == ["RetryStage", "DownloadResumeStage", "first", "second", "RedirectStage"]
+        )
     }
 
     private static func name(_ stage: any Middleware) -> String {
@@ -93,18 +100,73 @@ struct PipelineTests {
         #expect(recorder.events.operationEnds.first?.attempts == 3)
     }
 
-    @Test("A replayed call is not replayed again, whoever asks")
+    @Test("A replay is asked for with the answer, once per call, and the answer never leaves retry asking")
     func replayOnce() async throws {
         let transport = ScriptedTransport([.status(409), .status(409), .json([:])])
-        let client = try makeClient(transport) { $0.middlewares = [AlwaysReplay()] }
+        let outside = AnswerProbe()
+        let client = try makeClient(transport) {
+            $0.middlewares = [AlwaysReplay()]
+            $0.callMiddlewares = [outside]
+        }
         let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(error?.httpStatus == 409)
         #expect(transport.requests.count == 2)
+        #expect(outside.errors.map(\.httpStatus) == [409])
+        #expect(outside.attempts == [2])
+
+        let once = ScriptedTransport([.status(409), .json(["ok": true])])
+        let replayed = try makeClient(once) {
+            $0.middlewares = [AlwaysReplay()]
+            $0.callMiddlewares = [outside]
+        }
+        _ = try await replayed.send(Endpoint<JSONValue>(.get, "x"))
+        #expect(outside.answers.map(\.status) == [200])
+        #expect(outside.answers.map(\.askedForReplay) == [false])
+        #expect(outside.attempts == [2, 2])
+    }
+
+    @Test("A call middleware sees the call's attempts and the error it ends with, a decoding failure included")
+    func callMiddlewareSeesTheOutcome() async throws {
+        let transport = ScriptedTransport([.status(503), .status(200, body: "not json")])
+        let outside = AnswerProbe()
+        let recorder = EventRecorder()
+        let client = try makeClient(transport) {
+            $0.callMiddlewares = [outside]
+            $0.hooks = recorder
+            $0.retry = RetryPolicy(jitter: .none)
+        }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == .apiError)
+        #expect(outside.errors.map(\.code) == [.apiError])
+        #expect(outside.errors.first?.message == error?.message)
+        #expect(outside.attempts == [2])
+        #expect(recorder.events.operationEnds.map(\.attempts) == [2])
+        #expect(recorder.events.operationEnds.first?.error?.message == error?.message)
+    }
+
+    @Test("Request hooks time each request on the client's clock")
+    func requestDurationsUseTheTimeSource() async throws {
+        let clock = TestClock()
+        let transport = ScriptedTransport { request in
+            clock.advance(by: .milliseconds(250))
+            return TransportResponse(response: HTTPResponse(status: .ok), body: Data("{}".utf8), url: request.url)
+        }
+        let recorder = EventRecorder()
+        var configuration = ClientConfiguration(
+            baseURL: try #require(URL(string: "https://api.example.com")),
+            hooks: recorder,
+            timeSource: clock
+        )
+        configuration.retry = .none
+        let client = try Client(configuration: configuration, transport: transport)
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        #expect(recorder.events.requestEnds.map(\.duration) == [.milliseconds(250)])
+        #expect(recorder.events.operationEnds.map(\.duration) == [.milliseconds(250)])
     }
 }
 
 /// Records what each attempt looked like when it reached it, and stamps the request.
-private final class Probe: Middleware {
+final class Probe: Middleware {
     struct Seen: Sendable {
         var attempt: Int
         var authorization: String?
@@ -141,26 +203,7 @@ private final class Probe: Middleware {
     }
 }
 
-/// A strategy whose every 401 asks for a replay after a (counted) renewal.
-private struct RenewingAuth: AuthStrategy {
-    let renewals = Counter()
-    var redactor: Redactor { Redactor() }
-
-    func authorize(_ request: HTTPRequest, body: Data?, context: AuthContext) async throws -> AuthorizedRequest {
-        AuthorizedRequest(request: request, body: body)
-    }
-
-    func recover(
-        from response: TransportResponse,
-        authorized: AuthorizedRequest,
-        context: AuthContext
-    ) async throws -> AuthRecovery {
-        renewals.increment()
-        return .replay
-    }
-}
-
-/// Asks for a replay after every 409.
+/// Asks for a replay after every 409, even after the call's one replay.
 private struct AlwaysReplay: Middleware {
     func intercept(
         _ request: HTTPRequest,
@@ -168,8 +211,45 @@ private struct AlwaysReplay: Middleware {
         context: RequestContext,
         next: MiddlewareNext
     ) async throws -> TransportResponse {
-        let result = try await next(request, body, context)
-        guard result.response.status.code == 409 else { return result }
-        throw ReplayRequest(response: result, reason: "conflict")
+        var result = try await next(request, body, context)
+        if result.response.status.code == 409 { result.replay = ReplayRequest(reason: "conflict") }
+        return result
+    }
+}
+
+/// A call middleware that records each call's outcome as it saw it.
+private final class AnswerProbe: Middleware {
+    struct Answer: Sendable {
+        var status: Int
+        var askedForReplay: Bool
+    }
+
+    private let log = Locked<(answers: [Answer], errors: [APIError], attempts: [Int])>(([], [], []))
+
+    var answers: [Answer] { log.withLock { $0.answers } }
+    var errors: [APIError] { log.withLock { $0.errors } }
+    var attempts: [Int] { log.withLock { $0.attempts } }
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        do {
+            let result = try await next(request, body, context)
+            let answer = Answer(status: result.response.status.code, askedForReplay: result.replay != nil)
+            log.withLock {
+                $0.answers.append(answer)
+                $0.attempts.append(context.attemptsMade)
+            }
+            return result
+        } catch let error as APIError {
+            log.withLock {
+                $0.errors.append(error)
+                $0.attempts.append(context.attemptsMade)
+            }
+            throw error
+        }
     }
 }

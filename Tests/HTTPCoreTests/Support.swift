@@ -74,3 +74,26 @@ final class EventRecorder: Hooks {
     func requestEnded(_ event: RequestEndEvent) { storage.withLock { $0.requestEnds.append(event) } }
     func retryScheduled(_ event: RetryEvent) { storage.withLock { $0.retries.append(event) } }
 }
+
+/// A strategy whose every rejection asks for a replay after a (counted) renewal; with a token, it
+/// sends it as a bearer credential.
+struct RenewingAuth: AuthStrategy {
+    var token: String?
+    let renewals = Counter()
+    var redactor: Redactor { Redactor() }
+
+    func authorize(_ request: HTTPRequest, body: Data?, context: AuthContext) async throws -> AuthorizedRequest {
+        var request = request
+        if let token { request.headerFields[.authorization] = "Bearer \(token)" }
+        return AuthorizedRequest(request: request, body: body)
+    }
+
+    func recover(
+        from response: TransportResponse,
+        authorized: AuthorizedRequest,
+        context: AuthContext
+    ) async throws -> AuthRecovery {
+        renewals.increment()
+        return .replay
+    }
+}

@@ -24,14 +24,12 @@ struct TransportErrorTests {
         #expect(recorder.events.retries.isEmpty)
     }
 
-    @Test("A request whose fields make no URL fails as usage before any transport sees it")
+    @Test("A request whose fields make no URL fails as usage before anything is sent")
     func requestWithoutURL() async throws {
         var request = HTTPRequest(method: .get, url: try #require(URL(string: "https://api.example.com/x")))
         request.path = nil
         let error = await #expect(throws: TransportError.self) {
-            _ = try await RedirectPolicy.default.follow(request, body: nil) { _, _, url in
-                TransportResponse(response: HTTPResponse(status: .ok), url: url)
-            }
+            _ = try await URLSessionTransport().send(request, body: nil, options: TransportOptions())
         }
         #expect(error?.kind == .invalidURL)
         #expect(error?.requestMayHaveBeenSent == false)

@@ -13,34 +13,71 @@ extension TransportContractTests {
     )
     func cancellationRacingTheAnswer(kind: TransportUnderTest) async throws {
         // Cancels spread over the round trip hit every stage of it; a deadlock between a
-        // cancellation and the callback resuming the caller would hang this test.
+        // cancellation and the callback resuming the caller would hang this test. The tries run
+        // in lanes at once because each waits about a round trip, which on two cores busy with
+        // the rest of the suite is 100-300 ms.
+        let lanes = 8
+        let tries = 200
         try await withContract(kind) { sandbox, transport in
             let client = try makeClient(sandbox, transport)
             let endpoint = Endpoint<Data>(.get, "_test/bytes/4096")
-            // Timed warm, fastest of five: the first call opens the connection, and a slow call
-            // under a busy test run would stretch every one of the 200 waits below.
-            _ = try await client.send(endpoint)
+            // Timed warm, as the lanes will run, fastest of five: the first calls open the
+            // connections, and a slow round under a busy test run would stretch every wait below.
+            try await Self.sendAtOnce(lanes, endpoint, through: client)
             var roundTrip = Duration.seconds(1)
             for _ in 0..<5 {
-                roundTrip = min(roundTrip, try await ContinuousClock().measure { _ = try await client.send(endpoint) })
+                roundTrip = min(
+                    roundTrip,
+                    try await ContinuousClock().measure { try await Self.sendAtOnce(lanes, endpoint, through: client) }
+                )
             }
-            var cancelled = 0
-            for step in 0..<200 {
-                let task = Task { try await client.send(endpoint) }
-                try await Task.sleep(for: roundTrip * 2 * Double(step) / 200)
-                task.cancel()
-                switch await task.result {
-                case .success(let body):
-                    #expect(body.count == 4096)
-                case .failure(let error):
-                    #expect(error is CancellationError, "\(error)")
-                    cancelled += 1
+            let window = roundTrip * 2
+            let cancelled = try await withThrowingTaskGroup(of: Int.self) { group in
+                for lane in 0..<lanes {
+                    group.addTask {
+                        var cancelled = 0
+                        // Each lane takes every eighth cancel point, so every lane spans the trip.
+                        for step in stride(from: lane, to: tries, by: lanes) {
+                            let task = Task { try await client.send(endpoint) }
+                            let delay = window * Double(step) / Double(tries)
+                            // A call that ends before its cancel point ends the try: nothing is
+                            // left to race.
+                            let canceller = Task {
+                                try await Task.sleep(for: delay)
+                                task.cancel()
+                            }
+                            let result = await task.result
+                            canceller.cancel()
+                            switch result {
+                            case .success(let body):
+                                #expect(body.count == 4096)
+                            case .failure(let error):
+                                #expect(error is CancellationError, "\(error)")
+                                cancelled += 1
+                            }
+                        }
+                        return cancelled
+                    }
                 }
+                return try await group.reduce(0, +)
             }
             // The earliest cancels come before the request is even sent.
             #expect(cancelled > 0)
             // The transport is still usable afterwards.
             #expect(try await client.send(endpoint).count == 4096)
+        }
+    }
+
+    /// Sends `count` copies of `endpoint` at once and waits for them all.
+    private static func sendAtOnce(_ count: Int, _ endpoint: Endpoint<Data>, through client: Client) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    let body = try await client.send(endpoint)
+                    #expect(body.count == 4096)
+                }
+            }
+            try await group.waitForAll()
         }
     }
 

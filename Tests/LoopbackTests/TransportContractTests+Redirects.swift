@@ -6,6 +6,21 @@ import HTTPTypes
 import Testing
 
 extension TransportContractTests {
+    @Test(
+        "The transport alone sends one hop: a redirect comes back as the 3xx it is",
+        arguments: TransportUnderTest.allCases
+    )
+    func transportSendsOneHop(kind: TransportUnderTest) async throws {
+        try await withContract(kind) { sandbox, transport in
+            let request = sandboxRequest(to: sandbox, "/_test/redirect/302?to=%2F_test%2Fecho%2Flanded")
+            let result = try await transport.send(request, body: nil, options: TransportOptions())
+            #expect(result.response.status.code == 302)
+            #expect(result.response.headerFields[.location] == "/_test/echo/landed")
+            #expect(result.url.path == "/_test/redirect/302")
+            #expect(sandbox.counters().requestsByPath["/_test/echo/landed"] == nil)
+        }
+    }
+
     @Test("A same-origin redirect is followed with credentials kept", arguments: TransportUnderTest.allCases)
     func sameOriginRedirect(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in

@@ -91,7 +91,7 @@ final class WebhookDispatcher: Sendable {
         request.headerFields[.userAgent] = "Basecamp Webhooks (api-sandbox)"
         request.headerFields[BasecampWebhooks.signatureHeader] =
             BasecampWebhooks.signature(secret: secret).signature(for: body)
-        var transportOptions = TransportOptions(timeout: timeout, redirectPolicy: .none)
+        var transportOptions = TransportOptions(timeout: timeout)
         transportOptions.isIdempotent = false
         let time = timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         var (code, message, received): (Int?, String, [String: JSONValue]) = (nil, "", [:])

@@ -5,9 +5,10 @@ public import HTTPTypes
 /// and a way to send its own requests (token refreshes, session logins).
 ///
 /// ``send(_:body:)`` hands a request straight to the client's transport, with the client's
-/// timeout, body limits and redirect policy. It is not retried, not authorised again (so a
-/// refresh can never trigger another refresh), does not pass through your middlewares or the
-/// request hooks, and is not an attempt of the call that needed it: a refresh is shared by
+/// timeout and body limits. It is not retried, not redirected (a 3xx is the answer, so a login's
+/// password or a refresh token never follows a redirect to another server), not authorised again
+/// (so a refresh can never trigger another refresh), does not pass through your middlewares or
+/// the request hooks, and is not an attempt of the call that needed it: a refresh is shared by
 /// every call waiting for it and may outlive the one that started it. Strategies report their
 /// own requests with ``emit(_:)`` instead.
 public struct AuthContext: Sendable {
@@ -55,7 +56,7 @@ public struct AuthContext: Sendable {
     }
 
     /// Sends `request` on the client's transport and returns whatever response arrives; HTTP
-    /// error statuses are responses, not errors.
+    /// error statuses and redirects are responses, not errors.
     ///
     /// - Throws: ``TransportError`` when no response arrived, or `CancellationError`.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> TransportResponse {

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 
-/// The auth stage, right inside retry: authorises every attempt and, once per call, turns an
-/// auth failure into a ``ReplayRequest`` after the strategy renewed the credentials.
+/// The auth stage, inside retry: authorises every attempt and, once per call, asks retry to
+/// replay an auth failure (``TransportResponse/replay``) after the strategy renewed the
+/// credentials.
 struct AuthStage: Middleware {
     let strategy: any AuthStrategy
     let baseURL: URL
@@ -41,15 +42,26 @@ struct AuthStage: Middleware {
     ) async throws -> TransportResponse {
         let authContext = makeContext(for: context)
         let authorized = try await strategy.authorize(request, body: body, context: authContext)
-        let result = try await next(authorized.request, authorized.body, context)
-        // After the call's one replay, an auth failure is the caller's answer.
-        guard !context.hasBeenReplayed, !result.fromCache, strategy.isAuthFailure(result) else { return result }
+        var result = try await next(authorized.request, authorized.body, context)
+        // After the call's one replay, an auth failure is the caller's answer. So is one from
+        // another origin, reached by a redirect that stripped the credentials: it rejected none.
+        guard !context.hasBeenReplayed, !result.fromCache, strategy.isAuthFailure(result),
+            Self.answeredByOrigin(of: authorized.request, result)
+        else { return result }
         switch try await strategy.recover(from: result, authorized: authorized, context: authContext) {
         case .deliver:
-            return result
+            break
         case .replay:
-            throw ReplayRequest(response: result, reason: "The credentials were renewed after an auth failure.")
+            result.replay = ReplayRequest(reason: "The credentials were renewed after an auth failure.")
         }
+        return result
+    }
+
+    /// Whether `result` came from the origin `request` was sent to; asked only about an auth
+    /// failure, so the URL parse costs nothing on the common path.
+    private static func answeredByOrigin(of request: HTTPRequest, _ result: TransportResponse) -> Bool {
+        guard let sent = request.url else { return true }
+        return RedirectPolicy.sameOrigin(sent, result.url)
     }
 
     private func makeContext(for context: RequestContext) -> AuthContext {

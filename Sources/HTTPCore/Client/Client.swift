@@ -10,9 +10,10 @@ public import HTTPTypes
 /// let user = try await client.send(Endpoint<User>(.get, "users/42"))
 /// ```
 ///
-/// Each call builds its request, sends it through the request pipeline (retry, auth, cache, your
-/// own middlewares, request hooks, transport; see <doc:RequestPipeline>), then maps its answer
-/// to an error or decodes it.
+/// Each call builds its request and sends it through the request pipeline (your call
+/// middlewares, the operation hooks, the answer's mapping to a value or an error, then for each
+/// attempt retry, auth, cache, your own middlewares, redirects, request hooks and the transport;
+/// see <doc:RequestPipeline>).
 public final class Client: Sendable {
     /// The configuration the client was created with.
     public let configuration: ClientConfiguration
@@ -23,7 +24,6 @@ public final class Client: Sendable {
 
     private let requests: RequestBuilder
     private let pipeline: Pipeline
-    private let hooks: (any Hooks)?
     private let redactor: Redactor
     /// Configured once; Foundation's decoders are safe to share once configured.
     private let decoder: JSONDecoder
@@ -46,7 +46,6 @@ public final class Client: Sendable {
         )
         self.transport = transport
         self.decoder = configuration.json.makeDecoder()
-        self.hooks = configuration.hooks is NoopHooks ? nil : configuration.hooks
         self.redactor = configuration.auth.map { configuration.redactor.merging($0.redactor) } ?? configuration.redactor
         self.requests = RequestBuilder(
             baseURL: baseURL,
@@ -60,7 +59,7 @@ public final class Client: Sendable {
             configuration: configuration,
             baseURL: baseURL,
             redactor: redactor,
-            hooks: hooks,
+            hooks: configuration.hooks is NoopHooks ? nil : configuration.hooks,
             transport: transport
         )
     }
@@ -102,8 +101,8 @@ public final class Client: Sendable {
         )
     }
 
-    /// ``response(_:)``, with `callStage` run around the pipeline for this call alone (see
-    /// ``Pipeline/send(_:body:context:through:)``).
+    /// ``response(_:)``, with `callStage` run outside retry for this call alone (see
+    /// ``Pipeline/send(_:body:context:answer:through:)``).
     func response<Value>(
         _ endpoint: Endpoint<Value>,
         through callStage: (any Middleware)?,
@@ -121,62 +120,24 @@ public final class Client: Sendable {
             deadline: (endpoint.deadline ?? configuration.deadline).map { configuration.timeSource.monotonicNow() + $0 }
         )
         context.transfer = transfer
-        guard let hooks else {
-            return try await perform(endpoint, request: request, body: body, context: context, callStage: callStage)
+        let decoder = endpoint.decoder
+        let answer = AnswerStage<Value>(isIdempotent: endpoint.isIdempotent) { [self] result in
+            try decoded(checked(result), with: decoder)
         }
-        let attempts = AttemptCounter()
-        context.attemptCounter = attempts
-        let operation = OperationReport(
-            hooks: hooks,
-            timeSource: configuration.timeSource,
-            operation: endpoint.operation,
-            method: request.method,
-            url: request.urlText.map(redactor.redact(urlString:)) ?? "",
-            callID: context.callID
-        )
-        do {
-            let result = try await perform(
-                endpoint,
-                request: request,
-                body: body,
-                context: context,
-                callStage: callStage
-            )
-            operation.ended(status: result.status.code, attempts: attempts.value)
-            return result
-        } catch {
-            operation.ended(error: error, attempts: attempts.value)
-            throw error
-        }
-    }
-
-    /// Sends one call through the pipeline and decodes its answer.
-    private func perform<Value>(
-        _ endpoint: Endpoint<Value>,
-        request: HTTPRequest,
-        body: Data?,
-        context: RequestContext,
-        callStage: (any Middleware)?
-    ) async throws -> Response<Value> {
-        let result = try await exchange(request, body: body, context: context, callStage: callStage)
-        return try decoded(result, with: endpoint.decoder)
-    }
-
-    /// Sends one call through the pipeline and returns its 2xx answer.
-    ///
-    /// - Throws: the ``APIError`` for any other answer or a failure.
-    private func exchange(
-        _ request: HTTPRequest,
-        body: Data?,
-        context: RequestContext,
-        callStage: (any Middleware)?
-    ) async throws -> TransportResponse {
         let result: TransportResponse
         do {
-            result = try await pipeline.send(request, body: body, context: context, through: callStage)
+            result = try await pipeline.send(request, body: body, context: context, answer: answer, through: callStage)
         } catch {
-            throw ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent)
+            // A call middleware's own failure; the answer stage mapped everything from inside.
+            throw ErrorMapping.apiError(from: error, isIdempotent: endpoint.isIdempotent)
         }
+        return try answer.response(for: result)
+    }
+
+    /// `result` when it is a 2xx answer.
+    ///
+    /// - Throws: the ``APIError`` any other answer means.
+    private func checked(_ result: TransportResponse) throws -> TransportResponse {
         guard (200..<300).contains(result.response.status.code) else {
             let errorResponse = ErrorResponse(
                 response: result.response,

@@ -19,15 +19,23 @@ public struct ClientConfiguration: Sendable {
     public var maxResponseBodySize: Int
     /// How much of an error response body is read (default 1 MiB); the rest is dropped.
     public var maxErrorBodySize: Int
-    /// Which redirects the transport follows.
+    /// Which redirects the client follows (an operation can override it with
+    /// ``OperationMetadata/redirects``); transports send one hop and never follow one themselves.
     public var redirectPolicy: RedirectPolicy
     /// Which headers and query parameters are secret.
     public var redactor: Redactor
     /// Turns the API's own error bodies into errors; `nil` uses the standard table.
     public var errorBodyDecoder: ErrorBodyDecoder?
-    /// Extra middlewares, outermost first; they run inside retry, auth and the cache, so each
-    /// attempt passes through them (see <doc:RequestPipeline>).
+    /// Extra middlewares, outermost first; they run inside retry, auth and the cache and outside
+    /// the redirect stage, so each attempt passes through them once, credentials on (see
+    /// <doc:RequestPipeline>).
     public var middlewares: [any Middleware]
+    /// Middlewares that run once per call, outermost first, around everything else: the
+    /// operation hooks, every attempt and wait, and decoding. They see the call's request before
+    /// retry and its final answer, or the ``APIError`` the call fails with (a decoding failure
+    /// included), so a tracing span or a per-call timer belongs here. Changing the answer on its
+    /// way out does not change the value the call decoded.
+    public var callMiddlewares: [any Middleware]
     /// Observers of every call and attempt.
     public var hooks: any Hooks
     /// The clock for durations, backoff and expiry.
@@ -69,6 +77,7 @@ public struct ClientConfiguration: Sendable {
         redactor: Redactor = Redactor(),
         errorBodyDecoder: ErrorBodyDecoder? = nil,
         middlewares: [any Middleware] = [],
+        callMiddlewares: [any Middleware] = [],
         hooks: any Hooks = NoopHooks(),
         timeSource: any TimeSource = SystemTimeSource(),
         requestIDHeader: HTTPField.Name = .xRequestID,
@@ -90,6 +99,7 @@ public struct ClientConfiguration: Sendable {
         self.redactor = redactor
         self.errorBodyDecoder = errorBodyDecoder
         self.middlewares = middlewares
+        self.callMiddlewares = callMiddlewares
         self.hooks = hooks
         self.timeSource = timeSource
         self.requestIDHeader = requestIDHeader

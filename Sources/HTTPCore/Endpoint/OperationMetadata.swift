@@ -11,6 +11,11 @@ public struct OperationMetadata: Sendable, Hashable {
     public var idempotent: Bool?
     /// This operation's retry policy, replacing the client's; `nil` uses the client's.
     public var retry: RetryPolicy?
+    /// This operation's redirect policy, replacing the client's ``ClientConfiguration/redirectPolicy``;
+    /// `nil` uses the client's. ``RedirectPolicy/none`` hands a 3xx to the call as it is, for a
+    /// call that follows the `Location` itself (with other credentials, say). Credential headers
+    /// the client's redactor knows are stripped across origins whatever the policy lists.
+    public var redirects: RedirectPolicy?
     /// How the operation's list responses page, for ``Client/paginate(_:options:)``; `nil` for
     /// operations that do not return pages.
     public var pagination: PaginationMetadata?
@@ -21,12 +26,14 @@ public struct OperationMetadata: Sendable, Hashable {
         service: String = "",
         idempotent: Bool? = nil,
         retry: RetryPolicy? = nil,
+        redirects: RedirectPolicy? = nil,
         pagination: PaginationMetadata? = nil
     ) {
         self.name = name
         self.service = service
         self.idempotent = idempotent
         self.retry = retry
+        self.redirects = redirects
         self.pagination = pagination
     }
 }

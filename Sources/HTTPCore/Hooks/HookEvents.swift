@@ -26,7 +26,7 @@ public struct OperationEndEvent: Sendable {
     public var duration: Duration
     /// The final HTTP status, when a response arrived.
     public var status: Int?
-    /// How many attempts were made.
+    /// How many attempts were made, a replay included (redirect hops are not attempts).
     public var attempts: Int
     /// The error the call ends with; `nil` on success. `CancellationError` is reported as `nil`
     /// error with ``cancelled`` set.
@@ -35,7 +35,8 @@ public struct OperationEndEvent: Sendable {
     public var cancelled: Bool
 }
 
-/// One attempt about to go to the transport.
+/// One request about to go to the transport: an attempt, or one hop of an attempt that followed
+/// a redirect, with the hop's own URL and headers.
 public struct RequestStartEvent: Sendable {
     /// The endpoint's operation metadata.
     public var operation: OperationMetadata
@@ -51,7 +52,7 @@ public struct RequestStartEvent: Sendable {
     public var attempt: Int
 }
 
-/// One attempt finished: a response arrived or the transport failed.
+/// One request finished: a response arrived or the transport failed.
 public struct RequestEndEvent: Sendable {
     /// The endpoint's operation metadata.
     public var operation: OperationMetadata
@@ -69,7 +70,7 @@ public struct RequestEndEvent: Sendable {
     public var headers: HTTPFields?
     /// The server's `X-Request-Id`, if any.
     public var requestID: String?
-    /// Time the attempt took.
+    /// Time the request took, on the client's time source.
     public var duration: Duration
     /// Whether the response was served from the client's cache.
     public var fromCache: Bool

@@ -5,16 +5,17 @@
 /// Payloads never contain credentials; URLs and headers are redacted by the client's
 /// ``Redactor`` before a hook sees them.
 ///
-/// Events nest: an operation contains one or more requests (attempts), with a retry event
-/// between consecutive attempts.
+/// Events nest: an operation contains one or more attempts, with a retry event between
+/// consecutive attempts, and each attempt one request, or one per hop when it followed redirects
+/// (its hops share its attempt number).
 public protocol Hooks: Sendable {
     /// A call started.
     func operationStarted(_ event: OperationStartEvent)
     /// A call ended.
     func operationEnded(_ event: OperationEndEvent)
-    /// An attempt is about to be sent.
+    /// A request (an attempt, or a hop of a redirected one) is about to be sent.
     func requestStarted(_ event: RequestStartEvent)
-    /// An attempt finished.
+    /// A request finished.
     func requestEnded(_ event: RequestEndEvent)
     /// The client will wait and try again.
     func retryScheduled(_ event: RetryEvent)

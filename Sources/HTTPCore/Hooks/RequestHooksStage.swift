@@ -1,11 +1,14 @@
 import Foundation
 import HTTPTypes
 
-/// The innermost stage: reports each attempt to the hooks and counts it for the operation-end
-/// event.
+/// The innermost stage: reports each request sent to the hooks, timed on the client's clock.
+///
+/// It sits inside the redirect stage, so a redirected attempt reports each hop, under the
+/// attempt's number, with the URL and headers that hop really carried.
 struct RequestHooksStage: Middleware {
     let hooks: any Hooks
     let requestIDHeader: HTTPField.Name
+    let timeSource: any TimeSource
 
     func intercept(
         _ request: HTTPRequest,
@@ -13,7 +16,6 @@ struct RequestHooksStage: Middleware {
         context: RequestContext,
         next: MiddlewareNext
     ) async throws -> TransportResponse {
-        context.attemptCounter?.increment()
         let url = request.urlText.map(context.redactor.redact(urlString:)) ?? ""
         hooks.requestStarted(
             RequestStartEvent(
@@ -25,8 +27,7 @@ struct RequestHooksStage: Middleware {
                 attempt: context.attempt
             )
         )
-        let clock = ContinuousClock()
-        let started = clock.now
+        let started = timeSource.monotonicNow()
         var end = RequestEndEvent(
             operation: context.operation,
             method: request.method,
@@ -42,7 +43,7 @@ struct RequestHooksStage: Middleware {
         )
         do {
             let result = try await next(request, body, context)
-            end.duration = clock.now - started
+            end.duration = timeSource.monotonicNow() - started
             end.status = result.response.status.code
             end.headers = context.redactor.redact(result.response.headerFields)
             end.requestID = result.response.headerFields[requestIDHeader]
@@ -52,7 +53,7 @@ struct RequestHooksStage: Middleware {
             hooks.requestEnded(end)
             return result
         } catch {
-            end.duration = clock.now - started
+            end.duration = timeSource.monotonicNow() - started
             end.error = ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent) as? APIError
             hooks.requestEnded(end)
             throw error

@@ -37,9 +37,9 @@ extension LinkHeader {
         }
 
         /// Where the link-value starting at `start` ends: the first comma outside a quoted string
-        /// and outside a `<…>` target. A `<` opens a target only if a `>` comes before the next
-        /// `<`; otherwise it is an ordinary (invalid) byte, so an unclosed target cannot swallow
-        /// the link-values after it.
+        /// and outside a `<…>` target. A `<` opens a target only if a `>` closes it (see
+        /// `closingBracket(after:)`); otherwise it is an ordinary (invalid) byte, so an unclosed
+        /// target cannot swallow the link-values after it.
         private func endOfValue(from start: Int) -> Int {
             var index = start
             while index < bytes.count {
@@ -57,15 +57,23 @@ extension LinkHeader {
             return bytes.count
         }
 
-        /// The index just past the `>` that closes the target opened at `open`, if one does.
+        /// The index just past the `>` that closes the target opened at `open`, if one does: the
+        /// first `>` before the next `<` and, once the target has run past a comma, before the
+        /// next `"`. A quote after a comma belongs to a later link-value's parameter (`"a>b"`); a
+        /// target closed at a `>` inside it would turn its closing quote into an opening one that
+        /// swallows the link-values after it.
         private func closingBracket(after open: Int) -> Int? {
             var index = open + 1
+            var pastComma = false
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: ">"): return index + 1
                 case UInt8(ascii: "<"): return nil
-                default: index += 1
+                case UInt8(ascii: "\"") where pastComma: return nil
+                case UInt8(ascii: ","): pastComma = true
+                default: break
                 }
+                index += 1
             }
             return nil
         }

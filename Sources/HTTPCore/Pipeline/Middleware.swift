@@ -6,13 +6,15 @@ public typealias MiddlewareNext =
     @Sendable (_ request: HTTPRequest, _ body: Data?, _ context: RequestContext) async throws -> TransportResponse
 
 /// A stage of the request pipeline: code that runs around every attempt, such as header
-/// injection, request signing or interception.
+/// injection, request signing or interception, or around every call.
 ///
-/// The client's own stages (retry, auth, cache, request hooks) are middlewares too; yours run
-/// between the cache and the request hooks (see <doc:RequestPipeline>). Middlewares run outermost
-/// first and may change the request, short-circuit with their own response, or call `next` more
-/// than once (that is how retry works). A middleware that throws should throw ``APIError`` or
-/// ``TransportError``; anything else is reported as `network`.
+/// The client's own stages (retry, auth, cache, redirects, request hooks) are middlewares too.
+/// Yours run either once per attempt, between the cache and the redirect stage
+/// (``ClientConfiguration/middlewares``), or once per call, outside everything else
+/// (``ClientConfiguration/callMiddlewares``); <doc:RequestPipeline> shows the order. Middlewares
+/// run outermost first and may change the request, short-circuit with their own response, or
+/// call `next` more than once (that is how retry works). A middleware that throws should throw
+/// ``APIError`` or ``TransportError``; anything else is reported as `network`.
 ///
 /// ```swift
 /// struct TraceHeader: Middleware {
@@ -39,7 +41,7 @@ public protocol Middleware: Sendable {
 ///
 /// Each stage passes the context on to the next, so it is also how an outer stage tells the
 /// inner ones about the attempt: retry sets ``attempt`` and ``hasBeenReplayed``, the cache sets
-/// ``isCacheRevalidation``.
+/// ``isCacheRevalidation``. The one thing that flows back out is ``attemptsMade``.
 public struct RequestContext: Sendable {
     /// The endpoint's operation metadata.
     public var operation: OperationMetadata
@@ -53,8 +55,8 @@ public struct RequestContext: Sendable {
     public var redactor: Redactor
     /// When the whole call must be over, on the client's monotonic clock; `nil` for no deadline.
     public var deadline: Duration?
-    /// Whether this call was already sent again at a stage's request (``ReplayRequest``); a call
-    /// is replayed at most once, so a stage that sees this must not ask again.
+    /// Whether this call was already sent again at a stage's request (``TransportResponse/replay``);
+    /// a call is replayed at most once, so a stage that sees this need not ask again.
     public internal(set) var hasBeenReplayed = false
     /// Whether the client's cache made this attempt conditional: a `304 Not Modified` answer to
     /// it is served from the cache.
@@ -62,10 +64,14 @@ public struct RequestContext: Sendable {
     /// The files this call streams, if any: the transport then reads the request body from a
     /// file and writes a successful response body to one, and middlewares see neither body.
     public internal(set) var transfer: FileTransfer?
-    /// The call's tally of attempts that reached the request hooks, read by the operation-end
-    /// event; a reference, so the count made inside the pipeline is seen outside it. `nil` when
-    /// the client has no hooks.
-    package var attemptCounter: AttemptCounter?
+    /// The call's tally of attempts: a reference, so the count retry keeps inside the pipeline
+    /// is seen by the stages outside it.
+    private let attemptTally = AttemptCounter()
+
+    /// How many attempts the call has made so far, a replay included. Retry counts them; a stage
+    /// outside retry (a call middleware, the operation hooks) reads the total once `next` has
+    /// returned or thrown.
+    public var attemptsMade: Int { attemptTally.value }
 
     /// Creates a context.
     public init(
@@ -85,13 +91,18 @@ public struct RequestContext: Sendable {
     }
 }
 
+extension RequestContext {
+    /// Counts an attempt the call is about to make; retry calls it before each one.
+    func countAttempt() {
+        attemptTally.increment()
+    }
+}
+
 /// Counts the attempts of one call across middlewares that copy the context.
-package final class AttemptCounter: Sendable {
+final class AttemptCounter: Sendable {
     private let count = Locked(0)
 
-    package init() {}
+    var value: Int { count.withLock { $0 } }
 
-    package var value: Int { count.withLock { $0 } }
-
-    package func increment() { count.withLock { $0 += 1 } }
+    func increment() { count.withLock { $0 += 1 } }
 }

@@ -1,27 +1,36 @@
 import Foundation
 import HTTPTypes
 
-/// The stages every attempt of a call goes through, in one fixed order, ending at the transport.
+/// The stages every call and each of its attempts go through, in one fixed order, ending at the
+/// transport.
 ///
 /// The order, outermost first (<doc:RequestPipeline> says why):
 ///
-/// 1. retry, which sends each attempt on through the rest;
-///    then, for a download to a file, the resume stage, so each attempt continues the last;
-/// 2. auth, so every attempt, a retry or a replay included, carries the current credentials;
-/// 3. cache, inside auth so entries are keyed by the credentials an attempt carries;
-/// 4. the user's middlewares, in the order configured;
-/// 5. request hooks, next to the transport, so they time and report what is really sent;
-/// 6. the transport.
+/// Once per call:
+/// 1. the call middlewares, in the order configured;
+/// 2. the operation hooks;
+/// 3. the call's answer: the failure or status mapped to an ``APIError``, or the value decoded;
+/// 4. a stage of the call's own, if it brings one (pagination reads the next link there).
 ///
-/// Every stage is a ``Middleware``; the chain is built once, in `init`, by one loop. Calls that
-/// stream no file take a second chain without the resume stage, which has nothing to do for them.
+/// Once per attempt:
+/// 5. retry, which sends each attempt on through the rest;
+/// 6. download resume, so each attempt of a download to a file continues the last;
+/// 7. auth, so every attempt, a retry or a replay included, carries the current credentials;
+/// 8. cache, inside auth so entries are keyed by the credentials an attempt carries;
+/// 9. the user's middlewares, in the order configured;
+/// 10. redirects, which send each hop on through the rest;
+/// 11. request hooks, next to the transport, so they time and report what is really sent;
+/// 12. the transport, one hop at a time.
+///
+/// Every stage is a ``Middleware``. The attempt chain is built once, in `init`, by one loop; the
+/// call-level stages are put around it for each call, because the answer stage is the call's own.
 struct Pipeline: Sendable {
-    /// The stages before the transport, outermost first.
+    /// The call-level stages the client brings, outermost first.
+    let callStages: [any Middleware]
+    /// The attempt stages before the transport, outermost first.
     let stages: [any Middleware]
-    /// The first stage's entry point: runs the whole chain for one attempt.
+    /// The first attempt stage's entry point: runs the attempt chain.
     private let entry: MiddlewareNext
-    /// The same chain without the stages that only act on file transfers.
-    private let entryWithoutTransfers: MiddlewareNext
 
     /// The pipeline a client with `configuration` runs.
     init(
@@ -31,14 +40,14 @@ struct Pipeline: Sendable {
         hooks: (any Hooks)?,
         transport: any HTTPTransport
     ) {
-        var redirectPolicy = configuration.redirectPolicy
-        redirectPolicy.credentialHeaders.formUnion(redactor.secretHeaders)
         let options = TransportOptions(
             timeout: configuration.timeout,
             maxBodySize: configuration.maxResponseBodySize,
-            maxErrorBodySize: configuration.maxErrorBodySize,
-            redirectPolicy: redirectPolicy
+            maxErrorBodySize: configuration.maxErrorBodySize
         )
+        let callStages: [(any Middleware)?] =
+            configuration.callMiddlewares.map { $0 }
+            + [hooks.map { OperationReportStage(hooks: $0, timeSource: configuration.timeSource) }]
         let stages: [(any Middleware)?] =
             [
                 RetryStage(configuration: configuration, hooks: hooks),
@@ -56,45 +65,67 @@ struct Pipeline: Sendable {
                 configuration.cache.map { CacheStage(cache: $0, hooks: hooks, timeSource: configuration.timeSource) },
             ]
             + configuration.middlewares.map { $0 }
-            + [hooks.map { RequestHooksStage(hooks: $0, requestIDHeader: configuration.requestIDHeader) }]
+            + [
+                RedirectStage(policy: configuration.redirectPolicy, redactor: redactor),
+                hooks.map {
+                    RequestHooksStage(
+                        hooks: $0,
+                        requestIDHeader: configuration.requestIDHeader,
+                        timeSource: configuration.timeSource
+                    )
+                },
+            ]
         self.init(
+            callStages: callStages.compactMap { $0 },
             stages: stages.compactMap { $0 },
             transport: TransportStage(transport: transport, options: options, timeSource: configuration.timeSource)
         )
     }
 
-    /// Chains `stages`, outermost first, in front of `transport`.
-    init(stages: [any Middleware], transport: TransportStage) {
+    /// Chains `stages`, outermost first, in front of `transport`, with `callStages` around them.
+    init(callStages: [any Middleware] = [], stages: [any Middleware], transport: TransportStage) {
+        self.callStages = callStages
         self.stages = stages
-        entry = Self.chain(stages, transport: transport)
-        entryWithoutTransfers = Self.chain(stages.filter { !($0 is DownloadResumeStage) }, transport: transport)
-    }
-
-    private static func chain(_ stages: [any Middleware], transport: TransportStage) -> MiddlewareNext {
         var next: MiddlewareNext = { request, body, context in
             try await transport.send(request, body: body, context: context)
         }
         for stage in stages.reversed() {
-            let rest = next
-            next = { request, body, context in
-                try await stage.intercept(request, body: body, context: context, next: rest)
-            }
+            next = Self.link(stage, next)
         }
-        return next
+        entry = next
+    }
+
+    private static func link(_ stage: any Middleware, _ rest: @escaping MiddlewareNext) -> MiddlewareNext {
+        { request, body, context in
+            try await stage.intercept(request, body: body, context: context, next: rest)
+        }
     }
 
     /// Runs one call through the pipeline and returns its final answer.
     ///
-    /// - Parameter callStage: A stage for this call alone, run outside the pipeline, so it sees
-    ///   the call's final answer after every retry; pagination reads the next link with one.
+    /// - Parameters:
+    ///   - answer: The call's answer stage, inside the client's call-level stages.
+    ///   - callStage: A stage for this call alone, right outside retry, so it sees the call's
+    ///     final answer after every retry and before the answer stage decodes it; pagination
+    ///     reads the next link with one.
     func send(
         _ request: HTTPRequest,
         body: Data?,
         context: RequestContext,
+        answer: any Middleware,
         through callStage: (any Middleware)? = nil
     ) async throws -> TransportResponse {
-        let chain = context.transfer == nil ? entryWithoutTransfers : entry
-        guard let callStage else { return try await chain(request, body, context) }
-        return try await callStage.intercept(request, body: body, context: context, next: chain)
+        var next = entry
+        if let callStage { next = Self.link(callStage, next) }
+        // The outermost stage is called directly: a call with no call-level stages but its answer
+        // costs no closure of its own.
+        guard let outermost = callStages.first else {
+            return try await answer.intercept(request, body: body, context: context, next: next)
+        }
+        next = Self.link(answer, next)
+        for stage in callStages.dropFirst().reversed() {
+            next = Self.link(stage, next)
+        }
+        return try await outermost.intercept(request, body: body, context: context, next: next)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 
-/// The outermost stage: repeats attempts that failed for a retryable reason, within the
+/// The outermost attempt stage: repeats attempts that failed for a retryable reason, within the
 /// policy's attempts, the call's deadline and the client's retry budget, and replays an attempt
-/// once at an inner stage's request (``ReplayRequest``).
+/// once when an inner stage returns its answer with a ``TransportResponse/replay`` request.
 struct RetryStage: Middleware {
     let policy: RetryPolicy
     let budget: RetryBudgetLedger?
@@ -49,16 +49,22 @@ struct RetryStage: Middleware {
                 throw deadlineError(context: context, lastError: nil)
             }
             let outcome: Result<TransportResponse, any Error>
+            context.countAttempt()
             do {
-                let result = try await next(request, body, context)
+                var result = try await next(request, body, context)
+                if result.replay != nil {
+                    result.replay = nil
+                    // One replay per call: an answer that asks again is the caller's.
+                    guard context.hasBeenReplayed else {
+                        context.hasBeenReplayed = true
+                        context.attempt += 1
+                        continue
+                    }
+                    return result
+                }
                 // The common case, decided without building a retry reason.
                 guard eligible, policy.retryableStatuses.contains(result.response.status.code) else { return result }
                 outcome = .success(result)
-            } catch let replay as ReplayRequest {
-                guard !context.hasBeenReplayed else { return replay.response }
-                context.hasBeenReplayed = true
-                context.attempt += 1
-                continue
             } catch let error as CancellationError {
                 throw error
             } catch {

@@ -3,14 +3,15 @@ public import HTTPTypes
 
 /// Sends one HTTP request and returns the complete response.
 ///
-/// A transport does no retrying, caching or error mapping: those belong to the ``Client``.
-/// It follows redirects according to ``TransportOptions/redirectPolicy``, enforces the body
-/// limits while receiving, and throws ``TransportError`` when no complete response arrives.
-/// HTTP error statuses are not errors here: they come back as responses.
+/// A transport sends one hop: it does no redirecting, retrying, caching or error mapping, which
+/// belong to the ``Client``'s pipeline (a 3xx comes back as the response it is, and the
+/// pipeline's redirect stage decides whether to follow it). It enforces the body limits while
+/// receiving, and throws ``TransportError`` when no complete response arrives. HTTP error
+/// statuses are not errors here: they come back as responses.
 ///
 /// Conforming types must be safe to share between tasks.
 public protocol HTTPTransport: Sendable {
-    /// Sends `request` with `body` and returns the final response after redirects.
+    /// Sends `request` with `body` and returns its response, without following a redirect.
     ///
     /// - Throws: ``TransportError``, or `CancellationError` when the task is cancelled.
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse
@@ -38,8 +39,6 @@ public struct TransportOptions: Sendable {
     public var maxBodySize: Int
     /// How much of an error (400 and above) body to keep; the rest is dropped, not an error.
     public var maxErrorBodySize: Int
-    /// Which redirects to follow.
-    public var redirectPolicy: RedirectPolicy
     /// Whether repeating the request cannot apply its effect twice: the endpoint's
     /// ``OperationMetadata/idempotent`` flag, else its method's meaning. A transport must not
     /// resend a request that is not (say, after a reused connection died), whatever its method:
@@ -50,13 +49,11 @@ public struct TransportOptions: Sendable {
     public init(
         timeout: Duration = .seconds(30),
         maxBodySize: Int = 50 * 1024 * 1024,
-        maxErrorBodySize: Int = 1024 * 1024,
-        redirectPolicy: RedirectPolicy = .default
+        maxErrorBodySize: Int = 1024 * 1024
     ) {
         self.timeout = timeout
         self.maxBodySize = maxBodySize
         self.maxErrorBodySize = maxErrorBodySize
-        self.redirectPolicy = redirectPolicy
     }
 }
 
@@ -70,6 +67,11 @@ public struct TransportResponse: Sendable {
     public var url: URL
     /// Whether a cache answered instead of the server.
     public var fromCache: Bool
+    /// Set by a stage inside retry on an answer it can fix by sending the call again at once
+    /// (auth, after renewing the credentials the answer rejected): retry then replays the call
+    /// instead of delivering this answer, once per call, and clears it. `nil` on every answer a
+    /// transport returns, and on every answer that leaves retry.
+    public var replay: ReplayRequest?
 
     /// Creates a response.
     public init(response: HTTPResponse, body: Data = Data(), url: URL, fromCache: Bool = false) {

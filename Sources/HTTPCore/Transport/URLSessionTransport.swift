@@ -8,9 +8,9 @@ public import FoundationNetworking
 
 /// The default transport: URLSession, on Apple platforms and on Linux (FoundationNetworking).
 ///
-/// Redirects are applied by ``RedirectPolicy`` hop by hop (URLSession's own redirect following
-/// is switched off) and body limits are enforced while the body streams in, so an oversized
-/// response is cut off rather than buffered. URLSession's cookie store and URL cache are off:
+/// It sends one hop: a 3xx comes back as it is (URLSession's own redirect following is switched
+/// off) for the client's redirect stage to follow or not. Body limits are enforced while the
+/// body streams in, so an oversized response is cut off rather than buffered. URLSession's cookie store and URL cache are off:
 /// HTTPCore has its own cache, and cookies would leak state between clients.
 public final class URLSessionTransport: HTTPTransport {
     /// A transport shared by every client that does not bring its own.
@@ -47,35 +47,35 @@ public final class URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends the request, following redirects as `options.redirectPolicy` allows.
+    /// Sends the request and returns its response, a redirect included.
     public func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
-        try await options.redirectPolicy.follow(request, body: body) { hop, hopBody, url in
-            try await sendOnce(hop, body: hopBody, url: url, options: options)
-        }
+        try await perform(request, body: body, options: options, transfer: nil)
     }
 
     /// Sends the request streaming the upload from a file and a successful body to the
-    /// transfer's sink, following redirects as `options.redirectPolicy` allows.
+    /// transfer's sink.
     public func send(
         _ request: HTTPRequest,
         body: Data?,
         options: TransportOptions,
         transfer: FileTransfer
     ) async throws -> TransportResponse {
-        try await options.redirectPolicy.follow(request, body: body) { hop, hopBody, url in
-            try await sendOnce(hop, body: hopBody, url: url, options: options, transfer: transfer.forHop(hop))
-        }
+        try await perform(request, body: body, options: options, transfer: transfer)
     }
 
-    private func sendOnce(
+    private func perform(
         _ request: HTTPRequest,
         body: Data?,
-        url: URL,
         options: TransportOptions,
-        transfer: FileTransfer? = nil
+        transfer: FileTransfer?
     ) async throws -> TransportResponse {
-        guard var urlRequest = URLRequest(httpRequest: request) else {
-            throw TransportError.invalidURL(url, "URLSession cannot form a request for it")
+        // The conversion parses the request's URL once, and fails only when there is none.
+        guard var urlRequest = URLRequest(httpRequest: request), let url = urlRequest.url else {
+            throw TransportError(
+                .invalidURL,
+                requestMayHaveBeenSent: false,
+                message: "The request's scheme, authority and path make no URL."
+            )
         }
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         // FoundationNetworking takes a request's timeout only once it has been set, and

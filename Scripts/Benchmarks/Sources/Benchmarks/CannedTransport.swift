@@ -27,11 +27,11 @@ struct CannedTransport: HTTPTransport {
     }
 
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
-        // The URL as the real transports get it (parsed once for a repeated target), so the
-        // in-memory rows time the pipeline, not a URL parse no real transport makes per call.
-        try await options.redirectPolicy.follow(request, body: body) { request, _, url in
-            answer(request, url: url)
+        // The URL parsed once, as every real transport parses it to send the request.
+        guard let url = request.url else {
+            throw TransportError(.invalidURL, requestMayHaveBeenSent: false, message: "No URL.")
         }
+        return answer(request, url: url)
     }
 
     private func answer(_ request: HTTPRequest, url: URL) -> TransportResponse {

@@ -191,8 +191,7 @@ final class Runner {
     static let bareOptions = TransportOptions(
         timeout: .seconds(30),
         maxBodySize: 50 * 1024 * 1024,
-        maxErrorBodySize: 1024 * 1024,
-        redirectPolicy: .default
+        maxErrorBodySize: 1024 * 1024
     )
 
     /// The conditional GET a revalidation of the document sends.

@@ -13,7 +13,8 @@ enum ReferenceLinks {
     }
 
     /// The link-values of one field: cut at commas outside quoted strings and outside `<…>`; a
-    /// `<` opens a target only when a `>` comes before the next `<`.
+    /// `<` opens a target only when a `>` comes before the next `<` and, past a comma, before
+    /// the next `"`.
     static func split(_ value: String) -> [String] {
         let scalars = Array(value.unicodeScalars)
         var pieces: [String] = []
@@ -33,9 +34,7 @@ enum ReferenceLinks {
             } else if scalar == "," {
                 pieces.append(String(current))
                 current = String.UnicodeScalarView()
-            } else if scalar == "<", let close = scalars[(index + 1)...].firstIndex(where: { $0 == "<" || $0 == ">" }),
-                scalars[close] == ">"
-            {
+            } else if scalar == "<", let close = closingBracket(scalars, after: index) {
                 current.append(contentsOf: scalars[index...close])
                 index = close
             } else {
@@ -46,6 +45,19 @@ enum ReferenceLinks {
         }
         pieces.append(String(current))
         return pieces.filter { !$0.unicodeScalars.allSatisfy(isWhitespace) }
+    }
+
+    /// Where the target opened at `open` closes: the first `>`, unless a `<` comes first, or a
+    /// `"` after a comma.
+    private static func closingBracket(_ scalars: [Unicode.Scalar], after open: Int) -> Int? {
+        let rest = scalars[(open + 1)...]
+        guard let close = rest.firstIndex(where: { $0 == "<" || $0 == ">" }), scalars[close] == ">" else { return nil }
+        if let comma = rest.firstIndex(of: ","), comma < close,
+            scalars[comma..<close].contains("\"")
+        {
+            return nil
+        }
+        return close
     }
 
     private static let whitespace = #"[ \t\r\n]*"#

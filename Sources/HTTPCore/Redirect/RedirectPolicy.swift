@@ -1,14 +1,16 @@
 import Foundation
 public import HTTPTypes
 
-/// Which redirects a transport follows, and what it strips when it does.
+/// Which redirects a client follows, and what it strips when it does.
 ///
 /// The default follows up to 5 redirects. When a redirect leaves the origin (scheme, host and
 /// port), credential headers are removed so a token meant for one server never reaches
 /// another. A redirect from https to http is refused outright.
 ///
-/// Every transport applies the policy itself, hop by hop, rather than trusting the platform's
-/// redirect handling (URLSession on Linux ignores per-task redirect delegates).
+/// Set one per client in ``ClientConfiguration/redirectPolicy`` and override it per operation
+/// with ``OperationMetadata/redirects`` (``none`` for a call that must see the 3xx itself). The
+/// pipeline's redirect stage applies it hop by hop; transports send one hop and never follow a
+/// redirect themselves (see <doc:RequestPipeline>).
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one request; 0 delivers the 3xx response as it is.
     public var maxRedirects: Int
@@ -55,9 +57,7 @@ public struct RedirectPolicy: Sendable, Hashable {
         redirectsSoFar: Int
     ) -> Decision {
         let status = response.status.code
-        guard [301, 302, 303, 307, 308].contains(status), maxRedirects > 0,
-            let location = response.headerFields[.location]
-        else { return .deliver }
+        guard mayFollow(response), let location = response.headerFields[.location] else { return .deliver }
         guard redirectsSoFar < maxRedirects else {
             return .refuse(refusal("Stopped after \(maxRedirects) redirects."))
         }
@@ -89,6 +89,14 @@ public struct RedirectPolicy: Sendable, Hashable {
         return .follow(next, body: nextBody, url: target)
     }
 
+    /// Whether `response` is a redirect this policy may follow: a 301, 302, 303, 307 or 308 with a
+    /// `Location`, under a policy that follows any. Cheap, so a caller can skip working out the
+    /// request's URL for every other answer.
+    func mayFollow(_ response: HTTPResponse) -> Bool {
+        maxRedirects > 0 && [301, 302, 303, 307, 308].contains(response.status.code)
+            && response.headerFields.contains(.location)
+    }
+
     /// Whether two URLs share scheme, host and port (default ports filled in).
     public static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         func origin(_ url: URL) -> (String, String, Int) {
@@ -101,44 +109,5 @@ public struct RedirectPolicy: Sendable, Hashable {
 
     private func refusal(_ message: String) -> TransportError {
         TransportError(.redirectRefused, requestMayHaveBeenSent: true, message: message)
-    }
-}
-
-extension RedirectPolicy {
-    /// Sends `request` with `sendOnce`, following redirects as this policy allows.
-    ///
-    /// Transports call this with their single-hop send, so every transport behaves the same.
-    public func follow(
-        _ request: HTTPRequest,
-        body: Data?,
-        sendOnce: (HTTPRequest, Data?, URL) async throws -> TransportResponse
-    ) async throws -> TransportResponse {
-        guard let firstURL = request.url else {
-            throw TransportError(
-                .invalidURL,
-                requestMayHaveBeenSent: false,
-                message: "The request's scheme, authority and path make no URL."
-            )
-        }
-        var current = (request: request, body: body, url: firstURL)
-        var redirects = 0
-        while true {
-            let result = try await sendOnce(current.request, current.body, current.url)
-            switch decide(
-                request: current.request,
-                body: current.body,
-                url: current.url,
-                response: result.response,
-                redirectsSoFar: redirects
-            ) {
-            case .deliver:
-                return result
-            case .refuse(let error):
-                throw error
-            case .follow(let next, let nextBody, let nextURL):
-                current = (next, nextBody, nextURL)
-                redirects += 1
-            }
-        }
     }
 }

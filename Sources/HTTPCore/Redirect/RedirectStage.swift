@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+
+/// Follows redirects hop by hop, as the call's ``RedirectPolicy`` allows, so a transport only
+/// ever sends one hop.
+///
+/// It sits inside auth, the cache and the user's middlewares, which see one request per attempt
+/// with the credentials on it; the policy strips those credentials when a hop leaves the origin,
+/// so nothing outside this stage can put them back. Each hop goes through the request hooks and
+/// the transport on its own, so hooks report every request that was really sent.
+struct RedirectStage: Middleware {
+    /// The client's policy, its credential headers including every secret header the redactor knows.
+    let policy: RedirectPolicy
+    /// The secret headers added to an operation's own policy.
+    let secretHeaders: Set<HTTPField.Name>
+
+    init(policy: RedirectPolicy, redactor: Redactor) {
+        var policy = policy
+        policy.credentialHeaders.formUnion(redactor.secretHeaders)
+        self.policy = policy
+        self.secretHeaders = redactor.secretHeaders
+    }
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        var policy = self.policy
+        if let own = context.operation.redirects {
+            policy = own
+            policy.credentialHeaders.formUnion(secretHeaders)
+        }
+        var hop = (request: request, body: body, context: context)
+        var redirects = 0
+        while true {
+            let result: TransportResponse
+            do {
+                result = try await next(hop.request, hop.body, hop.context)
+            } catch var error as TransportError where redirects > 0 {
+                // The first hop reached the server (it answered with the redirect), so a later
+                // hop's failure never makes the call safe to send again: a POST answered with a
+                // 303 has been applied.
+                error.requestMayHaveBeenSent = true
+                throw error
+            }
+            // Most answers are decided without working out the request's URL, which costs a parse.
+            guard policy.mayFollow(result.response) else { return result }
+            switch policy.decide(
+                request: hop.request,
+                body: hop.body,
+                url: hop.request.url ?? result.url,
+                response: result.response,
+                redirectsSoFar: redirects
+            ) {
+            case .deliver:
+                return result
+            case .refuse(let error):
+                throw error
+            case .follow(let nextRequest, let nextBody, _):
+                hop.request = nextRequest
+                hop.body = nextBody
+                // A redirect that turned the request into a GET (a 303, say) dropped its upload.
+                hop.context.transfer = context.transfer?.forHop(nextRequest)
+                redirects += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import HTTPCoreTesting
+import HTTPTypes
+import Testing
+
+@testable import HTTPCore
+
+/// The pipeline's redirect stage on a scripted transport, which, like every transport, sends one
+/// hop and hands a 3xx back. The contract suite (LoopbackTests) proves the same end to end.
+@Suite("Redirect stage")
+struct RedirectStageTests {
+    @Test("The pipeline follows a redirect: each hop is a request of its own, one attempt for the middlewares")
+    func followsHopByHop() async throws {
+        let transport = ScriptedTransport([
+            .status(302, headers: [.location: "/v1/landed?x=1"]),
+            .json(["ok": true]),
+        ])
+        let recorder = EventRecorder()
+        let probe = Probe(name: "probe")
+        let client = try makeClient(transport) {
+            $0.hooks = recorder
+            $0.middlewares = [probe]
+        }
+        let response = try await client.response(Endpoint<JSONValue>(.get, "start"))
+        #expect(response.url.absoluteString == "https://api.example.com/v1/landed?x=1")
+        #expect(
+            transport.requests.map(\.url.absoluteString) == [
+                "https://api.example.com/v1/start", "https://api.example.com/v1/landed?x=1",
+            ]
+        )
+        #expect(probe.seen.count == 1)
+        #expect(recorder.events.requestStarts.map(\.url) == transport.requests.map(\.url.absoluteString))
+        #expect(recorder.events.requestStarts.map(\.attempt) == [1, 1])
+        #expect(recorder.events.requestEnds.map(\.status) == [302, 200])
+        #expect(recorder.events.operationEnds.map(\.attempts) == [1])
+    }
+
+    @Test("A hop to another origin loses the credentials auth added, and its 401 renews nothing")
+    func crossOriginHop() async throws {
+        let transport = ScriptedTransport([
+            .status(302, headers: [.location: "https://storage.example.net/blob"]),
+            .status(401),
+        ])
+        let auth = RenewingAuth(token: "t-1")
+        let client = try makeClient(transport) {
+            $0.auth = auth
+            $0.defaultHeaders = [.cookie: "session=1", .accept: "*/*"]
+        }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "file")) }
+        #expect(error?.code == .authRequired)
+        #expect(auth.renewals.value == 0)
+        let sent = transport.requests
+        try #require(sent.count == 2)
+        #expect(sent[0].header("Authorization") == "Bearer t-1")
+        #expect(sent[1].header("Authorization") == nil)
+        #expect(sent[1].header("Cookie") == nil)
+        #expect(sent[1].header("Accept") == "*/*")
+    }
+
+    @Test("An operation's own policy replaces the client's: .none hands the 3xx to the call")
+    func perOperationPolicy() async throws {
+        let transport = ScriptedTransport([.status(302, headers: [.location: "https://storage.example.net/blob"])])
+        let client = try makeClient(transport)
+        let endpoint = Endpoint<JSONValue>(.get, "file", operation: OperationMetadata(redirects: RedirectPolicy.none))
+        let error = await caughtAPIError { _ = try await client.send(endpoint) }
+        #expect(error?.httpStatus == 302)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("An operation's own policy still strips the client's secret headers across origins")
+    func perOperationPolicyKeepsSecretHeaders() async throws {
+        let apiKey = HTTPField.Name("X-Api-Key") ?? .authorization
+        let transport = ScriptedTransport([
+            .status(307, headers: [.location: "https://elsewhere.example.net/x"]),
+            .json([:]),
+        ])
+        let client = try makeClient(transport) { $0.auth = APIKeyAuth(name: "X-Api-Key", value: "k-1") }
+        let own = RedirectPolicy(maxRedirects: 1, credentialHeaders: [])
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x", operation: OperationMetadata(redirects: own)))
+        #expect(transport.requests.map { $0.request.headerFields[apiKey] } == ["k-1", nil])
+    }
+
+    @Test("A POST answered with a 303 is never sent again when the GET hop cannot connect")
+    func laterHopFailureIsNotRetried() async throws {
+        let transport = ScriptedTransport([
+            .status(303, headers: [.location: "/v1/result"]),
+            .connectionRefused,
+            .json([:]),
+        ])
+        let client = try makeClient(transport) { $0.retry = RetryPolicy(jitter: .none) }
+        let error = await caughtAPIError {
+            _ = try await client.send(Endpoint<JSONValue>(.post, "orders", body: .json(["n": 1])))
+        }
+        #expect(error?.code == .ambiguous)
+        #expect(transport.requests.map(\.request.method) == [.post, .get])
+        #expect(transport.requests.last?.body == nil)
+    }
+
+    @Test("A refused redirect fails the call without sending the hop")
+    func refusal() async throws {
+        let transport = ScriptedTransport([.status(301, headers: [.location: "http://api.example.com/v1/x"])])
+        let client = try makeClient(transport)
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == .apiError)
+        #expect(error?.message == "Refused a redirect from https to http.")
+        #expect(transport.requests.count == 1)
+    }
+}
