@@ -187,13 +187,17 @@ struct FileTransferTests {
 }
 
 /// Sends the first half of a body and then loses the connection; answers a resumed request
-/// with the rest.
-private final class HalfThenFailTransport: HTTPTransport {
+/// with the rest (or, when it `ignoresRange`, with the whole body again).
+final class HalfThenFailTransport: HTTPTransport {
     let body: Data
+    let ignoresRange: Bool
     private let seen = Locked<[String?]>([])
     var ranges: [String?] { seen.withLock { $0 } }
 
-    init(body: Data) { self.body = body }
+    init(body: Data, ignoresRange: Bool = false) {
+        self.body = body
+        self.ignoresRange = ignoresRange
+    }
 
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
         throw TransportError(.other, requestMayHaveBeenSent: false, message: "Only streaming calls expected.")
@@ -218,6 +222,12 @@ private final class HalfThenFailTransport: HTTPTransport {
             try sink.begin(HTTPResponse(status: .ok, headerFields: [.eTag: "\"b\""]))
             try sink.write(self.body.prefix(half))
             throw TransportError(.connectionLost, requestMayHaveBeenSent: true, message: "Connection lost.")
+        }
+        if ignoresRange {
+            let response = HTTPResponse(status: .ok, headerFields: [.eTag: "\"b\""])
+            try sink.begin(response)
+            try sink.write(self.body)
+            return TransportResponse(response: response, url: url)
         }
         let fields: HTTPFields = [.contentRange: "bytes \(half)-\(self.body.count - 1)/\(self.body.count)"]
         let response = HTTPResponse(status: .partialContent, headerFields: fields)
