@@ -13,11 +13,14 @@ struct BackupDownloadCommand: MarkbookCommand {
             Asks for the backup's URL and, when the backup is ready, saves the zip under the name \
             the server gives it (or --output). The bytes go to a hidden temporary file beside the \
             target, which is renamed only once the whole zip has arrived, so the target never holds \
-            half a file. A file already at the target is kept unless --force. The URL works for \
+            half a file. A file already at the target is kept unless --force; a device or a named \
+            pipe gets the zip once it is checked, and a symbolic link is followed. The URL works for \
             about an hour after it is first fetched: download at once.
 
             Exit codes: 0 saved; 75 (backup_pending) the backup is not built yet, try again \
-            tomorrow; 11 (no_backup) none is scheduled, run 'markbook backup schedule MATCHING' first.
+            tomorrow; 11 (no_backup) none is scheduled, run 'markbook backup schedule MATCHING' first; \
+            64 (usage) the target exists and --force was not given; 1 (output_failed) the target \
+            cannot be written (a missing folder, a read-only place, a full disk).
 
             Examples:
               markbook backup download
@@ -44,14 +47,6 @@ struct BackupDownloadCommand: MarkbookCommand {
 
     func validate() throws {
         if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
-        guard let output else { return }
-        // Checked before the URL is fetched: fetching it starts the hour it stays valid.
-        let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("--output \(output): the directory \(directory) does not exist.")
-        }
-        if !force { try AtomicFileWriter.refuseExisting(URL(fileURLWithPath: output)) }
     }
 
     private struct Output: Encodable {
@@ -60,20 +55,20 @@ struct BackupDownloadCommand: MarkbookCommand {
     }
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
+        // Looked at before the URL is fetched: fetching it starts the hour it stays valid.
+        if let output { _ = try FileDestination(path: output, replacing: force) }
         let url: URL
         do {
             url = try await client.readyBackupURL()
         } catch let unavailable as BackupUnavailable {
             throw Self.failure(unavailable)
         }
-        let destination = URL(fileURLWithPath: output ?? Self.defaultName(for: url))
-        if !force { try AtomicFileWriter.refuseExisting(destination) }
-        let name = destination.lastPathComponent
+        let destination = try FileDestination(path: output ?? Self.defaultName(for: url), replacing: force)
+        let name = destination.target.lastPathComponent
         context.progress.update("Downloading \(name)…")
-        // Streamed to a hidden file beside the target, checked, then renamed over it in one step.
-        let staging = destination.deletingLastPathComponent().appending(
-            path: ".\(name).download-\(UUID().uuidString.prefix(8))"
-        )
+        // Staged in a hidden file beside the target (for a device or a pipe, in the temporary
+        // folder), checked, then put in place in one step.
+        let staging = Self.stagingFile(for: destination)
         defer {
             // Nothing is resumed from a staging file, so a failed download leaves none of its files.
             let partial = Client.partialFile(for: staging)
@@ -94,11 +89,25 @@ struct BackupDownloadCommand: MarkbookCommand {
                 )
             )
         }
-        try AtomicFileWriter.move(staging, over: destination)
+        try FileWriter.move(staging, to: destination)
+        guard destination.kind != .standardOutput else {
+            return context.note("Wrote the backup (\(Self.size(byteCount))) to standard output.")
+        }
         try context.printRecord(Output(path: destination.path, bytes: byteCount)) {
             context.print(destination.path)
             context.note("Saved the backup (\(Self.size(byteCount))) to \(destination.path).")
         }
+    }
+
+    /// Where the zip waits until it is checked: beside a file target, so it is renamed into place
+    /// on the same file system; in the temporary folder for a stream.
+    private static func stagingFile(for destination: FileDestination) -> URL {
+        let folder =
+            destination.isStream
+            ? FileManager.default.temporaryDirectory : destination.target.deletingLastPathComponent()
+        return folder.appending(
+            path: ".\(destination.target.lastPathComponent).download-\(UUID().uuidString.prefix(8))"
+        )
     }
 
     /// The zip's bytes, fetched without the session (the URL needs none), with the command's
