@@ -119,7 +119,13 @@ struct AuthLoginCommand: BasecampSubcommand {
             signedInAt: context.now
         )
         try await files.credentialStore(timeSource: connection.configuration.timeSource).save(credentials)
-        try files.saveLogin(login)
+        do {
+            try files.saveLogin(login)
+        } catch {
+            // The whole sign-in or none: tokens without their login would be a sign-in no command uses.
+            _ = try? await files.remove()
+            throw error
+        }
         try AuthStatus.print(login, credentials, files: files, in: context)
     }
 
