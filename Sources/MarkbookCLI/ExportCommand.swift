@@ -25,7 +25,7 @@ struct ExportCommand: MarkbookCommand {
 
             Examples:
               markbook --sandbox export 1000001
-              markbook --sandbox export 1000001 --output 10MAT.csv --force
+              markbook --sandbox export 1000001 --output 10MAT.csv
               markbook --sandbox export 1000001 --format tsv > 10MAT.tsv
               markbook --sandbox export 1000001 --format json
             """
