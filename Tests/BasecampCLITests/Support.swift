@@ -74,11 +74,7 @@ func runBuiltBasecamp(
     process.executableURL = try BuiltExecutable.url(named: "basecamp", filePath: filePath)
     process.arguments = arguments
     process.currentDirectoryURL = directory
-    var environment: [String: String] = [:]
-    for key in BuiltExecutable.inheritedVariables {
-        if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
-    }
-    process.environment = environment
+    process.environment = BuiltExecutable.environment([:])
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

@@ -129,13 +129,7 @@ struct FileTransferTests {
     func retryResumes() async throws {
         let destination = try Self.file(named: "big.bin")
         let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.retry = RetryPolicy(maxAttempts: 3)
-        let client = try Client(configuration: configuration, transport: transport)
-        let result = try await client.download(Endpoint<Data>(.get, "big"), to: destination)
+        let result = try await transport.client().download(Endpoint<Data>(.get, "big"), to: destination)
         #expect(transport.ranges == [nil, "bytes=5-"])
         #expect(try Self.text(destination) == "0123456789")
         #expect(result.resumedFrom == 5)
@@ -197,6 +191,16 @@ final class HalfThenFailTransport: HTTPTransport {
     init(body: Data, ignoresRange: Bool = false) {
         self.body = body
         self.ignoresRange = ignoresRange
+    }
+
+    /// A client on this transport that tries three times, on a test clock.
+    func client() throws -> Client {
+        var configuration = ClientConfiguration(
+            baseURL: try #require(URL(string: "https://api.example.com")),
+            timeSource: TestClock()
+        )
+        configuration.retry = RetryPolicy(maxAttempts: 3)
+        return try Client(configuration: configuration, transport: self)
     }
 
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {

@@ -129,12 +129,7 @@ struct FileWriterTests {
     )
     func downloadWriteFailure() async throws {
         let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.retry = RetryPolicy(maxAttempts: 3)
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try transport.client()
         await #expect(throws: FileWriteError(path: "/dev/full", reason: .system(errno: ENOSPC))) {
             _ = try await client.download(Endpoint<Data>(.get, "big"), to: FileDestination(path: "/dev/full"))
         }
@@ -166,12 +161,7 @@ struct FileWriterTests {
             }
         }
         let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.retry = RetryPolicy(maxAttempts: 3)
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try transport.client()
         let result = try await client.download(Endpoint<Data>(.get, "big"), to: FileDestination(path: fifo))
         #expect(await reader.value == Data("0123456789".utf8))
         #expect(transport.ranges == [nil, "bytes=5-"])
@@ -182,12 +172,7 @@ struct FileWriterTests {
     @Test("A stream that already took part of the body cannot start over: streamRestarted, not a retry loop")
     func streamRestarted() async throws {
         let transport = HalfThenFailTransport(body: Data("0123456789".utf8), ignoresRange: true)
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.retry = RetryPolicy(maxAttempts: 3)
-        let client = try Client(configuration: configuration, transport: transport)
+        let client = try transport.client()
         await #expect(throws: FileWriteError(path: "/dev/null", reason: .streamRestarted)) {
             _ = try await client.download(Endpoint<Data>(.get, "big"), to: FileDestination(path: "/dev/null"))
         }
