@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -62,6 +63,15 @@ let package = Package(
 
         // MARK: Sign-in (OAuth 2: PKCE, code and device grants, discovery, token refresh)
         library("HTTPCoreOAuth", ["HTTPCore", .crypto, .httpTypes]),
+        // The loopback redirect listener a command-line sign-in waits on (SwiftNIO, so apart).
+        library(
+            "HTTPCoreOAuthHummingbird",
+            [
+                "HTTPCoreOAuth", "HTTPCore", .hummingbird, .httpTypes, .nioCore, .logging, .serviceLifecycle,
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ]
+        ),
 
         // MARK: Webhooks (verify, dedupe and route deliveries; no server framework)
         library("HTTPCoreWebhooks", ["HTTPCore", .crypto, .httpTypes]),
@@ -143,8 +153,8 @@ let package = Package(
         executable(
             "BasecampCLI",
             [
-                "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "HTTPCoreOAuth", "APISandbox",
-                .argumentParser,
+                "CLISupport", "Basecamp", "BasecampSandbox", "HTTPCore", "HTTPCoreOAuth", "HTTPCoreOAuthHummingbird",
+                "APISandbox", .argumentParser,
                 // `basecamp webhooks listen`: a local receiver on Hummingbird.
                 "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
                 .hummingbird, .httpTypes, .httpTypesFoundation,
@@ -201,6 +211,10 @@ let package = Package(
         ),
         tests("HTTPCoreOAuthTests", ["HTTPCoreOAuth", "HTTPCore", "HTTPCoreTesting", .httpTypes]),
         tests(
+            "HTTPCoreOAuthHummingbirdTests",
+            ["HTTPCoreOAuthHummingbird", "HTTPCoreOAuth", "HTTPCore", "HTTPCoreTesting"]
+        ),
+        tests(
             "HTTPCoreObservabilityTests",
             [
                 "HTTPCoreObservability", "HTTPCore", "HTTPCoreTesting",
@@ -221,7 +235,8 @@ let package = Package(
             "BasecampSandboxTests",
             [
                 "BasecampSandbox", "Basecamp", "APISandbox", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth",
-                "CLISupport", "CLISupportTesting", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird", .hummingbird,
+                "HTTPCoreOAuthHummingbird", "CLISupport", "CLISupportTesting", "HTTPCoreWebhooks",
+                "HTTPCoreWebhooksHummingbird", .hummingbird,
                 .httpTypes,
             ]
         ),
@@ -258,7 +273,8 @@ let package = Package(
 
 package.products =
     [
-        "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
+        "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "HTTPCoreOAuthHummingbird", "HTTPCoreWebhooks",
+        "HTTPCoreWebhooksHummingbird",
         "MonashSchedule", "HTTPCoreObservability", "HTTPCoreAsyncHTTPClient", "APISandbox", "BasecampSandbox",
         "Markbook",
     ].map { .library(name: $0, targets: [$0]) }

@@ -145,7 +145,7 @@ public struct SandboxStateFile: Sendable, Hashable {
         do {
             try PrivateFile.save(data, to: url)
         } catch {
-            throw failure(.unwritable, error.description)
+            throw failure(.unwritable, error.explanation)
         }
     }
 

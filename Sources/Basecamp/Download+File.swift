@@ -2,36 +2,44 @@ public import Foundation
 public import HTTPCore
 
 extension BasecampClient {
-    /// Downloads the file behind a record's `download_url` straight to `destination`, streaming
-    /// it so memory stays flat whatever its size.
-    ///
-    /// The same two hops and credential rule as ``download(_:)``: the `download_url` is fetched
-    /// with your credentials, its redirect to storage with none. The storage hop writes to
-    /// `destination.partial` and resumes it (`Range` with `If-Range`) when an earlier download
-    /// of the same file was interrupted and `resume` is on; see
-    /// ``HTTPCore/Client/download(_:to:resume:progress:)``.
-    ///
-    /// - Parameter progress: Called as bytes reach the file.
-    /// - Throws: ``APIError/usage(_:)`` for a URL that is not on the API's origin;
-    ///   ``APIError`` for any failed hop.
+    /// Downloads the file behind a record's `download_url` straight to the file `destination`,
+    /// replacing a file there once the new one is complete; the form that takes a
+    /// `FileDestination` says how.
     public func download(
         _ downloadURL: String,
         to destination: URL,
         resume: Bool = true,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> FileDownload {
+        try await download(downloadURL, to: FileDestination(destination), resume: resume, progress: progress)
+    }
+
+    /// Downloads the file behind a record's `download_url` straight to `destination`, streaming
+    /// it so memory stays flat whatever its size.
+    ///
+    /// The same two hops and credential rule as ``download(_:)``: the `download_url` is fetched
+    /// with your credentials, its redirect to storage with none. For a file destination the
+    /// storage hop writes to `NAME.partial` beside it and resumes it (`Range` with `If-Range`)
+    /// when an earlier download of the same file was interrupted and `resume` is on; a device,
+    /// FIFO or standard output is written in place. See
+    /// ``HTTPCore/Client/download(_:to:resume:progress:)``.
+    ///
+    /// - Parameter progress: Called as bytes reach the destination.
+    /// - Throws: ``APIError/usage(_:)`` for a URL that is not on the API's origin;
+    ///   ``APIError`` for any failed hop; ``HTTPCore/FileWriteError`` when the destination
+    ///   cannot be written.
+    public func download(
+        _ downloadURL: String,
+        to destination: FileDestination,
+        resume: Bool = true,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> FileDownload {
         switch try await firstHop(downloadURL) {
         case .content(let download):
-            do {
-                try download.data.write(to: destination, options: .atomic)
-            } catch {
-                throw APIError.usage(
-                    "Could not save the download to \(destination.path): \(error.localizedDescription)"
-                )
-            }
+            try FileWriter.save(download.data, to: destination)
             let size = Int64(download.data.count)
             progress?(TransferProgress(completed: size, total: size))
-            return FileDownload(file: destination, byteCount: size, url: http.baseURL)
+            return FileDownload(file: destination.target, byteCount: size, url: http.baseURL)
         case .redirect(let location):
             return try await storage.download(
                 Endpoint<Data>(
@@ -49,8 +57,9 @@ extension BasecampClient {
 }
 
 extension AccountClient {
-    /// Downloads the file behind a record's `download_url` to `destination`; see
-    /// ``BasecampClient/download(_:to:resume:progress:)``.
+    /// Downloads the file behind a record's `download_url` to the file `destination`; see
+    /// ``BasecampClient``'s `download(_:to:resume:progress:)`, which also takes a
+    /// `FileDestination` (a device, a FIFO, standard output, or a file not to be replaced).
     public func download(
         _ downloadURL: String,
         to destination: URL,

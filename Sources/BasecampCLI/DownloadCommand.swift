@@ -11,10 +11,13 @@ struct DownloadCommand: BasecampSubcommand {
         abstract: "Download an upload's file, or any download_url, to a file or stdout.",
         discussion: """
             TARGET is an upload's id, or a download_url exactly as the API returned it (an upload's, an attachment's, a search result's). Basecamp answers the download_url with a redirect to its storage; your token goes to Basecamp only, never to storage.
-            The file goes to --output (default: the file's own name in the current directory; - for stdout). It is written to NAME.partial first and renamed when complete; a download that was interrupted resumes where it stopped (--no-resume starts over). A progress line is drawn on a terminal only.
+            The file goes to --output (default: the file's own name in the current directory; - for stdout). A file already there is kept unless --force. A file is written to NAME.partial first and renamed over NAME only when complete; a download that was interrupted resumes where it stopped (--no-resume starts over). A device or a FIFO (/dev/null, a named pipe, >(cmd)) is written in place as the bytes arrive; a symbolic link is followed, so the file it points at is written. A progress line is drawn on a terminal only.
+
+            Exit codes: 0 saved; 64 (usage) the file exists and --force was not given; 1 (output_failed) the file cannot be written (a missing folder, a read-only place, a full disk), naming the path and the reason.
 
             Examples:
               basecamp --sandbox download 1069479400
+              basecamp --sandbox download 1069479400 --output logo.png --force
               basecamp --sandbox download 1069479400 --output - | wc -c
             """
     )
@@ -27,32 +30,31 @@ struct DownloadCommand: BasecampSubcommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Where to write the file; - for stdout.", valueName: "path"))
     var output: String?
 
+    @Flag(help: "Replace a file already at the path.")
+    var force = false
+
     @Flag(help: "Start over instead of resuming an interrupted download.")
     var noResume = false
 
+    func validate() throws {
+        if output?.isEmpty == true { throw ValidationError("--output needs a path, or - for stdout.") }
+    }
+
     func run(in context: CommandContext) async throws {
+        // A path given is looked at before anything is fetched; one taken from the file's name
+        // once that name is known.
+        if let output { _ = try FileDestination(path: output, replacing: force) }
         try await OperationRunner(context: context, root: root).withAccount { account in
             let (url, name) = try await resolve(on: account)
-            let toStdout = output == "-"
-            let destination: URL
-            if toStdout {
-                destination = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("basecamp-download-\(UUID().uuidString)")
-            } else {
-                destination = URL(fileURLWithPath: output ?? Self.safeFileName(name))
-            }
-            let result = try await account.download(
+            let destination = try FileDestination(path: output ?? Self.safeFileName(name), replacing: force)
+            let result = try await account.basecamp.download(
                 url,
                 to: destination,
-                resume: !noResume && !toStdout,
+                resume: !noResume,
                 progress: TransferProgressText.reporter("Downloading", name, to: context.progress)
             )
             context.progress.clear()
-            if toStdout {
-                defer { try? FileManager.default.removeItem(at: destination) }
-                try Self.copyToStandardOutput(destination)
-                return
-            }
+            guard destination.kind != .standardOutput else { return }
             let resumed = result.resumedFrom > 0 ? " (resumed at \(TransferProgressText.size(result.resumedFrom)))" : ""
             context.print("Saved \(destination.path): \(TransferProgressText.size(result.byteCount))\(resumed)")
         }
@@ -78,15 +80,7 @@ struct DownloadCommand: BasecampSubcommand {
     /// directory.
     static func safeFileName(_ name: String) -> String {
         let last = (name as NSString).lastPathComponent
-        return last.isEmpty || last == "." || last == ".." ? "download" : last
-    }
-
-    /// Streams the file to stdout in chunks, so a large file never sits in memory.
-    private static func copyToStandardOutput(_ file: URL) throws {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        while let chunk = try handle.read(upToCount: 256 * 1024), !chunk.isEmpty {
-            try FileHandle.standardOutput.write(contentsOf: chunk)
-        }
+        // "-" would mean stdout.
+        return ["", ".", "..", FileDestination.standardOutputPath].contains(last) ? "download" : last
     }
 }

@@ -14,7 +14,8 @@ import HTTPCore
 /// - A closed stdout (`tool | head -n 3` after `head` exits) ends the tool quietly with 141, what
 ///   a shell reports for any other program in the pipeline that `SIGPIPE` ended, so
 ///   `set -o pipefail` scripts treat the tools like `cat` or `grep`. Any other write failure
-///   (`> /dev/full`) is one line on stderr, code `output_failed`, exit 1.
+///   (`> /dev/full`, an `--output` file in a missing folder or on a full disk) is one line on
+///   stderr, code `output_failed`, exit 1, naming the path and the reason.
 /// - Ctrl-C is `cancelled`, 130; a bug is `internal`, 1.
 public enum ExitPolicy {
     /// One row of the table: an error code, the exit code it gives, and when it happens.
@@ -40,7 +41,8 @@ public enum ExitPolicy {
     public static let usage: Int32 = APIError.Code.usage.exitCode
     /// A file or setting the tool reads after parsing cannot be used.
     public static let configuration: Int32 = 1
-    /// Results could not be written (other than a closed pipe), e.g. a full disk.
+    /// Results could not be written to stdout (other than a closed pipe) or to an output file,
+    /// e.g. a full disk.
     public static let outputFailed: Int32 = 1
     /// An unexpected error: a bug.
     public static let internalFailure: Int32 = 1

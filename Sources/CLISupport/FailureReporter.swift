@@ -71,6 +71,8 @@ struct FailureReporter<Tool: CommandLineTool> {
                     exitCode: error.exitCode
                 )
             )
+        case let error as FileWriteError:
+            return report(error)
         case let error as ValidationError:
             return usage(error.message, hint: nil)
         case let error where error is CleanExit || error is ExitCode:
@@ -78,6 +80,21 @@ struct FailureReporter<Tool: CommandLineTool> {
         default:
             return write(ErrorReport(code: "internal", message: "\(failure)", exitCode: ExitPolicy.internalFailure))
         }
+    }
+
+    /// Reports a file or stream a command could not write: an existing file is a usage error
+    /// (the command line chose it), a closed stdout ends quietly, anything else is
+    /// `output_failed`.
+    private func report(_ error: FileWriteError) -> Int32 {
+        if error.isClosedStandardOutput { return ExitPolicy.closedPipe }
+        if error.reason == .exists {
+            return usage(error.description, hint: "Pass --force to replace it, or choose another path with --output.")
+        }
+        // The same words as for any other stdout that could not be written.
+        let message =
+            error.isStandardOutput
+            ? "Cannot write the results to standard output: \(error.explanation)." : error.description
+        return write(ErrorReport(code: "output_failed", message: message, exitCode: ExitPolicy.outputFailed))
     }
 
     /// Reports an error ArgumentParser knows: a parse or validation error, a help or version

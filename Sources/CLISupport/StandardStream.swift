@@ -55,43 +55,9 @@ public struct StandardStream: OutputSink {
     public func write(_ text: String) {
         guard state.failure == nil else { return }
         var text = text
-        if let code = text.withUTF8({ Self.writeAll($0, to: descriptor) }) {
+        if let code = text.withUTF8({ FileDescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
             state.record(OutputFailure(code: code))
         }
-    }
-
-    /// Writes every byte, retrying after signals and waiting when the descriptor is
-    /// non-blocking; returns the `errno` of a failure.
-    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
-        guard let base = bytes.baseAddress else { return nil }
-        var offset = 0
-        while offset < bytes.count {
-            let count = systemWrite(descriptor, base + offset, bytes.count - offset)
-            if count >= 0 {
-                offset += count
-                continue
-            }
-            switch errno {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&waiting, 1, -1)
-            case let code:
-                return code
-            }
-        }
-        return nil
-    }
-
-    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(descriptor, bytes, count)
-        #elseif canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-        #else
-        Musl.write(descriptor, bytes, count)
-        #endif
     }
 }
 

@@ -69,6 +69,16 @@ public enum BuiltExecutable {
     /// tool-specific, so an `*_BASE_URL` or token on the developer's machine cannot leak in.
     public static let inheritedVariables = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL"]
 
+    /// A child's environment: the test process's ``inheritedVariables``, then `variables`.
+    public static func environment(_ variables: [String: String]) -> [String: String] {
+        let current = ProcessInfo.processInfo.environment
+        var environment: [String: String] = [:]
+        for key in inheritedVariables {
+            if let value = current[key] { environment[key] = value }
+        }
+        return environment.merging(variables) { _, new in new }
+    }
+
     /// Finds the executable `name`.
     ///
     /// - Parameter filePath: A file inside the package, normally the caller's `#filePath`.
@@ -141,12 +151,7 @@ public enum BuiltExecutable {
         let stdoutPath = scratch.appending(path: "stdout").path
         let stderrPath = scratch.appending(path: "stderr").path
 
-        var environment: [String: String] = [:]
-        let current = ProcessInfo.processInfo.environment
-        for key in inheritedVariables {
-            if let value = current[key] { environment[key] = value }
-        }
-        environment.merge(variables) { _, new in new }
+        let environment = Self.environment(variables)
 
         // Files rather than pipes: a chatty child can never block on a full pipe buffer.
         let outputTarget: ChildOutput

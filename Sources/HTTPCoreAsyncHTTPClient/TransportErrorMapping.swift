@@ -26,6 +26,8 @@ enum TransportErrorMapping {
     static func transportError(from error: any Error, url: URL, responseStarted: Bool) -> any Error {
         if error is CancellationError || Task.isCancelled { return CancellationError() }
         if let error = error as? TransportError { return error }
+        // A download's own file failing is not the network's doing.
+        if let error = error as? FileWriteError { return error }
         var mapped = classify(error, url: url)
         if responseStarted {
             mapped.requestMayHaveBeenSent = true

@@ -1,14 +1,6 @@
 public import Foundation
 public import HTTPCore
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 extension MarkbookClient {
     /// `getbackupurl`, for a download: the backup's URL when it is ready.
     ///
@@ -25,9 +17,11 @@ extension MarkbookClient {
     /// a whole zip.
     ///
     /// Asks for the backup's URL (``readyBackupURL()``), then streams the zip (never held in
-    /// memory) to a hidden staging file beside the destination, without the session and with the
-    /// client's timeout, retries and hooks. Only a complete download that starts like a zip is
-    /// renamed over the destination, in one step; anything else is removed and nothing is saved.
+    /// memory) to a hidden staging file, without the session and with the client's timeout,
+    /// retries and hooks. Only a complete download that starts like a zip is put at the
+    /// destination, in one step; anything else is removed and nothing is saved. A device or a
+    /// named pipe gets the zip once it is checked, and a symbolic link is followed
+    /// (see ``HTTPCore/FileDestination``).
     ///
     /// ```swift
     /// let saved = try await client.downloadBackup(to: URL(fileURLWithPath: "Backups"))
@@ -38,26 +32,24 @@ extension MarkbookClient {
     ///   - destination: The file to save, or an existing directory to save it in under the
     ///     server's file name (``BackupURL/fileName(for:)``).
     ///   - replacing: Whether a file already at the destination may be replaced; when `false`, it
-    ///     is checked before the URL is fetched and again before the rename.
+    ///     is checked before the URL is fetched and again as the zip is put in place.
     ///   - progress: Called as bytes reach the staging file.
     /// - Returns: Where the zip was saved and its size.
     /// - Throws: ``BackupUnavailable`` when the backup is pending or there is none;
-    ///   ``HTTPCore/APIError``: `usage` when the destination exists (and `replacing` is `false`)
-    ///   or cannot be written, `not_found` when the URL has expired, `api_error` when the answer is
-    ///   not a zip, and every other failure of the two requests.
+    ///   ``HTTPCore/FileWriteError`` when the destination exists (and `replacing` is `false`) or
+    ///   cannot be written; ``HTTPCore/APIError``: `not_found` when the URL has expired,
+    ///   `api_error` when the answer is not a zip, and every other failure of the two requests.
     public func downloadBackup(
         to destination: URL,
         replacing: Bool = false,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> BackupDownload {
         let downloader = try sessionlessClient()
+        // Looked at before the URL is fetched: fetching it starts the hour it stays valid.
+        if !Self.isDirectory(destination) { _ = try FileDestination(destination, replacing: replacing) }
         let url = try await readyBackupURL()
-        let target = Self.target(destination, url: url)
-        if !replacing { try Self.refuseExisting(target) }
-        // Beside the target, so the final rename stays on one file system.
-        let staging = target.deletingLastPathComponent().appending(
-            path: ".\(target.lastPathComponent).download-\(UUID().uuidString.prefix(8))"
-        )
+        let target = try FileDestination(Self.target(destination, url: url), replacing: replacing)
+        let staging = Self.stagingFile(for: target)
         defer {
             // Nothing is resumed from a staging file, so a failed download leaves none of its files.
             let partial = Client.partialFile(for: staging)
@@ -88,29 +80,27 @@ extension MarkbookClient {
                 )
             )
         }
-        if !replacing { try Self.refuseExisting(target) }
-        guard rename(staging.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw APIError.usage("Could not save the backup to \(target.path): \(reason).")
-        }
-        return BackupDownload(file: target, byteCount: Int(download.byteCount), url: url)
+        try FileWriter.move(staging, to: target)
+        return BackupDownload(file: target.target, byteCount: Int(download.byteCount), url: url)
     }
 
     /// `destination`, or the server's file name inside it when it is a directory.
     static func target(_ destination: URL, url: URL) -> URL {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        else { return destination }
-        return destination.appending(path: BackupURL.fileName(for: url))
+        isDirectory(destination) ? destination.appending(path: BackupURL.fileName(for: url)) : destination
     }
 
-    private static func refuseExisting(_ file: URL) throws {
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
-        throw APIError.usage(
-            "\(file.path) already exists; the backup was not downloaded.",
-            hint: "Choose another destination, or allow replacing it."
-        )
+    private static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Where the zip waits until it is checked: beside a file target, so it is renamed into place
+    /// on the same file system; in the temporary folder for a device or a pipe.
+    private static func stagingFile(for destination: FileDestination) -> URL {
+        let folder =
+            destination.isStream
+            ? FileManager.default.temporaryDirectory : destination.target.deletingLastPathComponent()
+        return folder.appending(path: ".\(destination.target.lastPathComponent).download-\(UUID().uuidString.prefix(8))")
     }
 
     /// Whether the file starts like a zip: a local file header, or the end record of an empty one.

@@ -14,11 +14,14 @@ struct BackupDownloadCommand: MarkbookCommand {
             the server gives it (or --output). The bytes go to a hidden temporary file beside the \
             target, which is renamed only once the whole zip has arrived and starts like a zip, so \
             the target never holds half a file or an error page. A file already at the target is \
-            kept unless --force. The URL works for about an hour after it is first fetched: download \
-            at once.
+            kept unless --force; a device or a named pipe (or - for standard output) gets the zip \
+            once it is checked, and a symbolic link is followed. The URL works for about an hour \
+            after it is first fetched: download at once.
 
             Exit codes: 0 saved; 75 (backup_pending) the backup is not built yet, try again \
-            tomorrow; 11 (no_backup) none is scheduled, run 'markbook backup schedule MATCHING' first.
+            tomorrow; 11 (no_backup) none is scheduled, run 'markbook backup schedule MATCHING' first; \
+            64 (usage) the target exists and --force was not given; 1 (output_failed) the target \
+            cannot be written (a missing folder, a read-only place, a full disk).
 
             Examples:
               markbook backup download
@@ -48,15 +51,6 @@ struct BackupDownloadCommand: MarkbookCommand {
 
     func validate() throws {
         if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
-        guard let output else { return }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue { return }
-        // Checked before the URL is fetched: fetching it starts the hour it stays valid.
-        let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("--output \(output): the directory \(directory) does not exist.")
-        }
-        if !force { try AtomicFileWriter.refuseExisting(URL(fileURLWithPath: output)) }
     }
 
     private struct Output: Encodable {
@@ -66,7 +60,10 @@ struct BackupDownloadCommand: MarkbookCommand {
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         // The current directory by default: the SDK saves under the server's file name there.
-        let destination = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
+        let toStandardOutput = output == FileDestination.standardOutputPath
+        let destination = URL(
+            fileURLWithPath: toStandardOutput ? "/dev/stdout" : output ?? FileManager.default.currentDirectoryPath
+        )
         let saved: BackupDownload
         do {
             saved = try await client.downloadBackup(to: destination, replacing: force) { progress in
@@ -78,6 +75,9 @@ struct BackupDownloadCommand: MarkbookCommand {
         } catch let error as APIError {
             throw Self.restated(error)
         }
+        guard !toStandardOutput else {
+            return context.note("Wrote the backup (\(Self.size(saved.byteCount))) to standard output.")
+        }
         try context.printRecord(Output(path: saved.file.path, bytes: saved.byteCount)) {
             context.print(saved.file.path)
             context.note("Saved the backup (\(Self.size(saved.byteCount))) to \(saved.file.path).")
@@ -87,8 +87,6 @@ struct BackupDownloadCommand: MarkbookCommand {
     /// The SDK's hints in terms of this command's options and the other commands.
     static func restated(_ error: APIError) -> APIError {
         switch error.code {
-        case .usage where error.message.contains(" already exists"):
-            return error.withHint("Pass --force to replace it, or choose another --output.")
         case .notFound:
             return error.withHint(
                 "The URL works for about an hour after it is first fetched; schedule a new backup "

@@ -20,7 +20,8 @@ struct ExportCommand: MarkbookCommand {
             --output starts with a UTF-8 byte order mark and ends its lines with CRLF, so Excel and \
             Numbers open it directly; on standard output there is no byte order mark and lines end \
             with LF. --format json writes the tasks and each student's results by task. --output \
-            replaces the file only once the export is complete.
+            writes the file whole or not at all, and keeps a file already there unless --force; \
+            a device or a named pipe is written in place, and a symbolic link is followed.
 
             Examples:
               markbook --sandbox export 1000001
@@ -41,8 +42,12 @@ struct ExportCommand: MarkbookCommand {
     )
     var output: String?
 
+    @Flag(help: "With --output: replace a file already there.")
+    var force = false
+
     func validate() throws {
         if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
+        if force, output == nil { throw ValidationError("--force only applies to --output.") }
     }
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
@@ -50,26 +55,28 @@ struct ExportCommand: MarkbookCommand {
         if context.fields != nil {
             throw ValidationError("markbook export writes every column; --fields does not apply.")
         }
+        // Looked at before the markbook is fetched, so a path that cannot be written costs nothing.
+        let destination = try output.map { try FileDestination(path: $0, replacing: force) }
         let sheet = try await client.getMarkbook(key: key)
         let data: Data
         if let delimited = format.delimited {
             let table = MarkbookGrid(sheet: sheet).table()
-            guard let output else {
+            guard let destination else {
                 // One record per line, LF-terminated, as other tools on a pipe expect.
                 for row in table { context.print(String(delimited.string([row]).dropLast())) }
                 return
             }
             data = delimited.data(table, byteOrderMark: true)
-            try Self.write(data, to: output)
+            try FileWriter.save(data, to: destination)
         } else {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             data = try encoder.encode(GridDocument(sheet: sheet))
-            guard let output else {
+            guard let destination else {
                 context.print(String(decoding: data, as: UTF8.self))
                 return
             }
-            try Self.write(data + Data("\n".utf8), to: output)
+            try FileWriter.save(data + Data("\n".utf8), to: destination)
         }
         let students = sheet.students.count
         let tasks = sheet.tasks.count
@@ -77,11 +84,5 @@ struct ExportCommand: MarkbookCommand {
             "Wrote \(students) student\(students == 1 ? "" : "s") × \(tasks) task\(tasks == 1 ? "" : "s") of "
                 + "\(sheet.name) to \(output ?? "-")."
         )
-    }
-
-    private static func write(_ data: Data, to path: String) throws {
-        let file = try AtomicFileWriter(destination: URL(fileURLWithPath: path))
-        try file.write(data)
-        try file.commit()
     }
 }

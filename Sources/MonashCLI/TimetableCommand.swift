@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Foundation
+import HTTPCore
 import MonashSchedule
 
 /// `monash timetable [--day DATE]`: the week's classes, or one day's.
@@ -11,7 +12,7 @@ struct TimetableCommand: MonashSubcommand {
         discussion: """
             Times are shown in the campus zone unless --time-zone names another; --json gives ISO 8601 times with that zone's offset, and --format csv, tsv or jsonl one row per class.
 
-            --ics writes the week as an iCalendar file that calendar apps import: one event per class with the room and campus as its location and the lecturer in its description, times in the campus zone with its daylight-saving rules (or in UTC with --utc), and event ids that name the class rather than its time, so importing the week again after a class moved updates the event instead of adding a copy. With --output the file is replaced only once it is complete. For a calendar that stays current without importing, subscribe to calendar serve.
+            --ics writes the week as an iCalendar file that calendar apps import: one event per class with the room and campus as its location and the lecturer in its description, times in the campus zone with its daylight-saving rules (or in UTC with --utc), and event ids that name the class rather than its time, so importing the week again after a class moved updates the event instead of adding a copy. With --output the file is written whole or not at all, and a file already there is kept unless --force; a device or a named pipe is written in place, and a symbolic link is followed. For a calendar that stays current without importing, subscribe to calendar serve.
 
             Examples:
               monash --sandbox timetable --day today
@@ -39,14 +40,19 @@ struct TimetableCommand: MonashSubcommand {
     )
     var output: String?
 
+    @Flag(help: "With --output: replace a file already there.")
+    var force = false
+
     func validate() throws {
         guard !ics else {
             if day != nil { throw ValidationError("--ics writes the whole week; it cannot be used with --day.") }
             if let output, output.isEmpty { throw ValidationError("--output needs a file name.") }
+            if force, output == nil { throw ValidationError("--force only applies to --output.") }
             return
         }
         if utc { throw ValidationError("--utc only applies to --ics.") }
         if output != nil { throw ValidationError("--output only applies to --ics.") }
+        if force { throw ValidationError("--force only applies to --ics --output.") }
     }
 
     private struct Output: Encodable {
@@ -60,9 +66,11 @@ struct TimetableCommand: MonashSubcommand {
         if ics, context.outputsJSON {
             throw ValidationError("--ics writes iCalendar; it cannot be used with --json, --format or --fields.")
         }
+        // Looked at before the timetable is fetched, so a path that cannot be written costs nothing.
+        let destination = try output.map { try FileDestination(path: $0, replacing: force) }
         let timetable = try await context.timetable()
         if ics {
-            try writeCalendar(timetable, in: context)
+            try writeCalendar(timetable, to: destination, in: context)
             return
         }
         let zone = context.zone(monash.timeZone)
@@ -98,19 +106,21 @@ struct TimetableCommand: MonashSubcommand {
         }
     }
 
-    private func writeCalendar(_ timetable: Timetable, in context: CommandContext) throws {
+    private func writeCalendar(
+        _ timetable: Timetable,
+        to destination: FileDestination?,
+        in context: CommandContext
+    ) throws {
         let options = ICalendarOptions(times: utc ? .utc : .zoned, stamp: context.now)
         let calendar = timetable.iCalendar(options)
-        guard let output else {
+        guard let destination else {
             // Every iCalendar line ends with CRLF (one Character in Swift), the last one included;
             // print adds the LF.
             context.print(String(calendar.dropLast()) + "\r")
             return
         }
-        let file = try AtomicFileWriter(destination: URL(fileURLWithPath: output))
-        try file.write(Data(calendar.utf8))
-        try file.commit()
+        try FileWriter.save(Data(calendar.utf8), to: destination)
         let count = timetable.classes.count
-        context.note("Wrote week \(timetable.week): \(count) class\(count == 1 ? "" : "es") to \(output).")
+        context.note("Wrote week \(timetable.week): \(count) class\(count == 1 ? "" : "es") to \(destination.path).")
     }
 }

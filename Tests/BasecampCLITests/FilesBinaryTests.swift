@@ -95,7 +95,10 @@ struct FilesBinaryTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.logoBytes)
 
         try Data("stale".utf8).write(to: URL(fileURLWithPath: target + ".partial"))
-        let fresh = try await Self.run(["download", Self.logo, "--output", target, "--no-resume"], workspace)
+        let fresh = try await Self.run(
+            ["download", Self.logo, "--output", target, "--no-resume", "--force"],
+            workspace
+        )
         #expect(fresh.exitCode == 0, "\(fresh.stderr)")
         #expect(!fresh.stdout.contains("resumed"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.logoBytes)
@@ -140,5 +143,30 @@ struct FilesBinaryTests {
         let missingUpload = try await Self.run(["download", "1", "--output", workspace.path("x")], workspace)
         #expect(missingUpload.exitCode == 2)
         #expect(!FileManager.default.fileExists(atPath: workspace.path("x")))
+    }
+
+    @Test("Without --output, a file named after the upload that is already there is kept unless --force")
+    func nameFromServerKept() async throws {
+        let workspace = try Workspace()
+        let saved = workspace.path("company-logo.png")
+        let first = try await runBuiltBasecamp(["--sandbox", "download", Self.logo], in: workspace.folder)
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(first.stdout == "Saved company-logo.png: 20.7 KiB\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: saved)) == Self.logoBytes)
+
+        try Data("my own logo".utf8).write(to: URL(fileURLWithPath: saved))
+        let kept = try await runBuiltBasecamp(["--sandbox", "--json", "download", Self.logo], in: workspace.folder)
+        #expect(kept.exitCode == 64, "\(kept.stderr)")
+        let report = try kept.errorReport()
+        #expect(report.message == "company-logo.png already exists.")
+        #expect(report.hint?.contains("--force") == true)
+        #expect(try String(contentsOfFile: saved, encoding: .utf8) == "my own logo")
+
+        let replaced = try await runBuiltBasecamp(
+            ["--sandbox", "download", Self.logo, "--force"],
+            in: workspace.folder
+        )
+        #expect(replaced.exitCode == 0, "\(replaced.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: saved)) == Self.logoBytes)
     }
 }

@@ -95,7 +95,10 @@ struct SignInCommandTests {
 
         let missing = await basecamp(["--json", "auth", "status"], variables: SignInFolder().variables)
         #expect(missing.exitCode == 3)
-        #expect(try missing.errorReport().hint == BasecampSession.signInHint)
+        #expect(try missing.errorReport().hint == "Run 'basecamp auth login' to sign in (or set BASECAMP_TOKEN).")
+        let sandbox = await basecamp(["--sandbox", "--json", "auth", "status"], variables: SignInFolder().variables)
+        #expect(sandbox.exitCode == 3)
+        #expect(try sandbox.errorReport().hint == "Run 'basecamp --sandbox auth login' to sign in.")
     }
 
     @Test("no token and no sign-in: exit 3 saying to run auth login")
@@ -109,7 +112,51 @@ struct SignInCommandTests {
         #expect(result.exitCode == 3)
         let report = try result.errorReport()
         #expect(report.code == "auth_required")
-        #expect(report.hint == BasecampSession.signInHint)
+        #expect(report.hint == "Run 'basecamp auth login' to sign in (or set BASECAMP_TOKEN).")
+    }
+
+    @Test("a login without its tokens is no sign-in: --sandbox uses its stand-in, a real run says to sign in")
+    func loginWithoutTokens() async throws {
+        for sandbox in [true, false] {
+            let folder = SignInFolder()
+            defer { folder.remove() }
+            try await Self.storeSignIn(in: folder, sandbox: sandbox, accounts: [.init(id: 111, name: "Honcho Design")])
+            try FileManager.default.removeItem(at: sandbox ? folder.sandboxCredentials : folder.credentials)
+            let mode = sandbox ? ["--sandbox"] : []
+            let result = await basecamp(mode + ["--json", "projects", "list"], variables: folder.variables)
+            if sandbox {
+                #expect(result.exitCode == 0, "\(result.stderr)")
+                #expect(result.stdout.contains("The Leto Laptop"))
+            } else {
+                #expect(result.exitCode == 3)
+                #expect(
+                    try result.errorReport().hint == "Run 'basecamp auth login' to sign in (or set BASECAMP_TOKEN)."
+                )
+            }
+        }
+    }
+
+    @Test(
+        "auth status rounds the time to expiry as a person reads it",
+        arguments: [
+            (14 * 86_400 - 5, "in 14 days"),
+            (13 * 86_400 + 12 * 3600, "in 14 days"),
+            (13 * 86_400 + 11 * 3600, "in 13 days"),
+            (36 * 3600, "in 36 hours"),
+            (47 * 3600 + 40 * 60, "in 2 days"),
+            (2 * 3600 - 10, "in 2 hours"),
+            (90 * 60, "in 90 minutes"),
+            (5 * 60 - 20, "in 5 minutes"),
+            (119, "in 119 seconds"),
+            (1, "in 1 second"),
+            (0, "now"),
+            (-3 * 3600 - 100, "3 hours ago"),
+            (-86_400 * 2, "2 days ago"),
+        ] as [(Int, String)]
+    )
+    func relativeExpiry(seconds: Int, text: String) {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(AuthStatus.relative(now.addingTimeInterval(TimeInterval(seconds)), now: now) == text)
     }
 
     @Test("the stored token and BASECAMP_USER_AGENT reach the API; the public API is the default")

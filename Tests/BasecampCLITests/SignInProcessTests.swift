@@ -15,17 +15,19 @@ struct SignInProcessTests {
     static let strict = ["BASECAMP_SANDBOX_STRICT_TOKENS": "1"]
 
     /// Signs in with `--sandbox auth login` (through the browser, or with `--device`) in a fresh
-    /// config folder against a sandbox that accepts only tokens it issued (`extra` adds variables),
+    /// config folder against a sandbox that accepts only tokens it issued unless not `strict`
+    /// (`extra` adds variables),
     /// checks that it succeeded, then runs `body` with the folder, the variables and the sign-in's
     /// result; the folder is removed after.
     static func afterSandboxSignIn(
         device: Bool = false,
+        strict: Bool = true,
         extra: [String: String] = [:],
         _ body: (SignInFolder, [String: String], CommandResult) async throws -> Void
     ) async throws {
         let folder = SignInFolder()
         defer { folder.remove() }
-        let variables = folder.variables.merging(strict) { $1 }.merging(extra) { $1 }
+        let variables = folder.variables.merging(strict ? Self.strict : [:]) { $1 }.merging(extra) { $1 }
         let login =
             device
             ? try await runBuiltBasecamp(["--sandbox", "auth", "login", "--device"], variables: variables)
@@ -77,7 +79,7 @@ struct SignInProcessTests {
             #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
             let after = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
             #expect(after.exitCode == 3)
-            #expect(try after.errorReport().hint?.contains("basecamp auth login") == true)
+            #expect(try after.errorReport().hint == "Run 'basecamp --sandbox auth login' to sign in.")
         }
     }
 
@@ -140,7 +142,7 @@ struct SignInProcessTests {
         try await Self.withAuthorizationServer(SandboxAuthorizationOptions(requiresIssuedTokens: true)) {
             authorization,
             variables,
-            _ in
+            folder in
             let login = try await browserSignIn(["auth", "login", "--no-browser"], variables: variables)
             #expect(login.exitCode == 0, "\(login.stderr)")
             authorization.revokeAccessTokens()
@@ -149,8 +151,45 @@ struct SignInProcessTests {
             #expect(rejected.exitCode == 3, "\(rejected.stderr)")
             let report = try rejected.errorReport()
             #expect(report.code == "auth_required")
-            #expect(report.hint == "Run 'basecamp auth login' to sign in again.")
+            #expect(
+                report.hint
+                    == "The server refused the stored sign-in, so it was removed. Run 'basecamp auth login' to sign in again."
+            )
             #expect(authorization.refreshRequests == 1)
+            // The whole sign-in is gone, not just its tokens.
+            #expect(!FileManager.default.fileExists(atPath: folder.credentials.path))
+            #expect(!FileManager.default.fileExists(atPath: folder.url.appending(path: "login.json").path))
+            let status = try await runBuiltBasecamp(["--json", "auth", "status"], variables: variables)
+            #expect(status.exitCode == 3)
+            #expect(try status.errorReport().message == "Not signed in to Basecamp.")
+        }
+    }
+
+    @Test("--sandbox: a refresh the server refuses removes the whole sign-in; the next --sandbox command works")
+    func refusedRefreshUnderSandbox() async throws {
+        try await Self.afterSandboxSignIn(strict: false) { folder, variables, _ in
+            // A refresh token the sandbox never issued, on a token that has expired: the next
+            // command's refresh is refused with invalid_grant.
+            var stored = try folder.tokens(folder.sandboxCredentials)
+            stored.refreshToken = "refresh-token-the-sandbox-never-issued"
+            stored.expiresAt = Date().addingTimeInterval(-60)
+            try await FileCredentialStore(url: folder.sandboxCredentials).save(stored)
+
+            let refused = try await runBuiltBasecamp(["--sandbox", "--json", "projects", "list"], variables: variables)
+            #expect(refused.exitCode == 3, "\(refused.stderr)")
+            #expect(
+                try refused.errorReport().hint
+                    == "The server refused the stored sign-in, so it was removed. Run 'basecamp --sandbox auth login' to sign in again."
+            )
+            #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+            #expect(!FileManager.default.fileExists(atPath: folder.url.appending(path: "sandbox/login.json").path))
+
+            let projects = try await runBuiltBasecamp(["--sandbox", "projects", "list"], variables: variables)
+            #expect(projects.exitCode == 0, "\(projects.stderr)")
+            #expect(projects.stdout.contains("The Leto Laptop"))
+            let status = try await runBuiltBasecamp(["--sandbox", "--json", "auth", "status"], variables: variables)
+            #expect(status.exitCode == 3)
+            #expect(try status.errorReport().hint == "Run 'basecamp --sandbox auth login' to sign in.")
         }
     }
 

@@ -62,11 +62,7 @@ func browserSignIn(
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    var environment: [String: String] = [:]
-    for key in BuiltExecutable.inheritedVariables {
-        if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
-    }
-    process.environment = environment.merging(variables) { $1 }
+    process.environment = BuiltExecutable.environment(variables)
     process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
     process.standardError = try FileHandle(forWritingTo: stderrURL)
     try process.run()

@@ -62,3 +62,31 @@ struct TodoJSON: Decodable {
 func runBuiltBasecamp(_ arguments: [String], variables: [String: String] = [:]) async throws -> CommandResult {
     try await BuiltExecutable.run("basecamp", arguments: arguments, variables: variables)
 }
+
+/// Runs the built `basecamp` in `directory` (its current directory), for commands that write
+/// files named by the server there.
+func runBuiltBasecamp(
+    _ arguments: [String],
+    in directory: URL,
+    filePath: String = #filePath
+) async throws -> CommandResult {
+    let process = Process()
+    process.executableURL = try BuiltExecutable.url(named: "basecamp", filePath: filePath)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = BuiltExecutable.environment([:])
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // Small outputs: read to the end, then wait.
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(
+        exitCode: process.terminationStatus,
+        stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self)
+    )
+}

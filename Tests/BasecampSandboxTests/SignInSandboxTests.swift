@@ -5,6 +5,7 @@ import CLISupport
 import Foundation
 import HTTPCore
 import HTTPCoreOAuth
+import HTTPCoreOAuthHummingbird
 import HTTPCoreTesting
 import HTTPTypes
 import Testing
@@ -79,9 +80,25 @@ struct SignInSandboxTests {
     }
 
     /// The browser's part: open the authorization URL, follow its redirect into the listener.
+    @available(macOS 14, iOS 17, tvOS 17, *)
     func signInWithoutBrowser(_ oauth: OAuthClient, resource: String? = nil) async throws -> TokenCredentials {
-        let listener = try LoopbackRedirectListener()
-        defer { listener.close() }
+        let listener = try await LoopbackRedirectListener.start()
+        do {
+            let credentials = try await signIn(oauth, through: listener, resource: resource)
+            await listener.close()
+            return credentials
+        } catch {
+            await listener.close()
+            throw error
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private func signIn(
+        _ oauth: OAuthClient,
+        through listener: LoopbackRedirectListener,
+        resource: String?
+    ) async throws -> TokenCredentials {
         let request = try oauth.authorizationRequest(redirectURI: listener.redirectURI, resource: resource)
         async let callback = listener.waitForCallback(timeout: .seconds(30), accept: request.isCallback)
         let browser = URLSessionTransport()
@@ -260,10 +277,11 @@ struct SignInSandboxTests {
             )
             _ = try await signInWithoutBrowser(right)
 
-            // A verifier that does not match the challenge is invalid_grant.
-            let listener = try LoopbackRedirectListener()
-            defer { listener.close() }
-            let request = try right.authorizationRequest(redirectURI: listener.redirectURI)
+            // A verifier that does not match the challenge is invalid_grant (no browser comes back:
+            // the redirect is read, not followed).
+            let request = try right.authorizationRequest(
+                redirectURI: try #require(URLComponents(string: "http://127.0.0.1:8765/callback")?.url)
+            )
             let browser = URLSessionTransport()
             let authorize = try await browser.send(
                 HTTPRequest(method: .get, url: request.url),

@@ -129,13 +129,7 @@ struct FileTransferTests {
     func retryResumes() async throws {
         let destination = try Self.file(named: "big.bin")
         let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
-        var configuration = ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example.com")),
-            timeSource: TestClock()
-        )
-        configuration.retry = RetryPolicy(maxAttempts: 3)
-        let client = try Client(configuration: configuration, transport: transport)
-        let result = try await client.download(Endpoint<Data>(.get, "big"), to: destination)
+        let result = try await transport.client().download(Endpoint<Data>(.get, "big"), to: destination)
         #expect(transport.ranges == [nil, "bytes=5-"])
         #expect(try Self.text(destination) == "0123456789")
         #expect(result.resumedFrom == 5)
@@ -187,13 +181,27 @@ struct FileTransferTests {
 }
 
 /// Sends the first half of a body and then loses the connection; answers a resumed request
-/// with the rest.
-private final class HalfThenFailTransport: HTTPTransport {
+/// with the rest (or, when it `ignoresRange`, with the whole body again).
+final class HalfThenFailTransport: HTTPTransport {
     let body: Data
+    let ignoresRange: Bool
     private let seen = Locked<[String?]>([])
     var ranges: [String?] { seen.withLock { $0 } }
 
-    init(body: Data) { self.body = body }
+    init(body: Data, ignoresRange: Bool = false) {
+        self.body = body
+        self.ignoresRange = ignoresRange
+    }
+
+    /// A client on this transport that tries three times, on a test clock.
+    func client() throws -> Client {
+        var configuration = ClientConfiguration(
+            baseURL: try #require(URL(string: "https://api.example.com")),
+            timeSource: TestClock()
+        )
+        configuration.retry = RetryPolicy(maxAttempts: 3)
+        return try Client(configuration: configuration, transport: self)
+    }
 
     func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
         throw TransportError(.other, requestMayHaveBeenSent: false, message: "Only streaming calls expected.")
@@ -218,6 +226,12 @@ private final class HalfThenFailTransport: HTTPTransport {
             try sink.begin(HTTPResponse(status: .ok, headerFields: [.eTag: "\"b\""]))
             try sink.write(self.body.prefix(half))
             throw TransportError(.connectionLost, requestMayHaveBeenSent: true, message: "Connection lost.")
+        }
+        if ignoresRange {
+            let response = HTTPResponse(status: .ok, headerFields: [.eTag: "\"b\""])
+            try sink.begin(response)
+            try sink.write(self.body)
+            return TransportResponse(response: response, url: url)
         }
         let fields: HTTPFields = [.contentRange: "bytes \(half)-\(self.body.count - 1)/\(self.body.count)"]
         let response = HTTPResponse(status: .partialContent, headerFields: fields)

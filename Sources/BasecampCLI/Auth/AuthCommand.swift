@@ -23,9 +23,9 @@ struct AuthStatusCommand: BasecampSubcommand {
 
     func run(in context: CommandContext) async throws {
         let files = try SignInFiles(context: context)
-        guard let login = try files.loadLogin() else { throw BasecampSession.notSignedIn }
+        guard let login = try files.loadLogin() else { throw BasecampSession.notSignedIn(context) }
         let credentials = await files.credentialStore(timeSource: context.environment.clock).load()
-        guard credentials != nil else { throw BasecampSession.notSignedIn }
+        guard credentials != nil else { throw BasecampSession.notSignedIn(context) }
         try AuthStatus.print(login, credentials, files: files, in: context)
     }
 }

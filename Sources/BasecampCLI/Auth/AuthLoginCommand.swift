@@ -4,9 +4,11 @@ import CLISupport
 import Foundation
 import HTTPCore
 import HTTPCoreOAuth
+import HTTPCoreOAuthHummingbird
 
-/// `basecamp auth login`: signs in through the browser (a loopback redirect on 127.0.0.1, with
-/// PKCE and `state`) or with `--device`, then keeps the tokens for every later command.
+/// `basecamp auth login`: signs in through the browser (a loopback redirect on 127.0.0.1, or
+/// `::1` where there is no IPv4 loopback, with PKCE and `state`) or with `--device`, then keeps
+/// the tokens for every later command.
 struct AuthLoginCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
@@ -86,10 +88,18 @@ struct AuthLoginCommand: BasecampSubcommand {
         if device {
             credentials = try await deviceSignIn(oauth, context: context)
         } else {
-            let listener = try LoopbackRedirectListener(port: port ?? 0)
-            defer { listener.close() }
+            guard #available(macOS 14, iOS 17, tvOS 17, *) else {
+                throw ValidationError("The browser sign-in needs macOS 14 or later; use --device.")
+            }
+            let listener = try await LoopbackRedirectListener.start(port: port ?? 0)
             oauth.registration.redirectURI = listener.redirectURI
-            credentials = try await browserSignIn(oauth, listener: listener, context: context)
+            do {
+                credentials = try await browserSignIn(oauth, listener: listener, context: context)
+                await listener.close()
+            } catch {
+                await listener.close()
+                throw error
+            }
         }
         for secret in [credentials.accessToken, credentials.refreshToken].compactMap({ $0 }) {
             context.registerSecret(secret)
@@ -119,7 +129,13 @@ struct AuthLoginCommand: BasecampSubcommand {
             signedInAt: context.now
         )
         try await files.credentialStore(timeSource: connection.configuration.timeSource).save(credentials)
-        try files.saveLogin(login)
+        do {
+            try files.saveLogin(login)
+        } catch {
+            // The whole sign-in or none: tokens without their login would be a sign-in no command uses.
+            _ = try? await files.remove()
+            throw error
+        }
         try AuthStatus.print(login, credentials, files: files, in: context)
     }
 
@@ -146,7 +162,7 @@ struct AuthLoginCommand: BasecampSubcommand {
 
     private func browserSignIn(
         _ oauth: OAuthClient,
-        listener: LoopbackRedirectListener,
+        listener: some AuthorizationRedirectReceiver,
         context: CommandContext
     ) async throws -> TokenCredentials {
         let request = try oauth.authorizationRequest(redirectURI: listener.redirectURI)

@@ -49,19 +49,24 @@ struct AuthStatus: Encodable {
         relativeExpiry = expiry.map { Self.relative($0, now: now) }
     }
 
-    /// "in 13 days", "in 5 minutes", "2 hours ago".
+    /// "in 14 days", "in 5 minutes", "2 hours ago": rounded to the nearest unit, as a person
+    /// reads a time, so a two-week token seen a few seconds after sign-in is "in 14 days".
     static func relative(_ date: Date, now: Date) -> String {
-        let seconds = Int(date.timeIntervalSince(now).rounded())
+        let seconds = date.timeIntervalSince(now)
         let magnitude = abs(seconds)
-        let (count, unit): (Int, String) =
-            switch magnitude {
-            case ..<120: (magnitude, "second")
-            case ..<7200: (magnitude / 60, "minute")
-            case ..<172_800: (magnitude / 3600, "hour")
-            default: (magnitude / 86400, "day")
+        // Each unit until its rounded count reaches the next unit's worth of two.
+        let units: [(name: String, seconds: Double, limit: Int?)] = [
+            ("second", 1, 120), ("minute", 60, 120), ("hour", 3600, 48), ("day", 86400, nil),
+        ]
+        for unit in units {
+            let count = Int((magnitude / unit.seconds).rounded())
+            guard let limit = unit.limit, count >= limit else {
+                if count == 0 { return "now" }
+                let text = "\(count) \(unit.name)\(count == 1 ? "" : "s")"
+                return seconds >= 0 ? "in \(text)" : "\(text) ago"
             }
-        let text = "\(count) \(unit)\(count == 1 ? "" : "s")"
-        return seconds >= 0 ? "in \(text)" : "\(text) ago"
+        }
+        return "now"
     }
 
     /// Prints the status of `login` in `context`'s mode as text (or as `--format` asks).

@@ -45,12 +45,12 @@ struct BasecampSession {
                 userAgent: userAgent
             )
         }
-        if let login, let files {
-            let store = SignInCredentialStore(
-                files: files,
-                base: files.credentialStore(timeSource: connection.configuration.timeSource)
-            )
-            guard let stored = await store.load() else { throw notSignedIn }
+        let store = files.map {
+            SignInCredentialStore(files: $0, base: $0.credentialStore(timeSource: connection.configuration.timeSource))
+        }
+        // A login without its tokens (left by an older version, or a logout in progress) is no
+        // sign-in at all, so `--sandbox` falls back to its stand-in as if there were none.
+        if let login, let store, let stored = await store.load() {
             for secret in [stored.accessToken, stored.refreshToken, login.clientSecret].compactMap({ $0 }) {
                 context.registerSecret(secret)
             }
@@ -66,7 +66,7 @@ struct BasecampSession {
                 userAgent: userAgent
             )
         }
-        guard context.usesSandbox else { throw notSignedIn }
+        guard context.usesSandbox else { throw notSignedIn(context) }
         return BasecampSession(
             context: context,
             connection: connection,
@@ -104,10 +104,20 @@ struct BasecampSession {
         return components.url ?? url
     }
 
-    static let signInHint = "Run 'basecamp auth login' to sign in (or set BASECAMP_TOKEN)."
+    /// `basecamp auth login`, with `--sandbox` when the command ran under it.
+    static func loginCommand(_ context: CommandContext) -> String {
+        context.usesSandbox ? "basecamp --sandbox auth login" : "basecamp auth login"
+    }
 
-    static var notSignedIn: APIError {
-        APIError.authRequired(APIError.Details(message: "Not signed in to Basecamp.", hint: signInHint))
+    /// `auth_required` for a command that found no sign-in.
+    static func notSignedIn(_ context: CommandContext) -> APIError {
+        let token = context.usesSandbox ? "" : " (or set BASECAMP_TOKEN)"
+        return APIError.authRequired(
+            APIError.Details(
+                message: "Not signed in to Basecamp.",
+                hint: "Run '\(loginCommand(context))' to sign in\(token)."
+            )
+        )
     }
 
     /// The SDK's client on this session's credentials and settings.
@@ -161,10 +171,17 @@ struct BasecampSession {
         do {
             return try await body()
         } catch var error as APIError where error.code == .authRequired {
-            let login = context.usesSandbox ? "basecamp --sandbox auth login" : "basecamp auth login"
+            let login = Self.loginCommand(context)
             switch source {
             case .storedSignIn:
-                error.details.hint = "Run '\(login)' to sign in again."
+                // A refused refresh removes the whole sign-in (SignInCredentialStore.remove()).
+                let removed =
+                    SignInFiles(variables: context.environment.variables, sandbox: context.usesSandbox)
+                    .map { !FileManager.default.fileExists(atPath: $0.loginURL.path) } ?? false
+                error.details.hint =
+                    removed
+                    ? "The server refused the stored sign-in, so it was removed. Run '\(login)' to sign in again."
+                    : "Run '\(login)' to sign in again."
             case .token:
                 error.details.hint = "Check BASECAMP_TOKEN, or unset it and run '\(login)'."
             case .sandboxStandIn:

@@ -96,11 +96,11 @@ struct SignInFiles {
         try FileCredentialStore(url: loginURL).writeAtomically(data)
     }
 
-    /// Removes both files; returns whether anything was there.
+    /// Removes both files, so no half of a sign-in is left; returns whether anything was there.
     func remove() async throws -> Bool {
         let existed = [credentialsURL, loginURL].contains { FileManager.default.fileExists(atPath: $0.path) }
-        try await FileCredentialStore(url: credentialsURL).remove()
         try await FileCredentialStore(url: loginURL).remove()
+        try await FileCredentialStore(url: credentialsURL).remove()
         return existed
     }
 }

@@ -106,7 +106,7 @@ public struct FileCredentialStore: CredentialStore {
         do {
             try PrivateFile.save(data, to: url)
         } catch {
-            throw failure("could not be written")
+            throw failure("could not be written (\(error.explanation))")
         }
     }
 

@@ -1,4 +1,7 @@
-/// Describes a `DecodingError` by the key path that failed, e.g. `classes[0].start_time`.
+import Foundation
+
+/// Describes a `DecodingError` by the key path that failed, e.g. `classes[0].start_time`, and the
+/// JSON it wanted in JSON's words ("an object", "a string"), never a Swift type's name.
 package enum DecodingFailure {
     package static func describe(_ error: any Error) -> String {
         guard let decodingError = error as? DecodingError else {
@@ -8,9 +11,10 @@ package enum DecodingFailure {
         case .keyNotFound(let key, let context):
             return "Could not decode the response: missing key `\(path(context.codingPath + [key]))`."
         case .typeMismatch(let type, let context):
-            return "Could not decode the response: expected \(type) at `\(path(context.codingPath))`."
+            return "Could not decode the response: expected \(jsonKind(type)) at `\(path(context.codingPath))`."
         case .valueNotFound(let type, let context):
-            return "Could not decode the response: null where \(type) was expected at `\(path(context.codingPath))`."
+            return
+                "Could not decode the response: null where \(jsonKind(type)) was expected at `\(path(context.codingPath))`."
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return "Could not decode the response: the body is not valid JSON."
@@ -20,6 +24,23 @@ package enum DecodingFailure {
         @unknown default:
             return "Could not decode the response."
         }
+    }
+
+    /// What JSON a Swift type is read from: `Dictionary<String, Any>` is "an object".
+    package static func jsonKind(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is Substring.Type, is Character.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is any BinaryInteger.Type: return "a whole number"
+        case is any FloatingPoint.Type, is Decimal.Type: return "a number"
+        default: break
+        }
+        let name = String(describing: type)
+        let objects = ["Dictionary<", "KeyedDecodingContainer<"]
+        if objects.contains(where: name.hasPrefix) || name.hasPrefix("[") && name.contains(":") { return "an object" }
+        if ["Array<", "UnkeyedDecodingContainer", "["].contains(where: name.hasPrefix) { return "an array" }
+        // A type of the app's own: its name means nothing in the JSON.
+        return "a value"
     }
 
     package static func path(_ keys: [any CodingKey]) -> String {

@@ -1,5 +1,6 @@
 extension ErrorMapping {
-    /// Maps anything the middleware chain threw to an ``APIError`` (or passes cancellation on).
+    /// Maps anything the middleware chain threw to an ``APIError`` (or passes cancellation, and a
+    /// download's ``FileWriteError``, on: neither is the API's doing).
     ///
     /// - Parameter isIdempotent: Whether repeating the request is harmless; when it is not and
     ///   the request may have reached the server, the outcome is `ambiguous`.
@@ -8,6 +9,8 @@ extension ErrorMapping {
         case let error as APIError:
             return error
         case let error as CancellationError:
+            return error
+        case let error as FileWriteError:
             return error
         case let error as TransportError:
             let details = APIError.Details(message: error.message, cause: error)

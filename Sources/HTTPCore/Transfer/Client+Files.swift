@@ -36,24 +36,43 @@ public struct FileDownload: Sendable {
 }
 
 extension Client {
-    /// Sends `endpoint` and streams its successful body to `destination`, never holding the
-    /// whole body in memory.
+    /// Sends `endpoint` and streams its successful body to the file `destination`, never
+    /// holding the whole body in memory; an existing file there is replaced once the new one is
+    /// complete. The form that takes a ``FileDestination`` says how.
     ///
-    /// The body goes to a partial file next to `destination` (`NAME.partial`), which replaces
-    /// `destination` once complete. With `resume`, a partial file left by an interrupted
-    /// download is continued with a `Range` request, guarded by `If-Range` so a file that
-    /// changed on the server is fetched whole again; each retry of the call resumes too. The
-    /// endpoint's decoder is not used, and the client's body-size limit does not apply.
-    ///
-    /// - Parameter progress: Called as bytes reach the file.
-    /// - Throws: ``APIError`` for a failed call; the partial file is kept for a later resume.
+    /// - Throws: ``APIError`` for a failed call; ``FileWriteError`` when the file cannot be
+    ///   written. The partial file is kept for a later resume.
     public func download<Value>(
         _ endpoint: Endpoint<Value>,
         to destination: URL,
         resume: Bool = true,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> FileDownload {
-        let sink = DownloadSink(partialFile: Self.partialFile(for: destination), resume: resume, progress: progress)
+        try await download(endpoint, to: FileDestination(destination), resume: resume, progress: progress)
+    }
+
+    /// Sends `endpoint` and streams its successful body to `destination`, never holding the
+    /// whole body in memory.
+    ///
+    /// For a file destination, the body goes to a partial file next to the target
+    /// (`NAME.partial`), which replaces the target once complete, and only when
+    /// ``FileDestination/replacing`` allows an existing file to be replaced. With `resume`, a
+    /// partial file left by an interrupted download is continued with a `Range` request, guarded
+    /// by `If-Range` so a file that changed on the server is fetched whole again; each retry of
+    /// the call resumes too. A stream destination (a device, a FIFO, standard output) is written
+    /// in place as the body arrives, and a retry continues it from where it stopped. The
+    /// endpoint's decoder is not used, and the client's body-size limit does not apply.
+    ///
+    /// - Parameter progress: Called as bytes reach the destination.
+    /// - Throws: ``APIError`` for a failed call; ``FileWriteError`` when the destination cannot
+    ///   be written. A partial file is kept for a later resume.
+    public func download<Value>(
+        _ endpoint: Endpoint<Value>,
+        to destination: FileDestination,
+        resume: Bool = true,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> FileDownload {
+        let sink = try DownloadSink(destination: destination, resume: resume, progress: progress)
         var bytes = Endpoint<Data>(
             endpoint.method,
             endpoint.path,
@@ -65,16 +84,11 @@ extension Client {
         )
         bytes.deadline = endpoint.deadline
         let result = try await response(bytes, through: nil, transfer: FileTransfer(download: sink))
-        // A 2xx with no body (a 204) never opened the file.
-        if DownloadSink.size(of: sink.partialFile) == nil {
-            try sink.begin(HTTPResponse(status: .ok))
-            sink.close()
-        }
         let size = sink.bytesOnDisk
         let resumedFrom = sink.resumedFrom
-        try sink.complete(to: destination)
+        try sink.complete()
         return FileDownload(
-            file: destination,
+            file: destination.target,
             byteCount: size,
             resumedFrom: resumedFrom,
             status: result.status,
@@ -120,7 +134,8 @@ extension Client {
         )
     }
 
-    /// The partial file a download to `destination` writes first.
+    /// The partial file a download to the file `destination` writes first (for a symbolic link,
+    /// the partial file is beside the file it points at: ``DownloadSink/partialFile``).
     public static func partialFile(for destination: URL) -> URL {
         destination.deletingLastPathComponent()
             .appendingPathComponent(destination.lastPathComponent + ".partial")

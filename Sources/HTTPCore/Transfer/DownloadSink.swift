@@ -1,14 +1,6 @@
 public import Foundation
 public import HTTPTypes
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How far a transfer has got.
 public struct TransferProgress: Sendable, Hashable {
     /// Bytes done so far, including any resumed from an earlier attempt.
@@ -23,26 +15,35 @@ public struct TransferProgress: Sendable, Hashable {
     }
 }
 
-/// Where a streamed download's successful body goes: a partial file that a later attempt (or a
-/// later run) can resume.
+/// Where a streamed download's successful body goes: its ``destination``, through a partial
+/// file that a later attempt (or a later run) can resume when the destination is a file, or
+/// straight into a stream (a device, a FIFO, standard output).
 ///
 /// A transport calls ``begin(_:)`` with a 2xx head, ``write(_:)`` for each part of the body and
-/// ``close()`` when the attempt ends, however it ends. The sink keeps the partial file's
-/// validator (a strong `ETag`, else `Last-Modified`) in a small file next to it, so a resumed
-/// request can ask for the rest with `Range` and `If-Range`: a server whose file changed then
-/// answers with the whole new file instead of a mismatched tail.
+/// ``close()`` when the attempt ends, however it ends. For a file, the sink keeps the partial
+/// file's validator (a strong `ETag`, else `Last-Modified`) in a small file next to it, so a
+/// resumed request can ask for the rest with `Range` and `If-Range`: a server whose file changed
+/// then answers with the whole new file instead of a mismatched tail. A stream is resumed the same
+/// way within one call, from what it has already taken.
 public final class DownloadSink: Sendable {
-    /// The file the body is written to until the download completes.
-    public let partialFile: URL
+    /// Where the download ends up.
+    public let destination: FileDestination
+    /// The file the body is written to until the download completes; the destination itself for
+    /// a stream.
+    public var partialFile: URL { writer.stagingFile ?? destination.target }
     /// Where the partial file's validator is kept between runs.
     public var validatorFile: URL { partialFile.appendingPathExtension("validator") }
 
+    private let writer: FileWriter
     private let progress: (@Sendable (TransferProgress) -> Void)?
     private let state: Locked<State>
 
     private struct State: Sendable {
-        var handle: FileHandle?
-        /// Bytes in the partial file.
+        /// Whether a successful head has opened the current attempt.
+        var writing = false
+        /// Whether any attempt has begun.
+        var begun = false
+        /// Bytes in the partial file or the stream.
         var onDisk: Int64 = 0
         var validator: String?
         var total: Int64?
@@ -50,20 +51,23 @@ public final class DownloadSink: Sendable {
         var resumedFrom: Int64 = 0
     }
 
-    /// Creates a sink writing to `partialFile`; with `resume`, an existing partial file with a
-    /// known validator is continued rather than started over.
+    /// Creates a sink writing to `destination`; with `resume`, an existing partial file with a
+    /// known validator is continued rather than started over. A stream is opened now.
+    ///
+    /// - Throws: ``FileWriteError`` when a stream cannot be opened.
     public init(
-        partialFile: URL,
+        destination: FileDestination,
         resume: Bool,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) {
-        self.partialFile = partialFile
+    ) throws(FileWriteError) {
+        self.destination = destination
         self.progress = progress
+        writer = try FileWriter(to: destination, staging: .partial)
         var initial = State()
-        let validatorFile = partialFile.appendingPathExtension("validator")
-        if resume,
-            let size = Self.size(of: partialFile), size > 0,
-            let saved = try? String(contentsOf: validatorFile, encoding: .utf8), !saved.isEmpty
+        if resume, let partial = writer.stagingFile,
+            let size = Self.size(of: partial), size > 0,
+            let saved = try? String(contentsOf: partial.appendingPathExtension("validator"), encoding: .utf8),
+            !saved.isEmpty
         {
             initial.onDisk = size
             initial.validator = saved
@@ -71,7 +75,7 @@ public final class DownloadSink: Sendable {
         self.state = Locked(initial)
     }
 
-    /// Bytes already in the partial file.
+    /// Bytes already in the partial file, or written to the stream.
     public var bytesOnDisk: Int64 { state.withLock { $0.onDisk } }
 
     /// Where the last attempt started writing: nonzero when it resumed.
@@ -90,12 +94,15 @@ public final class DownloadSink: Sendable {
         }
     }
 
-    /// Forgets the partial file, so the next attempt starts from the first byte.
+    /// Forgets the partial file, so the next attempt starts from the first byte (a stream that
+    /// took bytes already cannot, and that attempt fails).
     public func discard() {
         state.withLock { state in
-            try? state.handle?.close()
-            state = State()
+            state.validator = nil
+            if !destination.isStream { state.onDisk = 0 }
         }
+        guard !destination.isStream else { return }
+        writer.closeStaging()
         try? FileManager.default.removeItem(at: partialFile)
         try? FileManager.default.removeItem(at: validatorFile)
     }
@@ -103,88 +110,69 @@ public final class DownloadSink: Sendable {
     /// Opens the partial file for a successful response: appends after the bytes on disk for a
     /// `206` that continues them, starts over for anything else.
     ///
-    /// - Throws: ``TransportError`` for a `206` that does not start where the file ends, or a
-    ///   file that cannot be written.
+    /// - Throws: ``TransportError`` for a `206` that does not start where the file ends;
+    ///   ``FileWriteError`` for a file that cannot be written, or a stream that already took
+    ///   part of the body and is sent all of it again.
     public func begin(_ response: HTTPResponse) throws {
         let fields = response.headerFields
         let validator = Self.validator(of: fields)
-        try state.withLock { state in
-            try? state.handle?.close()
-            state.handle = nil
-            var start: Int64 = 0
-            if response.status.code == 206 {
-                guard let range = fields[.contentRange].flatMap(ContentRange.init), range.start == state.onDisk
-                else {
-                    throw TransportError(
-                        .invalidResponse,
-                        requestMayHaveBeenSent: true,
-                        message: "The server sent a part of the file that does not continue the partial download."
-                    )
-                }
-                start = range.start
-                state.total = range.total
-            } else {
-                state.total = fields[.contentLength].flatMap { Int64($0) }
+        var start: Int64 = 0
+        var total = fields[.contentLength].flatMap { Int64($0) }
+        if response.status.code == 206 {
+            let onDisk = state.withLock { $0.onDisk }
+            guard let range = fields[.contentRange].flatMap(ContentRange.init), range.start == onDisk else {
+                throw TransportError(
+                    .invalidResponse,
+                    requestMayHaveBeenSent: true,
+                    message: "The server sent a part of the file that does not continue the partial download."
+                )
             }
-            do {
-                if !FileManager.default.fileExists(atPath: partialFile.path),
-                    !FileManager.default.createFile(atPath: partialFile.path, contents: nil)
-                {
-                    throw CocoaError(.fileWriteUnknown)
-                }
-                let handle = try FileHandle(forWritingTo: partialFile)
-                try handle.truncate(atOffset: UInt64(start))
-                try handle.seekToEnd()
-                state.handle = handle
-                if start == 0 {
-                    try? FileManager.default.removeItem(at: validatorFile)
-                    if let validator { try Data(validator.utf8).write(to: validatorFile) }
-                }
-            } catch {
-                throw Self.fileError(error, partialFile)
-            }
+            start = range.start
+            total = range.total
+        }
+        try writer.reposition(to: start)
+        if start == 0, !destination.isStream {
+            try? FileManager.default.removeItem(at: validatorFile)
+            // Without its validator a partial file is only started over, never resumed wrongly.
+            if let validator { try? Data(validator.utf8).write(to: validatorFile) }
+        }
+        state.withLock { state in
+            state.writing = true
+            state.begun = true
+            state.total = total
             state.onDisk = start
             state.resumedFrom = start
-            state.validator = start == 0 ? validator : state.validator
+            if start == 0 { state.validator = validator }
         }
         report()
     }
 
     /// Appends a part of the body.
+    ///
+    /// - Throws: ``FileWriteError`` when it cannot be written.
     public func write(_ bytes: Data) throws {
-        try state.withLock { state in
-            guard let handle = state.handle else { return }
-            do {
-                try handle.write(contentsOf: bytes)
-            } catch {
-                throw Self.fileError(error, partialFile)
-            }
-            state.onDisk += Int64(bytes.count)
-        }
+        guard state.withLock({ $0.writing }) else { return }
+        try writer.write(bytes)
+        state.withLock { $0.onDisk += Int64(bytes.count) }
         report()
     }
 
-    /// Closes the partial file; call it whenever an attempt ends.
+    /// Ends an attempt, however it ended; call it whenever one does.
     public func close() {
-        state.withLock { state in
-            try? state.handle?.close()
-            state.handle = nil
-        }
+        state.withLock { $0.writing = false }
+        writer.closeStaging()
     }
 
-    /// Moves the completed file to `destination`, replacing what is there, and removes the
-    /// validator.
+    /// Puts the completed download at ``destination`` (replacing a file there only when the
+    /// destination allows it) and removes the validator.
     ///
-    /// - Throws: ``APIError/usage(_:)`` when the file cannot be moved.
-    public func complete(to destination: URL) throws {
+    /// - Throws: ``FileWriteError`` when it cannot be put there; the partial file is kept.
+    public func complete() throws {
         close()
-        // rename(2) replaces an existing file in one step, so the destination is never missing
-        // or half written.
-        guard rename(partialFile.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw APIError.usage("Could not save the download to \(destination.path): \(reason).")
-        }
-        try? FileManager.default.removeItem(at: validatorFile)
+        // A 2xx with no body (a 204) never began: an empty file.
+        if !state.withLock({ $0.begun }) { try writer.reposition(to: 0) }
+        try writer.commit()
+        if !destination.isStream { try? FileManager.default.removeItem(at: validatorFile) }
     }
 
     private func report() {
@@ -202,14 +190,6 @@ public final class DownloadSink: Sendable {
     static func size(of file: URL) -> Int64? {
         let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
         return (attributes?[.size] as? NSNumber)?.int64Value
-    }
-
-    private static func fileError(_ error: any Error, _ file: URL) -> TransportError {
-        TransportError(
-            .other,
-            requestMayHaveBeenSent: true,
-            message: "Could not write the download to \(file.path): \(error.localizedDescription)"
-        )
     }
 }
 

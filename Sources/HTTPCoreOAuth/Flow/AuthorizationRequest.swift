@@ -76,7 +76,7 @@ public struct AuthorizationRequest: Sendable {
     /// Whether `callback` answers this request: it arrives at ``redirectURI`` and carries this
     /// request's `state` exactly once. An error report counts; a stranger's callback does not.
     ///
-    /// A ``LoopbackRedirectListener`` uses it to tell this sign-in's callback from anything
+    /// An ``AuthorizationRedirectReceiver`` uses it to tell this sign-in's callback from anything
     /// else that reaches its port.
     public func isCallback(_ callback: URL) -> Bool {
         guard Self.sameEndpoint(callback, redirectURI) else { return false }

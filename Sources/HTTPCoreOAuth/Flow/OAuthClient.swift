@@ -20,8 +20,9 @@ public import HTTPCore
 /// let api = try Client(configuration: ClientConfiguration(baseURL: apiURL, auth: auth))
 /// ```
 ///
-/// A command-line tool uses a ``LoopbackRedirectListener`` as its browser step, or the device
-/// grant (``deviceSignIn(scope:resource:onUpdate:)``) where no browser can reach it.
+/// A command-line tool uses a loopback redirect listener (an ``AuthorizationRedirectReceiver``)
+/// as its browser step, or the device grant (``deviceSignIn(scope:resource:onUpdate:)``) where no
+/// browser can reach it.
 public struct OAuthClient: Sendable {
     /// The app's registration.
     public var registration: OAuthClientRegistration

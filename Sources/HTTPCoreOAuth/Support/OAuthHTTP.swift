@@ -178,7 +178,7 @@ struct CapturedResponse: Error, Sendable, CustomStringConvertible, CustomReflect
 ///
 /// The whole call is bounded, not just the wait for each byte, so a server that sends a byte
 /// now and then cannot hold a discovery fetch open.
-func withTimeLimit<Value: Sendable>(
+package func withTimeLimit<Value: Sendable>(
     _ limit: Duration,
     on clock: any TimeSource,
     timeout: @escaping @Sendable () -> APIError,
