@@ -60,6 +60,11 @@ struct TimetableCommand: MonashSubcommand {
         if ics, context.outputsJSON {
             throw ValidationError("--ics writes iCalendar; it cannot be used with --json, --format or --fields.")
         }
+        if ics, monash.timeZone != nil {
+            throw ValidationError(
+                "--ics writes times in the campus zone (or UTC with --utc), which calendar apps show in theirs; --time-zone cannot be used with it."
+            )
+        }
         let timetable = try await context.timetable()
         if ics {
             try writeCalendar(timetable, in: context)

@@ -62,3 +62,7 @@ struct TodoJSON: Decodable {
 func runBuiltBasecamp(_ arguments: [String], variables: [String: String] = [:]) async throws -> CommandResult {
     try await BuiltExecutable.run("basecamp", arguments: arguments, variables: variables)
 }
+
+/// The package's root folder, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
