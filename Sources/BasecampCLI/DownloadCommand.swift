@@ -14,8 +14,8 @@ struct DownloadCommand: BasecampSubcommand {
             The file goes to --output (default: the file's own name in the current directory; - for stdout). It is written to NAME.partial first and renamed when complete; a download that was interrupted resumes where it stopped (--no-resume starts over). A progress line is drawn on a terminal only.
 
             Examples:
-              basecamp --sandbox download 1069479400
-              basecamp --sandbox download 1069479400 --output - | wc -c
+              basecamp --sandbox download 1069479913
+              basecamp --sandbox download 1069479913 --output - | wc -c
             """
     )
 
