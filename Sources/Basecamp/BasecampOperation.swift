@@ -231,7 +231,7 @@ extension AccountClient {
         return context.paginate(list, options: options)
     }
 
-    private func endpoint(
+    func endpoint(
         _ operation: BasecampOperation,
         pathParameters: [String: String],
         query: [(name: String, value: String)],

@@ -1,29 +1,34 @@
 import Foundation
 import HTTPCore
 
-/// The check the generated `modify…` helpers make before they write: Basecamp has no
-/// conditional writes, so a record's `updated_at` is read again just before the full state is
-/// sent, and a record someone changed since the first read is left alone.
+/// The checks the generated `modify…` helpers make between their one read and their one write.
 enum ConcurrentEdit {
-    /// Throws when `latest` reports a different `updated_at` from the one the edit started from.
+    /// Throws when the record read at `readAt` changed after `since`, the `updated_at` of the
+    /// copy a person has been editing; `nil` accepts any record (the read is the edit's start).
     ///
-    /// - Throws: ``HTTPCore/APIError/apiError(_:)`` naming the change; nothing was sent.
-    static func ensureUnchanged(
-        _ readAt: Date,
-        record: String,
-        latest: () async throws -> Date
-    ) async throws {
-        let now = try await latest()
-        guard now != readAt else { return }
-        throw conflict(record: record, readAt: readAt, now: now)
-    }
-
-    static func conflict(record: String, readAt: Date, now: Date) -> APIError {
-        APIError.apiError(
+    /// - Throws: ``HTTPCore/APIError/apiError(_:)`` naming the change; nothing was written.
+    static func ensureUnchanged(_ readAt: Date, since: Date?, record: String) throws {
+        guard let since, since != readAt else { return }
+        throw APIError.apiError(
             APIError.Details(
                 message:
-                    "The \(record) changed while it was being edited (updated at \(WireFormat.string(from: now)), read at \(WireFormat.string(from: readAt))); nothing was sent.",
+                    "The \(record) changed while it was being edited (updated at \(WireFormat.string(from: readAt)), edited from \(WireFormat.string(from: since))); nothing was sent.",
                 hint: "Run the edit again to apply it to the current version."
+            )
+        )
+    }
+
+    /// Throws unless `value` is set: the `record` record does not carry the member, so a request
+    /// built from it starts without one.
+    ///
+    /// - Throws: ``HTTPCore/APIError/usage(_:)``; nothing was written.
+    static func require(_ value: String?, _ member: String, operation: String, record: String) throws {
+        guard value?.isEmpty ?? true else { return }
+        throw APIError.usage(
+            APIError.Details(
+                message:
+                    "\(operation) replaces the whole record and needs `\(member)`, which the \(record) record does not include.",
+                hint: "Set `\(member)` in the change closure."
             )
         )
     }

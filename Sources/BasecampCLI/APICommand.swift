@@ -13,12 +13,13 @@ struct APICommand: BasecampSubcommand {
         discussion: """
             Parameters go by their Spec names, path or query alike: --param projectId=2085958504. Repeat --param for a list parameter (--param assignee_ids[]=1 --param assignee_ids[]=2).
             The body is --body '{"content":"Buy milk"}', --body @todo.json or --body - (stdin); it is sent as given, so the server's own validation answers (exit 9).
-            Lists are walked to the end (--limit N stops early, --page N fetches one page).
+            Lists are walked to the end (--limit N or --max-pages N stops early and says so on stderr, --page N fetches one page).
             The output is the API's JSON as sent (snake_case keys), unlike the service commands' --json, which uses the SDK's field names; --format and --fields work on it the same way. An answer without a body prints nothing.
 
             Examples:
               basecamp --sandbox api GetProject --param projectId=2085958504
               basecamp --sandbox api ListTodos --param todolistId=1069479338 --limit 5
+              basecamp --sandbox api ListTodos --param todolistId=1069479338 --max-pages 1
               basecamp --sandbox api CreateTodo --param todolistId=1069479338 --body '{"content":"Ship it"}'
             """
     )
@@ -65,6 +66,7 @@ struct APICommand: BasecampSubcommand {
         }
         let (path, query) = try sortedParameters(operation)
         let runner = OperationRunner(context: context, root: root)
+        try runner.checkMaxPages(operation, page: listing.page)
         let requestBody = try body.map { try RequestBody.json(BodyReader.json($0)) }
         if operation.bodyKind != nil, operation.bodyKind != .json {
             throw ValidationError("\(operation.id) uploads a file; use the service command with --file.")
@@ -107,6 +109,8 @@ struct APICommand: BasecampSubcommand {
             )
             try context.printJSON(JSONValue.array(result.items))
             if let stopped { throw stopped }
+            // The output is always JSON, so the only place to say the list was cut short is stderr.
+            if result.meta.truncated { context.note(runner.truncationNote(result.meta, shown: result.items.count)) }
             return
         }
         if listing.limit != nil || listing.page != nil {

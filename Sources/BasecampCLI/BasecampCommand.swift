@@ -23,13 +23,12 @@ struct BasecampCommand: CommandLineTool {
         ) + """
 
 
-            Sign in, then use any command:
-              basecamp auth login
-              basecamp projects list
-            Try it without an account:
+            With an account, sign in once with 'basecamp auth login' (see its --help), then use any command. Every example here runs as printed without one, against the built-in sandbox:
               basecamp --sandbox projects list
               basecamp --sandbox todos list --todolist 1069479338
               basecamp --sandbox todos list --todolist 1069479338 --format csv --fields id,content,creator.name
+              basecamp --sandbox todos list --todolist 1069479338 --max-pages 1
+              basecamp --sandbox todos edit 1069479395 --due-on tomorrow --clear-description
               basecamp --sandbox api GetProject --param projectId=2085958504
             Every operation: basecamp operations. Any of them, raw: basecamp api OPERATION_ID.
             """,
@@ -74,6 +73,18 @@ struct BasecampCommand: CommandLineTool {
 
     @Option(help: ArgumentHelp("The account id (or set BASECAMP_ACCOUNT_ID).", valueName: "id"))
     var account: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Stop a list after this many pages and say it was cut short, as --limit does (list commands and api).",
+            valueName: "n"
+        )
+    )
+    var maxPages: Int?
+
+    func validate() throws {
+        if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
+    }
 }
 
 /// A `basecamp` subcommand: it reaches the root through `@ParentCommand var root`, which holds the

@@ -16,9 +16,9 @@ struct DownloadCommand: BasecampSubcommand {
             Exit codes: 0 saved; 64 (usage) the file exists and --force was not given; 1 (output_failed) the file cannot be written (a missing folder, a read-only place, a full disk), naming the path and the reason.
 
             Examples:
-              basecamp --sandbox download 1069479400
-              basecamp --sandbox download 1069479400 --output logo.png --force
-              basecamp --sandbox download 1069479400 --output - | wc -c
+              basecamp --sandbox download 1069479913
+              basecamp --sandbox download 1069479913 --output logo.png --force
+              basecamp --sandbox download 1069479913 --output - | wc -c
             """
     )
 

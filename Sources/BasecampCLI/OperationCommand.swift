@@ -42,6 +42,7 @@ struct OperationInvocation {
     var queryItems: [(name: String, value: QueryValue)] = []
     var bodyFields: [(name: String, value: BodyValue)] = []
     var listing: ListingOptions?
+    var watching: WatchOptions?
     var scope: ProjectScopeOptions?
     var bodyInput: BodyInputOptions?
     var fileInput: FileInputOptions?
@@ -49,6 +50,8 @@ struct OperationInvocation {
     var requiredBodyFields: [String] = []
     /// The form field a multipart upload is sent as.
     var multipartField: String?
+    /// Body members an edit's `--clear-…` flags empty; each is also in `bodyFields`.
+    var clearedFields: [String] = []
 
     mutating func path(_ name: String, _ value: Int64) {
         pathValues[name] = String(value)
@@ -104,6 +107,13 @@ struct OperationInvocation {
 
     mutating func body(_ name: String, texts values: [String]) {
         if !values.isEmpty { bodyFields.append((name, .json(.array(values.map { .string($0) })))) }
+    }
+
+    /// An edit's `--clear-…` flag: when given, the member is sent as `empty`.
+    mutating func clear(_ name: String, _ given: Bool, to empty: JSONValue) {
+        guard given else { return }
+        bodyFields.append((name, .json(empty)))
+        clearedFields.append(name)
     }
 }
 

@@ -35,12 +35,35 @@ struct OperationRunner {
 
     /// Runs one generated command: the call, then human or JSON output.
     func run(_ operation: BasecampOperation, _ call: OperationInvocation) async throws {
+        let watching = call.watching?.watch == true
+        if watching {
+            try ListWatcher.check(call, maxPages: root.maxPages, context: context)
+        } else {
+            try checkMaxPages(operation, page: call.listing?.page)
+        }
         let query = resolvedQuery(call.queryItems)
         let body = try requestBody(operation, call)
         let session = try await session()
         let client = try account(in: session)
         try await session.withSignInHint {
+            if let options = call.watching, watching {
+                let watcher = ListWatcher(context: context, operation: operation, options: options)
+                try await watcher.run(on: client, path: call.pathValues, query: query, project: call.scope?.project)
+                return
+            }
             try await perform(operation, call, on: client, query: query, body: body)
+        }
+    }
+
+    /// `--max-pages` bounds a walk over a list; on anything else, or beside `--page` (one page
+    /// by number), it is a contradiction, refused before any request.
+    func checkMaxPages(_ operation: BasecampOperation, page: Int?) throws {
+        guard root.maxPages != nil else { return }
+        guard operation.isPaginated else {
+            throw ValidationError("\(operation.id) is not a paginated list; --max-pages does not apply.")
+        }
+        if page != nil {
+            throw ValidationError("--page fetches one page by number; --max-pages cannot be used with it.")
         }
     }
 
@@ -105,7 +128,8 @@ struct OperationRunner {
         limit: Int?,
         page: Int?
     ) async throws -> (ListResult<JSONValue>, stopped: APIError?) {
-        let options = PaginationOptions(maxItems: limit, page: page)
+        var options = PaginationOptions(maxItems: limit, page: page)
+        if let maxPages = root.maxPages { options.maxPages = maxPages }
         do {
             let result = try await account.performPaginated(
                 operation,
@@ -131,9 +155,18 @@ struct OperationRunner {
             throw stopped
         }
         if result.meta.truncated, !context.outputsJSON {
-            let total = result.meta.totalCount.map { " of \($0)" } ?? ""
-            context.note("Showing \(shown)\(total); use --page N or a larger --limit for more.")
+            context.note(truncationNote(result.meta, shown: shown))
         }
+    }
+
+    /// What a list cut short by `--limit` or `--max-pages` says on stderr.
+    func truncationNote(_ meta: ListMeta, shown: Int) -> String {
+        let total = meta.totalCount.map { " of \($0)" } ?? ""
+        if let maxPages = root.maxPages, meta.pageCount >= maxPages {
+            let pages = meta.pageCount == 1 ? "the first page" : "the first \(meta.pageCount) pages"
+            return "Showing \(shown)\(total), from \(pages) (--max-pages \(maxPages)); raise --max-pages for more."
+        }
+        return "Showing \(shown)\(total); use --page N or a larger --limit for more."
     }
 
     /// Whether a record lies in `project`; records that do not say are kept.

@@ -153,7 +153,7 @@ extension CLIEmitter {
         return words.joined(separator: " ")
     }
 
-    private func exampleValue(_ input: Input) -> String {
+    func exampleValue(_ input: Input) -> String {
         if let first = input.allowedValues?.first { return first }
         switch input.shape {
         case .integer, .integers, .number:

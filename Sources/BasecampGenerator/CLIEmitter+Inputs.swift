@@ -138,7 +138,7 @@ extension CLIEmitter {
         if operation.isIdempotent, !operation.isReadOnly { facts.append("idempotent (retried safely)") }
         if let pagination = operation.pagination {
             let size = pagination.pageSize.map { "\($0) per page" } ?? "paged"
-            facts.append("paginated by Link header, \(size); every page unless --page or --limit")
+            facts.append("paginated by Link header, \(size); every page unless --page, --limit or --max-pages")
         }
         if let semantics = operation.writeSemantics, semantics.clearsOmitted {
             facts.append("replaces the whole record: fields left out are cleared")
@@ -168,7 +168,15 @@ extension CLIEmitter {
         case nil:
             break
         }
+        if isWatchable(operation) {
+            lines.append(
+                "--watch prints the newest page, then polls it every --interval seconds with a conditional GET (an unchanged list costs a 304, well inside Basecamp's 50 requests per 10 seconds) and prints new items as they come, oldest first, until Ctrl-C (exit 0)."
+            )
+        }
         lines += ["", "Example:", "  " + example(operation), "Same call, raw JSON:", "  " + rawExample(operation)]
+        if isWatchable(operation) {
+            lines += ["Follow new items until Ctrl-C:", "  " + watchExample(operation)]
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -148,7 +148,7 @@ struct ServiceEmitter {
                 emitEndpointFactory(operation, into: &w)
                 w.line()
                 emitMethods(operation, into: &w)
-                if let semantics = operation.writeSemantics {
+                if let semantics = operation.writeSemantics, semantics.isReplace {
                     w.line()
                     emitMergeHelper(operation, semantics: semantics, into: &w)
                 }
@@ -216,7 +216,7 @@ struct ServiceEmitter {
 
     private func methodDoc(_ operation: OperationModel, arguments: [Argument], extra: [(String, String)]) -> String {
         var text = operation.summary + "\n\n`\(operation.method) \(operation.path)` (operation `\(operation.id)`)."
-        if operation.writeSemantics != nil {
+        if operation.writeSemantics?.clearsOmitted == true {
             text +=
                 "\n\nThis replaces the whole record: a field left `nil` is cleared. Use the merge-safe helper to change a few fields."
         }
@@ -277,47 +277,6 @@ struct ServiceEmitter {
                 docTail: "\n- Returns: The decoded `\(response)`.\n- Throws: `APIError`.",
                 body: "try await context.send(\(endpoint))"
             )
-        }
-    }
-
-    private func emitMergeHelper(
-        _ operation: OperationModel,
-        semantics: WriteSemanticsModel,
-        into writer: inout CodeWriter
-    ) {
-        guard let read = model.operations.first(where: { $0.id == semantics.readOperation }),
-            read.service == operation.service, case .json(let schema) = operation.body
-        else { return }
-        let requestType = types.swiftType(.ref(schema))
-        let pathArguments = nonAccountPathParameters(operation)
-        let declarations = pathArguments.map { "\($0.swiftName): \(types.swiftType($0.type))" }
-        let forward = pathArguments.map { "\($0.swiftName): \($0.swiftName)" }.joined(separator: ", ")
-        var doc =
-            "Changes a few fields of a record that `\(operation.id)` replaces as a whole, without clearing the rest."
-        doc +=
-            "\n\nReads the current record with `\(read.swiftName)`, fills a `\(requestType)` from it, lets `change` adjust it, then sends the full state with `\(operation.swiftName)`. Just before sending it reads the record's `updated_at` again: if someone changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not overwritten."
-        if !semantics.preservedOnOmission.isEmpty {
-            let fields = semantics.preservedOnOmission.map { "`\($0)`" }.joined(separator: ", ")
-            doc += " \(fields) are left out unless `change` sets them: Basecamp keeps them when omitted."
-        }
-        doc += "\n\n- Parameters:"
-        for argument in pathArguments { doc += "\n  - \(argument.swiftName): The `\(argument.name)` path parameter." }
-        doc += "\n  - change: Edits the request, which starts as the record's current state."
-        doc +=
-            "\n- Returns: The record as saved.\n- Throws: `APIError` (`usage` when a field the record cannot supply is still unset), or what `change` throws; nothing is sent then."
-        writer.doc(doc)
-        let signature = (declarations + ["_ change: (inout \(requestType)) throws -> Void"]).joined(separator: ", ")
-        let response = responseType(operation)
-        writer.block("public func \(semantics.mergeHelper)(\(signature)) async throws -> \(response)") { w in
-            w.line("let current = try await \(read.swiftName)(\(forward))")
-            w.line("var request = \(requestType)(current: current)")
-            w.line("try change(&request)")
-            w.line("try request.checkComplete()")
-            w.line(
-                "try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: \(literal(response))) { try await \(read.swiftName)(\(forward)).updatedAt }"
-            )
-            let prefix = forward.isEmpty ? "" : forward + ", "
-            w.line("return try await \(operation.swiftName)(\(prefix)request)")
         }
     }
 }

@@ -89,12 +89,18 @@ struct RetryModel: Hashable {
     var retryOn: [Int]
 }
 
+/// How an update treats the members its body leaves out: `replace` clears them (and names the
+/// read and the merge-safe helper that keep them), `patch` keeps them.
 struct WriteSemanticsModel {
     var mode: String
     var clearsOmitted: Bool
     var preservedOnOmission: [String]
-    var readOperation: String
-    var mergeHelper: String
+    /// Members the read does not return, which a caller of the merge-safe helper must set.
+    var callerSupplies: [String] = []
+    var readOperation: String?
+    var mergeHelper: String?
+
+    var isReplace: Bool { mode == "replace" }
 }
 
 struct OperationModel {
@@ -355,13 +361,18 @@ struct SpecReader {
         }
         var writeSemantics: WriteSemanticsModel?
         if let value = extensions["x-basecamp-write-semantics"]?.value as? [String: Any] {
-            guard let mode = value["mode"] as? String, let read = value["readOperation"] as? String,
-                let helper = value["mergeHelper"] as? String
-            else { throw SpecError("\(id): x-basecamp-write-semantics needs mode, readOperation and mergeHelper") }
+            let read = value["readOperation"] as? String
+            let helper = value["mergeHelper"] as? String
+            guard let mode = value["mode"] as? String, mode == "patch" || (read != nil && helper != nil) else {
+                throw SpecError(
+                    "\(id): x-basecamp-write-semantics needs mode, and readOperation and mergeHelper to replace"
+                )
+            }
             writeSemantics = WriteSemanticsModel(
                 mode: mode,
                 clearsOmitted: value["clearsOmitted"] as? Bool ?? false,
                 preservedOnOmission: value["preservedOnOmission"] as? [String] ?? [],
+                callerSupplies: value["callerSupplies"] as? [String] ?? [],
                 readOperation: read,
                 mergeHelper: helper
             )

@@ -55,6 +55,11 @@ struct ResultSetCommand: MarkbookCommand {
     var text = false
 
     func validate() throws {
+        if result.trimmingCharacters(in: .whitespaces).isEmpty {
+            for (given, flag) in [(text, "--text"), (allowOutOfRange, "--allow-out-of-range")] where given {
+                throw ValidationError("--result \"\" clears the result; \(flag) cannot be used with it.")
+            }
+        }
         try MarkbookArgument.checkResult(result, allowsText: text)
     }
 

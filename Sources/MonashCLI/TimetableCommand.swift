@@ -66,6 +66,11 @@ struct TimetableCommand: MonashSubcommand {
         if ics, context.outputsJSON {
             throw ValidationError("--ics writes iCalendar; it cannot be used with --json, --format or --fields.")
         }
+        if ics, monash.timeZone != nil {
+            throw ValidationError(
+                "--ics writes times in the campus zone (or UTC with --utc), which calendar apps show in theirs; --time-zone cannot be used with it."
+            )
+        }
         // Looked at before the timetable is fetched, so a path that cannot be written costs nothing.
         let destination = try output.map { try FileDestination(path: $0, replacing: force) }
         let timetable = try await context.timetable()

@@ -34,8 +34,8 @@ struct APISandboxCommand: AsyncParsableCommand {
         }
         lines += [
             "",
-            "Point a tool at one with its base URL, for example:",
-            "  basecamp --base-url http://127.0.0.1:8080/basecamp projects list",
+            "Point a tool at one with its base URL (the Basecamp sandbox takes any token), for example:",
+            "  basecamp --base-url http://127.0.0.1:8080/basecamp --token sandbox --account \(BasecampSandboxSeed.accountID) projects list",
             "  curl http://127.0.0.1:8080/monash/schedules",
             "",
             "It runs until interrupted (Ctrl-C or SIGTERM). Exit codes: 0 after a clean stop, 1 when the port is in use or the server cannot start, 64 for a bad command line.",
@@ -130,7 +130,7 @@ struct APISandboxCommand: AsyncParsableCommand {
             let padding = String(repeating: " ", count: width - api.name.count)
             emit("  \(api.name):\(padding) \(sandbox.baseURL.absoluteString)\(api.path) (\(api.note))")
         }
-        let signal = await Self.nextTerminationSignal()
+        let signal = await Interruption.nextTerminationSignal()
         emit("api-sandbox received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
         await sandbox.stop()
         emit("api-sandbox stopped")
@@ -138,28 +138,5 @@ struct APISandboxCommand: AsyncParsableCommand {
 
     private func emit(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    /// Waits for SIGINT or SIGTERM. The default handlers are ignored first so the signal reaches
-    /// the dispatch source instead of killing the process before the server shuts down.
-    private static func nextTerminationSignal() async -> Int32 {
-        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { continuation.yield(signalNumber) }
-            source.resume()
-            sources.append(source)
-        }
-        defer {
-            for source in sources {
-                source.cancel()
-            }
-        }
-        for await signalNumber in signals {
-            return signalNumber
-        }
-        return SIGTERM
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 import HTTPCore
 import Testing
 
+@testable import BasecampCLI
+
 /// The `edit` commands as real processes against the sandbox: the named fields change, the rest
 /// read back as they were.
 @Suite("Safe edits with the built basecamp executable")
@@ -110,6 +112,39 @@ struct EditBinaryTests {
     func nothingToChange() async throws {
         let result = try await Self.run(["todos", "edit", "1"], state: Self.stateFile())
         #expect(result.exitCode == 64)
-        #expect(result.stderr.contains("Name at least one field to change."))
+        #expect(result.stderr.contains("Name at least one field to change"))
+    }
+
+    /// Each edit command's own help example, without `--sandbox`.
+    static let editExamples: [[String]] = ServiceCommands.all.flatMap { group in
+        group.configuration.subcommands.compactMap { command -> [String]? in
+            guard command is any EditCommand.Type else { return nil }
+            let lines = command.configuration.discussion.split(separator: "\n")
+            guard let index = lines.firstIndex(of: "Example:"), index + 1 < lines.count else { return nil }
+            let words = ShellWords.split(String(lines[index + 1].dropFirst("  basecamp ".count)))
+            return words.filter { $0 != "--sandbox" }
+        }
+    }
+
+    @Test("Every edit command has an example, and there is one for each update with write semantics")
+    func editCommandsExist() {
+        #expect(Self.editExamples.count == 8)
+    }
+
+    /// A whole-record update is one read and one write; a patch is one write. The sandbox counts
+    /// what reached it.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Each edit sends exactly one GET and one PUT (a patch: one PUT)", arguments: editExamples)
+    func requestCount(_ example: [String]) async throws {
+        try await withBasecampSandbox { sandbox, baseURL in
+            let result = try await runBuiltBasecamp(example, variables: credentials(baseURL))
+            #expect(result.exitCode == 0, "\(example): \(result.stderr)")
+            let command = try #require(EditFieldTests.editCommands["\(example[0]) \(example[1])"])
+            let counters = sandbox.counters()
+            let expected = command.operation.replacesWholeRecord ? 2 : 1
+            #expect(counters.totalRequests == expected, "\(example): \(counters.requestsByPath)")
+            // Read and write address the same record.
+            #expect(counters.requestsByPath.values.sorted() == [expected], "\(counters.requestsByPath)")
+        }
     }
 }

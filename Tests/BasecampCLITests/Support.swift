@@ -90,3 +90,7 @@ func runBuiltBasecamp(
         stderr: String(decoding: stderr, as: UTF8.self)
     )
 }
+
+/// The package's root folder, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()

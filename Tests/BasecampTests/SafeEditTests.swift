@@ -5,7 +5,8 @@ import HTTPCoreTesting
 import Testing
 
 /// The read-modify-write helpers change only the fields they are told to, send the rest back as
-/// read, and leave a record alone when it changed between the read and the write.
+/// read, in one read and one write, and leave alone a record changed since the copy a person
+/// edited.
 @Suite("Safe edits: only the named fields change on the wire")
 struct SafeEditTests {
     private static func record(_ name: String, updatedAt: String? = nil) throws -> JSONValue {
@@ -15,16 +16,16 @@ struct SafeEditTests {
     }
 
     /// The record the Spec's `schema` example describes and the body of the write `edit` makes of
-    /// it, after a read, a second read and the write.
+    /// it, after exactly one read and one write.
     private static func sentEdit(
         of schema: String,
         _ edit: (AccountClient) async throws -> Void
     ) async throws -> (current: JSONValue, body: JSONValue) {
         let current = try record(schema)
-        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current), jsonResponse(current)])
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current)])
         try await edit(try makeBasecamp(transport).forAccount("999"))
         let requests = transport.requests
-        #expect(requests.map(\.request.method) == [.get, .get, .put])
+        #expect(requests.map(\.request.method) == [.get, .put])
         return (current, try JSONValue(parsing: try #require(requests.last?.body)))
     }
 
@@ -78,16 +79,26 @@ struct SafeEditTests {
         }
     }
 
-    @Test("A record changed between the read and the write is not overwritten")
+    @Test("A record changed since the copy a person edited is not overwritten, and costs no extra read")
     func concurrentChange() async throws {
-        let read = try Self.record("Todo", updatedAt: "2026-01-31T08:36:22.481Z")
+        let edited = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse("2026-01-31T08:36:22.481Z")
         let changed = try Self.record("Todo", updatedAt: "2026-01-31T09:00:00.000Z")
-        let transport = ScriptedTransport([jsonResponse(read), jsonResponse(changed)])
+        let transport = ScriptedTransport([jsonResponse(changed)])
         let account = try makeBasecamp(transport).forAccount("999")
         let error = await expectAPIError(.apiError) {
-            _ = try await account.todos.modify(todoID: 42) { $0.content = "Mine" }
+            _ = try await account.todos.modify(todoID: 42, unchangedSince: edited) { $0.content = "Mine" }
         }
         #expect(error?.message.contains("changed while it was being edited") == true)
-        #expect(transport.requests.map(\.request.method) == [.get, .get])
+        #expect(transport.requests.map(\.request.method) == [.get])
+    }
+
+    @Test("A copy still current is written with one read and one write")
+    func unchangedCopy() async throws {
+        let current = try Self.record("Todo", updatedAt: "2026-01-31T08:36:22.481Z")
+        let edited = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse("2026-01-31T08:36:22.481Z")
+        let transport = ScriptedTransport([jsonResponse(current), jsonResponse(current)])
+        let account = try makeBasecamp(transport).forAccount("999")
+        _ = try await account.todos.modify(todoID: 42, unchangedSince: edited) { $0.content = "Mine" }
+        #expect(transport.requests.map(\.request.method) == [.get, .put])
     }
 }

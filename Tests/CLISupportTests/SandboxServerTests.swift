@@ -4,6 +4,10 @@ import CLISupportTesting
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The built `api-sandbox`: its help, version, and a port already in use.
 @Suite("The built api-sandbox executable")
 struct SandboxServerTests {
@@ -15,8 +19,41 @@ struct SandboxServerTests {
         for path in ["/basecamp ", "/monash ", "/markbook/api/v1.5 ", "/_test "] {
             #expect(lines.contains { $0.hasPrefix("  " + path) }, "\(path)")
         }
-        #expect(lines.contains("  basecamp --base-url http://127.0.0.1:8080/basecamp projects list"))
+        #expect(
+            lines.contains(
+                "  basecamp --base-url http://127.0.0.1:8080/basecamp --token sandbox --account 195539477 projects list"
+            )
+        )
         #expect(lines.filter { !$0.hasPrefix("  basecamp ") }.allSatisfy { DisplayWidth.of($0) <= 60 })
+    }
+
+    @Test("The examples in its help run as printed against it, at the port it picked")
+    func examplesRun() async throws {
+        let help = try await BuiltExecutable.run("api-sandbox", arguments: ["--help"])
+        let examples = help.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("basecamp ") || $0.hasPrefix("curl ") }
+        #expect(examples.count == 2)
+        let server = try RunningExecutable("api-sandbox", arguments: ["--port", "0"])
+        let banner = try await server.waitFor("Test routes", in: server.stdout)
+        let base = try #require(
+            banner.split(separator: "\n").first { $0.hasPrefix("api-sandbox listening on ") }?.split(separator: " ")
+                .last
+        )
+        for example in examples {
+            let words = example.replacingOccurrences(of: "http://127.0.0.1:8080", with: base).split(separator: " ")
+                .map(String.init)
+            if words[0] == "basecamp" {
+                let result = try await BuiltExecutable.run("basecamp", arguments: Array(words.dropFirst()))
+                #expect(result.exitCode == 0, "\(example): \(result.stderr)")
+                #expect(result.stdout.contains("The Leto Laptop"))
+            } else {
+                // What `curl URL` does: one GET, the body on stdout.
+                let url = try #require(URL(string: words[1]))
+                let (_, response) = try await URLSession.shared.data(from: url)
+                #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(example)")
+            }
+        }
+        #expect(try await server.interrupt() == 0)
     }
 
     @Test("--canned lists the operations that answer a fixed example, and exits 0")

@@ -11,7 +11,8 @@ struct AttachmentsGroupCommand: ParsableCommand {
         abstract: "Attachments: create.",
         subcommands: [
             AttachmentsCreateCommand.self
-        ]
+        ],
+        defaultSubcommand: AttachmentsCreateCommand.self
     )
 }
 

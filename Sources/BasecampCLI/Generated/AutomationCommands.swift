@@ -11,7 +11,8 @@ struct AutomationGroupCommand: ParsableCommand {
         abstract: "Automation: list-markers.",
         subcommands: [
             AutomationListMarkersCommand.self
-        ]
+        ],
+        defaultSubcommand: AutomationListMarkersCommand.self
     )
 }
 

@@ -90,7 +90,7 @@ struct BookmarksListCommand: OperationCommand {
         commandName: "list",
         abstract: "List my bookmarks.",
         discussion:
-            "GET /{accountId}/my/bookmarks.json (operation ListMyBookmarks).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Bookmark.\n\nExample:\n  basecamp --sandbox bookmarks list\nSame call, raw JSON:\n  basecamp --sandbox api ListMyBookmarks"
+            "GET /{accountId}/my/bookmarks.json (operation ListMyBookmarks).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Bookmark.\n\nExample:\n  basecamp --sandbox bookmarks list\nSame call, raw JSON:\n  basecamp --sandbox api ListMyBookmarks"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -134,7 +134,7 @@ struct BoostsListForEventCommand: OperationCommand {
         commandName: "list-for-event",
         abstract: "List event boosts.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/events/{eventId}/boosts.json (operation ListEventBoosts).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Boost.\n\nExample:\n  basecamp --sandbox boosts list-for-event --recording 1069479988 --event 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListEventBoosts --param recordingId=1069479988 --param eventId=1069479351"
+            "GET /{accountId}/recordings/{recordingId}/events/{eventId}/boosts.json (operation ListEventBoosts).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Boost.\n\nExample:\n  basecamp --sandbox boosts list-for-event --recording 1069479988 --event 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListEventBoosts --param recordingId=1069479988 --param eventId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -165,7 +165,7 @@ struct BoostsListForRecordingCommand: OperationCommand {
         commandName: "list-for-recording",
         abstract: "List recording boosts.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/boosts.json (operation ListRecordingBoosts).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Boost.\n\nExample:\n  basecamp --sandbox boosts list-for-recording --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListRecordingBoosts --param recordingId=1069479988"
+            "GET /{accountId}/recordings/{recordingId}/boosts.json (operation ListRecordingBoosts).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Boost.\n\nExample:\n  basecamp --sandbox boosts list-for-recording --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListRecordingBoosts --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

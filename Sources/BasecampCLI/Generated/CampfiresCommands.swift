@@ -287,7 +287,7 @@ struct CampfiresListLinesCommand: OperationCommand {
         commandName: "list-lines",
         abstract: "List campfire lines.",
         discussion:
-            "GET /{accountId}/chats/{campfireId}/lines.json (operation ListCampfireLines).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-lines --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireLines --param campfireId=52085958504"
+            "GET /{accountId}/chats/{campfireId}/lines.json (operation ListCampfireLines).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-lines --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireLines --param campfireId=52085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -321,7 +321,7 @@ struct CampfiresListUploadsCommand: OperationCommand {
         commandName: "list-uploads",
         abstract: "List campfire uploads.",
         discussion:
-            "GET /{accountId}/chats/{campfireId}/uploads.json (operation ListCampfireUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-uploads --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireUploads --param campfireId=52085958504"
+            "GET /{accountId}/chats/{campfireId}/uploads.json (operation ListCampfireUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of CampfireLine.\n\nExample:\n  basecamp --sandbox campfires list-uploads --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfireUploads --param campfireId=52085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -355,7 +355,7 @@ struct CampfiresListCommand: OperationCommand {
         commandName: "list",
         abstract: "List campfires.",
         discussion:
-            "GET /{accountId}/chats.json (operation ListCampfires).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Campfire.\n\nExample:\n  basecamp --sandbox campfires list\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfires"
+            "GET /{accountId}/chats.json (operation ListCampfires).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Campfire.\n\nExample:\n  basecamp --sandbox campfires list\nSame call, raw JSON:\n  basecamp --sandbox api ListCampfires"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -377,7 +377,7 @@ struct CampfiresListChatbotsCommand: OperationCommand {
         commandName: "list-chatbots",
         abstract: "List chatbots.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json (operation ListChatbots).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Chatbot.\n\nExample:\n  basecamp --sandbox campfires list-chatbots --project 2085958504 --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListChatbots --param bucketId=2085958504 --param campfireId=52085958504"
+            "GET /{accountId}/buckets/{bucketId}/chats/{campfireId}/integrations.json (operation ListChatbots).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Chatbot.\n\nExample:\n  basecamp --sandbox campfires list-chatbots --project 2085958504 --campfire 52085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListChatbots --param bucketId=2085958504 --param campfireId=52085958504"
     )
 
     @ParentCommand var root: BasecampCommand

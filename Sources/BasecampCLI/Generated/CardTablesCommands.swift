@@ -11,7 +11,8 @@ struct CardTablesGroupCommand: ParsableCommand {
         abstract: "Card tables: get.",
         subcommands: [
             CardTablesGetCommand.self
-        ]
+        ],
+        defaultSubcommand: CardTablesGetCommand.self
     )
 }
 

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp cards`: the cards service.
 struct CardsGroupCommand: ParsableCommand {
@@ -45,7 +46,12 @@ struct CardsCreateCommand: OperationCommand {
         help: ArgumentHelp("Body field due_on (YYYY-MM-DD, today, tomorrow or yesterday).", valueName: "date")
     )
     var bodyDueOn: CalendarDay?
-    @Flag(name: .customLong("notify"), inversion: .prefixedNo, help: ArgumentHelp("Body field notify (true or false)."))
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field notify (true or false).")
+    )
     var bodyNotify: Bool?
     @OptionGroup var bodyInput: BodyInputOptions
 
@@ -92,7 +98,7 @@ struct CardsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List cards.",
         discussion:
-            "GET /{accountId}/card_tables/lists/{columnId}/cards.json (operation ListCards).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Card.\n\nExample:\n  basecamp --sandbox cards list --column 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api ListCards --param columnId=1069490001"
+            "GET /{accountId}/card_tables/lists/{columnId}/cards.json (operation ListCards).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Card.\n\nExample:\n  basecamp --sandbox cards list --column 1069490001\nSame call, raw JSON:\n  basecamp --sandbox api ListCards --param columnId=1069490001"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -184,5 +190,64 @@ struct CardsUpdateCommand: OperationCommand {
         call.body("title", text: bodyTitle)
         call.bodyInput = bodyInput
         return call
+    }
+}
+
+/// `basecamp cards edit`: UpdateCard, changing only the named fields.
+struct CardsEditCommand: EditCommand {
+    static let operation = OperationCatalog.updateCard
+    static let noun = "card"
+    static let clearable: [String: String] = [
+        "assignee_ids": "assignee-ids", "content": "content", "due_on": "due-on", "title": "title",
+    ]
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change some fields of a card; the others keep their values.",
+        discussion:
+            "Only the fields you name are sent, in one request (PUT /{accountId}/card_tables/cards/{cardId}, operation UpdateCard); Basecamp keeps the others.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n\nExample:\n  basecamp --sandbox cards edit 1069490010 --content 'Ship it' --due-on tomorrow"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The card's id (path parameter cardId).", valueName: "id"))
+    var pathCard: Int64
+    @Option(
+        name: .customLong("assignee-ids"),
+        help: ArgumentHelp("Set assignee_ids (list of integer); repeat for several.", valueName: "n")
+    )
+    var bodyAssigneeIds: [Int64] = []
+    @Flag(name: .customLong("clear-assignee-ids"), help: ArgumentHelp("Clear assignee_ids."))
+    var clearAssigneeIds = false
+    @Option(name: .customLong("content"), help: ArgumentHelp("Set content (text).", valueName: "text"))
+    var bodyContent: String?
+    @Flag(name: .customLong("clear-content"), help: ArgumentHelp("Clear content."))
+    var clearContent = false
+    @Option(
+        name: .customLong("due-on"),
+        help: ArgumentHelp("Set due_on (YYYY-MM-DD, today, tomorrow or yesterday).", valueName: "date")
+    )
+    var bodyDueOn: CalendarDay?
+    @Flag(name: .customLong("clear-due-on"), help: ArgumentHelp("Clear due_on."))
+    var clearDueOn = false
+    @Option(name: .customLong("title"), help: ArgumentHelp("Set title (text).", valueName: "text"))
+    var bodyTitle: String?
+    @Flag(name: .customLong("clear-title"), help: ArgumentHelp("Clear title."))
+    var clearTitle = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("cardId", pathCard)
+        call.body("assignee_ids", numbers: bodyAssigneeIds)
+        call.clear("assignee_ids", clearAssigneeIds, to: .array([]))
+        call.body("content", text: bodyContent)
+        call.clear("content", clearContent, to: .string(""))
+        call.body("due_on", day: bodyDueOn)
+        call.clear("due_on", clearDueOn, to: .null)
+        call.body("title", text: bodyTitle)
+        call.clear("title", clearTitle, to: .string(""))
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try await EditOverlay.patch(Self.operation, invocation(), change, on: account)
     }
 }

@@ -86,6 +86,7 @@ struct CheckinsCreateQuestionCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -132,7 +133,7 @@ struct CheckinsGetAnswersByPersonCommand: OperationCommand {
         commandName: "get-answers-by-person",
         abstract: "Get answers by person.",
         discussion:
-            "GET /{accountId}/questions/{questionId}/answers/by/{personId} (operation GetAnswersByPerson).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins get-answers-by-person --question 1069490050 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetAnswersByPerson --param questionId=1069490050 --param personId=1049715913"
+            "GET /{accountId}/questions/{questionId}/answers/by/{personId} (operation GetAnswersByPerson).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins get-answers-by-person --question 1069490050 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetAnswersByPerson --param questionId=1069490050 --param personId=1049715913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -186,7 +187,7 @@ struct CheckinsGetQuestionRemindersCommand: OperationCommand {
         commandName: "get-question-reminders",
         abstract: "Get question reminders.",
         discussion:
-            "GET /{accountId}/my/question_reminders.json (operation GetQuestionReminders).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of QuestionReminder.\n\nExample:\n  basecamp --sandbox checkins get-question-reminders\nSame call, raw JSON:\n  basecamp --sandbox api GetQuestionReminders"
+            "GET /{accountId}/my/question_reminders.json (operation GetQuestionReminders).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of QuestionReminder.\n\nExample:\n  basecamp --sandbox checkins get-question-reminders\nSame call, raw JSON:\n  basecamp --sandbox api GetQuestionReminders"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -231,7 +232,7 @@ struct CheckinsListAnswersCommand: OperationCommand {
         commandName: "list-answers",
         abstract: "List answers.",
         discussion:
-            "GET /{accountId}/questions/{questionId}/answers.json (operation ListAnswers).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins list-answers --question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api ListAnswers --param questionId=1069490050"
+            "GET /{accountId}/questions/{questionId}/answers.json (operation ListAnswers).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of QuestionAnswer.\n\nExample:\n  basecamp --sandbox checkins list-answers --question 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api ListAnswers --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -259,7 +260,7 @@ struct CheckinsListQuestionAnswerersCommand: OperationCommand {
         commandName: "list-question-answerers",
         abstract: "List question answerers.",
         discussion:
-            "GET /{accountId}/questions/{questionId}/answers/by.json (operation ListQuestionAnswerers).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox checkins list-question-answerers 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestionAnswerers --param questionId=1069490050"
+            "GET /{accountId}/questions/{questionId}/answers/by.json (operation ListQuestionAnswerers).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox checkins list-question-answerers 1069490050\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestionAnswerers --param questionId=1069490050"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -284,7 +285,7 @@ struct CheckinsListQuestionsCommand: OperationCommand {
         commandName: "list-questions",
         abstract: "List questions.",
         discussion:
-            "GET /{accountId}/questionnaires/{questionnaireId}/questions.json (operation ListQuestions).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Question.\n\nExample:\n  basecamp --sandbox checkins list-questions --questionnaire 62085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestions --param questionnaireId=62085958504"
+            "GET /{accountId}/questionnaires/{questionnaireId}/questions.json (operation ListQuestions).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Question.\n\nExample:\n  basecamp --sandbox checkins list-questions --questionnaire 62085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListQuestions --param questionnaireId=62085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -393,7 +394,12 @@ struct CheckinsUpdateQuestionCommand: OperationCommand {
     @ParentCommand var root: BasecampCommand
     @Argument(help: ArgumentHelp("The question's id (path parameter questionId).", valueName: "id"))
     var pathQuestion: Int64
-    @Flag(name: .customLong("paused"), inversion: .prefixedNo, help: ArgumentHelp("Body field paused (true or false)."))
+    @Flag(
+        name: .customLong("paused"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field paused (true or false).")
+    )
     var bodyPaused: Bool?
     @Option(name: .customLong("title"), help: ArgumentHelp("Body field title (text).", valueName: "text"))
     var bodyTitle: String?
@@ -428,12 +434,14 @@ struct CheckinsUpdateQuestionNotificationSettingsCommand: OperationCommand {
     @Flag(
         name: .customLong("digest-include-unanswered"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field digest_include_unanswered (true or false).")
     )
     var bodyDigestIncludeUnanswered: Bool?
     @Flag(
         name: .customLong("notify-on-answer"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field notify_on_answer (true or false).")
     )
     var bodyNotifyOnAnswer: Bool?

@@ -46,7 +46,7 @@ struct ClientApprovalsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List client approvals.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/client/approvals.json (operation ListClientApprovals).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientApproval.\n\nExample:\n  basecamp --sandbox client-approvals list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListClientApprovals --param bucketId=2085958504"
+            "GET /{accountId}/buckets/{bucketId}/client/approvals.json (operation ListClientApprovals).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of ClientApproval.\n\nExample:\n  basecamp --sandbox client-approvals list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListClientApprovals --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -46,7 +46,7 @@ struct ClientCorrespondencesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List client correspondences.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/client/correspondences.json (operation ListClientCorrespondences).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientCorrespondence.\n\nExample:\n  basecamp --sandbox client-correspondences list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListClientCorrespondences --param bucketId=2085958504"
+            "GET /{accountId}/buckets/{bucketId}/client/correspondences.json (operation ListClientCorrespondences).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of ClientCorrespondence.\n\nExample:\n  basecamp --sandbox client-correspondences list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListClientCorrespondences --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -56,7 +56,7 @@ struct ClientRepliesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List client replies.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/client/recordings/{recordingId}/replies.json (operation ListClientReplies).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ClientReply.\n\nExample:\n  basecamp --sandbox client-replies list --project 2085958504 --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListClientReplies --param bucketId=2085958504 --param recordingId=1069479988"
+            "GET /{accountId}/buckets/{bucketId}/client/recordings/{recordingId}/replies.json (operation ListClientReplies).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of ClientReply.\n\nExample:\n  basecamp --sandbox client-replies list --project 2085958504 --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListClientReplies --param bucketId=2085958504 --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

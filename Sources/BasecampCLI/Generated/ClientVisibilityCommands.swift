@@ -11,7 +11,8 @@ struct ClientVisibilityGroupCommand: ParsableCommand {
         abstract: "Client visibility: set.",
         subcommands: [
             ClientVisibilitySetCommand.self
-        ]
+        ],
+        defaultSubcommand: ClientVisibilitySetCommand.self
     )
 }
 
@@ -31,6 +32,7 @@ struct ClientVisibilitySetCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false, required).")
     )
     var bodyVisibleToClients: Bool?

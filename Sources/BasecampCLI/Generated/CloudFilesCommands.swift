@@ -3,16 +3,18 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp cloud-files`: the cloudFiles service.
 struct CloudFilesGroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud-files",
-        abstract: "Cloud files: create, get, update.",
+        abstract: "Cloud files: create, get, update, edit.",
         subcommands: [
             CloudFilesCreateCommand.self,
             CloudFilesGetCommand.self,
             CloudFilesUpdateCommand.self,
+            CloudFilesEditCommand.self,
         ]
     )
 }
@@ -51,6 +53,7 @@ struct CloudFilesCreateCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -134,5 +137,66 @@ struct CloudFilesUpdateCommand: OperationCommand {
         call.bodyInput = bodyInput
         call.requiredBodyFields = ["service", "url"]
         return call
+    }
+}
+
+/// `basecamp cloud-files edit`: UpdateCloudFile, changing only the named fields.
+struct CloudFilesEditCommand: EditCommand {
+    static let operation = OperationCatalog.updateCloudFile
+    static let noun = "cloud file"
+    static let clearable: [String: String] = [
+        "description": "description", "subscriptions": "subscriptions", "title": "title",
+    ]
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change some fields of a cloud file; the others keep their values.",
+        discussion:
+            "Only the fields you name change. Basecamp replaces the whole cloud file on a write, so the command reads it once (GET /{accountId}/cloud_files/{cloudFileId}) and writes its full state once (PUT /{accountId}/cloud_files/{cloudFileId}, operation UpdateCloudFile), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n--url is required: the cloud file as read does not include it, and the write replaces it.\n\nExample:\n  basecamp --sandbox cloud-files edit 1069479351 --url https://example.com/doc --title 'Launch plan'"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The cloud file's id (path parameter cloudFileId).", valueName: "id"))
+    var pathCloudFile: Int64
+    @Option(name: .customLong("service"), help: ArgumentHelp("Set service (text).", valueName: "text"))
+    var bodyService: String?
+    @Option(
+        name: .customLong("url"),
+        help: ArgumentHelp("Set url (text); required: the record does not include it.", valueName: "text")
+    )
+    var bodyUrl: String
+    @Option(name: .customLong("description"), help: ArgumentHelp("Set description (text).", valueName: "text"))
+    var bodyDescription: String?
+    @Flag(name: .customLong("clear-description"), help: ArgumentHelp("Clear description."))
+    var clearDescription = false
+    @Option(
+        name: .customLong("subscriptions"),
+        help: ArgumentHelp("Set subscriptions (list of integer); repeat for several.", valueName: "n")
+    )
+    var bodySubscriptions: [Int64] = []
+    @Flag(name: .customLong("clear-subscriptions"), help: ArgumentHelp("Clear subscriptions."))
+    var clearSubscriptions = false
+    @Option(name: .customLong("title"), help: ArgumentHelp("Set title (text).", valueName: "text"))
+    var bodyTitle: String?
+    @Flag(name: .customLong("clear-title"), help: ArgumentHelp("Clear title."))
+    var clearTitle = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("cloudFileId", pathCloudFile)
+        call.body("service", text: bodyService)
+        call.body("url", text: bodyUrl)
+        call.body("description", text: bodyDescription)
+        call.clear("description", clearDescription, to: .string(""))
+        call.body("subscriptions", numbers: bodySubscriptions)
+        call.clear("subscriptions", clearSubscriptions, to: .array([]))
+        call.body("title", text: bodyTitle)
+        call.clear("title", clearTitle, to: .string(""))
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try EditOverlay.json(
+            await account.cloudFiles.modify(cloudFileID: pathCloudFile) { try EditOverlay.apply(change, to: &$0) }
+        )
     }
 }

@@ -78,7 +78,7 @@ struct CommentsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List comments.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/comments.json (operation ListComments).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Comment.\n\nExample:\n  basecamp --sandbox comments list --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListComments --param recordingId=1069479988"
+            "GET /{accountId}/recordings/{recordingId}/comments.json (operation ListComments).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Comment.\n\nExample:\n  basecamp --sandbox comments list --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListComments --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

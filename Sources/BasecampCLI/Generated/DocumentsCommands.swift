@@ -3,6 +3,7 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp documents`: the documents service.
 struct DocumentsGroupCommand: ParsableCommand {
@@ -51,6 +52,7 @@ struct DocumentsCreateCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -100,7 +102,7 @@ struct DocumentsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List documents.",
         discussion:
-            "GET /{accountId}/vaults/{vaultId}/documents.json (operation ListDocuments).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Document.\n\nExample:\n  basecamp --sandbox documents list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListDocuments --param vaultId=4085958504"
+            "GET /{accountId}/vaults/{vaultId}/documents.json (operation ListDocuments).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Document.\n\nExample:\n  basecamp --sandbox documents list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListDocuments --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -144,5 +146,46 @@ struct DocumentsReplaceCommand: OperationCommand {
         call.body("title", text: bodyTitle)
         call.bodyInput = bodyInput
         return call
+    }
+}
+
+/// `basecamp documents edit`: ReplaceDocument, changing only the named fields.
+struct DocumentsEditCommand: EditCommand {
+    static let operation = OperationCatalog.replaceDocument
+    static let noun = "document"
+    static let clearable: [String: String] = ["content": "content", "title": "title"]
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change some fields of a document; the others keep their values.",
+        discussion:
+            "Only the fields you name change. Basecamp replaces the whole document on a write, so the command reads it once (GET /{accountId}/documents/{documentId}) and writes its full state once (PUT /{accountId}/documents/{documentId}, operation ReplaceDocument), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n\nExample:\n  basecamp --sandbox documents edit 1069481024 --content 'Ship it'"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The document's id (path parameter documentId).", valueName: "id"))
+    var pathDocument: Int64
+    @Option(name: .customLong("content"), help: ArgumentHelp("Set content (text).", valueName: "text"))
+    var bodyContent: String?
+    @Flag(name: .customLong("clear-content"), help: ArgumentHelp("Clear content."))
+    var clearContent = false
+    @Option(name: .customLong("title"), help: ArgumentHelp("Set title (text).", valueName: "text"))
+    var bodyTitle: String?
+    @Flag(name: .customLong("clear-title"), help: ArgumentHelp("Clear title."))
+    var clearTitle = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("documentId", pathDocument)
+        call.body("content", text: bodyContent)
+        call.clear("content", clearContent, to: .string(""))
+        call.body("title", text: bodyTitle)
+        call.clear("title", clearTitle, to: .string(""))
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try EditOverlay.json(
+            await account.documents.modify(documentID: pathDocument) { try EditOverlay.apply(change, to: &$0) }
+        )
     }
 }

@@ -11,7 +11,8 @@ struct DraftsGroupCommand: ParsableCommand {
         abstract: "Drafts: list.",
         subcommands: [
             DraftsListCommand.self
-        ]
+        ],
+        defaultSubcommand: DraftsListCommand.self
     )
 }
 
@@ -22,7 +23,7 @@ struct DraftsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List my drafts.",
         discussion:
-            "GET /{accountId}/my/drafts.json (operation ListMyDrafts).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Draft.\n\nExample:\n  basecamp --sandbox drafts list\nSame call, raw JSON:\n  basecamp --sandbox api ListMyDrafts"
+            "GET /{accountId}/my/drafts.json (operation ListMyDrafts).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Draft.\n\nExample:\n  basecamp --sandbox drafts list\nSame call, raw JSON:\n  basecamp --sandbox api ListMyDrafts"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -11,7 +11,8 @@ struct EventsGroupCommand: ParsableCommand {
         abstract: "Events: list.",
         subcommands: [
             EventsListCommand.self
-        ]
+        ],
+        defaultSubcommand: EventsListCommand.self
     )
 }
 
@@ -22,7 +23,7 @@ struct EventsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List events.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/events.json (operation ListEvents).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Event.\n\nExample:\n  basecamp --sandbox events list --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListEvents --param recordingId=1069479988"
+            "GET /{accountId}/recordings/{recordingId}/events.json (operation ListEvents).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Event.\n--watch prints the newest page, then polls it every --interval seconds with a conditional GET (an unchanged list costs a 304, well inside Basecamp's 50 requests per 10 seconds) and prints new items as they come, oldest first, until Ctrl-C (exit 0).\n\nExample:\n  basecamp --sandbox events list --recording 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api ListEvents --param recordingId=1069479988\nFollow new items until Ctrl-C:\n  basecamp --sandbox events --recording 1069479988 --watch"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -32,12 +33,14 @@ struct EventsListCommand: OperationCommand {
     )
     var pathRecording: Int64
     @OptionGroup var listing: ListingOptions
+    @OptionGroup var watching: WatchOptions
     @OptionGroup var scope: ProjectScopeOptions
 
     func invocation() -> OperationInvocation {
         var call = OperationInvocation()
         call.path("recordingId", pathRecording)
         call.listing = listing
+        call.watching = watching
         call.scope = scope
         return call
     }

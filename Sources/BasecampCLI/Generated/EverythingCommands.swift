@@ -37,7 +37,7 @@ struct EverythingGetCheckinsCommand: OperationCommand {
         commandName: "get-checkins",
         abstract: "Get everything checkins.",
         discussion:
-            "GET /{accountId}/checkins.json (operation GetEverythingCheckins).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-checkins\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingCheckins"
+            "GET /{accountId}/checkins.json (operation GetEverythingCheckins).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-checkins\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingCheckins"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -59,7 +59,7 @@ struct EverythingGetCommentsCommand: OperationCommand {
         commandName: "get-comments",
         abstract: "Get everything comments.",
         discussion:
-            "GET /{accountId}/comments.json (operation GetEverythingComments).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-comments\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingComments"
+            "GET /{accountId}/comments.json (operation GetEverythingComments).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-comments\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingComments"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -81,7 +81,7 @@ struct EverythingGetCompletedCardsCommand: OperationCommand {
         commandName: "get-completed-cards",
         abstract: "Get everything completed cards.",
         discussion:
-            "GET /{accountId}/cards/completed.json (operation GetEverythingCompletedCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-completed-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingCompletedCards"
+            "GET /{accountId}/cards/completed.json (operation GetEverythingCompletedCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-completed-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingCompletedCards"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -112,7 +112,7 @@ struct EverythingGetCompletedTodosCommand: OperationCommand {
         commandName: "get-completed-todos",
         abstract: "Get everything completed todos.",
         discussion:
-            "GET /{accountId}/todos/completed.json (operation GetEverythingCompletedTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-completed-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingCompletedTodos"
+            "GET /{accountId}/todos/completed.json (operation GetEverythingCompletedTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-completed-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingCompletedTodos"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -143,7 +143,7 @@ struct EverythingGetFilesCommand: OperationCommand {
         commandName: "get-files",
         abstract: "Get everything files.",
         discussion:
-            "GET /{accountId}/files.json (operation GetEverythingFiles).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of EverythingFile.\n\nExample:\n  basecamp --sandbox everything get-files\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingFiles"
+            "GET /{accountId}/files.json (operation GetEverythingFiles).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of EverythingFile.\n\nExample:\n  basecamp --sandbox everything get-files\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingFiles"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -174,7 +174,7 @@ struct EverythingGetForwardsCommand: OperationCommand {
         commandName: "get-forwards",
         abstract: "Get everything forwards.",
         discussion:
-            "GET /{accountId}/forwards.json (operation GetEverythingForwards).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-forwards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingForwards"
+            "GET /{accountId}/forwards.json (operation GetEverythingForwards).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-forwards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingForwards"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -196,7 +196,7 @@ struct EverythingGetMessagesCommand: OperationCommand {
         commandName: "get-messages",
         abstract: "Get everything messages.",
         discussion:
-            "GET /{accountId}/messages.json (operation GetEverythingMessages).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-messages\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingMessages"
+            "GET /{accountId}/messages.json (operation GetEverythingMessages).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox everything get-messages\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingMessages"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -218,7 +218,7 @@ struct EverythingGetNoDueDateCardsCommand: OperationCommand {
         commandName: "get-no-due-date-cards",
         abstract: "Get everything no due date cards.",
         discussion:
-            "GET /{accountId}/cards/no_due_date.json (operation GetEverythingNoDueDateCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-no-due-date-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingNoDueDateCards"
+            "GET /{accountId}/cards/no_due_date.json (operation GetEverythingNoDueDateCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-no-due-date-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingNoDueDateCards"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -249,7 +249,7 @@ struct EverythingGetNoDueDateTodosCommand: OperationCommand {
         commandName: "get-no-due-date-todos",
         abstract: "Get everything no due date todos.",
         discussion:
-            "GET /{accountId}/todos/no_due_date.json (operation GetEverythingNoDueDateTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-no-due-date-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingNoDueDateTodos"
+            "GET /{accountId}/todos/no_due_date.json (operation GetEverythingNoDueDateTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-no-due-date-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingNoDueDateTodos"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -280,7 +280,7 @@ struct EverythingGetNotNowCardsCommand: OperationCommand {
         commandName: "get-not-now-cards",
         abstract: "Get everything not now cards.",
         discussion:
-            "GET /{accountId}/cards/not_now.json (operation GetEverythingNotNowCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-not-now-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingNotNowCards"
+            "GET /{accountId}/cards/not_now.json (operation GetEverythingNotNowCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-not-now-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingNotNowCards"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -311,7 +311,7 @@ struct EverythingGetOpenCardsCommand: OperationCommand {
         commandName: "get-open-cards",
         abstract: "Get everything open cards.",
         discussion:
-            "GET /{accountId}/cards/open.json (operation GetEverythingOpenCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-open-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingOpenCards"
+            "GET /{accountId}/cards/open.json (operation GetEverythingOpenCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-open-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingOpenCards"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -342,7 +342,7 @@ struct EverythingGetOpenTodosCommand: OperationCommand {
         commandName: "get-open-todos",
         abstract: "Get everything open todos.",
         discussion:
-            "GET /{accountId}/todos/open.json (operation GetEverythingOpenTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-open-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingOpenTodos"
+            "GET /{accountId}/todos/open.json (operation GetEverythingOpenTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-open-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingOpenTodos"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -431,7 +431,7 @@ struct EverythingGetUnassignedCardsCommand: OperationCommand {
         commandName: "get-unassigned-cards",
         abstract: "Get everything unassigned cards.",
         discussion:
-            "GET /{accountId}/cards/unassigned.json (operation GetEverythingUnassignedCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-unassigned-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingUnassignedCards"
+            "GET /{accountId}/cards/unassigned.json (operation GetEverythingUnassignedCards).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketCardsGroup.\n\nExample:\n  basecamp --sandbox everything get-unassigned-cards\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingUnassignedCards"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -462,7 +462,7 @@ struct EverythingGetUnassignedTodosCommand: OperationCommand {
         commandName: "get-unassigned-todos",
         abstract: "Get everything unassigned todos.",
         discussion:
-            "GET /{accountId}/todos/unassigned.json (operation GetEverythingUnassignedTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page or --limit.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-unassigned-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingUnassignedTodos"
+            "GET /{accountId}/todos/unassigned.json (operation GetEverythingUnassignedTodos).\nRead-only; paginated by Link header, 5 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of BucketTodosGroup.\n\nExample:\n  basecamp --sandbox everything get-unassigned-todos\nSame call, raw JSON:\n  basecamp --sandbox api GetEverythingUnassignedTodos"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -101,7 +101,7 @@ struct ForwardsListRepliesCommand: OperationCommand {
         commandName: "list-replies",
         abstract: "List forward replies.",
         discussion:
-            "GET /{accountId}/inbox_forwards/{forwardId}/replies.json (operation ListForwardReplies).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ForwardReply.\n\nExample:\n  basecamp --sandbox forwards list-replies --forward 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListForwardReplies --param forwardId=1069479351"
+            "GET /{accountId}/inbox_forwards/{forwardId}/replies.json (operation ListForwardReplies).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of ForwardReply.\n\nExample:\n  basecamp --sandbox forwards list-replies --forward 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListForwardReplies --param forwardId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -129,7 +129,7 @@ struct ForwardsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List forwards.",
         discussion:
-            "GET /{accountId}/inboxes/{inboxId}/inbox_forwards.json (operation ListForwards).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Forward.\n\nExample:\n  basecamp --sandbox forwards list --inbox 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListForwards --param inboxId=1069479351"
+            "GET /{accountId}/inboxes/{inboxId}/inbox_forwards.json (operation ListForwards).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Forward.\n\nExample:\n  basecamp --sandbox forwards list --inbox 1069479351\nSame call, raw JSON:\n  basecamp --sandbox api ListForwards --param inboxId=1069479351"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -107,7 +107,7 @@ struct GaugesListNeedlesCommand: OperationCommand {
         commandName: "list-needles",
         abstract: "List gauge needles.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/gauge/needles.json (operation ListGaugeNeedles).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of GaugeNeedle.\n\nExample:\n  basecamp --sandbox gauges list-needles --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListGaugeNeedles --param projectId=2085958504"
+            "GET /{accountId}/projects/{projectId}/gauge/needles.json (operation ListGaugeNeedles).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of GaugeNeedle.\n\nExample:\n  basecamp --sandbox gauges list-needles --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListGaugeNeedles --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -133,7 +133,7 @@ struct GaugesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List gauges.",
         discussion:
-            "GET /{accountId}/reports/gauges.json (operation ListGauges).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Gauge.\n\nExample:\n  basecamp --sandbox gauges list\nSame call, raw JSON:\n  basecamp --sandbox api ListGauges"
+            "GET /{accountId}/reports/gauges.json (operation ListGauges).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Gauge.\n\nExample:\n  basecamp --sandbox gauges list\nSame call, raw JSON:\n  basecamp --sandbox api ListGauges"
     )
 
     @ParentCommand var root: BasecampCommand

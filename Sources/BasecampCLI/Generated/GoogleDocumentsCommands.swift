@@ -3,16 +3,18 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp google-documents`: the googleDocuments service.
 struct GoogleDocumentsGroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "google-documents",
-        abstract: "Google documents: create, get, update.",
+        abstract: "Google documents: create, get, update, edit.",
         subcommands: [
             GoogleDocumentsCreateCommand.self,
             GoogleDocumentsGetCommand.self,
             GoogleDocumentsUpdateCommand.self,
+            GoogleDocumentsEditCommand.self,
         ]
     )
 }
@@ -56,6 +58,7 @@ struct GoogleDocumentsCreateCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -151,5 +154,76 @@ struct GoogleDocumentsUpdateCommand: OperationCommand {
         call.bodyInput = bodyInput
         call.requiredBodyFields = ["document_type", "url"]
         return call
+    }
+}
+
+/// `basecamp google-documents edit`: UpdateGoogleDocument, changing only the named fields.
+struct GoogleDocumentsEditCommand: EditCommand {
+    static let operation = OperationCatalog.updateGoogleDocument
+    static let noun = "google document"
+    static let clearable: [String: String] = [
+        "description": "description", "subscriptions": "subscriptions", "title": "title",
+    ]
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change some fields of a google document; the others keep their values.",
+        discussion:
+            "Only the fields you name change. Basecamp replaces the whole google document on a write, so the command reads it once (GET /{accountId}/google_documents/{googleDocumentId}) and writes its full state once (PUT /{accountId}/google_documents/{googleDocumentId}, operation UpdateGoogleDocument), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n--url is required: the google document as read does not include it, and the write replaces it.\n\nExample:\n  basecamp --sandbox google-documents edit 1069479351 --url https://example.com/doc --title 'Launch plan'"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The google document's id (path parameter googleDocumentId).", valueName: "id"))
+    var pathGoogleDocument: Int64
+    @Option(name: .customLong("document-type"), help: ArgumentHelp("Set document_type (text).", valueName: "text"))
+    var bodyDocumentType: String?
+    @Option(
+        name: .customLong("url"),
+        help: ArgumentHelp("Set url (text); required: the record does not include it.", valueName: "text")
+    )
+    var bodyUrl: String
+    @Option(name: .customLong("description"), help: ArgumentHelp("Set description (text).", valueName: "text"))
+    var bodyDescription: String?
+    @Flag(name: .customLong("clear-description"), help: ArgumentHelp("Clear description."))
+    var clearDescription = false
+    @Option(
+        name: .customLong("status"),
+        help: ArgumentHelp("Set status: active or drafted.", valueName: "status"),
+        completion: .list(["active", "drafted"]),
+        transform: SpecEnum(["active", "drafted"]).parse
+    )
+    var bodyStatus: String?
+    @Option(
+        name: .customLong("subscriptions"),
+        help: ArgumentHelp("Set subscriptions (list of integer); repeat for several.", valueName: "n")
+    )
+    var bodySubscriptions: [Int64] = []
+    @Flag(name: .customLong("clear-subscriptions"), help: ArgumentHelp("Clear subscriptions."))
+    var clearSubscriptions = false
+    @Option(name: .customLong("title"), help: ArgumentHelp("Set title (text).", valueName: "text"))
+    var bodyTitle: String?
+    @Flag(name: .customLong("clear-title"), help: ArgumentHelp("Clear title."))
+    var clearTitle = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("googleDocumentId", pathGoogleDocument)
+        call.body("document_type", text: bodyDocumentType)
+        call.body("url", text: bodyUrl)
+        call.body("description", text: bodyDescription)
+        call.clear("description", clearDescription, to: .string(""))
+        call.body("status", text: bodyStatus)
+        call.body("subscriptions", numbers: bodySubscriptions)
+        call.clear("subscriptions", clearSubscriptions, to: .array([]))
+        call.body("title", text: bodyTitle)
+        call.clear("title", clearTitle, to: .string(""))
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try EditOverlay.json(
+            await account.googleDocuments.modify(googleDocumentID: pathGoogleDocument) {
+                try EditOverlay.apply(change, to: &$0)
+            }
+        )
     }
 }

@@ -11,7 +11,8 @@ struct MessageBoardsGroupCommand: ParsableCommand {
         abstract: "Message boards: get.",
         subcommands: [
             MessageBoardsGetCommand.self
-        ]
+        ],
+        defaultSubcommand: MessageBoardsGetCommand.self
     )
 }
 

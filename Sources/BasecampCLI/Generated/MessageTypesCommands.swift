@@ -113,7 +113,7 @@ struct MessageTypesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List message types.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/categories.json (operation ListMessageTypes).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of MessageType.\n\nExample:\n  basecamp --sandbox message-types list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListMessageTypes --param bucketId=2085958504"
+            "GET /{accountId}/buckets/{bucketId}/categories.json (operation ListMessageTypes).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of MessageType.\n\nExample:\n  basecamp --sandbox message-types list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListMessageTypes --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

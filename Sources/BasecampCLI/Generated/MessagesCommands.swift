@@ -3,6 +3,7 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp messages`: the messages service.
 struct MessagesGroupCommand: ParsableCommand {
@@ -55,6 +56,7 @@ struct MessagesCreateCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -105,7 +107,7 @@ struct MessagesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List messages.",
         discussion:
-            "GET /{accountId}/message_boards/{boardId}/messages.json (operation ListMessages).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Message.\n\nExample:\n  basecamp --sandbox messages list --board 1069479340\nSame call, raw JSON:\n  basecamp --sandbox api ListMessages --param boardId=1069479340"
+            "GET /{accountId}/message_boards/{boardId}/messages.json (operation ListMessages).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Message.\n\nExample:\n  basecamp --sandbox messages list --board 1069479340\nSame call, raw JSON:\n  basecamp --sandbox api ListMessages --param boardId=1069479340"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -208,5 +210,58 @@ struct MessagesUpdateCommand: OperationCommand {
         call.body("subject", text: bodySubject)
         call.bodyInput = bodyInput
         return call
+    }
+}
+
+/// `basecamp messages edit`: UpdateMessage, changing only the named fields.
+struct MessagesEditCommand: EditCommand {
+    static let operation = OperationCatalog.updateMessage
+    static let noun = "message"
+    static let clearable: [String: String] = ["category_id": "category-id", "content": "content", "subject": "subject"]
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change some fields of a message; the others keep their values.",
+        discussion:
+            "Only the fields you name are sent, in one request (PUT /{accountId}/messages/{messageId}, operation UpdateMessage); Basecamp keeps the others.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n\nExample:\n  basecamp --sandbox messages edit 1069479988 --content 'Ship it'"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The message's id (path parameter messageId).", valueName: "id"))
+    var pathMessage: Int64
+    @Option(name: .customLong("category-id"), help: ArgumentHelp("Set category_id (integer).", valueName: "n"))
+    var bodyCategoryId: Int64?
+    @Flag(name: .customLong("clear-category-id"), help: ArgumentHelp("Clear category_id."))
+    var clearCategoryId = false
+    @Option(name: .customLong("content"), help: ArgumentHelp("Set content (text).", valueName: "text"))
+    var bodyContent: String?
+    @Flag(name: .customLong("clear-content"), help: ArgumentHelp("Clear content."))
+    var clearContent = false
+    @Option(
+        name: .customLong("status"),
+        help: ArgumentHelp("Set status: active or drafted.", valueName: "status"),
+        completion: .list(["active", "drafted"]),
+        transform: SpecEnum(["active", "drafted"]).parse
+    )
+    var bodyStatus: String?
+    @Option(name: .customLong("subject"), help: ArgumentHelp("Set subject (text).", valueName: "text"))
+    var bodySubject: String?
+    @Flag(name: .customLong("clear-subject"), help: ArgumentHelp("Clear subject."))
+    var clearSubject = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("messageId", pathMessage)
+        call.body("category_id", number: bodyCategoryId)
+        call.clear("category_id", clearCategoryId, to: .null)
+        call.body("content", text: bodyContent)
+        call.clear("content", clearContent, to: .string(""))
+        call.body("status", text: bodyStatus)
+        call.body("subject", text: bodySubject)
+        call.clear("subject", clearSubject, to: .string(""))
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try await EditOverlay.patch(Self.operation, invocation(), change, on: account)
     }
 }

@@ -24,7 +24,7 @@ struct MyNotificationsGetBubbleUpsCommand: OperationCommand {
         commandName: "get-bubble-ups",
         abstract: "Get bubble ups.",
         discussion:
-            "GET /{accountId}/my/readings/bubble_ups.json (operation GetBubbleUps).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Notification.\n\nExample:\n  basecamp --sandbox my-notifications get-bubble-ups\nSame call, raw JSON:\n  basecamp --sandbox api GetBubbleUps"
+            "GET /{accountId}/my/readings/bubble_ups.json (operation GetBubbleUps).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Notification.\n\nExample:\n  basecamp --sandbox my-notifications get-bubble-ups\nSame call, raw JSON:\n  basecamp --sandbox api GetBubbleUps"
     )
 
     @ParentCommand var root: BasecampCommand

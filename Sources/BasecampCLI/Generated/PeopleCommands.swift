@@ -184,7 +184,7 @@ struct PeopleListCommand: OperationCommand {
         commandName: "list",
         abstract: "List people.",
         discussion:
-            "GET /{accountId}/people.json (operation ListPeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list\nSame call, raw JSON:\n  basecamp --sandbox api ListPeople"
+            "GET /{accountId}/people.json (operation ListPeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list\nSame call, raw JSON:\n  basecamp --sandbox api ListPeople"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -206,7 +206,7 @@ struct PeopleListPingablePeopleCommand: OperationCommand {
         commandName: "list-pingable-people",
         abstract: "List pingable people.",
         discussion:
-            "GET /{accountId}/circles/people.json (operation ListPingablePeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list-pingable-people\nSame call, raw JSON:\n  basecamp --sandbox api ListPingablePeople"
+            "GET /{accountId}/circles/people.json (operation ListPingablePeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list-pingable-people\nSame call, raw JSON:\n  basecamp --sandbox api ListPingablePeople"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -228,7 +228,7 @@ struct PeopleListProjectPeopleCommand: OperationCommand {
         commandName: "list-project-people",
         abstract: "List project people.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/people.json (operation ListProjectPeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list-project-people --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListProjectPeople --param projectId=2085958504"
+            "GET /{accountId}/projects/{projectId}/people.json (operation ListProjectPeople).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Person.\n\nExample:\n  basecamp --sandbox people list-project-people --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListProjectPeople --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -97,7 +97,7 @@ struct ProjectsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List projects.",
         discussion:
-            "GET /{accountId}/projects.json (operation ListProjects).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Project.\n\nExample:\n  basecamp --sandbox projects list\nSame call, raw JSON:\n  basecamp --sandbox api ListProjects"
+            "GET /{accountId}/projects.json (operation ListProjects).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Project.\n\nExample:\n  basecamp --sandbox projects list\nSame call, raw JSON:\n  basecamp --sandbox api ListProjects"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -46,7 +46,7 @@ struct RecordingsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List recordings.",
         discussion:
-            "GET /{accountId}/projects/recordings.json (operation ListRecordings).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox recordings list --type Todo\nSame call, raw JSON:\n  basecamp --sandbox api ListRecordings --param type=Todo"
+            "GET /{accountId}/projects/recordings.json (operation ListRecordings).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Recording.\n\nExample:\n  basecamp --sandbox recordings list --type Todo\nSame call, raw JSON:\n  basecamp --sandbox api ListRecordings --param type=Todo"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -73,19 +73,21 @@ struct ReportsGetPersonProgressCommand: OperationCommand {
         commandName: "get-person-progress",
         abstract: "Get person progress.",
         discussion:
-            "GET /{accountId}/reports/users/progress/{personId}.json (operation GetPersonProgress).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a GetPersonProgressResponseContent.\n\nExample:\n  basecamp --sandbox reports get-person-progress 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetPersonProgress --param personId=1049715913"
+            "GET /{accountId}/reports/users/progress/{personId}.json (operation GetPersonProgress).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a GetPersonProgressResponseContent.\n--watch prints the newest page, then polls it every --interval seconds with a conditional GET (an unchanged list costs a 304, well inside Basecamp's 50 requests per 10 seconds) and prints new items as they come, oldest first, until Ctrl-C (exit 0).\n\nExample:\n  basecamp --sandbox reports get-person-progress 1049715913\nSame call, raw JSON:\n  basecamp --sandbox api GetPersonProgress --param personId=1049715913\nFollow new items until Ctrl-C:\n  basecamp --sandbox reports get-person-progress 1049715913 --watch"
     )
 
     @ParentCommand var root: BasecampCommand
     @Argument(help: ArgumentHelp("The person's id (path parameter personId).", valueName: "id"))
     var pathPerson: Int64
     @OptionGroup var listing: ListingOptions
+    @OptionGroup var watching: WatchOptions
     @OptionGroup var scope: ProjectScopeOptions
 
     func invocation() -> OperationInvocation {
         var call = OperationInvocation()
         call.path("personId", pathPerson)
         call.listing = listing
+        call.watching = watching
         call.scope = scope
         return call
     }
@@ -98,16 +100,18 @@ struct ReportsGetProgressReportCommand: OperationCommand {
         commandName: "get-progress-report",
         abstract: "Get progress report.",
         discussion:
-            "GET /{accountId}/reports/progress.json (operation GetProgressReport).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimelineEvent.\n\nExample:\n  basecamp --sandbox reports get-progress-report\nSame call, raw JSON:\n  basecamp --sandbox api GetProgressReport"
+            "GET /{accountId}/reports/progress.json (operation GetProgressReport).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of TimelineEvent.\n--watch prints the newest page, then polls it every --interval seconds with a conditional GET (an unchanged list costs a 304, well inside Basecamp's 50 requests per 10 seconds) and prints new items as they come, oldest first, until Ctrl-C (exit 0).\n\nExample:\n  basecamp --sandbox reports get-progress-report\nSame call, raw JSON:\n  basecamp --sandbox api GetProgressReport\nFollow new items until Ctrl-C:\n  basecamp --sandbox reports get-progress-report --watch"
     )
 
     @ParentCommand var root: BasecampCommand
     @OptionGroup var listing: ListingOptions
+    @OptionGroup var watching: WatchOptions
     @OptionGroup var scope: ProjectScopeOptions
 
     func invocation() -> OperationInvocation {
         var call = OperationInvocation()
         call.listing = listing
+        call.watching = watching
         call.scope = scope
         return call
     }

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp schedules`: the schedules service.
 struct SchedulesGroupCommand: ParsableCommand {
@@ -50,6 +51,7 @@ struct SchedulesCreateEntryCommand: OperationCommand {
     @Flag(
         name: .customLong("all-day"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field all_day (true or false).")
     )
     var bodyAllDay: Bool?
@@ -58,10 +60,16 @@ struct SchedulesCreateEntryCommand: OperationCommand {
     @Flag(
         name: .customLong("highlighted"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field highlighted (true or false).")
     )
     var bodyHighlighted: Bool?
-    @Flag(name: .customLong("notify"), inversion: .prefixedNo, help: ArgumentHelp("Body field notify (true or false)."))
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field notify (true or false).")
+    )
     var bodyNotify: Bool?
     @Option(
         name: .customLong("participant-ids"),
@@ -80,6 +88,7 @@ struct SchedulesCreateEntryCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -185,7 +194,7 @@ struct SchedulesListEntriesCommand: OperationCommand {
         commandName: "list-entries",
         abstract: "List schedule entries.",
         discussion:
-            "GET /{accountId}/schedules/{scheduleId}/entries.json (operation ListScheduleEntries).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules list-entries --schedule 42085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListScheduleEntries --param scheduleId=42085958504"
+            "GET /{accountId}/schedules/{scheduleId}/entries.json (operation ListScheduleEntries).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of ScheduleEntry.\n\nExample:\n  basecamp --sandbox schedules list-entries --schedule 42085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListScheduleEntries --param scheduleId=42085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -232,6 +241,7 @@ struct SchedulesReplaceEntryCommand: OperationCommand {
     @Flag(
         name: .customLong("all-day"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field all_day (true or false).")
     )
     var bodyAllDay: Bool?
@@ -240,10 +250,16 @@ struct SchedulesReplaceEntryCommand: OperationCommand {
     @Flag(
         name: .customLong("highlighted"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field highlighted (true or false).")
     )
     var bodyHighlighted: Bool?
-    @Flag(name: .customLong("notify"), inversion: .prefixedNo, help: ArgumentHelp("Body field notify (true or false)."))
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field notify (true or false).")
+    )
     var bodyNotify: Bool?
     @Option(
         name: .customLong("participant-ids"),
@@ -290,6 +306,7 @@ struct SchedulesUpdateSettingsCommand: OperationCommand {
     @Flag(
         name: .customLong("include-due-assignments"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field include_due_assignments (true or false, required).")
     )
     var bodyIncludeDueAssignments: Bool?
@@ -302,5 +319,99 @@ struct SchedulesUpdateSettingsCommand: OperationCommand {
         call.bodyInput = bodyInput
         call.requiredBodyFields = ["include_due_assignments"]
         return call
+    }
+}
+
+/// `basecamp schedules edit-entry`: ReplaceScheduleEntry, changing only the named fields.
+struct SchedulesEditEntryCommand: EditCommand {
+    static let operation = OperationCatalog.replaceScheduleEntry
+    static let noun = "schedule entry"
+    static let clearable: [String: String] = [
+        "description": "description", "participant_ids": "participant-ids", "summary": "summary", "url": "url",
+    ]
+    static let configuration = CommandConfiguration(
+        commandName: "edit-entry",
+        abstract: "Change some fields of a schedule entry; the others keep their values.",
+        discussion:
+            "Only the fields you name change. Basecamp replaces the whole schedule entry on a write, so the command reads it once (GET /{accountId}/schedule_entries/{entryId}) and writes its full state once (PUT /{accountId}/schedule_entries/{entryId}, operation ReplaceScheduleEntry), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\nparticipant_ids, url and highlighted are sent only when you name them; Basecamp keeps them otherwise.\n\nExample:\n  basecamp --sandbox schedules edit-entry 1069490030 --summary 'Ship it'"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The entry's id (path parameter entryId).", valueName: "id"))
+    var pathEntry: Int64
+    @Option(name: .customLong("ends-at"), help: ArgumentHelp("Set ends_at (text).", valueName: "text"))
+    var bodyEndsAt: String?
+    @Option(name: .customLong("starts-at"), help: ArgumentHelp("Set starts_at (text).", valueName: "text"))
+    var bodyStartsAt: String?
+    @Flag(
+        name: .customLong("all-day"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Set all_day (true or false).")
+    )
+    var bodyAllDay: Bool?
+    @Option(name: .customLong("description"), help: ArgumentHelp("Set description (text).", valueName: "text"))
+    var bodyDescription: String?
+    @Flag(name: .customLong("clear-description"), help: ArgumentHelp("Clear description."))
+    var clearDescription = false
+    @Flag(
+        name: .customLong("highlighted"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Set highlighted (true or false). Sent only when given; Basecamp keeps it otherwise.")
+    )
+    var bodyHighlighted: Bool?
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Set notify (true or false).")
+    )
+    var bodyNotify: Bool?
+    @Option(
+        name: .customLong("participant-ids"),
+        help: ArgumentHelp(
+            "Set participant_ids (list of integer); repeat for several. Sent only when given; Basecamp keeps it otherwise.",
+            valueName: "n"
+        )
+    )
+    var bodyParticipantIds: [Int64] = []
+    @Flag(name: .customLong("clear-participant-ids"), help: ArgumentHelp("Clear participant_ids."))
+    var clearParticipantIds = false
+    @Option(name: .customLong("summary"), help: ArgumentHelp("Set summary (text).", valueName: "text"))
+    var bodySummary: String?
+    @Flag(name: .customLong("clear-summary"), help: ArgumentHelp("Clear summary."))
+    var clearSummary = false
+    @Option(
+        name: .customLong("url"),
+        help: ArgumentHelp("Set url (text). Sent only when given; Basecamp keeps it otherwise.", valueName: "text")
+    )
+    var bodyUrl: String?
+    @Flag(name: .customLong("clear-url"), help: ArgumentHelp("Clear url."))
+    var clearUrl = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("entryId", pathEntry)
+        call.body("ends_at", text: bodyEndsAt)
+        call.body("starts_at", text: bodyStartsAt)
+        call.body("all_day", flag: bodyAllDay)
+        call.body("description", text: bodyDescription)
+        call.clear("description", clearDescription, to: .string(""))
+        call.body("highlighted", flag: bodyHighlighted)
+        call.body("notify", flag: bodyNotify)
+        call.body("participant_ids", numbers: bodyParticipantIds)
+        call.clear("participant_ids", clearParticipantIds, to: .array([]))
+        call.body("summary", text: bodySummary)
+        call.clear("summary", clearSummary, to: .string(""))
+        call.body("url", text: bodyUrl)
+        call.clear("url", clearUrl, to: .string(""))
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try EditOverlay.json(
+            await account.schedules.modifyEntry(entryID: pathEntry) { try EditOverlay.apply(change, to: &$0) }
+        )
     }
 }

@@ -43,7 +43,7 @@ struct SearchSearchCommand: OperationCommand {
         commandName: "search",
         abstract: "Search.",
         discussion:
-            "GET /{accountId}/search.json (operation Search).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of SearchResult.\n\nExample:\n  basecamp --sandbox search search --q milk\nSame call, raw JSON:\n  basecamp --sandbox api Search --param q=milk"
+            "GET /{accountId}/search.json (operation Search).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of SearchResult.\n\nExample:\n  basecamp --sandbox search search --q milk\nSame call, raw JSON:\n  basecamp --sandbox api Search --param q=milk"
     )
 
     @ParentCommand var root: BasecampCommand

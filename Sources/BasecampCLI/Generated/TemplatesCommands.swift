@@ -154,7 +154,7 @@ struct TemplatesListCommand: OperationCommand {
         commandName: "list",
         abstract: "List templates.",
         discussion:
-            "GET /{accountId}/templates.json (operation ListTemplates).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Template.\n\nExample:\n  basecamp --sandbox templates list\nSame call, raw JSON:\n  basecamp --sandbox api ListTemplates"
+            "GET /{accountId}/templates.json (operation ListTemplates).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Template.\n\nExample:\n  basecamp --sandbox templates list\nSame call, raw JSON:\n  basecamp --sandbox api ListTemplates"
     )
 
     @ParentCommand var root: BasecampCommand

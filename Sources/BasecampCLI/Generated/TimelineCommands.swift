@@ -11,7 +11,8 @@ struct TimelineGroupCommand: ParsableCommand {
         abstract: "Timeline: get-project-timeline.",
         subcommands: [
             TimelineGetProjectTimelineCommand.self
-        ]
+        ],
+        defaultSubcommand: TimelineGetProjectTimelineCommand.self
     )
 }
 
@@ -22,18 +23,20 @@ struct TimelineGetProjectTimelineCommand: OperationCommand {
         commandName: "get-project-timeline",
         abstract: "Get project timeline.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/timeline.json (operation GetProjectTimeline).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimelineEvent.\n\nExample:\n  basecamp --sandbox timeline get-project-timeline 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetProjectTimeline --param projectId=2085958504"
+            "GET /{accountId}/projects/{projectId}/timeline.json (operation GetProjectTimeline).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of TimelineEvent.\n--watch prints the newest page, then polls it every --interval seconds with a conditional GET (an unchanged list costs a 304, well inside Basecamp's 50 requests per 10 seconds) and prints new items as they come, oldest first, until Ctrl-C (exit 0).\n\nExample:\n  basecamp --sandbox timeline get-project-timeline 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetProjectTimeline --param projectId=2085958504\nFollow new items until Ctrl-C:\n  basecamp --sandbox timeline 2085958504 --watch"
     )
 
     @ParentCommand var root: BasecampCommand
     @Argument(help: ArgumentHelp("The project's id (path parameter projectId).", valueName: "id"))
     var pathProject: Int64
     @OptionGroup var listing: ListingOptions
+    @OptionGroup var watching: WatchOptions
 
     func invocation() -> OperationInvocation {
         var call = OperationInvocation()
         call.path("projectId", pathProject)
         call.listing = listing
+        call.watching = watching
         return call
     }
 }

@@ -88,7 +88,7 @@ struct TimesheetsGetProjectTimesheetCommand: OperationCommand {
         commandName: "get-project-timesheet",
         abstract: "Get project timesheet.",
         discussion:
-            "GET /{accountId}/projects/{projectId}/timesheet.json (operation GetProjectTimesheet).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-project-timesheet 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetProjectTimesheet --param projectId=2085958504"
+            "GET /{accountId}/projects/{projectId}/timesheet.json (operation GetProjectTimesheet).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-project-timesheet 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api GetProjectTimesheet --param projectId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -126,7 +126,7 @@ struct TimesheetsGetRecordingTimesheetCommand: OperationCommand {
         commandName: "get-recording-timesheet",
         abstract: "Get recording timesheet.",
         discussion:
-            "GET /{accountId}/recordings/{recordingId}/timesheet.json (operation GetRecordingTimesheet).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-recording-timesheet 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api GetRecordingTimesheet --param recordingId=1069479988"
+            "GET /{accountId}/recordings/{recordingId}/timesheet.json (operation GetRecordingTimesheet).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of TimesheetEntry.\n\nExample:\n  basecamp --sandbox timesheets get-recording-timesheet 1069479988\nSame call, raw JSON:\n  basecamp --sandbox api GetRecordingTimesheet --param recordingId=1069479988"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -54,7 +54,7 @@ struct TodolistGroupsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List todolist groups.",
         discussion:
-            "GET /{accountId}/todolists/{todolistId}/groups.json (operation ListTodolistGroups).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todolist.\n\nExample:\n  basecamp --sandbox todolist-groups list --todolist 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api ListTodolistGroups --param todolistId=1069479338"
+            "GET /{accountId}/todolists/{todolistId}/groups.json (operation ListTodolistGroups).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Todolist.\n\nExample:\n  basecamp --sandbox todolist-groups list --todolist 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api ListTodolistGroups --param todolistId=1069479338"
     )
 
     @ParentCommand var root: BasecampCommand

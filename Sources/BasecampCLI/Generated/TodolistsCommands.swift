@@ -3,6 +3,7 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp todolists`: the todolists service.
 struct TodolistsGroupCommand: ParsableCommand {
@@ -43,6 +44,7 @@ struct TodolistsCreateCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -90,7 +92,7 @@ struct TodolistsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List todolists.",
         discussion:
-            "GET /{accountId}/todosets/{todosetId}/todolists.json (operation ListTodolists).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todolist.\n\nExample:\n  basecamp --sandbox todolists list --todoset 1069479300\nSame call, raw JSON:\n  basecamp --sandbox api ListTodolists --param todosetId=1069479300"
+            "GET /{accountId}/todosets/{todosetId}/todolists.json (operation ListTodolists).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Todolist.\n\nExample:\n  basecamp --sandbox todolists list --todoset 1069479300\nSame call, raw JSON:\n  basecamp --sandbox api ListTodolists --param todosetId=1069479300"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -171,5 +173,41 @@ struct TodolistsUpdateCommand: OperationCommand {
         call.bodyInput = bodyInput
         call.requiredBodyFields = ["name"]
         return call
+    }
+}
+
+/// `basecamp todolists edit`: UpdateTodolistOrGroup, changing only the named fields.
+struct TodolistsEditCommand: EditCommand {
+    static let operation = OperationCatalog.updateTodolistOrGroup
+    static let noun = "to-do list"
+    static let clearable: [String: String] = ["description": "description"]
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change some fields of a to-do list; the others keep their values.",
+        discussion:
+            "Only the fields you name change. Basecamp replaces the whole to-do list on a write, so the command reads it once (GET /{accountId}/todolists/{id}) and writes its full state once (PUT /{accountId}/todolists/{id}, operation UpdateTodolistOrGroup), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n\nExample:\n  basecamp --sandbox todolists edit 1069479338 --name 'Launch plan'"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The record's id (path parameter id).", valueName: "id"))
+    var pathId: Int64
+    @Option(name: .customLong("name"), help: ArgumentHelp("Set name (text).", valueName: "text"))
+    var bodyName: String?
+    @Option(name: .customLong("description"), help: ArgumentHelp("Set description (text).", valueName: "text"))
+    var bodyDescription: String?
+    @Flag(name: .customLong("clear-description"), help: ArgumentHelp("Clear description."))
+    var clearDescription = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("id", pathId)
+        call.body("name", text: bodyName)
+        call.body("description", text: bodyDescription)
+        call.clear("description", clearDescription, to: .string(""))
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try EditOverlay.json(await account.todolists.modify(id: pathId) { try EditOverlay.apply(change, to: &$0) })
     }
 }

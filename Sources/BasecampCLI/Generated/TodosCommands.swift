@@ -3,6 +3,7 @@
 import ArgumentParser
 import Basecamp
 import CLISupport
+import HTTPCore
 
 /// `basecamp todos`: the todos service.
 struct TodosGroupCommand: ParsableCommand {
@@ -82,7 +83,12 @@ struct TodosCreateCommand: OperationCommand {
         help: ArgumentHelp("Body field due_on (YYYY-MM-DD, today, tomorrow or yesterday).", valueName: "date")
     )
     var bodyDueOn: CalendarDay?
-    @Flag(name: .customLong("notify"), inversion: .prefixedNo, help: ArgumentHelp("Body field notify (true or false)."))
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field notify (true or false).")
+    )
     var bodyNotify: Bool?
     @Option(
         name: .customLong("starts-on"),
@@ -150,7 +156,12 @@ struct TodosCreateInTodosetCommand: OperationCommand {
         help: ArgumentHelp("Body field due_on (YYYY-MM-DD, today, tomorrow or yesterday).", valueName: "date")
     )
     var bodyDueOn: CalendarDay?
-    @Flag(name: .customLong("notify"), inversion: .prefixedNo, help: ArgumentHelp("Body field notify (true or false)."))
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field notify (true or false).")
+    )
     var bodyNotify: Bool?
     @Option(
         name: .customLong("starts-on"),
@@ -206,7 +217,7 @@ struct TodosListCommand: OperationCommand {
         commandName: "list",
         abstract: "List todos.",
         discussion:
-            "GET /{accountId}/todolists/{todolistId}/todos.json (operation ListTodos).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Todo.\n\nExample:\n  basecamp --sandbox todos list --todolist 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api ListTodos --param todolistId=1069479338"
+            "GET /{accountId}/todolists/{todolistId}/todos.json (operation ListTodos).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Todo.\n\nExample:\n  basecamp --sandbox todos list --todolist 1069479338\nSame call, raw JSON:\n  basecamp --sandbox api ListTodos --param todolistId=1069479338"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -271,7 +282,12 @@ struct TodosReplaceCommand: OperationCommand {
         help: ArgumentHelp("Body field due_on (YYYY-MM-DD, today, tomorrow or yesterday).", valueName: "date")
     )
     var bodyDueOn: CalendarDay?
-    @Flag(name: .customLong("notify"), inversion: .prefixedNo, help: ArgumentHelp("Body field notify (true or false)."))
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field notify (true or false).")
+    )
     var bodyNotify: Bool?
     @Option(
         name: .customLong("starts-on"),
@@ -347,5 +363,88 @@ struct TodosUncompleteCommand: OperationCommand {
         var call = OperationInvocation()
         call.path("todoId", pathTodo)
         return call
+    }
+}
+
+/// `basecamp todos edit`: ReplaceTodo, changing only the named fields.
+struct TodosEditCommand: EditCommand {
+    static let operation = OperationCatalog.replaceTodo
+    static let noun = "to-do"
+    static let clearable: [String: String] = [
+        "assignee_ids": "assignee-ids", "completion_subscriber_ids": "completion-subscriber-ids",
+        "description": "description", "due_on": "due-on", "starts_on": "starts-on",
+    ]
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change some fields of a to-do; the others keep their values.",
+        discussion:
+            "Only the fields you name change. Basecamp replaces the whole to-do on a write, so the command reads it once (GET /{accountId}/todos/{todoId}) and writes its full state once (PUT /{accountId}/todos/{todoId}, operation ReplaceTodo), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n\nExample:\n  basecamp --sandbox todos edit 1069479395 --content 'Ship it' --due-on tomorrow"
+    )
+
+    @ParentCommand var root: BasecampCommand
+    @Argument(help: ArgumentHelp("The todo's id (path parameter todoId).", valueName: "id"))
+    var pathTodo: Int64
+    @Option(name: .customLong("content"), help: ArgumentHelp("Set content (text).", valueName: "text"))
+    var bodyContent: String?
+    @Option(
+        name: .customLong("assignee-ids"),
+        help: ArgumentHelp("Set assignee_ids (list of integer); repeat for several.", valueName: "n")
+    )
+    var bodyAssigneeIds: [Int64] = []
+    @Flag(name: .customLong("clear-assignee-ids"), help: ArgumentHelp("Clear assignee_ids."))
+    var clearAssigneeIds = false
+    @Option(
+        name: .customLong("completion-subscriber-ids"),
+        help: ArgumentHelp("Set completion_subscriber_ids (list of integer); repeat for several.", valueName: "n")
+    )
+    var bodyCompletionSubscriberIds: [Int64] = []
+    @Flag(name: .customLong("clear-completion-subscriber-ids"), help: ArgumentHelp("Clear completion_subscriber_ids."))
+    var clearCompletionSubscriberIds = false
+    @Option(name: .customLong("description"), help: ArgumentHelp("Set description (text).", valueName: "text"))
+    var bodyDescription: String?
+    @Flag(name: .customLong("clear-description"), help: ArgumentHelp("Clear description."))
+    var clearDescription = false
+    @Option(
+        name: .customLong("due-on"),
+        help: ArgumentHelp("Set due_on (YYYY-MM-DD, today, tomorrow or yesterday).", valueName: "date")
+    )
+    var bodyDueOn: CalendarDay?
+    @Flag(name: .customLong("clear-due-on"), help: ArgumentHelp("Clear due_on."))
+    var clearDueOn = false
+    @Flag(
+        name: .customLong("notify"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Set notify (true or false).")
+    )
+    var bodyNotify: Bool?
+    @Option(
+        name: .customLong("starts-on"),
+        help: ArgumentHelp("Set starts_on (YYYY-MM-DD, today, tomorrow or yesterday).", valueName: "date")
+    )
+    var bodyStartsOn: CalendarDay?
+    @Flag(name: .customLong("clear-starts-on"), help: ArgumentHelp("Clear starts_on."))
+    var clearStartsOn = false
+
+    func invocation() -> OperationInvocation {
+        var call = OperationInvocation()
+        call.path("todoId", pathTodo)
+        call.body("content", text: bodyContent)
+        call.body("assignee_ids", numbers: bodyAssigneeIds)
+        call.clear("assignee_ids", clearAssigneeIds, to: .array([]))
+        call.body("completion_subscriber_ids", numbers: bodyCompletionSubscriberIds)
+        call.clear("completion_subscriber_ids", clearCompletionSubscriberIds, to: .array([]))
+        call.body("description", text: bodyDescription)
+        call.clear("description", clearDescription, to: .string(""))
+        call.body("due_on", day: bodyDueOn)
+        call.clear("due_on", clearDueOn, to: .null)
+        call.body("notify", flag: bodyNotify)
+        call.body("starts_on", day: bodyStartsOn)
+        call.clear("starts_on", clearStartsOn, to: .null)
+        return call
+    }
+
+    func save(_ change: [String: JSONValue], on account: AccountClient) async throws -> JSONValue {
+        try EditOverlay.json(await account.todos.modify(todoID: pathTodo) { try EditOverlay.apply(change, to: &$0) })
     }
 }

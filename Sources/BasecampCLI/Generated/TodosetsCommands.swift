@@ -11,7 +11,8 @@ struct TodosetsGroupCommand: ParsableCommand {
         abstract: "Todosets: get.",
         subcommands: [
             TodosetsGetCommand.self
-        ]
+        ],
+        defaultSubcommand: TodosetsGetCommand.self
     )
 }
 

@@ -47,6 +47,7 @@ struct ToolsCreateCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?

@@ -51,6 +51,7 @@ struct UploadsCreateCommand: OperationCommand {
     @Flag(
         name: .customLong("visible-to-clients"),
         inversion: .prefixedNo,
+        exclusivity: .exclusive,
         help: ArgumentHelp("Body field visible_to_clients (true or false).")
     )
     var bodyVisibleToClients: Bool?
@@ -148,7 +149,7 @@ struct UploadsListVersionsCommand: OperationCommand {
         commandName: "list-versions",
         abstract: "List upload versions.",
         discussion:
-            "GET /{accountId}/uploads/{uploadId}/versions.json (operation ListUploadVersions).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of UploadVersion.\n\nExample:\n  basecamp --sandbox uploads list-versions --upload 1069479913\nSame call, raw JSON:\n  basecamp --sandbox api ListUploadVersions --param uploadId=1069479913"
+            "GET /{accountId}/uploads/{uploadId}/versions.json (operation ListUploadVersions).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of UploadVersion.\n\nExample:\n  basecamp --sandbox uploads list-versions --upload 1069479913\nSame call, raw JSON:\n  basecamp --sandbox api ListUploadVersions --param uploadId=1069479913"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -176,7 +177,7 @@ struct UploadsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List uploads.",
         discussion:
-            "GET /{accountId}/vaults/{vaultId}/uploads.json (operation ListUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Upload.\n\nExample:\n  basecamp --sandbox uploads list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListUploads --param vaultId=4085958504"
+            "GET /{accountId}/vaults/{vaultId}/uploads.json (operation ListUploads).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Upload.\n\nExample:\n  basecamp --sandbox uploads list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListUploads --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -75,7 +75,7 @@ struct VaultsListCommand: OperationCommand {
         commandName: "list",
         abstract: "List vaults.",
         discussion:
-            "GET /{accountId}/vaults/{vaultId}/vaults.json (operation ListVaults).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Vault.\n\nExample:\n  basecamp --sandbox vaults list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListVaults --param vaultId=4085958504"
+            "GET /{accountId}/vaults/{vaultId}/vaults.json (operation ListVaults).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Vault.\n\nExample:\n  basecamp --sandbox vaults list --vault 4085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListVaults --param vaultId=4085958504"
     )
 
     @ParentCommand var root: BasecampCommand

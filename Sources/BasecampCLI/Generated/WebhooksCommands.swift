@@ -46,7 +46,12 @@ struct WebhooksCreateCommand: OperationCommand {
         help: ArgumentHelp("Body field types (list of text, required); repeat for several.", valueName: "text")
     )
     var bodyTypes: [String] = []
-    @Flag(name: .customLong("active"), inversion: .prefixedNo, help: ArgumentHelp("Body field active (true or false)."))
+    @Flag(
+        name: .customLong("active"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field active (true or false).")
+    )
     var bodyActive: Bool?
     @OptionGroup var bodyInput: BodyInputOptions
 
@@ -113,7 +118,7 @@ struct WebhooksListCommand: OperationCommand {
         commandName: "list",
         abstract: "List webhooks.",
         discussion:
-            "GET /{accountId}/buckets/{bucketId}/webhooks.json (operation ListWebhooks).\nRead-only; paginated by Link header, 50 per page; every page unless --page or --limit.\nAnswers 200 with a list of Webhook.\n\nExample:\n  basecamp --sandbox webhooks list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListWebhooks --param bucketId=2085958504"
+            "GET /{accountId}/buckets/{bucketId}/webhooks.json (operation ListWebhooks).\nRead-only; paginated by Link header, 50 per page; every page unless --page, --limit or --max-pages.\nAnswers 200 with a list of Webhook.\n\nExample:\n  basecamp --sandbox webhooks list --project 2085958504\nSame call, raw JSON:\n  basecamp --sandbox api ListWebhooks --param bucketId=2085958504"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -145,7 +150,12 @@ struct WebhooksUpdateCommand: OperationCommand {
     @ParentCommand var root: BasecampCommand
     @Argument(help: ArgumentHelp("The webhook's id (path parameter webhookId).", valueName: "id"))
     var pathWebhook: Int64
-    @Flag(name: .customLong("active"), inversion: .prefixedNo, help: ArgumentHelp("Body field active (true or false)."))
+    @Flag(
+        name: .customLong("active"),
+        inversion: .prefixedNo,
+        exclusivity: .exclusive,
+        help: ArgumentHelp("Body field active (true or false).")
+    )
     var bodyActive: Bool?
     @Option(name: .customLong("payload-url"), help: ArgumentHelp("Body field payload_url (text).", valueName: "text"))
     var bodyPayloadUrl: String?

@@ -65,6 +65,11 @@ struct CalendarServeCommand: MonashSubcommand {
     }
 
     func run(in context: CommandContext) async throws {
+        if monash.timeZone != nil {
+            throw ValidationError(
+                "calendar serve writes times in the campus zone (or UTC with --utc), which calendar apps show in theirs; --time-zone cannot be used with it."
+            )
+        }
         let options = ICalendarOptions(times: utc ? .utc : .zoned, refreshInterval: refresh.duration)
         let log = FeedLog(context: context)
         let feed = CalendarFeed(

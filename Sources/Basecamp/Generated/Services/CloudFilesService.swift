@@ -81,27 +81,29 @@ public struct CloudFilesService: Sendable {
 
     /// Changes a few fields of a record that `UpdateCloudFile` replaces as a whole, without clearing the rest.
     ///
-    /// Reads the current record with `get`, fills a `UpdateCloudFileRequest` from it, lets `change` adjust it, then
-    /// sends the full state with `update`. Just before sending it reads the record's `updated_at` again: if someone
-    /// changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not overwritten.
+    /// Reads the record once with `get`, fills a `UpdateCloudFileRequest` from it, lets `change` adjust it, then sends
+    /// the full state once with `update`: one GET and one PUT. Basecamp has no conditional write, so a change someone
+    /// makes between the two is overwritten; when a person has been editing a copy for a while, pass the `updatedAt` of
+    /// that copy as `unchangedSince`, and a record changed since is left alone (the call throws `api_error` and sends
+    /// nothing). The record does not include `url`: `change` must set it.
     ///
     /// - Parameters:
     ///   - cloudFileID: The `cloudFileId` path parameter.
+    ///   - unchangedSince: The `updatedAt` the edit is based on; `nil` writes whatever the read finds.
     ///   - change: Edits the request, which starts as the record's current state.
     /// - Returns: The record as saved.
-    /// - Throws: `APIError` (`usage` when a field the record cannot supply is still unset), or what `change` throws;
-    ///   nothing is sent then.
+    /// - Throws: `APIError` (`usage` when a member the record cannot supply is still unset, `api_error` when the record
+    ///   changed after `unchangedSince`), or what `change` throws; nothing is written then.
     public func modify(
         cloudFileID: Int64,
+        unchangedSince: Date? = nil,
         _ change: (inout UpdateCloudFileRequest) throws -> Void
     ) async throws -> CloudFile {
         let current = try await get(cloudFileID: cloudFileID)
+        try ConcurrentEdit.ensureUnchanged(current.updatedAt, since: unchangedSince, record: "CloudFile")
         var request = UpdateCloudFileRequest(current: current)
         try change(&request)
-        try request.checkComplete()
-        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "CloudFile") {
-            try await get(cloudFileID: cloudFileID).updatedAt
-        }
+        try ConcurrentEdit.require(request.url, "url", operation: "UpdateCloudFile", record: "CloudFile")
         return try await update(cloudFileID: cloudFileID, request)
     }
 }

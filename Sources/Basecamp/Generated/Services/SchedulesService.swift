@@ -171,29 +171,29 @@ public struct SchedulesService: Sendable {
 
     /// Changes a few fields of a record that `ReplaceScheduleEntry` replaces as a whole, without clearing the rest.
     ///
-    /// Reads the current record with `getEntry`, fills a `ReplaceScheduleEntryRequest` from it, lets `change` adjust
-    /// it, then sends the full state with `replaceEntry`. Just before sending it reads the record's `updated_at` again:
-    /// if someone changed it meanwhile, nothing is sent and the call throws `api_error`, so their change is not
-    /// overwritten. `participant_ids`, `url`, `highlighted` are left out unless `change` sets them: Basecamp keeps them
-    /// when omitted.
+    /// Reads the record once with `getEntry`, fills a `ReplaceScheduleEntryRequest` from it, lets `change` adjust it,
+    /// then sends the full state once with `replaceEntry`: one GET and one PUT. Basecamp has no conditional write, so a
+    /// change someone makes between the two is overwritten; when a person has been editing a copy for a while, pass the
+    /// `updatedAt` of that copy as `unchangedSince`, and a record changed since is left alone (the call throws
+    /// `api_error` and sends nothing). `participant_ids`, `url`, `highlighted` are left out unless `change` sets them:
+    /// Basecamp keeps them when omitted.
     ///
     /// - Parameters:
     ///   - entryID: The `entryId` path parameter.
+    ///   - unchangedSince: The `updatedAt` the edit is based on; `nil` writes whatever the read finds.
     ///   - change: Edits the request, which starts as the record's current state.
     /// - Returns: The record as saved.
-    /// - Throws: `APIError` (`usage` when a field the record cannot supply is still unset), or what `change` throws;
-    ///   nothing is sent then.
+    /// - Throws: `APIError` (`usage` when a member the record cannot supply is still unset, `api_error` when the record
+    ///   changed after `unchangedSince`), or what `change` throws; nothing is written then.
     public func modifyEntry(
         entryID: Int64,
+        unchangedSince: Date? = nil,
         _ change: (inout ReplaceScheduleEntryRequest) throws -> Void
     ) async throws -> ScheduleEntry {
         let current = try await getEntry(entryID: entryID)
+        try ConcurrentEdit.ensureUnchanged(current.updatedAt, since: unchangedSince, record: "ScheduleEntry")
         var request = ReplaceScheduleEntryRequest(current: current)
         try change(&request)
-        try request.checkComplete()
-        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "ScheduleEntry") {
-            try await getEntry(entryID: entryID).updatedAt
-        }
         return try await replaceEntry(entryID: entryID, request)
     }
 

@@ -184,24 +184,28 @@ public struct TodosService: Sendable {
 
     /// Changes a few fields of a record that `ReplaceTodo` replaces as a whole, without clearing the rest.
     ///
-    /// Reads the current record with `get`, fills a `ReplaceTodoRequest` from it, lets `change` adjust it, then sends
-    /// the full state with `replace`. Just before sending it reads the record's `updated_at` again: if someone changed
-    /// it meanwhile, nothing is sent and the call throws `api_error`, so their change is not overwritten.
+    /// Reads the record once with `get`, fills a `ReplaceTodoRequest` from it, lets `change` adjust it, then sends the
+    /// full state once with `replace`: one GET and one PUT. Basecamp has no conditional write, so a change someone
+    /// makes between the two is overwritten; when a person has been editing a copy for a while, pass the `updatedAt` of
+    /// that copy as `unchangedSince`, and a record changed since is left alone (the call throws `api_error` and sends
+    /// nothing).
     ///
     /// - Parameters:
     ///   - todoID: The `todoId` path parameter.
+    ///   - unchangedSince: The `updatedAt` the edit is based on; `nil` writes whatever the read finds.
     ///   - change: Edits the request, which starts as the record's current state.
     /// - Returns: The record as saved.
-    /// - Throws: `APIError` (`usage` when a field the record cannot supply is still unset), or what `change` throws;
-    ///   nothing is sent then.
-    public func modify(todoID: Int64, _ change: (inout ReplaceTodoRequest) throws -> Void) async throws -> Todo {
+    /// - Throws: `APIError` (`usage` when a member the record cannot supply is still unset, `api_error` when the record
+    ///   changed after `unchangedSince`), or what `change` throws; nothing is written then.
+    public func modify(
+        todoID: Int64,
+        unchangedSince: Date? = nil,
+        _ change: (inout ReplaceTodoRequest) throws -> Void
+    ) async throws -> Todo {
         let current = try await get(todoID: todoID)
+        try ConcurrentEdit.ensureUnchanged(current.updatedAt, since: unchangedSince, record: "Todo")
         var request = ReplaceTodoRequest(current: current)
         try change(&request)
-        try request.checkComplete()
-        try await ConcurrentEdit.ensureUnchanged(current.updatedAt, record: "Todo") {
-            try await get(todoID: todoID).updatedAt
-        }
         return try await replace(todoID: todoID, request)
     }
 

@@ -1,0 +1,179 @@
+import APISandbox
+import BasecampSandbox
+import CLISupport
+import CLISupportTesting
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import BasecampCLI
+
+/// Every example any `basecamp … --help` prints runs as printed: `--sandbox` ones against the
+/// built-in sandbox, the others with the variables a signed-in user has, pointing at a sandbox
+/// the test owns. Pipelines, uploads and downloads run in a shell in a scratch folder; commands
+/// that run until Ctrl-C are started, seen to be up, interrupted, and must exit 0. The groups run
+/// as parallel cases; most of the time goes to ArgumentParser's checks of the command tree,
+/// which a debug build makes on every run.
+@Suite("Every example in basecamp's help runs as printed")
+struct HelpExampleTests {
+    /// An example line and the command whose help prints it.
+    struct Example: Sendable, Hashable {
+        var help: String
+        var line: String
+    }
+
+    /// The examples of one group of commands (`todos`, `api`, the root…).
+    struct Batch: Sendable, CustomTestStringConvertible {
+        var name: String
+        var examples: [Example]
+        var testDescription: String { "\(name) (\(examples.count))" }
+    }
+
+    /// Every line of every help that starts with `basecamp` (after any `NAME=value`), each once.
+    static let examples: [Example] = {
+        var seen = Set<String>()
+        var examples: [Example] = []
+        for (path, command) in HelpText.commands(of: BasecampCommand.self) {
+            for line in command.configuration.discussion.split(separator: "\n") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard line.hasPrefix("  "), Self.command(trimmed).first == "basecamp" else { continue }
+                if seen.insert(trimmed).inserted { examples.append(Example(help: path, line: trimmed)) }
+            }
+        }
+        return examples
+    }()
+
+    static let batches: [Batch] = Dictionary(grouping: examples) { example in
+        example.help.split(separator: " ").dropFirst().first.map(String.init) ?? "basecamp"
+    }
+    .map { Batch(name: $0.key, examples: $0.value) }
+    .sorted { $0.name < $1.name }
+
+    /// The words after any leading `NAME=value`.
+    static func command(_ line: String) -> [String] {
+        Array(ShellWords.split(line).drop { $0.contains("=") && !$0.hasPrefix("-") })
+    }
+
+    /// The leading `NAME=value` words as variables.
+    static func assignments(_ line: String) -> [String: String] {
+        var variables: [String: String] = [:]
+        for word in ShellWords.split(line) {
+            guard word.contains("="), !word.hasPrefix("-"), let equals = word.firstIndex(of: "=") else { break }
+            variables[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        return variables
+    }
+
+    @Test("There is one for every command, and each command's help shows one")
+    func count() {
+        // A command form and a raw `api` form for each operation (uploads have one), and the rest.
+        #expect(Self.examples.count > 2 * 250 - 3)
+        #expect(Self.examples.contains { $0.line.contains(" --watch") })
+        #expect(Self.examples.contains { $0.line.contains("download 1069479913") })
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Each runs as printed and exits 0", arguments: batches)
+    func run(_ batch: Batch) async throws {
+        try await withBasecampSandbox { _, baseURL in
+            let signedIn = credentials(baseURL).merging(["BASECAMP_WEBHOOK_SECRET": "example-secret"]) { $1 }
+            for example in batch.examples {
+                try await Self.run(example, signedIn: signedIn)
+            }
+        }
+    }
+
+    /// Runs one example; `signedIn` is the environment of a user signed in to the test's sandbox.
+    static func run(_ example: Example, signedIn: [String: String]) async throws {
+        let words = command(example.line)
+        let sandboxed = words.contains("--sandbox")
+        let variables = assignments(example.line).merging(sandboxed ? [:] : signedIn) { first, _ in first }
+        let arguments = Array(words.dropFirst())
+        if example.line.contains("|") || example.line.contains(">") || touchesFiles(words) {
+            let result = try await Shell.run(example.line, variables: sandboxed ? [:] : signedIn)
+            #expect(result.exitCode == 0, "\(example.line): \(result.stderr)")
+        } else if words.contains("--watch") || words.contains("listen") {
+            let running = try RunningExecutable("basecamp", arguments: arguments, variables: variables)
+            let started = try await running.waitFor("Ctrl-C to stop", in: running.stderr)
+            #expect(started.contains("Ctrl-C to stop"), "\(example.line): \(started)")
+            #expect(try await running.interrupt() == 0, "\(example.line): \(running.stderr.text)")
+        } else {
+            let result = await basecamp(arguments, variables: variables)
+            #expect(result.exitCode == 0, "\(example.line): \(result.stderr)")
+        }
+    }
+
+    /// Whether the command reads or writes a file in the working directory.
+    static func touchesFiles(_ words: [String]) -> Bool {
+        words.contains("--file") || words.contains("download") || words.contains("upload")
+            || (words.contains("uploads") && words.contains("replace"))
+    }
+}
+
+/// Runs a line in `/bin/sh` in a scratch folder holding the files the examples name, with the
+/// built tools first on `PATH`.
+enum Shell {
+    static func run(_ line: String, variables: [String: String]) async throws -> CommandResult {
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "basecamp-example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for name in ["report.pdf", "logo-v2.png"] {
+            try Data("%example \(name)\n".utf8).write(to: scratch.appending(path: name))
+        }
+        let bin = try BuiltExecutable.url(named: "basecamp").deletingLastPathComponent().path
+        let inherited = ProcessInfo.processInfo.environment.filter {
+            BuiltExecutable.inheritedVariables.contains($0.key)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", line]
+        process.currentDirectoryURL = scratch
+        process.environment = inherited.merging(variables) { $1 }
+            .merging(["PATH": bin + ":" + (inherited["PATH"] ?? "/usr/bin:/bin")]) { $1 }
+        let stdout = scratch.appending(path: ".stdout")
+        let stderr = scratch.appending(path: ".stderr")
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return CommandResult(
+            exitCode: process.terminationStatus,
+            stdout: try String(contentsOf: stdout, encoding: .utf8),
+            stderr: try String(contentsOf: stderr, encoding: .utf8)
+        )
+    }
+}
+
+/// Splits a command line the way a POSIX shell does for the examples' simple quoting: single
+/// quotes keep their contents whole.
+enum ShellWords {
+    static func split(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var inWord = false
+        for character in line {
+            if character == "'" {
+                quoted.toggle()
+                inWord = true
+            } else if character == " ", !quoted {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+}
