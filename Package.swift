@@ -116,7 +116,7 @@ let package = Package(
 
         // MARK: Markbook SDK (Spec/Markbook), its stateful sandbox and the `markbook` command
         library("Markbook", ["HTTPCore"]),
-        library("MarkbookSandbox", ["APISandbox", .hummingbird, .httpTypes, .nioConcurrencyHelpers]),
+        library("MarkbookSandbox", ["APISandbox", "HTTPCore", .hummingbird, .httpTypes, .nioConcurrencyHelpers]),
 
         // MARK: Command-line tools (CLISupport holds the conventions every CLI follows)
         library(
