@@ -112,7 +112,7 @@ let package = Package(
 
         // MARK: Monash schedule SDK (Spec/MonashSchedule) and its sandbox
         library("MonashSchedule", ["HTTPCore"]),
-        library("MonashSandbox", ["APISandbox", .hummingbird, .httpTypes]),
+        library("MonashSandbox", ["APISandbox", "HTTPCore", .hummingbird, .httpTypes]),
 
         // MARK: Markbook SDK (Spec/Markbook), its stateful sandbox and the `markbook` command
         library("Markbook", ["HTTPCore"]),

@@ -102,7 +102,7 @@ extension ActionHandler {
             matching: matching,
             scheduledAt: now,
             readyAt: readyAt,
-            fileName: "markbook-backup-\(SandboxFormat.utcStamp(readyAt)).zip",
+            fileName: "markbook-backup-\(readyAt.formatted(.compactUTCTimestamp)).zip",
             firstReturnedAt: nil
         )
         changedData = true

@@ -187,13 +187,4 @@ enum SandboxFormat {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
         return formatter.string(from: date)
     }
-
-    /// `20240614T150000Z`.
-    static func utcStamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: date)
-    }
 }

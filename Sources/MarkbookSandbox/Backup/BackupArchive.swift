@@ -30,7 +30,7 @@ enum BackupArchive {
         }
         let manifest: JSONValue = [
             "source": "Markbook Online (sandbox)", "school": .string(world.schoolName),
-            "matching": .string(backup.matching), "built": .string(SandboxFormat.utcStamp(backup.readyAt)),
+            "matching": .string(backup.matching), "built": .string(backup.readyAt.formatted(.compactUTCTimestamp)),
             "markbooks": .array(listed),
         ]
         archive.entries.insert(.init(name: "manifest.json", bytes: Array(manifest.encoded())), at: 0)
@@ -81,15 +81,8 @@ enum BackupArchive {
                     + book.tasks.map { book.results[student.key]?[$0.key] ?? "" }
             )
         }
-        let text = lines.map { $0.map(csvField).joined(separator: ",") + "\r\n" }.joined()
+        let text = lines.map { DelimitedField.record($0, delimiter: ",") + "\r\n" }.joined()
         return Array(text.utf8)
-    }
-
-    private static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
-            return text
-        }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A name usable in a file name on any system: letters, digits, `-`, `_` and `.` kept,
