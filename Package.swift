@@ -122,11 +122,11 @@ let package = Package(
 
         // MARK: Monash schedule SDK (Spec/MonashSchedule) and its sandbox
         library("MonashSchedule", ["HTTPCore"]),
-        library("MonashSandbox", ["APISandbox", .hummingbird, .httpTypes]),
+        library("MonashSandbox", ["APISandbox", "HTTPCore", .hummingbird, .httpTypes]),
 
         // MARK: Markbook SDK (Spec/Markbook), its stateful sandbox and the `markbook` command
         library("Markbook", ["HTTPCore"]),
-        library("MarkbookSandbox", ["APISandbox", .hummingbird, .httpTypes, .nioConcurrencyHelpers]),
+        library("MarkbookSandbox", ["APISandbox", "HTTPCore", .hummingbird, .httpTypes, .nioConcurrencyHelpers]),
 
         // MARK: Command-line tools (CLISupport holds the conventions every CLI follows)
         library(

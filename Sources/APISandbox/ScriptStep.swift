@@ -1,3 +1,5 @@
+public import HTTPCore
+
 /// One canned answer in a scripted route (`/_test/script/{name}`).
 ///
 /// Scripts let a test describe a whole conversation up front — "fail twice, then succeed" — so the
@@ -13,9 +15,9 @@ public struct ScriptStep: Sendable, Hashable, Codable {
     public var status: Int
     /// Extra response headers, for example `Retry-After` or `ETag`.
     public var headers: [String: String]
-    /// The body to send: a ``SandboxJSON/string(_:)`` is sent as plain text, anything else as JSON.
+    /// The body to send: a ``HTTPCore/JSONValue/string(_:)`` is sent as plain text, anything else as JSON.
     /// `nil` sends an empty body.
-    public var body: SandboxJSON?
+    public var body: JSONValue?
     /// How long to wait before answering, so slow servers and client timeouts can be scripted.
     public var delayMs: Int?
     /// A transport-level failure to produce instead of a normal response.
@@ -25,7 +27,7 @@ public struct ScriptStep: Sendable, Hashable, Codable {
     public init(
         status: Int = 200,
         headers: [String: String] = [:],
-        body: SandboxJSON? = nil,
+        body: JSONValue? = nil,
         delayMs: Int? = nil,
         fault: ConnectionFault? = nil
     ) {
@@ -54,7 +56,7 @@ public struct ScriptStep: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.status = try container.decodeIfPresent(Int.self, forKey: .status) ?? 200
         self.headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
-        self.body = try container.decodeIfPresent(SandboxJSON.self, forKey: .body)
+        self.body = try container.decodeIfPresent(JSONValue.self, forKey: .body)
         self.delayMs = try container.decodeIfPresent(Int.self, forKey: .delayMs)
         self.fault = try container.decodeIfPresent(ConnectionFault.self, forKey: .fault)
     }

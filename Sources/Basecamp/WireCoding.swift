@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 // Decoding and encoding helpers the generated models call. The models do not depend on the
 // decoder's key or date strategies: keys are spelled out in `CodingKeys`, timestamps are read
@@ -100,20 +101,16 @@ extension KeyedEncodingContainer {
 
 /// The timestamp formats Basecamp uses on the wire (the sandbox reads requests with them too).
 package enum WireFormat {
-    static let wholeSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
-    static let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
     /// Parses `2024-05-01T10:00:00Z`, `2024-05-01T10:00:00.123-05:00` and, when allowed,
     /// `2024-05-01` (midnight UTC).
     package static func timestamp(from text: String, allowingDateOnly: Bool) -> Date? {
-        if let date = try? wholeSeconds.parse(text) { return date }
-        if let date = try? fractionalSeconds.parse(text) { return date }
+        if let date = Date(iso8601Timestamp: text) { return date }
         if allowingDateOnly, let day = CalendarDate(text) { return day.startOfDay(in: .gmt) }
         return nil
     }
 
     /// Formats `date` as `2024-05-01T10:00:00Z`.
     static func string(from date: Date) -> String {
-        date.formatted(wholeSeconds)
+        date.formatted(.utcTimestamp)
     }
 }

@@ -202,10 +202,7 @@ struct OperationRunner {
 
     func dayText(_ day: CalendarDay) -> String {
         let zone = context.environment.timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: day.noon(in: zone, now: context.now))
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return day.noon(in: zone, now: context.now).formatted(.calendarDate(in: zone))
     }
 
     /// The request body: `--body` merged with the field options, or the bytes of `--file`.

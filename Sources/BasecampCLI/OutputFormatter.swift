@@ -178,7 +178,7 @@ struct OutputFormatter {
 
     func timestamp(_ value: JSONValue?) -> String {
         guard let text = value?.stringValue else { return "" }
-        guard let date = Self.parseTimestamp(text) else { return text }
+        guard let date = Date(iso8601Timestamp: text) else { return text }
         let dates = context.dates
         return dates.dayWithYear(date) + " " + dates.time(date)
     }
@@ -210,7 +210,7 @@ struct OutputFormatter {
             var converted: [String: JSONValue] = [:]
             for (key, member) in members {
                 var member = swiftKeyed(member)
-                if key.hasSuffix("_at"), let text = member.stringValue, let date = Self.parseTimestamp(text) {
+                if key.hasSuffix("_at"), let text = member.stringValue, let date = Date(iso8601Timestamp: text) {
                     member = .string(context.dates.iso8601(date))
                 }
                 converted[Self.swiftName(key)] = member
@@ -229,11 +229,4 @@ struct OutputFormatter {
         return first + words.dropFirst().map { acronyms[$0] ?? ($0.prefix(1).uppercased() + $0.dropFirst()) }.joined()
     }
 
-    static func parseTimestamp(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPCore
 
 /// Formats dates for people in one time zone, the same way on every platform and locale.
 ///
@@ -59,21 +60,7 @@ public struct DateText: Sendable, Hashable {
 
     /// `2020-03-13T10:00:00+11:00`: ISO 8601 with this zone's offset at that moment (`Z` for UTC).
     public func iso8601(_ date: Date) -> String {
-        let parts = parts(date)
-        let offset = timeZone.secondsFromGMT(for: date)
-        let zone: String
-        if offset == 0 {
-            zone = "Z"
-        } else {
-            let minutes = abs(offset) / 60
-            zone = (offset < 0 ? "-" : "+") + Self.pad(minutes / 60) + ":" + Self.pad(minutes % 60)
-        }
-        let year = String(parts.year ?? 0)
-        let date =
-            "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-"
-            + "\(Self.pad(parts.month ?? 0))-\(Self.pad(parts.day ?? 0))"
-        let time = "\(Self.pad(parts.hour ?? 0)):\(Self.pad(parts.minute ?? 0)):\(Self.pad(parts.second ?? 0))"
-        return "\(date)T\(time)\(zone)"
+        date.formatted(.timestamp(in: timeZone))
     }
 
     /// `in 2 h 5 min`, `in 40 s`, `5 min ago` or `now`: how far `date` is from `now`, to the minute

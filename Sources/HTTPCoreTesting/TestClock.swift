@@ -42,7 +42,7 @@ public final class TestClock: TimeSource {
 
     /// The wall time: the start plus everything elapsed.
     public func now() -> Date {
-        start.addingTimeInterval(state.withLock { $0.elapsed }.testSeconds)
+        start.addingTimeInterval(state.withLock { $0.elapsed }.seconds)
     }
 
     /// Everything elapsed since the clock was created.
@@ -111,11 +111,5 @@ public final class TestClock: TimeSource {
     /// act at the moment a wait begins.
     public func waitForSleepers(_ count: Int = 1) async {
         while sleeperCount < count { await Task.yield() }
-    }
-}
-
-extension Duration {
-    fileprivate var testSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

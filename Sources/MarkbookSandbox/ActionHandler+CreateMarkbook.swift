@@ -1,23 +1,23 @@
-import APISandbox
 import Foundation
+import HTTPCore
 
 extension ActionHandler {
-    mutating func createMarkbook(_ form: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func createMarkbook(_ form: Parameters) throws(StatusError) -> [String: JSONValue] {
         let text = try form.require("jsondata")
-        guard let payload = try? JSONDecoder().decode(SandboxJSON.self, from: Data(text.utf8)),
+        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
             case .object = payload
         else { throw StatusError("invalid jsondata") }
-        guard let requestedName = payload["markbookname"]?.stringValue?.trimmingCharacters(in: .whitespaces),
+        guard let requestedName = payload["markbookname"]?.wireText?.trimmingCharacters(in: .whitespaces),
             !requestedName.isEmpty
         else { throw StatusError("missing markbookname") }
-        guard let ownerKey = payload["ownerkey"]?.intValue, let classList = payload["classlist"]?.arrayValue,
+        guard let ownerKey = payload["ownerkey"]?.wireInt, let classList = payload["classlist"]?.arrayValue,
             let studentList = payload["studentlist"]?.arrayValue
         else { throw StatusError("invalid jsondata") }
         let userKeys = Set(world.users.map(\.key))
         guard userKeys.contains(ownerKey) else { throw StatusError("invalid user") }
         var shareList: [Int] = []
         for item in payload["sharelist"]?.arrayValue ?? [] {
-            guard let key = item.intValue else { throw StatusError("invalid jsondata") }
+            guard let key = item.wireInt else { throw StatusError("invalid jsondata") }
             guard userKeys.contains(key) else { throw StatusError("invalid user") }
             shareList.append(key)
         }
@@ -26,8 +26,8 @@ extension ActionHandler {
         var classKeys: [Int: Int] = [:]
         var classes: [SandboxWorld.SchoolClass] = []
         for item in classList {
-            guard let localKey = item["key"]?.intValue, classKeys[localKey] == nil,
-                let name = item["name"]?.stringValue?.trimmingCharacters(in: .whitespaces), !name.isEmpty
+            guard let localKey = item["key"]?.wireInt, classKeys[localKey] == nil,
+                let name = item["name"]?.wireText?.trimmingCharacters(in: .whitespaces), !name.isEmpty
             else { throw StatusError("invalid jsondata") }
             guard !classes.contains(where: { Self.sameName($0.name, name) }) else {
                 throw StatusError("duplicate class name")
@@ -37,8 +37,8 @@ extension ActionHandler {
                 SandboxWorld.SchoolClass(
                     key: nextClassKey,
                     name: name,
-                    teacherName1: item["teachername1"]?.stringValue ?? "",
-                    teacherName2: item["teachername2"]?.stringValue ?? ""
+                    teacherName1: item["teachername1"]?.wireText ?? "",
+                    teacherName2: item["teachername2"]?.wireText ?? ""
                 )
             )
             nextClassKey += 1
@@ -46,10 +46,10 @@ extension ActionHandler {
         var nextStudentKey = world.nextStudentKey
         var students: [SandboxWorld.Student] = []
         for item in studentList {
-            guard let sid = item["studentid"]?.stringValue?.trimmingCharacters(in: .whitespaces), !sid.isEmpty,
-                let family = item["familyname"]?.stringValue, !family.isEmpty,
-                let given = item["givename"]?.stringValue, !given.isEmpty,
-                let localClass = item["classkey"]?.intValue
+            guard let sid = item["studentid"]?.wireText?.trimmingCharacters(in: .whitespaces), !sid.isEmpty,
+                let family = item["familyname"]?.wireText, !family.isEmpty,
+                let given = item["givename"]?.wireText, !given.isEmpty,
+                let localClass = item["classkey"]?.wireInt
             else { throw StatusError("invalid jsondata") }
             guard let classKey = classKeys[localClass] else { throw StatusError("invalid class") }
             guard !students.contains(where: { $0.sid == sid }) else { throw StatusError("duplicate student id") }
@@ -59,7 +59,7 @@ extension ActionHandler {
                     sid: sid,
                     familyName: family,
                     givenName: given,
-                    preferredName: item["preferredname"]?.stringValue ?? "",
+                    preferredName: item["preferredname"]?.wireText ?? "",
                     gender: "",
                     classKey: classKey,
                     deleted: false
@@ -79,8 +79,8 @@ extension ActionHandler {
             SandboxWorld.Markbook(
                 key: key,
                 name: name,
-                year: payload["markbookyear"]?.stringValue ?? "",
-                course: payload["markbookcourse"]?.stringValue ?? "",
+                year: payload["markbookyear"]?.wireText ?? "",
+                course: payload["markbookcourse"]?.wireText ?? "",
                 ownerKey: ownerKey,
                 shareList: shareList,
                 classes: classes,

@@ -1,8 +1,8 @@
-import APISandbox
 import Foundation
+import HTTPCore
 
 extension ActionHandler {
-    mutating func putStudentResult(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func putStudentResult(_ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         let bookIndex = try markbookIndex(query)
         let book = world.markbooks[bookIndex]
         let studentKey = book.students[try studentIndex(query, in: book, includingDeleted: false)].key
@@ -21,7 +21,7 @@ extension ActionHandler {
         return [:]
     }
 
-    mutating func createStudent(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func createStudent(_ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         let bookIndex = try markbookIndex(query)
         let book = world.markbooks[bookIndex]
         let sid = try query.require("sid").trimmingCharacters(in: .whitespaces)
@@ -45,7 +45,7 @@ extension ActionHandler {
         return ["studentkey": .integer(key)]
     }
 
-    mutating func updateStudent(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func updateStudent(_ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         let bookIndex = try markbookIndex(query)
         let index = try studentIndex(query, in: world.markbooks[bookIndex], includingDeleted: false)
         try StudentNames(query).apply(to: &world.markbooks[bookIndex].students[index])
@@ -53,7 +53,7 @@ extension ActionHandler {
         return [:]
     }
 
-    mutating func updateStudentClass(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func updateStudentClass(_ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         let bookIndex = try markbookIndex(query)
         let book = world.markbooks[bookIndex]
         let index = try studentIndex(query, in: book, includingDeleted: true)
@@ -64,7 +64,7 @@ extension ActionHandler {
         return [:]
     }
 
-    mutating func deleteStudent(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func deleteStudent(_ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         let bookIndex = try markbookIndex(query)
         let index = try studentIndex(query, in: world.markbooks[bookIndex], includingDeleted: true)
         changedData = !world.markbooks[bookIndex].students[index].deleted
@@ -72,7 +72,7 @@ extension ActionHandler {
         return [:]
     }
 
-    mutating func createClass(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func createClass(_ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         let bookIndex = try markbookIndex(query)
         let name = try query.require("name").trimmingCharacters(in: .whitespaces)
         let family = try query.require("family", allowEmpty: true)
@@ -90,7 +90,7 @@ extension ActionHandler {
 
     // MARK: Backups
 
-    mutating func scheduleBackup(_ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func scheduleBackup(_ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         let matching = try query.require("matching").trimmingCharacters(in: .whitespaces)
         guard matching.count >= 2 else { throw StatusError("invalid matching") }
         var calendar = Calendar(identifier: .gregorian)
@@ -102,14 +102,14 @@ extension ActionHandler {
             matching: matching,
             scheduledAt: now,
             readyAt: readyAt,
-            fileName: "markbook-backup-\(SandboxFormat.utcStamp(readyAt)).zip",
+            fileName: "markbook-backup-\(readyAt.formatted(.compactUTCTimestamp)).zip",
             firstReturnedAt: nil
         )
         changedData = true
         return [:]
     }
 
-    mutating func backupURL() throws(StatusError) -> [String: SandboxJSON] {
+    mutating func backupURL() throws(StatusError) -> [String: JSONValue] {
         guard var backup = world.backup else { throw StatusError("no backup") }
         guard now >= backup.readyAt else { throw StatusError("pending") }
         if let first = backup.firstReturnedAt {

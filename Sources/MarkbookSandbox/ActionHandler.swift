@@ -1,5 +1,5 @@
-import APISandbox
 import Foundation
+import HTTPCore
 
 /// Runs one action against a copy of the world; the module keeps the copy only when the action
 /// succeeds, so a refused write changes nothing.
@@ -26,7 +26,7 @@ struct ActionHandler {
 
     static let genders: Set<String> = ["male", "female", "other"]
 
-    mutating func run(_ action: String, _ query: Parameters) throws(StatusError) -> [String: SandboxJSON] {
+    mutating func run(_ action: String, _ query: Parameters) throws(StatusError) -> [String: JSONValue] {
         switch action {
         case "markbooklist": return ["list": .array(world.markbooks.sorted { $0.key < $1.key }.map(summary))]
         case "userlist": return ["list": .array(world.users.map(user))]
@@ -100,7 +100,7 @@ struct ActionHandler {
 
     // MARK: Shapes
 
-    private func summary(_ book: SandboxWorld.Markbook) -> SandboxJSON {
+    private func summary(_ book: SandboxWorld.Markbook) -> JSONValue {
         [
             "key": .integer(book.key), "name": .string(book.name),
             "owner": .string(world.users.first { $0.key == book.ownerKey }?.name ?? ""),
@@ -108,28 +108,28 @@ struct ActionHandler {
         ]
     }
 
-    func user(_ user: SandboxWorld.User) -> SandboxJSON {
+    func user(_ user: SandboxWorld.User) -> JSONValue {
         [
             "key": .integer(user.key), "name": .string(user.name), "loginid": .string(user.loginID),
             "email": .string(user.email),
         ]
     }
 
-    private func schoolClass(_ item: SandboxWorld.SchoolClass) -> SandboxJSON {
+    private func schoolClass(_ item: SandboxWorld.SchoolClass) -> JSONValue {
         [
             "key": .integer(item.key), "name": .string(item.name),
             "teachername1": .string(item.teacherName1), "teachername2": .string(item.teacherName2),
         ]
     }
 
-    func task(_ task: SandboxWorld.Task) -> SandboxJSON {
+    func task(_ task: SandboxWorld.Task) -> JSONValue {
         [
             "key": .integer(task.key), "name": .string(task.name),
             "maximum": .integer(task.maximum), "decimalplaces": .integer(task.decimalPlaces),
         ]
     }
 
-    func student(_ student: SandboxWorld.Student, in book: SandboxWorld.Markbook) -> [String: SandboxJSON] {
+    func student(_ student: SandboxWorld.Student, in book: SandboxWorld.Markbook) -> [String: JSONValue] {
         [
             "key": .integer(student.key), "studentid": .string(student.sid),
             "familyname": .string(student.familyName), "givename": .string(student.givenName),
@@ -138,16 +138,16 @@ struct ActionHandler {
         ]
     }
 
-    private func outcome(_ outcome: SandboxWorld.Outcome) -> SandboxJSON {
+    private func outcome(_ outcome: SandboxWorld.Outcome) -> JSONValue {
         [
             "key": .integer(outcome.key), "code": .string(outcome.code), "name": .string(outcome.name),
-            "outcome": .string(outcome.text), "tasklist": .array(outcome.taskKeys.map(SandboxJSON.integer)),
+            "outcome": .string(outcome.text), "tasklist": .array(outcome.taskKeys.map(JSONValue.integer)),
         ]
     }
 
     // MARK: Reads
 
-    private func sheet(_ query: Parameters, alternate: Bool) throws(StatusError) -> [String: SandboxJSON] {
+    private func sheet(_ query: Parameters, alternate: Bool) throws(StatusError) -> [String: JSONValue] {
         let book = world.markbooks[try markbookIndex(query)]
         let (students, resultList) = studentList(book, book.tasks, book.results, alternate: alternate) { cells in
             [
@@ -162,10 +162,10 @@ struct ActionHandler {
                 "roundedresult": .string(SandboxFormat.rounded(text, decimalPlaces: task.decimalPlaces)),
             ]
         }
-        var answer: [String: SandboxJSON] = [
+        var answer: [String: JSONValue] = [
             "markbookkey": .integer(book.key), "markbookname": .string(book.name),
             "markbookyear": .string(book.year), "markbookcourse": .string(book.course),
-            "ownerkey": .integer(book.ownerKey), "sharelist": .array(book.shareList.map(SandboxJSON.integer)),
+            "ownerkey": .integer(book.ownerKey), "sharelist": .array(book.shareList.map(JSONValue.integer)),
             "classlist": .array(book.classes.map(schoolClass)), "tasklist": .array(book.tasks.map(task)),
             "studentlist": students,
         ]
@@ -173,14 +173,14 @@ struct ActionHandler {
         return answer
     }
 
-    func outcomes(_ query: Parameters, alternate: Bool) throws(StatusError) -> [String: SandboxJSON] {
+    func outcomes(_ query: Parameters, alternate: Bool) throws(StatusError) -> [String: JSONValue] {
         let book = world.markbooks[try markbookIndex(query)]
         let (students, levelList) = studentList(book, book.outcomes, book.levels, alternate: alternate) { cells in
             ["outcomelevels": .array(cells.map { .string($1) })]
         } flat: { outcome, level in
             ["outcomekey": .integer(outcome.key), "outcomelevel": .string(level)]
         }
-        var answer: [String: SandboxJSON] = [
+        var answer: [String: JSONValue] = [
             "classlist": .array(book.classes.map(schoolClass)), "outcomelist": .array(book.outcomes.map(outcome)),
             "studentlist": students,
         ]
@@ -196,11 +196,11 @@ struct ActionHandler {
         _ columns: [Column],
         _ texts: [Int: [Int: String]],
         alternate: Bool,
-        inline: ([(Column, String)]) -> [String: SandboxJSON],
-        flat: (Column, String) -> [String: SandboxJSON]
-    ) -> (students: SandboxJSON, flatList: SandboxJSON) {
-        var students: [SandboxJSON] = []
-        var flatList: [SandboxJSON] = []
+        inline: ([(Column, String)]) -> [String: JSONValue],
+        flat: (Column, String) -> [String: JSONValue]
+    ) -> (students: JSONValue, flatList: JSONValue) {
+        var students: [JSONValue] = []
+        var flatList: [JSONValue] = []
         for item in book.activeStudents {
             let cells = columns.map { ($0, texts[item.key]?[$0.key] ?? "") }
             var members = student(item, in: book)

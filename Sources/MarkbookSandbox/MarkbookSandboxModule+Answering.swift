@@ -1,5 +1,6 @@
 import APISandbox
 import Foundation
+import HTTPCore
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -26,7 +27,7 @@ extension MarkbookSandboxModule {
     struct Answer {
         var action: String
         var status: String
-        var extra: [String: SandboxJSON] = [:]
+        var extra: [String: JSONValue] = [:]
         /// An HTTP error to answer instead of the envelope (an injected fault).
         var httpStatus: Int? = nil
     }
@@ -36,7 +37,7 @@ extension MarkbookSandboxModule {
             return Self.text(httpStatus, "The sandbox failed this \(answer.action) on purpose.")
         }
         let schoolName = state.withLockedValue { $0.world.schoolName }
-        var members: [String: SandboxJSON] = [
+        var members: [String: JSONValue] = [
             "source": "Markbook Online",
             "api": .string(request.apiAddress),
             "seconds": .integer(Int(now.timeIntervalSince1970)),
@@ -49,7 +50,7 @@ extension MarkbookSandboxModule {
         return MarkbookSandboxResponse(
             status: 200,
             contentType: "application/json; charset=utf-8",
-            body: SandboxJSON.object(members).encoded()
+            body: Array(JSONValue.object(members).encoded())
         )
     }
 
@@ -98,7 +99,7 @@ extension MarkbookSandboxModule {
     func action(_ query: Parameters, now: Date, apiAddress: String) -> Answer {
         let name = query["action"] ?? ""
         // `getbackupurl` always carries a `url`, empty when there is none.
-        let refusalExtra: [String: SandboxJSON] = name == "getbackupurl" ? ["url": ""] : [:]
+        let refusalExtra: [String: JSONValue] = name == "getbackupurl" ? ["url": ""] : [:]
         return signedIn(name, query, now: now, refusalExtra: refusalExtra) { (state: inout State) throws(StatusError) in
             if name == "getbackupurl", let forced = state.backupMode.forcedStatus {
                 state.counters.refusalsByAction[name, default: 0] += 1
@@ -145,7 +146,7 @@ extension MarkbookSandboxModule {
         _ name: String,
         _ parameters: Parameters,
         now: Date,
-        refusalExtra: [String: SandboxJSON] = [:],
+        refusalExtra: [String: JSONValue] = [:],
         _ body: (inout State) throws(StatusError) -> Answer
     ) -> Answer {
         state.withLockedValue { state in

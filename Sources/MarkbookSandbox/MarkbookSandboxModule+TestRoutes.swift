@@ -1,5 +1,6 @@
 import APISandbox
 import Foundation
+import HTTPCore
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -37,10 +38,10 @@ extension MarkbookSandboxModule {
         }
     }
 
-    private func countersJSON() -> SandboxJSON {
+    private func countersJSON() -> JSONValue {
         let counters = counters()
-        func numbers(_ values: [String: Int]) -> SandboxJSON {
-            .object(values.mapValues(SandboxJSON.integer))
+        func numbers(_ values: [String: Int]) -> JSONValue {
+            .object(values.mapValues(JSONValue.integer))
         }
         return [
             "logins": .integer(counters.logins),
@@ -56,7 +57,7 @@ extension MarkbookSandboxModule {
         ]
     }
 
-    private static func jsonResponse(_ value: SandboxJSON, status: HTTPResponse.Status) -> Response {
+    private static func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(

@@ -1,5 +1,5 @@
-import APISandbox
 import Foundation
+import HTTPCore
 
 /// One request as the Markbook sandbox sees it, independent of the HTTP server, so tests can
 /// also answer a scripted transport with the same logic.
@@ -125,13 +125,9 @@ struct StatusError: Error {
     var status: String { "ERROR:\(reason)" }
 }
 
-extension SandboxJSON {
-    subscript(key: String) -> SandboxJSON? {
-        guard case .object(let members) = self else { return nil }
-        return members[key]
-    }
-
-    var stringValue: String? {
+extension JSONValue {
+    /// Text as the API reads it from a payload: a string, or a whole number as its digits.
+    var wireText: String? {
         switch self {
         case .string(let text): return text
         case .integer(let number): return String(number)
@@ -139,23 +135,13 @@ extension SandboxJSON {
         }
     }
 
-    var intValue: Int? {
+    /// A key or count as the API reads it from a payload: a whole number, or a string of digits.
+    var wireInt: Int? {
         switch self {
         case .integer(let number): return number
         case .string(let text): return Int(text)
         default: return nil
         }
-    }
-
-    var arrayValue: [SandboxJSON]? {
-        guard case .array(let items) = self else { return nil }
-        return items
-    }
-
-    func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map(Array.init) ?? Array("{}".utf8)
     }
 }
 
@@ -199,15 +185,6 @@ enum SandboxFormat {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        return formatter.string(from: date)
-    }
-
-    /// `20240614T150000Z`.
-    static func utcStamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         return formatter.string(from: date)
     }
 }

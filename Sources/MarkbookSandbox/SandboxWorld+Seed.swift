@@ -1,5 +1,5 @@
-import APISandbox
 import Foundation
+import HTTPCore
 
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension SandboxWorld {
@@ -7,7 +7,7 @@ extension SandboxWorld {
     /// API's own lowercase names. A student's `rawresults` and `outcomelevels` follow the
     /// markbook's task and outcome order; empty ones are left out.
     init(seed data: Data) throws {
-        let seed = SeedReader(json: try JSONDecoder().decode(SandboxJSON.self, from: data))
+        let seed = SeedReader(json: try JSONDecoder().decode(JSONValue.self, from: data))
         self.init(
             schoolName: try seed.string("schoolname"),
             users: try seed.objects("users").map { user in
@@ -40,7 +40,7 @@ extension SandboxWorld.Markbook {
                 code: try outcome.string("code"),
                 name: try outcome.string("name"),
                 text: try outcome.string("outcome"),
-                taskKeys: try outcome.list("tasklist", \.intValue)
+                taskKeys: try outcome.list("tasklist", \.wireInt)
             )
         }
         var students: [SandboxWorld.Student] = []
@@ -60,11 +60,11 @@ extension SandboxWorld.Markbook {
                     deleted: false
                 )
             )
-            for (task, raw) in zip(tasks, try student.list("rawresults", \.stringValue)) where !raw.isEmpty {
+            for (task, raw) in zip(tasks, try student.list("rawresults", \.wireText)) where !raw.isEmpty {
                 results[key, default: [:]][task.key] = raw
             }
             let levelTexts =
-                student.json["outcomelevels"] == nil ? [] : try student.list("outcomelevels", \.stringValue)
+                student.json["outcomelevels"] == nil ? [] : try student.list("outcomelevels", \.wireText)
             for (outcome, level) in zip(outcomes, levelTexts) where !level.isEmpty {
                 levels[key, default: [:]][outcome.key] = level
             }
@@ -75,7 +75,7 @@ extension SandboxWorld.Markbook {
             year: try book.string("markbookyear"),
             course: try book.string("markbookcourse"),
             ownerKey: try book.int("ownerkey"),
-            shareList: try book.list("sharelist", \.intValue),
+            shareList: try book.list("sharelist", \.wireInt),
             classes: try book.objects("classlist").map { item in
                 SandboxWorld.SchoolClass(
                     key: try item.int("key"),
@@ -100,18 +100,18 @@ private struct SeedReader {
         var key: String
     }
 
-    var json: SandboxJSON
+    var json: JSONValue
 
-    func member<Value>(_ key: String, _ read: (SandboxJSON) -> Value?) throws -> Value {
+    func member<Value>(_ key: String, _ read: (JSONValue) -> Value?) throws -> Value {
         guard let value = json[key].flatMap(read) else { throw MissingMember(key: key) }
         return value
     }
 
-    func int(_ key: String) throws -> Int { try member(key, \.intValue) }
+    func int(_ key: String) throws -> Int { try member(key, \.wireInt) }
 
-    func string(_ key: String) throws -> String { try member(key, \.stringValue) }
+    func string(_ key: String) throws -> String { try member(key, \.wireText) }
 
-    func list<Value>(_ key: String, _ read: (SandboxJSON) -> Value?) throws -> [Value] {
+    func list<Value>(_ key: String, _ read: (JSONValue) -> Value?) throws -> [Value] {
         try member(key, \.arrayValue).map { item in
             guard let value = read(item) else { throw MissingMember(key: key) }
             return value

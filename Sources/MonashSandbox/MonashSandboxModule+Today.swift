@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension MonashSandboxModule.Week {
@@ -79,12 +80,6 @@ extension MonashSandboxModule.Week {
         guard let parts = components(text), let date = utc.date(from: parts),
             let later = utc.date(byAdding: .day, value: days, to: date)
         else { return text }
-        let fields = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: later)
-        func pad(_ value: Int?, _ width: Int = 2) -> String {
-            let digits = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(fields.year, 4))-\(pad(fields.month))-\(pad(fields.day))T"
-            + "\(pad(fields.hour)):\(pad(fields.minute)):\(pad(fields.second))"
+        return later.formatted(.localTimestamp(in: utc.timeZone))
     }
 }

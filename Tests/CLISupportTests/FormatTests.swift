@@ -150,6 +150,8 @@ struct FieldSelectionTests {
                 #"plain,"a,b","say ""hi""","two"# + "\nlines\",\"cr\r\""
             ),
             (["", "ünï", "1.5"], ",ünï,1.5"),
+            // A comma joined to a combining mark is one Character but still a comma to a reader.
+            (["1,\u{301}5", "x"], "\"1,\u{301}5\",x"),
         ]
     )
     func csv(fields: [String], line: String) {

@@ -17,12 +17,7 @@ public enum DelimitedCells {
     /// One CSV record (RFC 4180): a field with a comma, a double quote, CR or LF is put in
     /// double quotes with its quotes doubled. No line ending.
     public static func csvLine(_ fields: [String]) -> String {
-        fields.map { field in
-            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            else { return field }
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-        .joined(separator: ",")
+        DelimitedField.record(fields, delimiter: ",")
     }
 
     /// One TSV record: fields joined by tabs, with backslash, tab, LF and CR escaped as `\\`,

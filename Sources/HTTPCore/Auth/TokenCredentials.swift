@@ -102,7 +102,7 @@ extension TokenCredentials: CustomStringConvertible, CustomDebugStringConvertibl
     /// The expiry, token type, scope and resource; both tokens are shown as `[REDACTED]`.
     public var description: String {
         let refresh = refreshToken == nil ? "nil" : Redactor.placeholder
-        let expiry = expiresAt.map { $0.formatted(JSONCoding.wholeSeconds) } ?? "unknown"
+        let expiry = expiresAt.map { $0.formatted(.utcTimestamp) } ?? "unknown"
         var text =
             "TokenCredentials(accessToken: \(Redactor.placeholder), refreshToken: \(refresh), expiresAt: \(expiry)"
         if let tokenType { text += ", tokenType: \(tokenType)" }

@@ -24,7 +24,7 @@ public enum QueryValue: Sendable, Hashable {
         case .integer(let value): return [String(value)]
         case .number(let value): return [String(value)]
         case .bool(let value): return [value ? "true" : "false"]
-        case .date(let value): return [value.formatted(JSONCoding.wholeSeconds)]
+        case .date(let value): return [value.formatted(.utcTimestamp)]
         case .list(let values): return values.flatMap(\.encodedStrings)
         }
     }

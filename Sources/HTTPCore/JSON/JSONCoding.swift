@@ -61,17 +61,17 @@ public struct JSONCoding: Sendable {
         case .iso8601:
             encoder.dateEncodingStrategy = .custom { date, encoder in
                 var container = encoder.singleValueContainer()
-                try container.encode(date.formatted(Self.wholeSeconds))
+                try container.encode(date.formatted(.utcTimestamp))
             }
         case .iso8601WithFractionalSeconds:
             encoder.dateEncodingStrategy = .custom { date, encoder in
                 var container = encoder.singleValueContainer()
-                try container.encode(date.formatted(Self.fractionalSeconds))
+                try container.encode(date.formatted(.utcTimestampWithFraction))
             }
         case .dateOnly:
             encoder.dateEncodingStrategy = .custom { date, encoder in
                 var container = encoder.singleValueContainer()
-                try container.encode(date.formatted(Self.calendarDate))
+                try container.encode(date.formatted(.calendarDate()))
             }
         case .unixSeconds:
             encoder.dateEncodingStrategy = .secondsSince1970
@@ -79,15 +79,11 @@ public struct JSONCoding: Sendable {
         return encoder
     }
 
-    static let wholeSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
-    static let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    static let calendarDate = Date.ISO8601FormatStyle().year().month().day()
-
     @Sendable
     private static func decodeISO8601(_ decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        if let date = parseISO8601(text) { return date }
+        if let date = Date(iso8601Timestamp: text) { return date }
         throw DecodingError.dataCorruptedError(
             in: container,
             debugDescription: "Expected an ISO 8601 date-time, found \"\(text.prefix(64))\""
@@ -98,16 +94,10 @@ public struct JSONCoding: Sendable {
     private static func decodeDateOnly(_ decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        if let date = try? calendarDate.parse(text) { return date }
+        if let date = try? Date.ISO8601FormatStyle.calendarDate().parse(text) { return date }
         throw DecodingError.dataCorruptedError(
             in: container,
             debugDescription: "Expected a date like 2024-05-01, found \"\(text.prefix(64))\""
         )
-    }
-
-    /// Parses an ISO 8601 date-time with or without fractional seconds.
-    package static func parseISO8601(_ text: String) -> Date? {
-        if let date = try? wholeSeconds.parse(text) { return date }
-        return try? fractionalSeconds.parse(text)
     }
 }

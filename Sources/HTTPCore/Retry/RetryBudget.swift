@@ -36,7 +36,7 @@ final class RetryBudgetLedger: Sendable {
 
     init(budget: RetryBudget) {
         self.budget = budget
-        self.bucketWidth = max(budget.window.secondsValue / Double(Self.bucketCount), 0.001)
+        self.bucketWidth = max(budget.window.seconds / Double(Self.bucketCount), 0.001)
     }
 
     /// Counts a call's first attempt.
@@ -67,7 +67,7 @@ final class RetryBudgetLedger: Sendable {
     }
 
     private func index(of now: Duration) -> Int64 {
-        let value = now.secondsValue / bucketWidth
+        let value = now.seconds / bucketWidth
         return value.isFinite ? Int64(clamping: Int(value.rounded(.down))) : 0
     }
 

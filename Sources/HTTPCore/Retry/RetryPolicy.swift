@@ -85,8 +85,8 @@ public struct RetryPolicy: Sendable, Hashable {
         forRetry retry: Int,
         using generator: inout some RandomNumberGenerator
     ) -> Duration {
-        let base = max(baseDelay.secondsValue, 0)
-        let ceiling = max(maxDelay.secondsValue, 0)
+        let base = max(baseDelay.seconds, 0)
+        let ceiling = max(maxDelay.seconds, 0)
         let n = Double(max(retry, 1))
         let raw: Double
         switch backoff {
@@ -99,7 +99,7 @@ public struct RetryPolicy: Sendable, Hashable {
         case .none:
             return .seconds(capped)
         case .additive(let maxJitter):
-            let jitterSeconds = max(maxJitter.secondsValue, 0)
+            let jitterSeconds = max(maxJitter.seconds, 0)
             let extra = jitterSeconds > 0 ? Double.random(in: 0...jitterSeconds, using: &generator) : 0
             return .seconds(capped + extra)
         case .full:
@@ -116,12 +116,5 @@ public struct RetryPolicy: Sendable, Hashable {
     private func pow2(_ exponent: Double) -> Double {
         // 2^1024 is infinite in Double; the cap above handles it.
         exponent > 1023 ? .infinity : Double(sign: .plus, exponent: Int(exponent), significand: 1)
-    }
-}
-
-extension Duration {
-    /// Seconds as a `Double`.
-    var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -175,7 +175,7 @@ struct RetryStage: Middleware {
     }
 
     private static func format(_ duration: Duration) -> String {
-        let seconds = duration.secondsValue
+        let seconds = duration.seconds
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 }

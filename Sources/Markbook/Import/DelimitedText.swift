@@ -155,7 +155,7 @@ public struct DelimitedText: Sendable, Hashable {
     public func string(_ rows: [[String]]) -> String {
         var text = ""
         for row in rows {
-            text += row.map(quoted).joined(separator: String(Character(delimiter)))
+            text += DelimitedField.record(row, delimiter: delimiter)
             text += "\r\n"
         }
         return text
@@ -166,10 +166,4 @@ public struct DelimitedText: Sendable, Hashable {
         (byteOrderMark ? Data(Self.byteOrderMark) : Data()) + Data(string(rows).utf8)
     }
 
-    /// The field, quoted when it holds the delimiter, a quote or a line break.
-    private func quoted(_ field: String) -> String {
-        let needsQuotes = field.unicodeScalars.contains { $0 == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-        guard needsQuotes else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }

@@ -1,5 +1,5 @@
-import APISandbox
 import Foundation
+import HTTPCore
 
 /// The zip a sandbox backup serves: the markbooks whose names match the backup's `matching`
 /// (all of them for an empty one), each as JSON and as CSV, and a manifest.
@@ -17,7 +17,7 @@ enum BackupArchive {
     static func zip(of world: SandboxWorld, backup: SandboxWorld.Backup, timeZone: TimeZone) -> [UInt8] {
         let books = world.markbooks.sorted { $0.key < $1.key }.filter { matches($0.name, backup.matching) }
         var archive = StoredZip(modified: backup.readyAt)
-        var listed: [SandboxJSON] = []
+        var listed: [JSONValue] = []
         for book in books {
             let stem = "markbooks/\(book.key)-\(fileSafe(book.name))"
             archive.entries.append(.init(name: stem + ".json", bytes: json(book, world: world, timeZone: timeZone)))
@@ -28,12 +28,12 @@ enum BackupArchive {
                 "tasks": .integer(book.tasks.count),
             ])
         }
-        let manifest: SandboxJSON = [
+        let manifest: JSONValue = [
             "source": "Markbook Online (sandbox)", "school": .string(world.schoolName),
-            "matching": .string(backup.matching), "built": .string(SandboxFormat.utcStamp(backup.readyAt)),
+            "matching": .string(backup.matching), "built": .string(backup.readyAt.formatted(.compactUTCTimestamp)),
             "markbooks": .array(listed),
         ]
-        archive.entries.insert(.init(name: "manifest.json", bytes: manifest.encoded()), at: 0)
+        archive.entries.insert(.init(name: "manifest.json", bytes: Array(manifest.encoded())), at: 0)
         return archive.archive()
     }
 
@@ -60,7 +60,7 @@ enum BackupArchive {
         )
         members["levellist"] = .array(
             book.levels.keys.sorted().flatMap { studentKey in
-                (book.levels[studentKey] ?? [:]).keys.sorted().map { outcomeKey -> SandboxJSON in
+                (book.levels[studentKey] ?? [:]).keys.sorted().map { outcomeKey -> JSONValue in
                     [
                         "studentkey": .integer(studentKey), "outcomekey": .integer(outcomeKey),
                         "outcomelevel": .string(book.levels[studentKey]?[outcomeKey] ?? ""),
@@ -68,7 +68,7 @@ enum BackupArchive {
                 }
             }
         )
-        return SandboxJSON.object(members).encoded()
+        return Array(JSONValue.object(members).encoded())
     }
 
     /// The results grid as RFC 4180 CSV (CRLF, fields quoted when needed).
@@ -81,15 +81,8 @@ enum BackupArchive {
                     + book.tasks.map { book.results[student.key]?[$0.key] ?? "" }
             )
         }
-        let text = lines.map { $0.map(csvField).joined(separator: ",") + "\r\n" }.joined()
+        let text = lines.map { DelimitedField.record($0, delimiter: ",") + "\r\n" }.joined()
         return Array(text.utf8)
-    }
-
-    private static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
-            return text
-        }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A name usable in a file name on any system: letters, digits, `-`, `_` and `.` kept,

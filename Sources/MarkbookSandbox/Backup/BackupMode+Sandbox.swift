@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension MarkbookSandboxOptions.BackupMode {
@@ -20,7 +21,7 @@ extension SandboxWorld {
             matching: "",
             scheduledAt: now.addingTimeInterval(-86_400),
             readyAt: now,
-            fileName: "markbook-backup-\(SandboxFormat.utcStamp(now)).zip",
+            fileName: "markbook-backup-\(now.formatted(.compactUTCTimestamp)).zip",
             firstReturnedAt: nil
         )
     }

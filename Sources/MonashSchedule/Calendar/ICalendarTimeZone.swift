@@ -1,7 +1,8 @@
 import Foundation
+import HTTPCore
 
-/// A `VTIMEZONE` for a Foundation time zone over a span of dates, and date-times in the formats
-/// iCalendar uses.
+/// A `VTIMEZONE` for a Foundation time zone over a span of dates, and the UTC offsets iCalendar
+/// writes.
 ///
 /// The component lists the zone's actual offset changes (`STANDARD` / `DAYLIGHT` observances with
 /// their onset, `TZOFFSETFROM` and `TZOFFSETTO`) from a year before the span to its end, read from
@@ -39,25 +40,11 @@ enum ICalendarTimeZone {
         let kind = daylight ? "DAYLIGHT" : "STANDARD"
         text.line("BEGIN", kind)
         // An observance's onset is written in the wall time in force before it.
-        text.line("DTSTART", wallTime(onset, offset: from))
+        let wallTime = onset.addingTimeInterval(TimeInterval(from))
+        text.line("DTSTART", wallTime.formatted(.compactLocalTimestamp(in: .gmt)))
         text.line("TZOFFSETFROM", offsetText(from))
         text.line("TZOFFSETTO", offsetText(to))
         text.line("END", kind)
-    }
-
-    /// `20240405T100000`: the wall time at `offset` seconds from UTC.
-    static func wallTime(_ date: Date, offset: Int) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        let shifted = date.addingTimeInterval(TimeInterval(offset))
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: shifted)
-        return pad(parts.year, 4) + pad(parts.month, 2) + pad(parts.day, 2) + "T" + pad(parts.hour, 2)
-            + pad(parts.minute, 2) + pad(parts.second, 2)
-    }
-
-    /// `20240404T230000Z`.
-    static func utcTime(_ date: Date) -> String {
-        wallTime(date, offset: 0) + "Z"
     }
 
     /// `+1100`, `-0330`, or `+053045` when seconds are needed.

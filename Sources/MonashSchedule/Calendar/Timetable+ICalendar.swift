@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 extension Timetable {
     /// The week's classes as an iCalendar (RFC 5545) file that calendar apps import.
@@ -67,7 +68,7 @@ extension Timetable {
     {
         text.line("BEGIN", "VEVENT")
         text.line("UID", ICalendarText.escaped(uid))
-        text.line("DTSTAMP", ICalendarTimeZone.utcTime(options.stamp))
+        text.line("DTSTAMP", options.stamp.formatted(.compactUTCTimestamp))
         text.line("SEQUENCE", String(options.sequence))
         dateTime("DTSTART", session.start, options: options, into: &text)
         if session.end > session.start { dateTime("DTEND", session.end, options: options, into: &text) }
@@ -87,10 +88,9 @@ extension Timetable {
     private func dateTime(_ name: String, _ date: Date, options: ICalendarOptions, into text: inout ICalendarText) {
         switch options.times {
         case .utc:
-            text.line(name, ICalendarTimeZone.utcTime(date))
+            text.line(name, date.formatted(.compactUTCTimestamp))
         case .zoned:
-            let wall = ICalendarTimeZone.wallTime(date, offset: timeZone.secondsFromGMT(for: date))
-            text.line(name, parameters: [("TZID", timeZone.identifier)], wall)
+            text.line(name, parameters: [("TZID", timeZone.identifier)], date.formatted(.compactLocalTimestamp(in: timeZone)))
         }
     }
 
