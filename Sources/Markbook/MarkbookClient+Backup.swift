@@ -100,7 +100,9 @@ extension MarkbookClient {
         let folder =
             destination.isStream
             ? FileManager.default.temporaryDirectory : destination.target.deletingLastPathComponent()
-        return folder.appending(path: ".\(destination.target.lastPathComponent).download-\(UUID().uuidString.prefix(8))")
+        return folder.appending(
+            path: ".\(destination.target.lastPathComponent).download-\(UUID().uuidString.prefix(8))"
+        )
     }
 
     /// Whether the file starts like a zip: a local file header, or the end record of an empty one.

@@ -40,7 +40,9 @@ struct BackupDownloadTests {
             #expect(try Self.listing(directory) == [saved.file.lastPathComponent], "no staging file left")
             #expect(progress.withLock { $0.last?.completed } == Int64(bytes.count))
 
-            let refused = await #expect(throws: FileWriteError.self) { _ = try await client.downloadBackup(to: saved.file) }
+            let refused = await #expect(throws: FileWriteError.self) {
+                _ = try await client.downloadBackup(to: saved.file)
+            }
             #expect(refused?.reason == .exists)
             #expect(refused?.path == saved.file.path)
             #expect(try Data(contentsOf: saved.file) == bytes)

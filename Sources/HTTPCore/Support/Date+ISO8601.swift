@@ -31,7 +31,9 @@ extension FormatStyle where Self == Date.ISO8601FormatStyle {
 
     /// `20240501T100000Z`: UTC in ISO 8601's basic format, as iCalendar writes UTC times and as
     /// file names carry a moment.
-    package static var compactUTCTimestamp: Self { Date.ISO8601FormatStyle(dateSeparator: .omitted, timeSeparator: .omitted) }
+    package static var compactUTCTimestamp: Self {
+        Date.ISO8601FormatStyle(dateSeparator: .omitted, timeSeparator: .omitted)
+    }
 
     /// `20240501T200000`: the wall time in `timeZone` in the basic format without an offset, as
     /// iCalendar writes a time whose zone its `TZID` names.

@@ -90,7 +90,11 @@ extension Timetable {
         case .utc:
             text.line(name, date.formatted(.compactUTCTimestamp))
         case .zoned:
-            text.line(name, parameters: [("TZID", timeZone.identifier)], date.formatted(.compactLocalTimestamp(in: timeZone)))
+            text.line(
+                name,
+                parameters: [("TZID", timeZone.identifier)],
+                date.formatted(.compactLocalTimestamp(in: timeZone))
+            )
         }
     }
 
