@@ -44,11 +44,38 @@ extension MarkbookClient {
         replacing: Bool = false,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> BackupDownload {
+        guard Self.isDirectory(destination) else {
+            // Looked at before the URL is fetched: fetching it starts the hour it stays valid.
+            let file = try FileDestination(destination, replacing: replacing)
+            return try await downloadBackup(resolving: { _ in file }, progress: progress)
+        }
+        return try await downloadBackup(
+            resolving: { url in
+                try FileDestination(destination.appending(path: BackupURL.fileName(for: url)), replacing: replacing)
+            },
+            progress: progress
+        )
+    }
+
+    /// Downloads the ready backup's zip to `destination`, looked at when the caller made it:
+    /// ``HTTPCore/FileDestination/standardOutput``, a device, a named pipe or a file, as
+    /// ``downloadBackup(to:replacing:progress:)`` does for a path.
+    ///
+    /// - Throws: As ``downloadBackup(to:replacing:progress:)``.
+    public func downloadBackup(
+        to destination: FileDestination,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> BackupDownload {
+        try await downloadBackup(resolving: { _ in destination }, progress: progress)
+    }
+
+    private func downloadBackup(
+        resolving destination: (URL) throws -> FileDestination,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> BackupDownload {
         let downloader = try sessionlessClient()
-        // Looked at before the URL is fetched: fetching it starts the hour it stays valid.
-        if !Self.isDirectory(destination) { _ = try FileDestination(destination, replacing: replacing) }
         let url = try await readyBackupURL()
-        let target = try FileDestination(Self.target(destination, url: url), replacing: replacing)
+        let target = try destination(url)
         let staging = Self.stagingFile(for: target)
         defer {
             // Nothing is resumed from a staging file, so a failed download leaves none of its files.
@@ -82,11 +109,6 @@ extension MarkbookClient {
         }
         try FileWriter.move(staging, to: target)
         return BackupDownload(file: target.target, byteCount: Int(download.byteCount), url: url)
-    }
-
-    /// `destination`, or the server's file name inside it when it is a directory.
-    static func target(_ destination: URL, url: URL) -> URL {
-        isDirectory(destination) ? destination.appending(path: BackupURL.fileName(for: url)) : destination
     }
 
     private static func isDirectory(_ url: URL) -> Bool {

@@ -61,15 +61,17 @@ struct BackupDownloadCommand: MarkbookCommand {
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
         // The current directory by default: the SDK saves under the server's file name there.
         let toStandardOutput = output == FileDestination.standardOutputPath
-        let destination = URL(
-            fileURLWithPath: toStandardOutput ? "/dev/stdout" : output ?? FileManager.default.currentDirectoryPath
-        )
+        let destination = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
+        let report: @Sendable (TransferProgress) -> Void = { progress in
+            let total = progress.total.map { " of \(Self.size(Int($0)))" } ?? ""
+            context.progress.update("Downloading the backup: \(Self.size(Int(progress.completed)))\(total)")
+        }
         let saved: BackupDownload
         do {
-            saved = try await client.downloadBackup(to: destination, replacing: force) { progress in
-                let total = progress.total.map { " of \(Self.size(Int($0)))" } ?? ""
-                context.progress.update("Downloading the backup: \(Self.size(Int(progress.completed)))\(total)")
-            }
+            saved =
+                toStandardOutput
+                ? try await client.downloadBackup(to: .standardOutput, progress: report)
+                : try await client.downloadBackup(to: destination, replacing: force, progress: report)
         } catch let unavailable as BackupUnavailable {
             throw Self.failure(unavailable)
         } catch let error as APIError {

@@ -32,13 +32,16 @@ enum RawBrowser {
     #endif
 
     /// Sends `head` to `host`:`port` and returns everything the server answered before it closed
-    /// the connection.
+    /// the connection, or before a minute without a byte (so a listener that never answers fails
+    /// its test instead of hanging the suite).
     static func exchange(host: LoopbackHost = .ipv4, port: Int, _ head: String) async -> String {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 let descriptor = connect(host, port: port)
                 var answer = [UInt8]()
                 if descriptor >= 0 {
+                    var patience = timeval(tv_sec: 60, tv_usec: 0)
+                    _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
                     let bytes = Array(head.utf8)
                     _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, bytes.count, 0) }
                     var buffer = [UInt8](repeating: 0, count: 4096)
