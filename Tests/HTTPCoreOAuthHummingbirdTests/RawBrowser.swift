@@ -41,7 +41,13 @@ enum RawBrowser {
                 var answer = [UInt8]()
                 if descriptor >= 0 {
                     var patience = timeval(tv_sec: 60, tv_usec: 0)
-                    _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
+                    _ = setsockopt(
+                        descriptor,
+                        SOL_SOCKET,
+                        SO_RCVTIMEO,
+                        &patience,
+                        socklen_t(MemoryLayout<timeval>.size)
+                    )
                     let bytes = Array(head.utf8)
                     _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, bytes.count, 0) }
                     var buffer = [UInt8](repeating: 0, count: 4096)
