@@ -111,7 +111,7 @@ let package = Package(
 
         // MARK: Basecamp SDK (generated from Spec/Basecamp by BasecampGenerator)
         library("Basecamp", ["HTTPCore", "HTTPCoreOAuth", "HTTPCoreWebhooks", .httpTypes]),
-        executable("BasecampGenerator", [.product(name: "OpenAPIKit", package: "OpenAPIKit")]),
+        executable("BasecampGenerator", ["HTTPCore", .product(name: "OpenAPIKit", package: "OpenAPIKit")]),
         library(
             "BasecampSandbox",
             [

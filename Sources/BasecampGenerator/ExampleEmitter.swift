@@ -1,71 +1,5 @@
 import Foundation
-
-/// A JSON value with object members kept in key order, so the emitted examples are byte-for-byte
-/// stable from run to run.
-indirect enum JSONNode: Decodable, Equatable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case number(Double)
-    case string(String)
-    case array([JSONNode])
-    case object([String: JSONNode])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONNode].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONNode].self))
-        }
-    }
-
-    /// Compact JSON with sorted keys.
-    var text: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let value): return value ? "true" : "false"
-        case .integer(let value): return String(value)
-        case .number(let value): return value.isFinite ? String(describing: value) : "null"
-        case .string(let value): return JSONNode.quoted(value)
-        case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let members):
-            let fields = members.keys.sorted().map { key in JSONNode.quoted(key) + ":" + (members[key]?.text ?? "null")
-            }
-            return "{" + fields.joined(separator: ",") + "}"
-        }
-    }
-
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
-}
+import HTTPCore
 
 /// Builds an example payload for every schema an operation answers with, for the sandbox to serve:
 /// the hand-written file in `Spec/Basecamp/examples/<Schema>.json` when there is one, otherwise
@@ -73,18 +7,18 @@ indirect enum JSONNode: Decodable, Equatable {
 /// from their own examples), so every operation can answer with something the SDK decodes.
 struct ExampleEmitter {
     let model: APIModel
-    let handWritten: [String: JSONNode]
+    let handWritten: [String: JSONValue]
 
     /// Reads `examples/*.json` next to the Spec; a file that is not JSON stops the generator.
-    static func loadExamples(directory: String) throws -> [String: JSONNode] {
+    static func loadExamples(directory: String) throws -> [String: JSONValue] {
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: directory) else { return [:] }
-        var examples: [String: JSONNode] = [:]
+        var examples: [String: JSONValue] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = directory + "/" + name
             guard let data = manager.contents(atPath: path) else { throw SpecError("cannot read \(path)") }
             do {
-                examples[String(name.dropLast(5))] = try JSONDecoder().decode(JSONNode.self, from: data)
+                examples[String(name.dropLast(5))] = try JSONValue(parsing: data)
             } catch {
                 throw SpecError("\(path) is not valid JSON: \(error)")
             }
@@ -106,12 +40,12 @@ struct ExampleEmitter {
         return names.sorted()
     }
 
-    func example(schema name: String) -> JSONNode {
+    func example(schema name: String) -> JSONValue {
         if let written = handWritten[name] { return written }
         return synthesise(.ref(name), field: "", stack: [])
     }
 
-    private func synthesise(_ type: TypeRef, field: String, stack: [String]) -> JSONNode {
+    private func synthesise(_ type: TypeRef, field: String, stack: [String]) -> JSONValue {
         switch type {
         case .string:
             if field == "type", let owner = stack.last {
@@ -139,7 +73,7 @@ struct ExampleEmitter {
             case .stringEnum(let values): return .string(values.first ?? "")
             case .alias(let target): return synthesise(target, field: field, stack: stack + [name])
             case .object(let properties):
-                var members: [String: JSONNode] = [:]
+                var members: [String: JSONValue] = [:]
                 for property in properties {
                     if case .ref(let child) = property.type, stack.contains(child) || stack.count > 5 {
                         // Only required members are kept once the nest is deep, so cycles end.
@@ -178,7 +112,7 @@ struct ExampleEmitter {
             w.doc("Compact JSON for the schema `name`, or `nil` when no operation answers with it.")
             w.block("static func json(schema name: String) -> String?") { w in
                 let cases = responseSchemas.map { name in
-                    (literal(name), "return #\"\(example(schema: name).text)\"#")
+                    (literal(name), "return #\"\(example(schema: name).description)\"#")
                 }
                 w.switchStatement("name", cases: cases, default: "return nil")
             }
@@ -210,7 +144,7 @@ struct ExampleEmitter {
                 w.switchStatement("id", cases: cases.sorted { $0.0 < $1.0 }, default: "return []")
             }
         }
-        for name in responseSchemas where example(schema: name).text.contains("\"#") {
+        for name in responseSchemas where example(schema: name).description.contains("\"#") {
             throw SpecError("the example for \(name) contains the raw-string delimiter \"#")
         }
         return writer.text

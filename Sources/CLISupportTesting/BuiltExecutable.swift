@@ -145,11 +145,10 @@ public enum BuiltExecutable {
         filePath: String = #filePath
     ) async throws -> Measured {
         let executable = try url(named: name, filePath: filePath)
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let stdoutPath = scratch.appending(path: "stdout").path
-        let stderrPath = scratch.appending(path: "stderr").path
+        let scratch = try ScratchFolder("cli")
+        defer { scratch.remove() }
+        let stdoutPath = scratch.path("stdout")
+        let stderrPath = scratch.path("stderr")
 
         let environment = Self.environment(variables)
 

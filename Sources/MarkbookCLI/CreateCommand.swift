@@ -34,7 +34,7 @@ struct CreateCommand: MarkbookCommand {
             payload = try JSONDecoder().decode(NewMarkbook.self, from: data)
         } catch {
             throw APIError.usage(
-                "\(file) is not a createmarkbook payload: \(Self.describe(error))",
+                "\(file) is not a createmarkbook payload: \(JSONFileProblem.describe(error))",
                 hint: "See 'markbook create --help' for the shape."
             )
         }
@@ -49,22 +49,5 @@ struct CreateCommand: MarkbookCommand {
                 context.note("\"\(created.requestedName)\" was taken, so Markbook named it \"\(created.name)\".")
             }
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])) is missing."
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "\(path(context.codingPath)) has the wrong type."
-        case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "it is not valid JSON." : "\(path(context.codingPath)) is invalid."
-        default:
-            return "it cannot be read."
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
     }
 }

@@ -52,27 +52,9 @@ enum GridFormat: String, Sendable {
             return try JSONDecoder().decode(GridDocument.self, from: data).table()
         } catch {
             throw APIError.usage(
-                "\(path) is not a markbook export in JSON: \(Self.describe(error))",
+                "\(path) is not a markbook export in JSON: \(JSONFileProblem.describe(error))",
                 hint: "Start from 'markbook export KEY --format json', or use CSV."
             )
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            return "\"\(key.stringValue)\" is missing at \(path(context))."
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "\(path(context)) has the wrong type."
-        case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "it is not valid JSON." : "\(path(context)) cannot be read."
-        default:
-            return "it cannot be read."
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? "the top level" : String(path.drop { $0 == "." })
     }
 }

@@ -32,6 +32,10 @@ import NIOCore
 public final class MarkbookSandboxModule: SandboxModule {
     /// Where the API is mounted unless told otherwise; the real API's path.
     public static let defaultBasePath = "/markbook/api/v1.5"
+    /// The school's zone unless one is given: Australia/Sydney (UTC+10 where the system has no
+    /// zone data).
+    public static let defaultTimeZone =
+        TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt
     /// How long a session lasts.
     public static let sessionLifetime: TimeInterval = 20 * 60
     /// How long a backup URL works after it is first returned.
@@ -176,7 +180,7 @@ public final class MarkbookSandboxModule: SandboxModule {
         basePath: String = defaultBasePath,
         account: Account = .sandbox,
         acceptsAnyCredentials: Bool = false,
-        timeZone: TimeZone = TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt,
+        timeZone: TimeZone = defaultTimeZone,
         options: MarkbookSandboxOptions = MarkbookSandboxOptions(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -213,7 +217,7 @@ public final class MarkbookSandboxModule: SandboxModule {
         basePath: String = defaultBasePath,
         account: Account = .sandbox,
         acceptsAnyCredentials: Bool = false,
-        timeZone: TimeZone = TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt,
+        timeZone: TimeZone = defaultTimeZone,
         options: MarkbookSandboxOptions = MarkbookSandboxOptions(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {

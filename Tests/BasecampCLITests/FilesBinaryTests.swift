@@ -10,15 +10,13 @@ import Testing
 @Suite("Uploads and downloads with the built basecamp executable")
 struct FilesBinaryTests {
     private struct Workspace {
-        let folder: URL
-        var state: [String: String] { ["BASECAMP_SANDBOX_STATE": folder.appending(path: "state.json").path] }
+        let scratch: ScratchFolder
+        var folder: URL { scratch.url }
+        var state: [String: String] { ["BASECAMP_SANDBOX_STATE": scratch.path("state.json")] }
 
-        init() throws {
-            folder = FileManager.default.temporaryDirectory.appending(path: "basecamp-files-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
+        init() throws { scratch = try ScratchFolder("basecamp-files") }
 
-        func path(_ name: String) -> String { folder.appending(path: name).path }
+        func path(_ name: String) -> String { scratch.path(name) }
     }
 
     private static let project = String(BasecampSandboxSeed.letoLaptopProjectID)

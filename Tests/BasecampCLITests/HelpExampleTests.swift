@@ -114,11 +114,10 @@ struct HelpExampleTests {
 /// built tools first on `PATH`.
 enum Shell {
     static func run(_ line: String, variables: [String: String]) async throws -> CommandResult {
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "basecamp-example-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratch = try ScratchFolder("basecamp-example")
+        defer { scratch.remove() }
         for name in ["report.pdf", "logo-v2.png"] {
-            try Data("%example \(name)\n".utf8).write(to: scratch.appending(path: name))
+            try Data("%example \(name)\n".utf8).write(to: scratch.file(name))
         }
         let bin = try BuiltExecutable.url(named: "basecamp").deletingLastPathComponent().path
         let inherited = ProcessInfo.processInfo.environment.filter {
@@ -127,11 +126,11 @@ enum Shell {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", line]
-        process.currentDirectoryURL = scratch
+        process.currentDirectoryURL = scratch.url
         process.environment = inherited.merging(variables) { $1 }
             .merging(["PATH": bin + ":" + (inherited["PATH"] ?? "/usr/bin:/bin")]) { $1 }
-        let stdout = scratch.appending(path: ".stdout")
-        let stderr = scratch.appending(path: ".stderr")
+        let stdout = scratch.file(".stdout")
+        let stderr = scratch.file(".stderr")
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardInput = FileHandle.nullDevice

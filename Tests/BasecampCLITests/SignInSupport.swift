@@ -51,11 +51,10 @@ func browserSignIn(
     filePath: String = #filePath
 ) async throws -> CommandResult {
     let executable = try BuiltExecutable.url(named: "basecamp", filePath: filePath)
-    let scratch = FileManager.default.temporaryDirectory.appending(path: "signin-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let stdoutURL = scratch.appending(path: "stdout")
-    let stderrURL = scratch.appending(path: "stderr")
+    let scratch = try ScratchFolder("signin-run")
+    defer { scratch.remove() }
+    let stdoutURL = scratch.file("stdout")
+    let stderrURL = scratch.file("stderr")
     _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
 

@@ -1,4 +1,5 @@
 import CLISupport
+import CLISupportTesting
 import Foundation
 import Testing
 
@@ -7,10 +8,9 @@ import Testing
 struct StateFileTests {
     @Test("A damaged file, a file from another layout, or an unwritable directory: exit 1 naming the file")
     func failures() async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "basecamp-state-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appending(path: "account.json")
+        let folder = try ScratchFolder("basecamp-state")
+        defer { folder.remove() }
+        let file = folder.file("account.json")
 
         try Data("{ half a file".utf8).write(to: file)
         let damaged = try await runBuiltBasecamp(
@@ -37,7 +37,7 @@ struct StateFileTests {
             )
         )
 
-        let nowhere = directory.appending(path: "missing/account.json")
+        let nowhere = folder.file("missing/account.json")
         let unwritable = try await runBuiltBasecamp(
             ["--sandbox", "--json", "projects", "list"],
             variables: ["BASECAMP_SANDBOX_STATE": nowhere.path]

@@ -64,23 +64,6 @@ struct FileWritingCommand: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// A scratch folder for one test, removed afterwards.
-struct ScratchFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appending(path: "output-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appending(path: name).path }
-
-    /// The names in the folder, sorted.
-    func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// The file-type bits of `path` (not following a link), or `nil` when nothing is there.
 func fileType(_ path: String) -> mode_t? {
     var info = stat()

@@ -110,17 +110,11 @@ struct SandboxStateFileTests {
         var items: [String]
     }
 
-    func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "state-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test("No file yet is nil; a saved value reads back")
     func roundTrip() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = SandboxStateFile(directory.appending(path: "state.json"))
+        let folder = try ScratchFolder("state")
+        defer { folder.remove() }
+        let file = SandboxStateFile(folder.file("state.json"))
         #expect(try file.load(Saved.self, version: 2) == nil)
         try file.save(Saved(items: ["a"]))
         #expect(try file.load(Saved.self, version: 2) == Saved(items: ["a"]))
@@ -139,9 +133,9 @@ struct SandboxStateFileTests {
         ]
     )
     func refused(contents: String, ending: String) throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appending(path: "state.json")
+        let folder = try ScratchFolder("state")
+        defer { folder.remove() }
+        let url = folder.file("state.json")
         try Data(contents.utf8).write(to: url)
         #expect {
             try SandboxStateFile(url).load(Saved.self, version: 2)
@@ -153,14 +147,14 @@ struct SandboxStateFileTests {
 
     @Test("A directory where the file should be, or no directory at all")
     func places() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try ScratchFolder("state")
+        defer { folder.remove() }
         #expect {
-            try SandboxStateFile(directory).load(Saved.self, version: 2)
+            try SandboxStateFile(folder.url).load(Saved.self, version: 2)
         } throws: { error in
-            "\(error)" == "Cannot read the sandbox state file \(directory.path): it is a directory."
+            "\(error)" == "Cannot read the sandbox state file \(folder.url.path): it is a directory."
         }
-        let nowhere = directory.appending(path: "missing/state.json")
+        let nowhere = folder.file("missing/state.json")
         #expect {
             try SandboxStateFile(nowhere).load(Saved.self, version: 2)
         } throws: { error in

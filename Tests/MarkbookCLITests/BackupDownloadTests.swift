@@ -15,16 +15,16 @@ struct BackupDownloadTests {
 
     @Test("A ready backup is saved whole under the target name: a zip that unzip reads, no temporary file left")
     func ready() async throws {
-        let directory = try scratchDirectory("backup")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let target = directory.appending(path: "backup.zip")
+        let folder = try ScratchFolder("markbook-backup")
+        defer { folder.remove() }
+        let target = folder.file("backup.zip")
         let result = try await Self.download(["--output", target.path], backup: "ready")
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout == target.path + "\n")
         #expect(result.stderr.hasPrefix("Saved the backup ("))
         let bytes = try Data(contentsOf: target)
         #expect(bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]), "a zip's local file header")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["backup.zip"])
+        #expect(try folder.names() == ["backup.zip"])
         if let listing = try Self.unzipListing(target) {
             #expect(listing.status == 0, "unzip -l: \(listing.output)")
             #expect(listing.output.contains("manifest.json"), "\(listing.output)")
@@ -48,9 +48,9 @@ struct BackupDownloadTests {
 
     @Test("Pending is exit 75 and no backup exit 11, each with its own message and code; nothing is written")
     func unavailable() async throws {
-        let directory = try scratchDirectory("backup")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let target = directory.appending(path: "backup.zip")
+        let folder = try ScratchFolder("markbook-backup")
+        defer { folder.remove() }
+        let target = folder.file("backup.zip")
 
         let pending = try await Self.download(["--output", target.path], backup: "pending")
         #expect(pending.exitCode == 75)
@@ -68,10 +68,10 @@ struct BackupDownloadTests {
         let pendingJSON = try await Self.download(["--json"], backup: "pending")
         #expect(try pendingJSON.errorReport().code == "backup_pending")
         #expect(try pendingJSON.errorReport().retryable)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try folder.names().isEmpty)
 
         // A target directory that does not exist is found before the URL (valid for an hour) is fetched.
-        let nowhere = directory.appending(path: "missing/backup.zip")
+        let nowhere = folder.file("missing/backup.zip")
         let refused = try await Self.download(["--output", nowhere.path], backup: "ready")
         #expect(refused.exitCode == 1)
         #expect(refused.stderr.contains("Cannot write \(nowhere.path): the folder"))

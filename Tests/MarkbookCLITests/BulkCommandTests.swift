@@ -1,4 +1,5 @@
 import CLISupport
+import CLISupportTesting
 import Foundation
 import Markbook
 import Testing
@@ -23,9 +24,9 @@ struct BulkCommandTests {
 
         let json = await markbook(["--sandbox", "export", "1000001", "--json"])
         #expect(json.exitCode == 0, "\(json.stderr)")
-        let directory = try scratchDirectory("bulk")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appending(path: "grid.json")
+        let folder = try ScratchFolder("markbook-bulk")
+        defer { folder.remove() }
+        let file = folder.file("grid.json")
         try Data(json.stdout.utf8).write(to: file)
         let plan = await markbook(["--sandbox", "import", "1000001", file.path, "--dry-run"])
         #expect(plan.exitCode == 0, "\(plan.stderr)")
@@ -41,9 +42,9 @@ struct BulkCommandTests {
         let export = await markbook(["--sandbox", "export", "1000001"])
         let rows = try DelimitedText.csv.read(export.stdout)
         let edits = GridEdits.pick(2, in: rows)
-        let directory = try scratchDirectory("bulk")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appending(path: "edited.csv")
+        let folder = try ScratchFolder("markbook-bulk")
+        defer { folder.remove() }
+        let file = folder.file("edited.csv")
         try DelimitedText.csv.data(GridEdits.apply(edits, to: rows)).write(to: file)
         let result = await markbook(["--sandbox", "import", "1000001", file.path]) { environment in
             environment.standardErrorIsTerminal = true
@@ -56,19 +57,19 @@ struct BulkCommandTests {
 
     @Test("Bad files and options are usage errors (exit 64) before anything is written")
     func usage() async throws {
-        let directory = try scratchDirectory("bulk")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let missing = await markbook(["--sandbox", "import", "1000001", directory.appending(path: "nope.csv").path])
+        let folder = try ScratchFolder("markbook-bulk")
+        defer { folder.remove() }
+        let missing = await markbook(["--sandbox", "import", "1000001", folder.path("nope.csv")])
         #expect(missing.exitCode == 64)
         #expect(missing.stderr.contains("no such file"))
 
-        let noSID = directory.appending(path: "nosid.csv")
+        let noSID = folder.file("nosid.csv")
         try Data("name,Algebra\nAdams,4\n".utf8).write(to: noSID)
         let unreadable = await markbook(["--sandbox", "import", "1000001", noSID.path])
         #expect(unreadable.exitCode == 64)
         #expect(unreadable.stderr.contains("sid"))
 
-        let broken = directory.appending(path: "broken.json")
+        let broken = folder.file("broken.json")
         try Data("{\"students\": 3}".utf8).write(to: broken)
         let json = await markbook(["--sandbox", "import", "1000001", broken.path])
         #expect(json.exitCode == 64)

@@ -11,7 +11,7 @@ import Testing
 /// process) and runs of the built `markbook` against it, for the export/import workflow tests.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct BulkFixture {
-    let directory: URL
+    let folder: ScratchFolder
     let baseURL: String
     let module: MarkbookSandboxModule
 
@@ -19,10 +19,10 @@ struct BulkFixture {
 
     /// Runs `body` with a fresh fixture and cleans up after it.
     static func with(_ body: (BulkFixture) async throws -> Void) async throws {
-        let directory = try scratchDirectory("bulk")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try ScratchFolder("markbook-bulk")
+        defer { folder.remove() }
         try await withSandbox { baseURL, module, _ in
-            try await body(BulkFixture(directory: directory, baseURL: baseURL, module: module))
+            try await body(BulkFixture(folder: folder, baseURL: baseURL, module: module))
         }
     }
 
@@ -35,9 +35,7 @@ struct BulkFixture {
     }
 
     /// A path in the scratch directory.
-    func path(_ name: String) -> String {
-        directory.appending(path: name).path
-    }
+    func path(_ name: String) -> String { folder.path(name) }
 
     /// Exports the markbook to `name` and returns its rows.
     func export(to name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [[String]] {
@@ -68,12 +66,12 @@ struct BulkFixture {
 
     /// The bytes of a file in the scratch directory.
     func bytes(_ name: String) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: path(name)))
+        try Data(contentsOf: folder.file(name))
     }
 
     /// The names in the scratch directory, hidden ones included.
     func listing() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        try folder.names()
     }
 }
 

@@ -1,4 +1,5 @@
 import CLISupport
+import CLISupportTesting
 import Foundation
 import Markbook
 import MarkbookSandbox
@@ -167,11 +168,10 @@ struct ImportWorkflowTests {
 
     @Test("markbook --sandbox takes its faults from the environment, with a state file between runs")
     func sandboxFaultsFromEnvironment() async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
-        let original = directory.appending(path: "original.csv")
+        let folder = try ScratchFolder("markbook-faults")
+        defer { folder.remove() }
+        let state = ["MARKBOOK_SANDBOX_STATE": folder.path("school.json")]
+        let original = folder.file("original.csv")
         let exported = try await runBuiltMarkbook(
             ["--sandbox", "export", Self.key, "--output", original.path],
             variables: state
@@ -179,7 +179,7 @@ struct ImportWorkflowTests {
         #expect(exported.exitCode == 0, "\(exported.stderr)")
         let rows = try DelimitedText.csv.read(Data(contentsOf: original))
         let edited = GridEdits.apply(GridEdits.pick(4, in: rows), to: rows)
-        let file = directory.appending(path: "edited.csv")
+        let file = folder.file("edited.csv")
         try DelimitedText.csv.data(edited, byteOrderMark: true).write(to: file)
 
         var faulty = state
@@ -196,7 +196,7 @@ struct ImportWorkflowTests {
         #expect(second.exitCode == 0, "\(second.stderr)")
         #expect(second.stdout.contains("Import complete: applied 3, failed 0"))
 
-        let again = directory.appending(path: "again.csv")
+        let again = folder.file("again.csv")
         let reexported = try await runBuiltMarkbook(
             ["--sandbox", "export", Self.key, "--output", again.path],
             variables: state

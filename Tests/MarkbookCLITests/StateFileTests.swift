@@ -9,9 +9,9 @@ import Testing
 struct StateFileTests {
     @Test("A change made by one command is seen by the next")
     func keeps() async throws {
-        let directory = try scratchDirectory("state")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
+        let folder = try ScratchFolder("markbook-state")
+        defer { folder.remove() }
+        let state = ["MARKBOOK_SANDBOX_STATE": folder.path("school.json")]
         let created = try await runBuiltMarkbook(
             ["--sandbox", "class", "create", "1000001", "--name", "10MAT1-Z"],
             variables: state
@@ -29,9 +29,9 @@ struct StateFileTests {
 
     @Test("Parallel writers on one file: every process exits 0, every change is kept, every key is unique")
     func parallelWriters() async throws {
-        let directory = try scratchDirectory("state")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let state = ["MARKBOOK_SANDBOX_STATE": directory.appending(path: "school.json").path]
+        let folder = try ScratchFolder("markbook-state")
+        defer { folder.remove() }
+        let state = ["MARKBOOK_SANDBOX_STATE": folder.path("school.json")]
         struct Created: Decodable {
             var studentKey: Int?
             var classKey: Int?
@@ -64,9 +64,9 @@ struct StateFileTests {
 
     @Test("An empty file, as mktemp makes it, is a new state: reads work and the first change fills it")
     func emptyFile() async throws {
-        let directory = try scratchDirectory("state")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appending(path: "school.json")
+        let folder = try ScratchFolder("markbook-state")
+        defer { folder.remove() }
+        let file = folder.file("school.json")
         #expect(
             FileManager.default.createFile(atPath: file.path, contents: Data(), attributes: [.posixPermissions: 0o600])
         )
@@ -86,9 +86,9 @@ struct StateFileTests {
 
     @Test("A damaged file is exit 1 naming it, and is left as it was")
     func damaged() async throws {
-        let directory = try scratchDirectory("state")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appending(path: "school.json")
+        let folder = try ScratchFolder("markbook-state")
+        defer { folder.remove() }
+        let file = folder.file("school.json")
         try Data(#"{"version": 1, "world": {"schoolName": 3}}"#.utf8).write(to: file)
         let result = try await runBuiltMarkbook(
             ["--sandbox", "list"],

@@ -78,10 +78,3 @@ func withSandbox(
 func runBuiltMarkbook(_ arguments: [String], variables: [String: String] = [:]) async throws -> CommandResult {
     try await BuiltExecutable.run("markbook", arguments: arguments, variables: variables)
 }
-
-/// A new empty directory `markbook-<name>-<UUID>` in the temporary folder; the caller removes it.
-func scratchDirectory(_ name: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "markbook-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}

@@ -1,4 +1,5 @@
 import CLISupport
+import CLISupportTesting
 import Foundation
 import Testing
 
@@ -24,10 +25,9 @@ struct CalendarBinaryTests {
 
     @Test("--ics --output writes the week with a VTIMEZONE, one event per class, room and campus, lecturer")
     func file() async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "monash-ics-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let target = directory.appending(path: "week.ics")
+        let folder = try ScratchFolder("monash-ics")
+        defer { folder.remove() }
+        let target = folder.file("week.ics")
         let variables = ["MONASH_SANDBOX_WEEK": "large"]
 
         let written = try await runBuiltMonash(
@@ -57,7 +57,7 @@ struct CalendarBinaryTests {
             #expect(locations.contains(session.campus), "\(session.campus)")
             #expect(descriptions.contains(session.lecturer), "\(session.lecturer)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["week.ics"])
+        #expect(try folder.names() == ["week.ics"])
 
         // Written again (to stdout, in UTC): the same events under the same ids.
         let utc = try await runBuiltMonash(["--sandbox", "timetable", "--ics", "--utc"], variables: variables)

@@ -88,10 +88,10 @@ public struct NewMarkbook: Sendable, Hashable, Codable {
             case givenName = "givename"
             case preferredName = "preferredname"
             case classKey = "classkey"
-            case className = "classname"
         }
 
-        /// Reads the API's shape; `preferredname` and `classname` may be missing.
+        /// Reads the API's shape; `preferredname` may be missing and `classname` is not read (the
+        /// class is found by its key, and the payload writes the name from it).
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             key = try container.decodeFlexibleInt(.key)
@@ -100,17 +100,6 @@ public struct NewMarkbook: Sendable, Hashable, Codable {
             givenName = try container.decodeFlexibleText(.givenName)
             preferredName = try container.decodeFlexibleTextIfPresent(.preferredName) ?? ""
             classKey = try container.decodeFlexibleInt(.classKey)
-        }
-
-        /// Writes the API's shape, without `classname` (the payload adds it from the class).
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(key, forKey: .key)
-            try container.encode(studentID, forKey: .studentID)
-            try container.encode(familyName, forKey: .familyName)
-            try container.encode(givenName, forKey: .givenName)
-            try container.encode(preferredName, forKey: .preferredName)
-            try container.encode(classKey, forKey: .classKey)
         }
     }
 
