@@ -31,7 +31,7 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
 public final class RateLimiter: Sendable {
     private struct State {
         var limit: RateLimit?
-        var admitted: [String: [ContinuousClock.Instant]] = [:]
+        var admitted: [String: [Duration]] = [:]
     }
 
     private let state: NIOLockedValueBox<State>
@@ -51,9 +51,15 @@ public final class RateLimiter: Sendable {
         state.withLockedValue { $0 = State(limit: limit) }
     }
 
-    /// Counts a request from `caller` and returns `nil`, or, when `caller` has used up the window,
-    /// returns how long until its oldest request leaves it (a `Retry-After`) without counting.
-    public func admit(_ caller: String, now: ContinuousClock.Instant = .now) -> Duration? {
+    /// Counts a request from `caller` made at `now` and returns `nil`, or, when `caller` has used
+    /// up the window, returns how long until its oldest request leaves it (a `Retry-After`)
+    /// without counting.
+    ///
+    /// - Parameters:
+    ///   - caller: Whom the limit applies to, e.g. an account and an address.
+    ///   - now: The time on a monotonic clock, such as HTTPCore's `TimeSource.monotonicNow()`, so
+    ///     a test with a test clock controls the window.
+    public func admit(_ caller: String, at now: Duration) -> Duration? {
         state.withLockedValue { state in
             guard let limit = state.limit else { return nil }
             var times = state.admitted[caller, default: []]

@@ -4,6 +4,7 @@ import CLISupport
 import CLISupportTesting
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import Testing
 
 @testable import BasecampSandbox
@@ -17,10 +18,10 @@ struct SandboxLimitsBinaryTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A burst of 60: 50 answered, the rest 429 with Retry-After; without retries the tool exits 5")
     func burst() async throws {
-        let module = BasecampSandboxModule()
+        var module = BasecampSandboxModule()
         #expect(module.rateLimiter.limit == .basecamp, "on by default")
-        // Basecamp's 50, in a window long enough that a slow machine still sends all 60 within it.
-        module.rateLimiter.setLimit(RateLimit(50, per: .seconds(120)))
+        // The window moves on this clock only, so a slow machine still sends all 60 within it.
+        module.timeSource = TestClock()
         try await withBasecampSandbox(module: module) { sandbox, base in
             let client = try BasecampClient(
                 accessToken: "test-token-1234",
@@ -46,7 +47,7 @@ struct SandboxLimitsBinaryTests {
                 variables: credentials(base)
             )
             #expect(tool.exitCode == 5, "\(tool.stderr)")
-            #expect(try tool.errorReport().message == "Rate limit exceeded: 50 requests per 120 seconds.")
+            #expect(try tool.errorReport().message == "Rate limit exceeded: 50 requests per 10 seconds.")
             #expect(sandbox.counters().totalRequests == 61)
         }
     }
@@ -66,7 +67,7 @@ struct SandboxLimitsBinaryTests {
         let file = folder.appending(path: "state.json")
         try SandboxStateFile(file).save(data)
         let module = try BasecampSandboxModule(stateFile: file)
-        module.rateLimiter.setLimit(RateLimit(20, per: .seconds(1)))
+        module.rateLimiter.setLimit(RateLimit(10, per: .seconds(2)))
         try await withBasecampSandbox(module: module) { sandbox, base in
             let open = Set(
                 module.todos().filter { $0.todolistID == Self.hardware && !$0.completed && $0.status == "active" }.map(

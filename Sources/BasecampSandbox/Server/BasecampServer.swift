@@ -95,7 +95,7 @@ final class BasecampServer: Sendable {
         var response: Response
         do {
             let account = request.uri.path.dropFirst(basePath.count).split(separator: "/").first ?? ""
-            if let wait = rateLimiter.admit("\(account) \(context.peerAddress)") {
+            if let wait = rateLimiter.admit("\(account) \(context.peerAddress)", at: timeSource.monotonicNow()) {
                 let limit = rateLimiter.limit?.description ?? ""
                 response = Self.failure(APIFailure(429, "Rate limit exceeded: \(limit)."), requestID: requestID)
                 response.headers[.retryAfter] = RateLimiter.retryAfter(wait)
