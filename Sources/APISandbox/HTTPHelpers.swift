@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Hummingbird
 
 /// JSON responses with sorted keys, so bodies are byte-for-byte stable across runs and platforms.
@@ -22,12 +22,14 @@ enum JSONResponse {
     }
 }
 
-/// Query parsing with full percent-decoding of names and values and `+` read as a space, which
-/// Hummingbird's own `queryParameters` does not do for names.
-struct QueryItems {
-    private(set) var items: [(name: String, value: String)] = []
+/// A query string (or form body) read with full percent-decoding of names and values and `+`
+/// read as a space, which Hummingbird's own `queryParameters` does not do for names.
+public struct QueryItems: Sendable {
+    /// Every name and value, in order.
+    public private(set) var items: [(name: String, value: String)] = []
 
-    init(_ query: String?) {
+    /// Reads `query` (without its `?`); `nil` or empty gives no items.
+    public init(_ query: String?) {
         guard let query, !query.isEmpty else { return }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -38,7 +40,7 @@ struct QueryItems {
     }
 
     /// Every value of every name, in order of appearance per name.
-    var grouped: [String: [String]] {
+    public var grouped: [String: [String]] {
         var grouped: [String: [String]] = [:]
         for item in items {
             grouped[item.name, default: []].append(item.value)
@@ -46,16 +48,27 @@ struct QueryItems {
         return grouped
     }
 
-    func first(_ name: String) -> String? {
+    /// The first value of `name`.
+    public func first(_ name: String) -> String? {
         items.first { $0.name == name }?.value
     }
 
-    func all(_ name: String) -> [String] {
+    /// Every value of `name`.
+    public func all(_ name: String) -> [String] {
         items.filter { $0.name == name }.map(\.value)
     }
 
-    func int(_ name: String) -> Int? {
+    /// The first value of `name` as an integer.
+    public func int(_ name: String) -> Int? {
         first(name).flatMap { Int($0) }
+    }
+
+    /// `items` as a query string, every byte but `A-Z a-z 0-9 - . _ ~` percent-encoded.
+    public static func encode(_ items: [(name: String, value: String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        func escape(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
+        return items.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
     }
 
     private static func decode(_ raw: Substring) -> String {

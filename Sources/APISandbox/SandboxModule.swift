@@ -53,4 +53,10 @@ public struct SandboxRequestContext: RequestContext {
         self.coreContext = .init(source: source)
         self.channel = source.channel
     }
+
+    /// The client's address (`127.0.0.1`, `::1`), for what an API keys on the caller, such as
+    /// a rate limit; empty when the connection has none.
+    public var peerAddress: String {
+        channel.remoteAddress?.ipAddress ?? ""
+    }
 }

@@ -7,10 +7,7 @@ extension TestRoutes {
     func etag(_ request: Request, _ context: Context) throws -> Response {
         let name = context.parameters.get("name") ?? ""
         let resource = state.resource(name)
-        let candidates = Self.entityTags(request.headers[values: .ifNoneMatch])
-        // If-None-Match uses the weak comparison (RFC 9110 §13.1.2), hence the W/ stripping.
-        let weakCandidates = candidates.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 }
-        if weakCandidates.contains("*") || weakCandidates.contains(resource.etag) {
+        if EntityTag.noneMatch(request.headers[values: .ifNoneMatch], names: resource.etag) {
             return Response(status: .notModified, headers: [.eTag: resource.etag])
         }
         return try Self.representation(of: resource)

@@ -19,6 +19,11 @@ struct BasecampCommand: CommandLineTool {
                 (name: "BASECAMP_USER_AGENT", meaning: "the User-Agent, \"App (contact)\", sent with every request"),
                 (name: "BASECAMP_ACCOUNT_ID", meaning: "the account, the digits after the host (--account wins)"),
                 (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps the account's data in between runs"),
+                (
+                    name: "BASECAMP_SANDBOX_RATE_LIMIT",
+                    meaning: "--sandbox's rate limit, REQUESTS/SECONDS or off (50/10)"
+                ),
+                (name: "BASECAMP_SANDBOX_MAX_UPLOAD", meaning: "the largest file --sandbox takes, e.g. 2G (5G)"),
             ]
         ) + """
 
@@ -48,10 +53,12 @@ struct BasecampCommand: CommandLineTool {
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
         let authorization = BasecampSandboxAuthorization(options: sandboxAuthorizationOptions(environment.variables))
-        guard let path = environment.variables["BASECAMP_SANDBOX_STATE"], !path.isEmpty else {
-            return [BasecampSandboxModule(authorization: authorization)]
+        var module = BasecampSandboxModule(authorization: authorization)
+        if let path = environment.variables["BASECAMP_SANDBOX_STATE"], !path.isEmpty {
+            module = try BasecampSandboxModule(stateFile: URL(fileURLWithPath: path), authorization: authorization)
         }
-        return [try BasecampSandboxModule(stateFile: URL(fileURLWithPath: path), authorization: authorization)]
+        try module.configure(fromEnvironment: environment.variables)
+        return [module]
     }
 
     /// The sandbox's sign-in settings from `BASECAMP_SANDBOX_*`; without a state file of their

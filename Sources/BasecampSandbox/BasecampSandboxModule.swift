@@ -42,6 +42,11 @@ public struct BasecampSandboxModule: SandboxModule {
     public var webhookRetryDelays = defaultWebhookRetryDelays
     /// How long a webhook receiver has to answer one delivery.
     public var webhookTimeout: Duration = .seconds(10)
+    /// Basecamp's rate limit, per account and address: ``APISandbox/RateLimit/basecamp`` unless
+    /// changed; `rateLimiter.setLimit(nil)` switches it off (copies of the module share it).
+    public let rateLimiter = RateLimiter(.basecamp)
+    /// The largest file `POST /attachments.json` takes (streamed to disk); larger ones get `413`.
+    public var maximumUploadBytes = BodyFiles.defaultMaximumBytes
     /// The clock every time the sandbox writes is read from (`created_at`, `updated_at`, events,
     /// deliveries), and that webhook retries wait on; the system's unless a test pins it.
     public var timeSource: any TimeSource = SystemTimeSource()
@@ -114,6 +119,20 @@ public struct BasecampSandboxModule: SandboxModule {
         self.savedStore = try AccountStore(stateFile: SandboxStateFile(stateFile))
     }
 
+    /// Sets the rate limit from `BASECAMP_SANDBOX_RATE_LIMIT` (`off`, or `REQUESTS/SECONDS`) and
+    /// ``maximumUploadBytes`` from `BASECAMP_SANDBOX_MAX_UPLOAD` (`2G`), where they are set.
+    ///
+    /// - Throws: ``APISandbox/SandboxSettingError`` naming a variable that is not understood.
+    public mutating func configure(fromEnvironment environment: [String: String]) throws {
+        let limit = try SandboxSettings.rateLimit("BASECAMP_SANDBOX_RATE_LIMIT", in: environment, default: .basecamp)
+        rateLimiter.setLimit(limit)
+        maximumUploadBytes = try SandboxSettings.byteCount(
+            "BASECAMP_SANDBOX_MAX_UPLOAD",
+            in: environment,
+            default: maximumUploadBytes
+        )
+    }
+
     /// Adds a route for every path of the Spec under ``basePath``, and the authorization servers.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         let store = savedStore ?? AccountStore()
@@ -140,9 +159,12 @@ public struct BasecampSandboxModule: SandboxModule {
     }
 
     /// Lets webhook deliveries already queued finish, for up to five seconds, so a one-shot
-    /// `basecamp --sandbox` command still delivers the events it caused.
+    /// `basecamp --sandbox` command still delivers the events it caused; then removes the uploaded
+    /// files of a sandbox without a state file.
     public func stopping() async {
-        guard let webhooks = mounted.withLock({ $0 })?.webhooks else { return }
+        guard let server = mounted.withLock({ $0 }) else { return }
+        defer { if server.store.stateFile == nil { server.files.removeAll() } }
+        let webhooks = server.webhooks
         let deadline = ContinuousClock.now + .seconds(5)
         while !webhooks.isIdle, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))

@@ -38,6 +38,8 @@ struct APISandboxCommand: AsyncParsableCommand {
             "  basecamp --base-url http://127.0.0.1:8080/basecamp --token sandbox --account \(BasecampSandboxSeed.accountID) projects list",
             "  curl http://127.0.0.1:8080/monash/schedules",
             "",
+            "The Basecamp sandbox limits requests as Basecamp does (50 per 10 seconds per account and address, then 429 with Retry-After): BASECAMP_SANDBOX_RATE_LIMIT=off switches it off, =20/1 sets another (requests/seconds). It takes uploads up to 5 GiB, streamed to disk; BASECAMP_SANDBOX_MAX_UPLOAD=2G sets another cap.",
+            "",
             "It runs until interrupted (Ctrl-C or SIGTERM). Exit codes: 0 after a clean stop, 1 when the port is in use or the server cannot start, 64 for a bad command line.",
         ]
         return CommandConfiguration(
@@ -104,8 +106,14 @@ struct APISandboxCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        var basecamp = BasecampSandboxModule(authorization: BasecampSandboxAuthorization(options: .fromEnvironment()))
+        do {
+            try basecamp.configure(fromEnvironment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
         let modules: [any SandboxModule] = [
-            BasecampSandboxModule(authorization: BasecampSandboxAuthorization(options: .fromEnvironment())),
+            basecamp,
             MonashSandboxModule(today: { Date() }),
             MarkbookSandboxModule(acceptsAnyCredentials: true, options: markbookOptions),
         ]

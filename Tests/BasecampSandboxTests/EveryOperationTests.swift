@@ -25,7 +25,7 @@ struct EveryOperationTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("All 250 operations answer with their success status and a body the SDK decodes")
     func everyOperation() async throws {
-        try await withSandboxAccount(retry: false) { account, _ in
+        try await withSandboxAccount(retry: false, rateLimited: false) { account, _ in
             let kickoff = String(BasecampSandboxSeed.kickoffMessageID)
             let comments = try await account.performPaginated(
                 try #require(OperationCatalog.operation(id: "ListComments")),

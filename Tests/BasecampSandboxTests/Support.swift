@@ -23,13 +23,19 @@ func withBasecampSandbox(
 }
 
 /// ``withBasecampSandbox(module:faults:_:)`` with the SDK's account client for the seeded account
-/// (see ``APISandbox/Sandbox/account(token:clock:retry:)``), and the sandbox for raw requests.
+/// (see ``APISandbox/Sandbox/account(token:clock:retry:)``), and the sandbox for raw requests;
+/// `rateLimited: false` switches Basecamp's rate limit off, for a test that makes a burst.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func withSandboxAccount(
     retry: Bool = true,
+    rateLimited: Bool = true,
     _ body: (AccountClient, Sandbox) async throws -> Void
 ) async throws {
-    try await withBasecampSandbox { sandbox in try await body(try sandbox.account(retry: retry), sandbox) }
+    let module = BasecampSandboxModule()
+    if !rateLimited { module.rateLimiter.setLimit(nil) }
+    try await withBasecampSandbox(module: module) { sandbox in
+        try await body(try sandbox.account(retry: retry), sandbox)
+    }
 }
 
 @available(macOS 14, iOS 17, tvOS 17, *)

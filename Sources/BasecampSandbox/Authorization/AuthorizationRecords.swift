@@ -1,5 +1,4 @@
 import Foundation
-import HTTPCore
 
 /// Which of the sandbox's two servers issued something; they speak different token styles.
 enum IssuingServer: String, Codable, Sendable {
@@ -10,10 +9,10 @@ enum IssuingServer: String, Codable, Sendable {
 }
 
 /// Everything the sandbox's authorization servers issued, in Codable form for the state file.
-struct AuthorizationRecords: Codable, Sendable {
+struct AuthorizationRecords: Codable, Sendable, Equatable {
     static let currentVersion = 1
 
-    struct Code: Codable, Sendable {
+    struct Code: Codable, Sendable, Equatable {
         var server: IssuingServer
         var clientID: String
         var redirectURI: String
@@ -22,14 +21,14 @@ struct AuthorizationRecords: Codable, Sendable {
         var expiresAt: Date
     }
 
-    struct AccessToken: Codable, Sendable {
+    struct AccessToken: Codable, Sendable, Equatable {
         var clientID: String
         var expiresAt: Date
         var resource: String?
         var revoked = false
     }
 
-    struct RefreshToken: Codable, Sendable {
+    struct RefreshToken: Codable, Sendable, Equatable {
         var server: IssuingServer
         var clientID: String
         var resource: String?
@@ -37,7 +36,7 @@ struct AuthorizationRecords: Codable, Sendable {
         var isUsable = true
     }
 
-    struct DeviceCode: Codable, Sendable {
+    struct DeviceCode: Codable, Sendable, Equatable {
         var clientID: String
         var userCode: String
         var resource: String?
@@ -55,25 +54,6 @@ struct AuthorizationRecords: Codable, Sendable {
     var deviceCodes: [String: DeviceCode] = [:]
     /// Refresh grant requests received, granted or not.
     var refreshRequests = 0
-
-    /// The records in `url`, or `nil` when there is no current state file there.
-    static func load(_ url: URL?) -> AuthorizationRecords? {
-        guard let url, let data = try? Data(contentsOf: url),
-            let records = try? JSONDecoder().decode(AuthorizationRecords.self, from: data),
-            records.version == currentVersion
-        else { return nil }
-        return records
-    }
-
-    /// Writes the records to `url`, readable by its owner only (they hold the sandbox's codes,
-    /// tokens and client secrets); a failure leaves them in memory for this run.
-    func save(to url: URL?) {
-        guard let url else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(self) else { return }
-        try? PrivateFile.save(data, to: url)
-    }
 
     /// Drops what expired, so a long-lived state file does not grow without end.
     mutating func prune(now: Date) {

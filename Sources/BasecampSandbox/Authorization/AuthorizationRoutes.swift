@@ -3,7 +3,6 @@ import Foundation
 import HTTPCore
 import HTTPTypes
 import Hummingbird
-import NIOCore
 
 /// The HTTP side of ``BasecampSandboxAuthorization``: routes, form parsing and OAuth answers.
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -54,38 +53,10 @@ struct AuthorizationRoutes: Sendable {
     /// Launchpad's issuer identifier in the sandbox.
     static func launchpadIssuer(_ request: Request) -> String { origin(request) + launchpadPath }
 
-    /// The form fields of a `POST`, one value per name; `nil` when the body is not a form or a
-    /// name is repeated (RFC 6749 §3.2 forbids that).
-    static func form(_ request: inout Request) async throws -> [String: String]? {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            return nil
-        }
-        let buffer = try await request.collectBody(upTo: maxFormSize)
-        var fields: [String: String] = [:]
-        for (name, value) in QueryString.items(String(buffer: buffer)) {
-            guard fields.updateValue(value, forKey: name) == nil else { return nil }
-        }
-        return fields
-    }
-
-    /// The bearer token of a request, if it carries one.
-    static func bearerToken(_ request: Request) -> String? {
-        let parts = (request.headers[.authorization] ?? "").split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
-    }
-
     /// `client_id` and `client_secret` from the form, or from `Authorization: Basic`.
     static func clientCredentials(_ request: Request, form: [String: String]) -> (id: String, secret: String?)? {
-        if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) })
-        {
-            let parts = decoded.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            guard parts.count == 2 else { return nil }
-            return (parts[0], parts[1])
+        if request.headers[.authorization]?.lowercased().hasPrefix("basic ") == true {
+            return request.basicCredentials.map { ($0.name, $0.password) }
         }
         guard let id = form["client_id"], !id.isEmpty else { return nil }
         return (id, form["client_secret"])
@@ -101,7 +72,7 @@ struct AuthorizationRoutes: Sendable {
     /// unknown client or a wrong secret.
     func authenticatedForm(_ request: Request) async throws -> Result<(form: [String: String], id: String), Refusal> {
         var request = request
-        guard let form = try await Self.form(&request) else {
+        guard let form = try await request.formFields(upTo: Self.maxFormSize) else {
             return .failure(
                 Refusal(response: Self.oauthError("invalid_request", "Send a form body with each field once."))
             )
@@ -148,24 +119,13 @@ struct AuthorizationRoutes: Sendable {
     /// A JSON answer that caches nowhere.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        return Response(
-            status: status,
-            headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.encoded()))
-        )
+        return SandboxResponse.json(value, status: status, headers: fields)
     }
 
     /// A one-line HTML page.
     static func page(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        let html =
-            "<!doctype html><html><head><meta charset=\"utf-8\"><title>Sandbox sign-in</title></head><body><p>\(text)</p></body></html>\n"
-        return Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html))
-        )
+        SandboxResponse.page(text, title: "Sandbox sign-in", status: status)
     }
 
     static func notFound() -> Response {
@@ -175,7 +135,7 @@ struct AuthorizationRoutes: Sendable {
     /// A `302` to `redirectURI` with `parameters` added to its query.
     static func redirect(to redirectURI: String, _ parameters: [(String, String)]) -> Response {
         let separator = redirectURI.contains("?") ? "&" : "?"
-        let query = QueryString.encode(parameters.map { (name: $0.0, value: $0.1) })
+        let query = QueryItems.encode(parameters.map { (name: $0.0, value: $0.1) })
         return Response(
             status: .found,
             headers: [.location: redirectURI + separator + query, .cacheControl: "no-store"]

@@ -1,3 +1,4 @@
+import APISandbox
 import Foundation
 import HTTPCore
 import Hummingbird
@@ -10,7 +11,7 @@ struct AuthorizeStep {
     let server: IssuingServer
 
     func answer(_ request: Request) -> Response {
-        let query = QueryString.items(request.uri.query)
+        let query = QueryItems(request.uri.query).items
         func single(_ name: String) -> String? {
             let values = query.filter { $0.name == name }
             return values.count == 1 ? values[0].value : nil
@@ -87,7 +88,7 @@ struct LaunchpadEndpoints {
     /// `authorization.json`: when the token expires, who it belongs to, and its accounts: the
     /// sandbox's Basecamp account and a HEY account, which is not Basecamp.
     func authorizationDocument(_ request: Request) -> Response {
-        guard let token = AuthorizationRoutes.bearerToken(request), routes.authorization.accepts(token) else {
+        guard let token = request.bearerToken, routes.authorization.accepts(token) else {
             return AuthorizationRoutes.oauthError(
                 "invalid_token",
                 "The access token is invalid or has expired.",

@@ -46,7 +46,10 @@ public final class BasecampSandboxAuthorization: Sendable {
     ) {
         self.options = options
         self.now = now
-        self.records = Locked(AuthorizationRecords.load(options.stateFile) ?? AuthorizationRecords())
+        let saved = try? options.stateFile.flatMap {
+            try SandboxStateFile($0).load(AuthorizationRecords.self, version: AuthorizationRecords.currentVersion)
+        }
+        self.records = Locked(saved ?? AuthorizationRecords())
     }
 
     /// How many refresh grant requests have reached the token endpoints, granted or not.
@@ -107,17 +110,24 @@ public final class BasecampSandboxAuthorization: Sendable {
         records.withLock { $0.accessTokens[token]?.expiresAt }
     }
 
-    /// Applies `change` to the records and saves them.
+    /// Applies `change` to the records as the state file holds them right then, holding its
+    /// lock, and saves them, so processes sharing the file keep each other's codes and tokens; a
+    /// file that cannot be used leaves them in memory for this run.
     @discardableResult
     func update<Result: Sendable>(_ change: (inout AuthorizationRecords) -> Result) -> Result {
-        let now = now()
-        let (result, snapshot) = records.withLock { records -> (Result, AuthorizationRecords) in
+        let (now, version) = (now(), AuthorizationRecords.currentVersion)
+        return records.withLock { records in
+            var result: Result?
+            let file = options.stateFile.map { SandboxStateFile($0) }
+            _ = try? file?.update(AuthorizationRecords.self, version: version, initial: records) {
+                $0.prune(now: now)
+                result = change(&$0)
+                records = $0
+            }
+            if let result { return result }
             records.prune(now: now)
-            let result = change(&records)
-            return (result, records)
+            return change(&records)
         }
-        snapshot.save(to: options.stateFile)
-        return result
     }
 
     /// Whether `secret` is the registered secret of `clientID` (any id passes when no client is

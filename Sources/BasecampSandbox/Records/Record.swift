@@ -67,13 +67,18 @@ struct SubscriptionRecord: Codable, Sendable, Equatable {
     var personIDs: [Int]
 }
 
-/// Uploaded bytes, as `POST /attachments.json` stored them.
+/// Uploaded bytes, as `POST /attachments.json` stored them: in ``file`` of the store's
+/// ``AccountStore/files``, or (the seed's) in ``data``.
 struct AttachmentRecord: Codable, Sendable, Equatable {
     var sgid: String
     var filename: String
     var contentType: String
     var data: Data
+    var file: String? = nil
+    var byteCount: Int? = nil
     /// The signature the storage URL must carry: the storage host trusts it, not a token.
     var storageKey: String
     var createdAt: String
+
+    var size: Int { byteCount ?? data.count }
 }

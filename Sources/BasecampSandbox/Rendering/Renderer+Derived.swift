@@ -83,7 +83,7 @@ extension Renderer {
         let escaped = filename.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? filename
         return [
             "content_type": .string(attachment?.contentType ?? "application/octet-stream"),
-            "byte_size": .integer(attachment?.data.count ?? 0),
+            "byte_size": .integer(attachment?.size ?? 0),
             "download_url": .string(apiBase + "/blobs/\(sgid)/download/\(escaped)"),
             "width": .null,
             "height": .null,

@@ -6,7 +6,9 @@ import HTTPCore
 extension Call {
     func createAttachment() throws -> APIReply {
         guard let name = queryValue("name"), !name.isEmpty else { throw APIFailure.invalid("name", "can't be blank") }
-        guard !body.isEmpty else { throw APIFailure(400, "The request needs a file body.") }
+        guard case .file(let stored) = received, stored.byteCount > 0 else {
+            throw APIFailure(400, "The request needs a file body.")
+        }
         let (contentType, now) = (contentType ?? "application/octet-stream", self.now)
         var sgid = ""
         try write { data in
@@ -15,7 +17,9 @@ extension Call {
                 sgid: sgid,
                 filename: name,
                 contentType: contentType,
-                data: body,
+                data: Data(),
+                file: stored.name,
+                byteCount: Int(stored.byteCount),
                 storageKey: UUID().uuidString,
                 createdAt: now
             )

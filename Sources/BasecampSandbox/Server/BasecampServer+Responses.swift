@@ -1,3 +1,4 @@
+import APISandbox
 import Foundation
 import HTTPCore
 import HTTPTypes
@@ -30,15 +31,15 @@ extension BasecampServer {
                 if end < count {
                     var query = call.query.filter { $0.name != "page" }
                     query.append(("page", String(page + 1)))
-                    headers[.link] = "<\(call.origin + call.path)?\(QueryString.encode(query))>; rel=\"next\""
+                    headers[.link] = "<\(call.origin + call.path)?\(QueryItems.encode(query))>; rel=\"next\""
                 }
             }
         }
         let data = body.encoded()
         if call.operation.method == .get, status == 200 {
-            let etag = Self.etag(data)
+            let etag = EntityTag.of(data)
             headers[.eTag] = etag
-            if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, etag) {
+            if EntityTag.noneMatch(request.headers[values: .ifNoneMatch], names: etag) {
                 return Self.make(status: 304, body: nil, headers: headers, requestID: requestID)
             }
         }
@@ -73,25 +74,6 @@ extension BasecampServer {
             headers: headers,
             requestID: requestID
         )
-    }
-
-    /// A strong validator from the body's bytes (64-bit FNV-1a), so equal answers share a tag.
-    static func etag(_ bytes: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
-    }
-
-    /// `If-None-Match` with weak comparison: `*`, or any listed tag equal once `W/` is dropped.
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return tags.contains { tag in
-            tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == etag
-        }
     }
 }
 

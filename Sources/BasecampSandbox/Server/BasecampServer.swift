@@ -10,10 +10,14 @@ import Hummingbird
 /// and request ids.
 @available(macOS 14, iOS 17, tvOS 17, *)
 final class BasecampServer: Sendable {
+    /// The largest JSON body taken; files are streamed to ``files`` instead.
     static let maxBodySize = 16 * 1024 * 1024
 
     let basePath: String
     let store: AccountStore
+    /// Where uploaded files are kept, with the module's cap.
+    let files: BodyFiles
+    let rateLimiter: RateLimiter
     let rejectedTokens: Set<String>
     /// The authorization servers, whose verdict on a token the API follows.
     let authorization: BasecampSandboxAuthorization
@@ -24,7 +28,10 @@ final class BasecampServer: Sendable {
     /// The server `module` describes, keeping its account in `store`.
     init(module: BasecampSandboxModule, store: AccountStore) {
         (basePath, rejectedTokens, authorization) = (module.basePath, module.rejectedTokens, module.authorization)
-        (self.store, timeSource) = (store, module.timeSource)
+        (self.store, timeSource, rateLimiter) = (store, module.timeSource, module.rateLimiter)
+        var files = store.files
+        files.maximumBytes = module.maximumUploadBytes
+        self.files = files
         webhooks = WebhookDispatcher(
             store: store,
             basePath: basePath,
@@ -42,16 +49,17 @@ final class BasecampServer: Sendable {
         for (template, operations) in Dictionary(grouping: OperationCatalog.all, by: \.pathTemplate) {
             for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
                 let operation = operations.first { $0.method == (method == .head ? .get : method) }
-                api.on(Self.routerPath(template), method: method) { request, context in
-                    try await self.handle(request) { body, requestID in
+                let streams = operation?.id == "CreateAttachment"
+                api.on(SandboxResponse.routerPath(template), method: method) { request, context in
+                    try await self.handle(request, context, streamingBody: streams) { body, requestID in
                         let call = try self.call(operation, request, context, body: body)
                         return self.respond(try call.reply(), of: call, to: request, requestID: requestID)
                     }
                 }
             }
         }
-        api.get(Self.routerPath("/{accountId}/blobs/{sgid}/download/{filename}")) { request, context in
-            try await self.handle(request) { _, requestID in
+        api.get(SandboxResponse.routerPath("/{accountId}/blobs/{sgid}/download/{filename}")) { request, context in
+            try await self.handle(request, context) { _, requestID in
                 let data = self.store.snapshot()
                 guard context.parameters.get("p0") == String(data.accountID),
                     let blob = context.parameters.get("p1").flatMap(data.attachment)
@@ -63,48 +71,61 @@ final class BasecampServer: Sendable {
         }
         api.get("_storage/{sgid}") { request, context in
             let blob = context.parameters.get("sgid").flatMap(self.store.snapshot().attachment)
-            return BlobRoutes.serve(blob, request: request, requestID: self.nextRequestID())
+            return BlobRoutes.serve(blob, self.files, request: request, requestID: self.nextRequestID())
         }
-        api.post("_sandbox/reset") { request, _ in
-            try await self.handle(request) { _, requestID in
+        api.post("_sandbox/reset") { request, context in
+            try await self.handle(request, context) { _, requestID in
                 try self.store.reset()
                 return Self.make(status: 204, body: nil, headers: [:], requestID: requestID)
             }
         }
     }
 
-    /// Hummingbird names each capture by its place (`{p2}`), because two Spec templates may name
-    /// the same place differently (`/todolists/{id}`, `/todolists/{todolistId}/todos.json`), and
-    /// its trie would then keep them apart and find only one.
-    private static func routerPath(_ template: String) -> RouterPath {
-        var place = 0
-        let parts = template.split(separator: "/").map { part -> String in
-            guard let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}") else { return String(part) }
-            defer { place += 1 }
-            return String(part[..<open]) + "{p\(place)}" + String(part[part.index(after: close)...])
-        }
-        return RouterPath(parts.joined(separator: "/"))
-    }
-
-    /// Checks the token, then answers with what `answer` makes of the body and a request id; a
+    /// Checks the rate limit and the token, reads the body (into memory, or with `streamingBody`
+    /// into a file of ``files``), then answers with what `answer` makes of it and a request id; a
     /// failure is answered as Basecamp does.
-    private func handle(_ request: Request, _ answer: (Data, String) throws -> Response) async throws -> Response {
+    private func handle(
+        _ request: Request,
+        _ context: SandboxRequestContext,
+        streamingBody: Bool = false,
+        _ answer: (Call.Body, String) throws -> Response
+    ) async throws -> Response {
         var request = request
         let requestID = nextRequestID()
-        let body = Data(try await request.collectBody(upTo: Self.maxBodySize).readableBytesView)
-        let response: Response
+        var response: Response
         do {
+            let account = request.uri.path.dropFirst(basePath.count).split(separator: "/").first ?? ""
+            if let wait = rateLimiter.admit("\(account) \(context.peerAddress)", at: timeSource.monotonicNow()) {
+                let limit = rateLimiter.limit?.description ?? ""
+                response = Self.failure(APIFailure(429, "Rate limit exceeded: \(limit)."), requestID: requestID)
+                response.headers[.retryAfter] = RateLimiter.retryAfter(wait)
+                return response
+            }
             // Any non-empty bearer token works, except those the module rejects and those the
             // authorization servers refuse (issued and then expired or revoked).
-            guard let token = AuthorizationRoutes.bearerToken(request) else {
+            guard let token = request.bearerToken else {
                 throw APIFailure(401, "OAuth token required: send Authorization: Bearer <token>.")
             }
             guard !rejectedTokens.contains(token), authorization.accepts(token) else {
                 throw APIFailure(401, "The access token is invalid or has expired.")
             }
-            response = try answer(body, requestID)
+            let body: Call.Body
+            if streamingBody {
+                body = .file(try await files.receive(request.body, declaredLength: request.headers[.contentLength]))
+            } else {
+                body = .data(Data(try await request.collectBody(upTo: Self.maxBodySize).readableBytesView))
+            }
+            do {
+                response = try answer(body, requestID)
+            } catch {
+                if case .file(let stored) = body { files.remove(stored.name) }
+                throw error
+            }
         } catch let failure as APIFailure {
             response = Self.failure(failure, requestID: requestID)
+        } catch let error as BodyFilesError {
+            let tooLarge = if case .tooLarge = error { true } else { false }
+            response = Self.failure(APIFailure(tooLarge ? 413 : 500, error.description), requestID: requestID)
         }
         return request.method == .head ? response.createHeadResponse() : response
     }
@@ -114,7 +135,7 @@ final class BasecampServer: Sendable {
         _ operation: BasecampOperation?,
         _ request: Request,
         _ context: SandboxRequestContext,
-        body: Data
+        body: Call.Body
     ) throws -> Call {
         let (method, path) = (request.method.rawValue, request.uri.path)
         guard let operation else { throw APIFailure(405, "\(method) is not allowed on \(path).") }
@@ -134,8 +155,8 @@ final class BasecampServer: Sendable {
             server: self,
             operation: operation,
             pathValues: values,
-            query: QueryString.items(request.uri.query),
-            body: body,
+            query: QueryItems(request.uri.query).items,
+            received: body,
             origin: AuthorizationRoutes.origin(request),
             path: path,
             contentType: request.headers[.contentType]

@@ -1,3 +1,4 @@
+import APISandbox
 import Basecamp
 import Foundation
 import HTTPCore
@@ -11,13 +12,22 @@ struct Call {
     /// The path's values by the Spec's parameter names, percent-decoded.
     let pathValues: [String: String]
     let query: [(name: String, value: String)]
-    let body: Data
+    let received: Body
     /// `http://host:port` as the client addressed the sandbox, for links in the answer.
     let origin: String
     let path: String
     /// The request's `Content-Type`, for uploaded bytes.
     let contentType: String?
 
+    /// A request body: in memory, or streamed to a file of ``BasecampServer/files``.
+    enum Body {
+        case data(Data)
+        case file(BodyFiles.Stored)
+    }
+
+    var body: Data {
+        if case .data(let data) = received { data } else { Data() }
+    }
     var store: AccountStore { server.store }
     /// The time as the module's clock tells it, as Basecamp writes times.
     var now: String { server.timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }

@@ -78,6 +78,9 @@ package enum ErrorMapping {
                     .joined(separator: ", ")
                 details.message = parsed.message.map { "\($0) (\(flattened))" } ?? flattened
             }
+        case 413:
+            code = .limitExceeded
+            details.hint = details.hint ?? "The server takes nothing this large: send a smaller body or file."
         case 507: code = .limitExceeded
         default: code = .apiError
         }

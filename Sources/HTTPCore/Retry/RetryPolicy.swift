@@ -3,7 +3,8 @@
 /// Set one per client in ``ClientConfiguration/retry`` and override it per operation with
 /// ``OperationMetadata/retry``. Only requests that are safe to repeat are retried: GET, HEAD,
 /// PUT, DELETE and OPTIONS, and POST or PATCH when the operation is marked idempotent or the
-/// request carries an idempotency key.
+/// request carries an idempotency key. A `429 Too Many Requests` is retried whatever the method
+/// (when the policy retries 429): the server refused the request without acting on it.
 ///
 /// The wait before retry *n* (n = 1 for the first retry) is
 /// `min(backoff(n), maxDelay) + jitter`, unless the response carries a usable `Retry-After`,

@@ -62,8 +62,10 @@ struct RetryStage: Middleware {
                     }
                     return result
                 }
-                // The common case, decided without building a retry reason.
-                guard eligible, policy.retryableStatuses.contains(result.response.status.code) else { return result }
+                // The common case, decided without building a retry reason. A 429 refused the
+                // request before acting on it, so it is safe to repeat whatever the method.
+                let status = result.response.status.code
+                guard eligible || status == 429, policy.retryableStatuses.contains(status) else { return result }
                 outcome = .success(result)
             } catch let error as CancellationError {
                 throw error
