@@ -139,14 +139,11 @@ public struct BasecampSandboxModule: SandboxModule {
         await mounted.withLock({ $0 })?.webhooks.waitUntilIdle()
     }
 
-    /// Lets webhook deliveries already queued finish, for up to five seconds, so a one-shot
-    /// `basecamp --sandbox` command still delivers the events it caused.
+    /// Gives each queued webhook delivery its first attempt (for up to five seconds in all) and
+    /// drops every retry, so a one-shot `basecamp --sandbox` command delivers the events it
+    /// caused without waiting out the retry delays of a receiver that is gone.
     public func stopping() async {
-        guard let webhooks = mounted.withLock({ $0 })?.webhooks else { return }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !webhooks.isIdle, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await mounted.withLock({ $0 })?.webhooks.stop(within: .seconds(5))
     }
 
     /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,
