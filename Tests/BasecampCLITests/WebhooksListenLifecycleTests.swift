@@ -30,6 +30,13 @@ struct SharedSandboxState {
 
     var variables: [String: String] { ["BASECAMP_SANDBOX_STATE": file.path, "TZ": "UTC"] }
 
+    /// Starts the built `basecamp --sandbox webhooks listen` on this state, with `options`.
+    func listener(_ options: [String], secret: String? = nil) throws -> ListenerProcess {
+        var variables = self.variables
+        variables["BASECAMP_WEBHOOK_SECRET"] = secret
+        return try ListenerProcess(arguments: ["--sandbox", "webhooks", "listen"] + options, variables: variables)
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: file)
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: file.path + ".lock"))
@@ -78,10 +85,7 @@ struct WebhooksListenLifecycleTests {
     func interruptUnregisters() async throws {
         let state = SharedSandboxState()
         defer { state.remove() }
-        let listener = try ListenerProcess(
-            arguments: ["--sandbox", "--verbose", "webhooks", "listen", "--port", "0"],
-            variables: state.variables
-        )
+        let listener = try state.listener(["--port", "0", "--verbose"])
         let url = try #require(try await listener.listeningURL(), "\(listener.stderr.text)")
         #expect(try await state.webhooks(for: url).count == 1)
         let announced = listener.stderr.text.split(separator: "\n").filter { $0.hasPrefix("Signing secret: ") }
@@ -106,10 +110,7 @@ struct WebhooksListenLifecycleTests {
     func restartReusesRegistration() async throws {
         let state = SharedSandboxState()
         defer { state.remove() }
-        let killed = try ListenerProcess(
-            arguments: ["--sandbox", "webhooks", "listen", "--port", "0"],
-            variables: state.variables
-        )
+        let killed = try state.listener(["--port", "0"])
         let url = try #require(try await killed.listeningURL(), "\(killed.stderr.text)")
         kill(killed.process.processIdentifier, SIGKILL)
         killed.process.waitUntilExit()
@@ -117,12 +118,7 @@ struct WebhooksListenLifecycleTests {
         #expect(try await state.webhooks(for: url).count == 2)
 
         let port = try #require(url.port)
-        var variables = state.variables
-        variables["BASECAMP_WEBHOOK_SECRET"] = "listen-restart-secret-5e1c"
-        let listener = try ListenerProcess(
-            arguments: ["--sandbox", "webhooks", "listen", "--port", String(port)],
-            variables: variables
-        )
+        let listener = try state.listener(["--port", String(port)], secret: "listen-restart-secret-5e1c")
         #expect(try await listener.listeningURL() == url, "\(listener.stderr.text)")
         #expect(listener.stderr.text.contains("Reusing sandbox webhook"), "\(listener.stderr.text)")
         #expect(!listener.stderr.text.contains("Signing secret"))
