@@ -158,17 +158,14 @@ public struct BasecampSandboxModule: SandboxModule {
         await mounted.withLock({ $0 })?.webhooks.waitUntilIdle()
     }
 
-    /// Lets webhook deliveries already queued finish, for up to five seconds, so a one-shot
-    /// `basecamp --sandbox` command still delivers the events it caused; then removes the uploaded
-    /// files of a sandbox without a state file.
+    /// Gives each queued webhook delivery its first attempt (for up to five seconds in all) and
+    /// drops every retry, so a one-shot `basecamp --sandbox` command delivers the events it
+    /// caused without waiting out the retry delays of a receiver that is gone; then removes the
+    /// uploaded files of a sandbox without a state file.
     public func stopping() async {
         guard let server = mounted.withLock({ $0 }) else { return }
         defer { if server.store.stateFile == nil { server.files.removeAll() } }
-        let webhooks = server.webhooks
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !webhooks.isIdle, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await server.webhooks.stop(within: .seconds(5))
     }
 
     /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,

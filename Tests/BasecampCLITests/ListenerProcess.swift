@@ -1,5 +1,8 @@
+import Basecamp
 import CLISupportTesting
 import Foundation
+import HTTPCore
+import HTTPTypes
 
 /// A running `basecamp` (such as `webhooks listen`), read while it runs and stopped with SIGINT.
 typealias ListenerProcess = RunningExecutable
@@ -18,4 +21,28 @@ extension RunningExecutable {
         else { return nil }
         return URL(string: String(url))
     }
+}
+
+/// A to-do event as Basecamp delivers it, with the given id, kind and title.
+func webhookEvent(id: Int, kind: String, title: String) -> Data {
+    Data(
+        #"{"id":\#(id),"kind":"\#(kind)","created_at":"2026-02-06T09:12:45Z","recording":{"id":1,"status":"active","visible_to_clients":false,"created_at":"2026-02-06T09:12:45Z","updated_at":"2026-02-06T09:12:45Z","title":"\#(title)","inherits_status":true,"type":"Todo","url":"u","app_url":"a","bucket":{"id":2,"name":"The Leto Laptop","type":"Project"},"creator":{"id":3,"name":"Victor Cooper"}},"creator":{"id":3,"name":"Victor Cooper"}}"#
+            .utf8
+    )
+}
+
+/// POSTs `body` to `url`, signed with `secret`, as Basecamp delivers; the status it was answered.
+func deliverWebhook(_ body: Data, to url: URL, secret: String) async throws -> Int {
+    var request = HTTPRequest(
+        method: .post,
+        scheme: url.scheme,
+        authority: url.host.map { "\($0):\(url.port ?? 80)" },
+        path: url.path
+    )
+    request.headerFields[.contentType] = "application/json"
+    request.headerFields[BasecampWebhooks.signatureHeader] = BasecampWebhooks.signature(secret: secret).signature(
+        for: body
+    )
+    let response = try await URLSessionTransport().send(request, body: body, options: TransportOptions())
+    return response.response.status.code
 }

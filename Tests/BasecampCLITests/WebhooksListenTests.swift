@@ -11,14 +11,22 @@ import Testing
 actor ForwardedDeliveries {
     private(set) var bodies: [String] = []
     private(set) var signatures: [String] = []
+    private var failuresLeft: Int
 
-    func append(body: String, signature: String) {
+    /// Deliveries that refuse the first `failFirst` relays with a 500.
+    init(failFirst: Int = 0) { failuresLeft = failFirst }
+
+    /// Records a relay; `false` while failures are left.
+    func append(body: String, signature: String) -> Bool {
         bodies.append(body)
         signatures.append(signature)
+        guard failuresLeft > 0 else { return true }
+        failuresLeft -= 1
+        return false
     }
 }
 
-/// An app at `/app` that accepts whatever is forwarded to it.
+/// An app at `/app` that accepts what is forwarded to it (after the failures it was told to make).
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct ForwardTarget: SandboxModule {
     let deliveries: ForwardedDeliveries
@@ -27,11 +35,11 @@ struct ForwardTarget: SandboxModule {
         router.post("/app") { request, _ -> HTTPResponse.Status in
             var request = request
             let body = try await request.collectBody(upTo: 1 << 20)
-            await deliveries.append(
+            let accepted = await deliveries.append(
                 body: String(buffer: body),
                 signature: request.headers[BasecampWebhooks.signatureHeader] ?? ""
             )
-            return .noContent
+            return accepted ? .noContent : .internalServerError
         }
     }
 }
@@ -39,29 +47,6 @@ struct ForwardTarget: SandboxModule {
 @Suite("basecamp webhooks listen, as a process")
 struct WebhooksListenTests {
     let secret = "listen-test-secret-0d9f"
-
-    func event(id: Int, kind: String, title: String) -> Data {
-        Data(
-            #"{"id":\#(id),"kind":"\#(kind)","created_at":"2026-02-06T09:12:45Z","recording":{"id":1,"status":"active","visible_to_clients":false,"created_at":"2026-02-06T09:12:45Z","updated_at":"2026-02-06T09:12:45Z","title":"\#(title)","inherits_status":true,"type":"Todo","url":"u","app_url":"a","bucket":{"id":2,"name":"The Leto Laptop","type":"Project"},"creator":{"id":3,"name":"Victor Cooper"}},"creator":{"id":3,"name":"Victor Cooper"}}"#
-                .utf8
-        )
-    }
-
-    /// POSTs `body` to `url`, signed with `secret`; the status.
-    func deliver(_ body: Data, to url: URL, secret: String) async throws -> Int {
-        var request = HTTPRequest(
-            method: .post,
-            scheme: url.scheme,
-            authority: url.host.map { "\($0):\(url.port ?? 80)" },
-            path: url.path
-        )
-        request.headerFields[.contentType] = "application/json"
-        request.headerFields[BasecampWebhooks.signatureHeader] = BasecampWebhooks.signature(secret: secret).signature(
-            for: body
-        )
-        let response = try await URLSessionTransport().send(request, body: body, options: TransportOptions())
-        return response.response.status.code
-    }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("prints a line per event, reports a bad signature, and exits 0 on SIGINT")
@@ -72,14 +57,22 @@ struct WebhooksListenTests {
         )
         let url = try #require(try await listener.listeningURL(), "\(listener.stderr.text)")
         #expect(url.path == "/hooks")
-        let created = event(id: 9_007_199_254_740_993, kind: "todo_created", title: "Draft the launch")
-        #expect(try await deliver(created, to: url, secret: secret) == 200)
-        #expect(try await deliver(created, to: url, secret: secret) == 200)
+        let created = webhookEvent(id: 9_007_199_254_740_993, kind: "todo_created", title: "Draft the launch")
+        #expect(try await deliverWebhook(created, to: url, secret: secret) == 200)
+        #expect(try await deliverWebhook(created, to: url, secret: secret) == 200)
         #expect(
-            try await deliver(event(id: 2, kind: "todo_completed", title: "Forged"), to: url, secret: "guess") == 403
+            try await deliverWebhook(
+                webhookEvent(id: 2, kind: "todo_completed", title: "Forged"),
+                to: url,
+                secret: "guess"
+            ) == 403
         )
         #expect(
-            try await deliver(event(id: 3, kind: "todo_completed", title: "Draft the launch"), to: url, secret: secret)
+            try await deliverWebhook(
+                webhookEvent(id: 3, kind: "todo_completed", title: "Draft the launch"),
+                to: url,
+                secret: secret
+            )
                 == 200
         )
         try await listener.waitFor("bad signature", in: listener.stderr)
@@ -116,7 +109,11 @@ struct WebhooksListenTests {
             let url = try #require(try await listener.listeningURL(), "\(listener.stderr.text)")
             for id in 1...3 {
                 #expect(
-                    try await deliver(event(id: id, kind: "todo_created", title: "Task \(id)"), to: url, secret: secret)
+                    try await deliverWebhook(
+                        webhookEvent(id: id, kind: "todo_created", title: "Task \(id)"),
+                        to: url,
+                        secret: secret
+                    )
                         == 200
                 )
             }
@@ -130,12 +127,12 @@ struct WebhooksListenTests {
         }
         let bodies = await forwarded.bodies
         #expect(bodies.count == 3)
-        #expect(bodies.first.map { Data($0.utf8) } == event(id: 1, kind: "todo_created", title: "Task 1"))
+        #expect(bodies.first.map { Data($0.utf8) } == webhookEvent(id: 1, kind: "todo_created", title: "Task 1"))
         let signatures = await forwarded.signatures
         #expect(
             signatures.first
                 == BasecampWebhooks.signature(secret: secret).signature(
-                    for: event(id: 1, kind: "todo_created", title: "Task 1")
+                    for: webhookEvent(id: 1, kind: "todo_created", title: "Task 1")
                 )
         )
     }
@@ -162,10 +159,42 @@ struct WebhooksListenTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("without a secret, listen refuses to start")
+    @Test("an event whose forward failed is shown once; its redelivery is said, and no status is doubled")
+    func redeliveryAfterFailedForward() async throws {
+        let forwarded = ForwardedDeliveries(failFirst: 1)
+        try await Sandbox.withRunning(configuration: .init(modules: [ForwardTarget(deliveries: forwarded)])) { app in
+            let listener = try ListenerProcess(
+                arguments: ["webhooks", "listen", "--port", "0", "--forward", app.baseURL.absoluteString + "/app"],
+                variables: ["BASECAMP_WEBHOOK_SECRET": secret, "TZ": "UTC"]
+            )
+            let url = try #require(try await listener.listeningURL(), "\(listener.stderr.text)")
+            let created = webhookEvent(id: 41, kind: "todo_created", title: "Book the venue")
+            #expect(try await deliverWebhook(created, to: url, secret: secret) == 500)
+            #expect(try await deliverWebhook(created, to: url, secret: secret) == 200)
+            #expect(try await deliverWebhook(created, to: url, secret: secret) == 200)
+            #expect(try await listener.interrupt() == 0)
+            #expect(
+                listener.stdout.text.split(separator: "\n") == [
+                    "09:12  todo_created  Book the venue  by Victor Cooper in The Leto Laptop"
+                ]
+            )
+            let notes = listener.stderr.text.split(separator: "\n").map(String.init)
+            let forward = app.baseURL.absoluteString + "/app"
+            #expect(notes.contains("failed todo_created 41: \(forward) answered 500; the sender will deliver it again"))
+            #expect(notes.contains("redelivery of todo_created 41, shown above"))
+            #expect(notes.contains("duplicate todo_created 41, already handled"))
+            #expect(!listener.stderr.text.contains("(answered 500)"), "\(listener.stderr.text)")
+        }
+        #expect(await forwarded.bodies.count == 2)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("without a secret, listen refuses to start: exit 64, naming the variable and the flag")
     func secretRequired() async throws {
         let result = try await runBuiltBasecamp(["webhooks", "listen", "--port", "0"])
-        #expect(result.exitCode == 3)
+        #expect(result.exitCode == 64, "\(result.stderr)")
         #expect(result.stderr.contains("BASECAMP_WEBHOOK_SECRET"))
+        #expect(result.stderr.contains("--secret"))
+        #expect(!result.stderr.contains("Listening on"))
     }
 }

@@ -3,6 +3,7 @@ import Basecamp
 import BasecampSandbox
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import HTTPCoreWebhooks
 import HTTPCoreWebhooksHummingbird
 import Hummingbird
@@ -206,6 +207,33 @@ struct WebhookDeliveryTests {
             receiver.state.release("webhook")
             await module.waitForWebhookDeliveries()
         }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("a retry never holds up a write, and stopping gives each event one attempt without waiting for retries")
+    func stoppingDropsRetries() async throws {
+        let events = ReceivedEvents(failFirst: 100)
+        // Retries wait on a clock that never moves: only stopping can end them.
+        let clock = TestClock(mode: .manual)
+        var module = BasecampSandboxModule()
+        module.timeSource = clock
+        module.webhookRetryDelays = [.seconds(1)]
+        try await Sandbox.withRunning(
+            configuration: .init(modules: [ReceiverModule(secret: secret, events: events)])
+        ) { [module] receiver in
+            try await withBasecampSandbox(module: module) { basecamp in
+                _ = try await createWebhook(on: basecamp, url: hooksURL(receiver))
+                let account = try basecamp.account()
+                _ = try await createTodo("First", on: account)
+                await clock.waitForSleepers(1)
+                let second = try await createTodo("Second", on: account)
+                #expect(second.content == "Second")
+                #expect(await events.results.count == 1)
+            }
+            // Stopped: the waiting retry was dropped and the second event had its one attempt.
+            #expect(await events.results.map(\.statusCode) == [500, 500])
+        }
+        #expect(await events.handled == ["todo_created First", "todo_created Second"])
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)

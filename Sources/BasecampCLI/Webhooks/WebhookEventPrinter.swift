@@ -6,12 +6,29 @@ import HTTPCoreWebhooks
 
 /// How `webhooks listen` shows what arrives: events on stdout (a readable line, or the event's
 /// JSON on one line), everything else on stderr.
+///
+/// Each event is shown once. An event whose forward failed is answered 500, so the sender
+/// delivers it again; that redelivery is said on stderr rather than shown a second time.
 struct WebhookEventPrinter: Sendable {
+    /// How many events awaiting redelivery are remembered; the oldest are forgotten first.
+    static let pendingLimit = 10_000
+
     let context: CommandContext
     let json: Bool
+    /// Events shown whose handling failed, oldest first, which the sender will deliver again.
+    private let pending = Locked<[WebhookEventID]>([])
 
-    /// Prints a verified, new event.
+    init(context: CommandContext, json: Bool) {
+        self.context = context
+        self.json = json
+    }
+
+    /// Prints a verified, new event, or says that a shown one came again.
     func show(_ event: WebhookEvent, _ delivery: WebhookContext) {
+        if let id = delivery.eventID, pending.withLock({ $0.contains(id) }) {
+            context.note("redelivery of \(delivery.kind) \(id), shown above")
+            return
+        }
         if json {
             let value = (try? JSONValue(parsing: delivery.body)) ?? .object([:])
             context.print(String(decoding: value.encoded(), as: UTF8.self))
@@ -20,13 +37,24 @@ struct WebhookEventPrinter: Sendable {
         }
     }
 
-    /// Reports a delivery that was not shown: a rejection with its reason, a duplicate, or a
-    /// failed relay.
+    /// Reports a delivery that was not simply handled: a rejection with its reason and the
+    /// status it was answered with, a duplicate, or a failed forward (which the sender retries).
     func report(_ result: WebhookResult) {
         switch result {
-        case .handled: return
-        case .duplicate: context.note("\(result) (\(result.statusCode))")
-        default: context.note("\(result) (answered \(result.statusCode))")
+        case .handled(let id, _):
+            if let id { pending.withLock { $0.removeAll { $0 == id } } }
+        case .duplicate:
+            context.note(result.description)
+        case .handlerFailed(let id, _, _):
+            if let id {
+                pending.withLock { pending in
+                    if !pending.contains(id) { pending.append(id) }
+                    if pending.count > Self.pendingLimit { pending.removeFirst(pending.count - Self.pendingLimit) }
+                }
+            }
+            context.note("\(result); the sender will deliver it again")
+        default:
+            context.note("\(result) (answered \(result.statusCode))")
         }
     }
 

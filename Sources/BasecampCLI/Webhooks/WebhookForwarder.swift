@@ -24,22 +24,29 @@ struct WebhookForwarder: Sendable {
         return relayed
     }
 
+    /// Relays `delivery` once.
+    ///
+    /// - Throws: ``ForwardFailure`` when the app answers non-2xx or cannot be reached.
     func relay(_ delivery: WebhookContext) async throws {
         var request = HTTPRequest(method: .post, url: url)
         request.headerFields = Self.relayedHeaders(delivery.headers)
         var options = TransportOptions(timeout: .seconds(10))
         options.isIdempotent = false
-        let response = try await transport.send(request, body: delivery.body, options: options)
-        guard response.response.status.kind == .successful else {
-            throw ForwardFailure(status: response.response.status.code, url: url)
+        let status: Int
+        do {
+            status = try await transport.send(request, body: delivery.body, options: options).response.status.code
+        } catch let error as APIError {
+            throw ForwardFailure(url: url, problem: "could not be reached (\(error.message))")
         }
+        guard (200..<300).contains(status) else { throw ForwardFailure(url: url, problem: "answered \(status)") }
     }
 }
 
-/// The app behind `--forward` did not accept an event.
+/// The app behind `--forward` did not accept an event: what it answered, or why it could not be
+/// reached, in one clause.
 struct ForwardFailure: Error, CustomStringConvertible {
-    let status: Int
     let url: URL
+    let problem: String
 
-    var description: String { "\(url.absoluteString) answered \(status)" }
+    var description: String { "\(url.absoluteString) \(problem)" }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basecamp
+import BasecampSandbox
 import CLISupport
 import Foundation
 import HTTPCore
@@ -12,9 +13,9 @@ struct WebhooksListenCommand: BasecampSubcommand {
         commandName: "listen",
         abstract: "Receive webhook deliveries locally and print each event as it arrives.",
         discussion: """
-            Listens on 127.0.0.1 (--host to change) for Basecamp's POSTs, checks each X-Basecamp-Signature with the webhook's secret (BASECAMP_WEBHOOK_SECRET, or --secret), drops redeliveries of an event already shown, and prints one line per event: time, kind, recording title, creator and project. --json prints each event as one JSON object per line instead. Rejected deliveries (bad signature, too large, malformed) are reported on stderr with the reason. Ctrl-C stops it.
+            Listens on 127.0.0.1 (--host to change) for Basecamp's POSTs, checks each X-Basecamp-Signature with the webhook's secret (BASECAMP_WEBHOOK_SECRET, or --secret), and prints one line per event: time, kind, recording title, creator and project. --json prints each event as one JSON object per line instead. Each event is shown once: a duplicate, or a redelivery after a failed forward, is said on stderr. Rejected deliveries (bad signature, too large, malformed) are reported on stderr with the reason. Ctrl-C stops it.
             --forward URL relays every verified event (body and signature unchanged) to your app; when your app does not answer 2xx, the sender is told to retry.
-            With --sandbox it registers itself as a webhook of a sandbox project (--project), so to-dos created with BASECAMP_SANDBOX_STATE set to the same file, from another terminal, appear here.
+            With --sandbox it registers itself as a webhook of a sandbox project (--project), so to-dos created with BASECAMP_SANDBOX_STATE set to the same file, from another terminal, appear here. Without a secret it makes one and prints it once on stderr ("Signing secret: …"), for the app behind --forward. Ctrl-C (or SIGTERM) deletes the webhook again; a listener restarted at the same address takes over a webhook left behind by one that was killed.
 
             Examples:
               BASECAMP_WEBHOOK_SECRET=… basecamp webhooks listen --port 8789
@@ -56,7 +57,7 @@ struct WebhooksListenCommand: BasecampSubcommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let secret = try listenSecret(context)
+        let (secret, madeHere) = try listenSecret(context)
         let printer = WebhookEventPrinter(context: context, json: context.outputFormat != .table)
         var receiver = BasecampWebhooks.receiver(secret: secret)
         receiver.onAny { event, delivery in printer.show(event, delivery) }
@@ -71,28 +72,80 @@ struct WebhooksListenCommand: BasecampSubcommand {
         if context.usesSandbox {
             let runner = OperationRunner(context: context, root: root)
             let account = try runner.account(in: try await runner.session())
+            let project = project ?? Int64(BasecampSandboxSeed.letoLaptopProjectID)
             registration = SandboxWebhookRegistration(context: context, account: account, project: project)
         }
+        let registered = Locked<Int64?>(nil)
         let listener = WebhookListener(host: host, port: port, path: path)
-        try await listener.run(
-            receiver: receiver,
-            onResult: { printer.report($0) },
-            onListening: { [registration] url in
-                context.note("Listening on \(url.absoluteString) (Ctrl-C to stop)")
-                try await registration?.register(payloadURL: url, secret: secret)
-            }
-        )
+        do {
+            try await listener.run(
+                receiver: receiver,
+                onResult: { printer.report($0) },
+                onListening: { [registration] url in
+                    if let registration {
+                        let id = try await registration.register(payloadURL: url, secret: secret)
+                        registered.withLock { $0 = id }
+                    }
+                    if madeHere { Self.showSigningSecret(secret, in: context) }
+                    context.note("Listening on \(url.absoluteString) (Ctrl-C to stop)")
+                }
+            )
+        } catch {
+            try? await unregister(registered.withLock { $0 }, with: registration, in: context)
+            throw error
+        }
+        try await unregister(registered.withLock { $0 }, with: registration, in: context)
         context.note("Stopped.")
     }
 
-    /// The secret from `--secret` or the environment; with `--sandbox`, a fresh one when neither
-    /// is set. Registered with the output scrubber so it is never printed.
-    private func listenSecret(_ context: CommandContext) throws -> String {
-        if context.usesSandbox, secret == nil, context.variable("BASECAMP_WEBHOOK_SECRET") == nil {
-            let fresh = "sandbox-" + UUID().uuidString.lowercased()
-            context.registerSecret(fresh)
-            return fresh
+    /// Deletes the webhook this listener registered, so the sandbox stops delivering to an
+    /// address nobody listens on.
+    private func unregister(
+        _ id: Int64?,
+        with registration: SandboxWebhookRegistration?,
+        in context: CommandContext
+    ) async throws {
+        guard let id, let registration else { return }
+        do {
+            try await registration.unregister(id)
+            context.note("Removed sandbox webhook \(id).")
+        } catch {
+            context.note(
+                "Could not remove sandbox webhook \(id); remove it with: basecamp --sandbox webhooks delete \(id)"
+            )
+            throw error
         }
-        return try context.credential(secret, option: "--secret", variable: "BASECAMP_WEBHOOK_SECRET")
+    }
+
+    /// The secret from `--secret` or the environment, and whether it was made here: with
+    /// `--sandbox`, a fresh one when neither is set. Registered with the output scrubber, so only
+    /// ``showSigningSecret(_:in:)`` ever prints it.
+    ///
+    /// - Throws: ``HTTPCore/APIError/usage(_:)`` (exit 64) when there is none.
+    private func listenSecret(_ context: CommandContext) throws -> (value: String, madeHere: Bool) {
+        if let given = secret.flatMap({ $0.isEmpty ? nil : $0 }) ?? context.variable("BASECAMP_WEBHOOK_SECRET") {
+            context.registerSecret(given)
+            return (given, false)
+        }
+        guard context.usesSandbox else {
+            throw APIError.usage(
+                APIError.Details(
+                    message: "No webhook secret: listen needs the secret deliveries are signed with.",
+                    hint: "Set BASECAMP_WEBHOOK_SECRET (preferred: flags show up in the process list) or pass --secret."
+                )
+            )
+        }
+        let fresh = "sandbox-" + UUID().uuidString.lowercased()
+        context.registerSecret(fresh)
+        return (fresh, true)
+    }
+
+    /// Prints the secret this listener made, once, on stderr, as `stripe listen` does: the app
+    /// behind `--forward` needs it to verify what it receives. It goes past the output scrubber
+    /// on purpose; every other line (and `--verbose`) still shows it scrubbed.
+    private static func showSigningSecret(_ secret: String, in context: CommandContext) {
+        context.environment.standardError.write(
+            "Signing secret: \(secret) (verify X-Basecamp-Signature with it; --secret picks your own)\n"
+        )
     }
 }

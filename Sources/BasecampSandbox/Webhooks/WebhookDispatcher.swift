@@ -9,9 +9,24 @@ import HTTPTypesFoundation
 /// whose types match, each webhook's in order, failures (non-2xx, refused, timed out) retried
 /// after each retry delay, every attempt recorded in `recent_deliveries`. Deliveries run on
 /// tasks of their own, never on the request that caused the event, so they cannot slow the API.
+///
+/// When the sandbox stops, each queued event still gets its first attempt, but retries are
+/// dropped: a short-lived `basecamp --sandbox` command delivers what it caused without waiting
+/// out a dead receiver's retry delays.
 final class WebhookDispatcher: Sendable {
     /// How many deliveries `recent_deliveries` keeps, newest first.
     static let recentDeliveryLimit = 25
+
+    private struct Queue {
+        /// Each webhook's latest delivery, which its next one waits for.
+        var last: [Int: Task<Void, Never>] = [:]
+        /// Every unfinished delivery, by a number of its own, so stopping can cancel stragglers.
+        var unfinished: [Int: Task<Void, Never>] = [:]
+        /// The retry pauses under way, cancelled when the sandbox stops.
+        var pauses: [Int: Task<Void, any Error>] = [:]
+        var nextNumber = 0
+        var isStopping = false
+    }
 
     private let store: AccountStore
     private let basePath: String
@@ -19,8 +34,7 @@ final class WebhookDispatcher: Sendable {
     private let retryDelays: [Duration]
     private let timeout: Duration
     private let transport = URLSessionTransport()
-    /// Each webhook's latest delivery, which its next one waits for, and how many are unfinished.
-    private let queue = Locked<(last: [Int: Task<Void, Never>], unfinished: Int)>(([:], 0))
+    private let queue = Locked(Queue())
 
     init(store: AccountStore, basePath: String, timeSource: any TimeSource, retryDelays: [Duration], timeout: Duration)
     {
@@ -52,34 +66,67 @@ final class WebhookDispatcher: Sendable {
             let webhookID = hook.id
             queue.withLock { queue in
                 let previous = queue.last[webhookID]
-                queue.unfinished += 1
-                queue.last[webhookID] = Task {
+                let number = queue.nextNumber
+                queue.nextNumber += 1
+                let delivery = Task {
                     await previous?.value
                     await self.deliver(body, to: url, signedWith: secret, for: webhookID)
-                    self.queue.withLock { $0.unfinished -= 1 }
+                    self.queue.withLock { _ = $0.unfinished.removeValue(forKey: number) }
                 }
+                queue.last[webhookID] = delivery
+                queue.unfinished[number] = delivery
             }
         }
     }
 
     /// Whether no delivery is queued or under way.
-    var isIdle: Bool { queue.withLock { $0.unfinished == 0 } }
+    var isIdle: Bool { queue.withLock { $0.unfinished.isEmpty } }
 
     /// Returns once every queued delivery has finished (delivered or out of retries).
     func waitUntilIdle() async {
-        while let pending = queue.withLock({ $0.unfinished == 0 ? nil : Array($0.last.values) }) {
+        while let pending = queue.withLock({ $0.unfinished.isEmpty ? nil : Array($0.unfinished.values) }) {
             for delivery in pending { await delivery.value }
         }
+    }
+
+    /// Drops every retry, waiting or to come, lets each queued event have its first attempt for
+    /// up to `grace`, then cancels what is left (a receiver that never answers).
+    func stop(within grace: Duration) async {
+        let pauses = queue.withLock { queue in
+            queue.isStopping = true
+            return Array(queue.pauses.values)
+        }
+        for pause in pauses { pause.cancel() }
+        let deadline = ContinuousClock.now + grace
+        while !isIdle, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        for delivery in queue.withLock({ Array($0.unfinished.values) }) { delivery.cancel() }
     }
 
     /// Sends `event` until the receiver answers 2xx, waiting each retry delay in turn.
     private func deliver(_ event: JSONValue, to url: URL, signedWith secret: String, for webhookID: Int) async {
         for retry in 0...retryDelays.count {
-            if retry > 0 {
-                do { try await timeSource.sleep(for: retryDelays[retry - 1]) } catch { return }
-            }
+            if retry > 0, !(await pause(for: retryDelays[retry - 1])) { return }
             if await send(event, to: url, signedWith: secret, for: webhookID) { return }
         }
+    }
+
+    /// Waits `delay` before a retry; `false` when the sandbox is stopping, so there is none.
+    private func pause(for delay: Duration) async -> Bool {
+        let timeSource = timeSource
+        let started: (number: Int, pause: Task<Void, any Error>)? = queue.withLock { queue in
+            guard !queue.isStopping, !Task.isCancelled else { return nil }
+            let number = queue.nextNumber
+            queue.nextNumber += 1
+            let pause = Task { try await timeSource.sleep(for: delay) }
+            queue.pauses[number] = pause
+            return (number, pause)
+        }
+        guard let started else { return false }
+        let slept = (try? await started.pause.value) != nil
+        queue.withLock { _ = $0.pauses.removeValue(forKey: started.number) }
+        return slept && !queue.withLock { $0.isStopping }
     }
 
     /// Sends once and records the attempt, as `recent_deliveries` shows it; `true` when the
