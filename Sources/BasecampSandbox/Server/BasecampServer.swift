@@ -19,11 +19,14 @@ final class BasecampServer: Sendable {
     let authorization: BasecampSandboxAuthorization
     let timeSource: any TimeSource
     let webhooks: WebhookDispatcher
+    /// The sandbox's shared state, which knows where the storage origin listens.
+    let sandboxState: SandboxState
     private let requestCount = Locked(0)
 
     /// The server `module` describes, keeping its account in `store`.
-    init(module: BasecampSandboxModule, store: AccountStore) {
+    init(module: BasecampSandboxModule, store: AccountStore, state: SandboxState) {
         (basePath, rejectedTokens, authorization) = (module.basePath, module.rejectedTokens, module.authorization)
+        sandboxState = state
         (self.store, timeSource) = (store, module.timeSource)
         webhooks = WebhookDispatcher(
             store: store,
@@ -36,7 +39,7 @@ final class BasecampServer: Sendable {
 
     /// Registers every Spec path template under the base path for every method, so that a
     /// method the path has no operation for answers `405`, as Basecamp does; then a download's
-    /// redirect, the storage it redirects to, and the reset.
+    /// redirect to the storage origin (see ``registerStorage(on:)``), and the reset.
     func register(on router: Router<SandboxRequestContext>) {
         let api = router.group(RouterPath(basePath))
         for (template, operations) in Dictionary(grouping: OperationCatalog.all, by: \.pathTemplate) {
@@ -50,20 +53,10 @@ final class BasecampServer: Sendable {
                 }
             }
         }
-        api.get(Self.routerPath("/{accountId}/blobs/{sgid}/download/{filename}")) { request, context in
+        api.get(Self.routerPath(BlobRoutes.downloadPath)) { request, context in
             try await self.handle(request) { _, requestID in
-                let data = self.store.snapshot()
-                guard context.parameters.get("p0") == String(data.accountID),
-                    let blob = context.parameters.get("p1").flatMap(data.attachment)
-                else { throw APIFailure.notFound("File") }
-                let storage = AuthorizationRoutes.origin(request) + self.basePath + "/_storage/" + blob.sgid
-                let location = storage + "?signature=" + blob.storageKey
-                return Response(status: .found, headers: [.location: location, .xRequestID: requestID])
+                try self.redirectToStorage(request, context, requestID: requestID)
             }
-        }
-        api.get("_storage/{sgid}") { request, context in
-            let blob = context.parameters.get("sgid").flatMap(self.store.snapshot().attachment)
-            return BlobRoutes.serve(blob, request: request, requestID: self.nextRequestID())
         }
         api.post("_sandbox/reset") { request, _ in
             try await self.handle(request) { _, requestID in
@@ -76,7 +69,7 @@ final class BasecampServer: Sendable {
     /// Hummingbird names each capture by its place (`{p2}`), because two Spec templates may name
     /// the same place differently (`/todolists/{id}`, `/todolists/{todolistId}/todos.json`), and
     /// its trie would then keep them apart and find only one.
-    private static func routerPath(_ template: String) -> RouterPath {
+    static func routerPath(_ template: String) -> RouterPath {
         var place = 0
         let parts = template.split(separator: "/").map { part -> String in
             guard let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}") else { return String(part) }
@@ -88,7 +81,7 @@ final class BasecampServer: Sendable {
 
     /// Checks the token, then answers with what `answer` makes of the body and a request id; a
     /// failure is answered as Basecamp does.
-    private func handle(_ request: Request, _ answer: (Data, String) throws -> Response) async throws -> Response {
+    func handle(_ request: Request, _ answer: (Data, String) throws -> Response) async throws -> Response {
         var request = request
         let requestID = nextRequestID()
         let body = Data(try await request.collectBody(upTo: Self.maxBodySize).readableBytesView)
@@ -97,11 +90,10 @@ final class BasecampServer: Sendable {
             // Any non-empty bearer token works, except those the module rejects and those the
             // authorization servers refuse (issued and then expired or revoked).
             guard let token = AuthorizationRoutes.bearerToken(request) else {
-                throw APIFailure(401, "OAuth token required: send Authorization: Bearer <token>.")
+                throw APIFailure(401, "OAuth token required")
             }
-            guard !rejectedTokens.contains(token), authorization.accepts(token) else {
-                throw APIFailure(401, "The access token is invalid or has expired.")
-            }
+            guard !rejectedTokens.contains(token) else { throw APIFailure(401, "OAuth token invalid") }
+            guard authorization.accepts(token) else { throw APIFailure(401, "OAuth token expired (old age)") }
             response = try answer(body, requestID)
         } catch let failure as APIFailure {
             response = Self.failure(failure, requestID: requestID)
