@@ -132,6 +132,7 @@ struct SDKCLISecretScanTests {
             let environment = [
                 "BASECAMP_BASE_URL": base, "BASECAMP_TOKEN": Self.token,
                 "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID,
+                "BASECAMP_USER_AGENT": "scan-tests (scan@example.com)",
             ]
             let reads = [["projects", "list"], ["--json", "projects", "list"]]
             results += await Self.run(
@@ -142,7 +143,7 @@ struct SDKCLISecretScanTests {
             let viaOption = await CLIRunner.capture(
                 BasecampCommand.self,
                 arguments: ["--verbose", "--token", Self.token, "projects", "list"],
-                variables: ["BASECAMP_BASE_URL": base, "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID]
+                variables: environment.filter { $0.key != "BASECAMP_TOKEN" }
             )
             #expect(viaOption.exitCode == 0, "\(viaOption.stderr)")
             results.append(("basecamp --token", viaOption))
@@ -203,6 +204,7 @@ struct FailurePathSecretScanTests {
             "BASECAMP_BASE_URL": sandbox.baseURL.appending(path: "basecamp").absoluteString,
             "BASECAMP_TOKEN": SDKCLISecretScanTests.token,
             "BASECAMP_ACCOUNT_ID": BasecampSandboxModule.defaultAccountID,
+            "BASECAMP_USER_AGENT": "scan-tests (scan@example.com)",
         ]
         let result = await CLIRunner.capture(
             BasecampCommand.self,
