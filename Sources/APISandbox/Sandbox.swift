@@ -107,12 +107,16 @@ public final class Sandbox: Sendable {
             )
         ]
         if secondOriginUsed {
+            // Its port is the system's choice, so it cannot be taken; when the first listener
+            // fails, its shutdown is the group's doing and not worth an error line.
+            var quiet = logger
+            if !configuration.logRequests { quiet.logLevel = .critical }
             services.append(
                 Application(
                     router: secondRouter,
                     configuration: .init(address: .hostname(host, port: 0), serverName: nil),
                     onServerRunning: { channel in boundPortContinuation.yield((1, channel.localAddress?.port ?? 0)) },
-                    logger: logger
+                    logger: quiet
                 )
             )
         }

@@ -38,13 +38,11 @@ func withBasecampSandbox(
     }
 }
 
-/// The variables a real run against a sandbox started by the test would set: with a bare token
-/// and no sign-in, the tool knows no contact for its User-Agent, so the run names one.
+/// The variables a real run against a sandbox started by the test would set.
 func credentials(_ baseURL: String, token: String = "test-token-1234") -> [String: String] {
     [
         "BASECAMP_BASE_URL": baseURL,
         "BASECAMP_TOKEN": token,
-        "BASECAMP_USER_AGENT": "basecamp-tests (tests@example.com)",
         "BASECAMP_ACCOUNT_ID": BasecampSandbox.BasecampSandboxModule.defaultAccountID,
     ]
 }

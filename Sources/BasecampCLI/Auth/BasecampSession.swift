@@ -86,14 +86,16 @@ struct BasecampSession {
     }
 
     /// The `User-Agent`: `BASECAMP_USER_AGENT` when set, else the tool's name and version with
-    /// the signed-in user's `email` (under `--sandbox`, the sandbox owner's when no one signed
-    /// in) as the contact Basecamp asks every request to name.
+    /// the signed-in user's `email` as the contact Basecamp asks every request to name. A sandbox
+    /// on this machine (`--sandbox`, or a loopback `--base-url` such as `api-sandbox`) is not
+    /// Basecamp, so with no sign-in its owner's email stands in.
     ///
     /// - Throws: `usage` (exit 64) when no contact is known: a token and no sign-in on this
-    ///   machine, and no `BASECAMP_USER_AGENT`.
+    ///   machine, no `BASECAMP_USER_AGENT`, and a real API.
     static func agent(context: CommandContext, connection: APIConnection, email: String?) throws -> BasecampUserAgent {
         let override = context.toolVariable("USER_AGENT")
-        let contact = email ?? (context.usesSandbox ? BasecampSandboxSeed.ownerEmail : nil)
+        let local = context.usesSandbox || URLPolicy.isLoopback(host: connection.configuration.baseURL.host ?? "")
+        let contact = email ?? (local ? BasecampSandboxSeed.ownerEmail : nil)
         guard override != nil || contact != nil else {
             throw APIError.usage(
                 APIError.Details(
