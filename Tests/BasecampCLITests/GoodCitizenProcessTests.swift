@@ -67,7 +67,7 @@ struct GoodCitizenProcessTests {
         }
     }
 
-    @Test("A bare token for the real API, with no sign-in and no BASECAMP_USER_AGENT, is refused before anything is sent")
+    @Test("A bare token for the real API, no sign-in, no BASECAMP_USER_AGENT: refused before anything is sent")
     func bareTokenNeedsContact() async throws {
         let folder = SignInFolder()
         defer { folder.remove() }
