@@ -28,6 +28,9 @@ public final class Sandbox: Sendable {
     public let port: Int
     /// State shared with the routes: counters, scripts, writes and the fault plan.
     public let state: SandboxState
+    /// Where the second origin listens (the same address, another port), when a module
+    /// registered routes there; see ``SandboxModule/registerSecondOrigin(on:state:)``.
+    public var secondOrigin: URL? { state.secondOrigin }
 
     private let serviceGroup: ServiceGroup
     private let modules: [any SandboxModule]
@@ -41,15 +44,20 @@ public final class Sandbox: Sendable {
         runTask: Task<Void, Never>,
         modules: [any SandboxModule] = []
     ) throws {
-        // An IPv6 literal goes in brackets (RFC 3986 §3.2.2).
-        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        guard let url = URL(string: "http://\(authority)") else { throw SandboxError.invalidBaseURL(port: port) }
+        guard let url = URL(string: "http://\(Self.authority(host: host, port: port))") else {
+            throw SandboxError.invalidBaseURL(port: port)
+        }
         self.baseURL = url
         self.port = port
         self.state = state
         self.serviceGroup = serviceGroup
         self.runTask = runTask
         self.modules = modules
+    }
+
+    /// `host:port`, an IPv6 literal in brackets (RFC 3986 §3.2.2).
+    private static func authority(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Starts a sandbox on 127.0.0.1 (or `host`) and returns once it accepts connections.
@@ -82,17 +90,37 @@ public final class Sandbox: Sendable {
         for module in configuration.modules {
             module.register(on: router, state: state)
         }
+        let secondRouter = Router(context: SandboxRequestContext.self, options: .autoGenerateHeadEndpoints)
+        secondRouter.add(middleware: FaultMiddleware(state: state))
+        // Every module is asked, so none is skipped because an earlier one added routes.
+        let secondOriginUsed = configuration.modules.map { $0.registerSecondOrigin(on: secondRouter, state: state) }
+            .contains(true)
 
-        let (boundPorts, boundPortContinuation) = AsyncThrowingStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            onServerRunning: { channel in
-                boundPortContinuation.yield(channel.localAddress?.port ?? port)
-            },
-            logger: logger
-        )
-        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        // Each listener reports its bound port, tagged with its place: 0 the API, 1 the second origin.
+        let (boundPorts, boundPortContinuation) = AsyncThrowingStream.makeStream(of: (Int, Int).self)
+        var services: [any Service] = [
+            Application(
+                router: router,
+                configuration: .init(address: .hostname(host, port: port), serverName: nil),
+                onServerRunning: { channel in boundPortContinuation.yield((0, channel.localAddress?.port ?? port)) },
+                logger: logger
+            )
+        ]
+        if secondOriginUsed {
+            // Its port is the system's choice, so it cannot be taken; when the first listener
+            // fails, its shutdown is the group's doing and not worth an error line.
+            var quiet = logger
+            if !configuration.logRequests { quiet.logLevel = .critical }
+            services.append(
+                Application(
+                    router: secondRouter,
+                    configuration: .init(address: .hostname(host, port: 0), serverName: nil),
+                    onServerRunning: { channel in boundPortContinuation.yield((1, channel.localAddress?.port ?? 0)) },
+                    logger: quiet
+                )
+            )
+        }
+        var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         // Graceful shutdown waits for in-flight requests; a test that left a long /_test/delay
         // running should not hold up stop() for minutes, so escalate to cancellation.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
@@ -107,10 +135,17 @@ public final class Sandbox: Sendable {
         }
 
         do {
-            var ports = boundPorts.makeAsyncIterator()
-            guard let boundPort = try await ports.next() else {
+            var bound: [Int: Int] = [:]
+            for try await (place, boundPort) in boundPorts {
+                bound[place] = boundPort
+                if bound.count == services.count { break }
+            }
+            guard let boundPort = bound[0], bound.count == services.count else {
                 try Task.checkCancellation()
                 throw SandboxError.stoppedBeforeListening
+            }
+            if let second = bound[1] {
+                state.secondOrigin = URL(string: "http://\(authority(host: host, port: second))")
             }
             return try Sandbox(
                 host: host,

@@ -27,6 +27,14 @@ public protocol SandboxModule: Sendable {
     ///   - state: Shared sandbox state, for recording writes or following scripts.
     func register(on router: Router<SandboxRequestContext>, state: SandboxState)
 
+    /// Adds the module's routes on the sandbox's second origin (the same loopback address on
+    /// another port, so another origin to a client), for an API that serves some things from a
+    /// host of its own, such as files from a storage host; called once, before the server starts
+    /// listening. ``SandboxState/secondOrigin`` says where it listens once the sandbox runs.
+    ///
+    /// - Returns: Whether the module added any; the second origin listens only when one did.
+    func registerSecondOrigin(on router: Router<SandboxRequestContext>, state: SandboxState) -> Bool
+
     /// Called when the sandbox is about to stop, while it still serves: finish, briefly, work
     /// the module started off the request path (such as webhook deliveries).
     func stopping() async
@@ -36,6 +44,11 @@ public protocol SandboxModule: Sendable {
 extension SandboxModule {
     /// Nothing to finish.
     public func stopping() async {}
+
+    /// No routes on a second origin.
+    public func registerSecondOrigin(on router: Router<SandboxRequestContext>, state: SandboxState) -> Bool {
+        false
+    }
 }
 
 /// The request context used by every sandbox route.

@@ -1,3 +1,4 @@
+public import Foundation
 import NIOConcurrencyHelpers
 
 /// What the sandbox has seen since it started or was last reset.
@@ -97,6 +98,14 @@ public final class SandboxState: Sendable {
     private let initialFaults: FaultInjection
     /// Whether repeated idempotency keys are deduplicated; fixed for the sandbox's lifetime.
     public let honoursIdempotencyKeys: Bool
+    private let secondOriginURL = NIOLockedValueBox<URL?>(nil)
+
+    /// Where the sandbox's second origin listens (`http://127.0.0.1:PORT`), once it runs; `nil`
+    /// when no module registered routes there (see ``SandboxModule/registerSecondOrigin(on:state:)``).
+    public internal(set) var secondOrigin: URL? {
+        get { secondOriginURL.withLockedValue { $0 } }
+        set { secondOriginURL.withLockedValue { $0 = newValue } }
+    }
 
     init(configuration: SandboxConfiguration) {
         self.storage = NIOLockedValueBox(Storage(faults: configuration.faults))

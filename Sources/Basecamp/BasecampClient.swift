@@ -18,7 +18,7 @@ public final class BasecampClient: Sendable {
     public let config: BasecampConfig
     /// The HTTPCore client every operation goes through (retry, auth, cache, hooks).
     public let http: Client
-    /// The first hop of a download: credentials on, redirects delivered rather than followed.
+    /// The first hop of a download: credentials on, the redirect taken as the answer.
     let downloadHop: Client
     /// The second hop of a download: no credentials at all, no redirects.
     let storage: Client
@@ -114,18 +114,19 @@ public final class BasecampClient: Sendable {
         if config.enableCache { main.cache = config.cache ?? ResponseCache() }
         self.http = try Client(configuration: main, transport: transport)
 
+        // Downloads have clients of their own: files are larger than JSON, never cached, and
+        // not JSON (no Accept). The first hop keeps the credentials and asks per call not to
+        // follow the redirect; the second carries none and is never retried or redirected.
         base.maxResponseBodySize = config.maxDownloadSize
-        var hop = base
-        hop.redirectPolicy = .none
-        hop.middlewares = [DownloadRedirectCapture()]
-        self.downloadHop = try Client(configuration: hop, transport: transport)
+        base.defaultAccept = nil
+        self.downloadHop = try Client(configuration: base, transport: transport)
 
         var storage = base
         storage.auth = nil
+        storage.retry = .none
         storage.redirectPolicy = .none
-        storage.defaultHeaders = [:]
-        storage.redactor = DownloadRedirectCapture.signedURLRedactor
-        storage.errorBodyDecoder = DownloadRedirectCapture.storageErrors
+        storage.redactor = DownloadHop.signedURLRedactor
+        storage.errorBodyDecoder = DownloadHop.storageErrors
         self.storage = try Client(configuration: storage, transport: transport)
     }
 

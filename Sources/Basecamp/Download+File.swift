@@ -17,16 +17,17 @@ extension BasecampClient {
     /// Downloads the file behind a record's `download_url` straight to `destination`, streaming
     /// it so memory stays flat whatever its size.
     ///
-    /// The same two hops and credential rule as ``download(_:)``: the `download_url` is fetched
-    /// with your credentials, its redirect to storage with none. For a file destination the
-    /// storage hop writes to `NAME.partial` beside it and resumes it (`Range` with `If-Range`)
-    /// when an earlier download of the same file was interrupted and `resume` is on; a device,
-    /// FIFO or standard output is written in place. See
-    /// ``HTTPCore/Client/download(_:to:resume:progress:)``.
+    /// The same two hops and rules as ``download(_:)``: the `download_url`, moved onto the API's
+    /// origin, is fetched with your credentials, its redirect to storage with none. For a file
+    /// destination the storage hop writes to `NAME.partial` beside it and resumes it (`Range`
+    /// with `If-Range`) when an earlier download of the same file was interrupted and `resume` is
+    /// on; a device, FIFO or standard output is written in place. See
+    /// ``HTTPCore/Client/download(_:to:resume:progress:)``. A file the API serves itself (no
+    /// redirect) is read whole, up to ``BasecampConfig/maxDownloadSize``, then written.
     ///
     /// - Parameter progress: Called as bytes reach the destination.
-    /// - Throws: ``APIError/usage(_:)`` for a URL that is not on the API's origin;
-    ///   ``APIError`` for any failed hop; ``HTTPCore/FileWriteError`` when the destination
+    /// - Throws: ``APIError/usage(_:)`` for a `download_url` that is not an absolute http(s)
+    ///   URL; ``APIError`` for any failed hop; ``HTTPCore/FileWriteError`` when the destination
     ///   cannot be written.
     public func download(
         _ downloadURL: String,
@@ -42,12 +43,7 @@ extension BasecampClient {
             return FileDownload(file: destination.target, byteCount: size, url: http.baseURL)
         case .redirect(let location):
             return try await storage.download(
-                Endpoint<Data>(
-                    .get,
-                    location,
-                    headers: [.accept: "*/*"],
-                    operation: OperationMetadata(name: "DownloadFromStorage", service: "downloads")
-                ),
+                Endpoint<Data>(.get, location.absoluteString, operation: DownloadHop.storageOperation),
                 to: destination,
                 resume: resume,
                 progress: progress

@@ -24,58 +24,108 @@ public struct BasecampDownload: Sendable, Hashable {
 
 extension BasecampClient {
     /// Downloads the file behind a record's `download_url` (an upload, an attachment, a
-    /// search result…).
+    /// search result…), which is usually on Basecamp's storage host
+    /// (`https://storage.3.basecamp.com/…`).
     ///
-    /// Two hops, on purpose: the `download_url` is fetched with your credentials, and must be on
-    /// the API's own origin; Basecamp answers with a redirect to a signed storage URL, which is
-    /// fetched with no credentials at all (the signature is the authorisation, and the token
-    /// must never reach the storage host). A further redirect from storage is refused.
+    /// Two hops, on purpose. First the URL is moved onto the API's origin (path and query
+    /// kept) and fetched with your credentials, sending only `Authorization` and `User-Agent`
+    /// and following no redirect; that hop is retried on network errors and on 429, 502, 503
+    /// and 504 (never 500), waiting what `Retry-After` asks, and is tried once when retries
+    /// are off. A 2xx answer is the file. A redirect leads to the second hop: its `Location`,
+    /// fetched with no credentials at all (the signature in the URL is the authorisation), no
+    /// retry and no redirect; a redirect there is an error and its `Location` is never dialled.
     ///
-    /// - Throws: ``APIError/usage(_:)`` for a URL that is not on the API's origin;
-    ///   ``APIError`` for any failed hop.
+    /// - Throws: ``APIError/usage(_:)`` for a `download_url` that is not an absolute http(s)
+    ///   URL; ``APIError`` for any failed hop.
     public func download(_ downloadURL: String) async throws -> BasecampDownload {
         switch try await firstHop(downloadURL) {
         case .content(let download):
             return download
         case .redirect(let location):
-            var download = try await storage.send(
+            return try await storage.send(
                 Endpoint<BasecampDownload>(
                     .get,
-                    location,
-                    headers: [.accept: "*/*"],
-                    operation: OperationMetadata(name: "DownloadFromStorage", service: "downloads"),
+                    location.absoluteString,
+                    operation: DownloadHop.storageOperation,
                     decoder: DownloadHop.storageDecoder
                 )
             )
-            download.redirected = true
-            return download
         }
     }
 
-    /// Fetches a `download_url` from the API with credentials: its redirect to storage, or the
-    /// file itself when the API serves it.
+    /// Fetches a `download_url`, moved onto the API's origin, with credentials: the file itself
+    /// when the API serves it, or where its redirect points.
     func firstHop(_ downloadURL: String) async throws -> DownloadHop {
-        guard let url = URL(string: downloadURL), url.scheme != nil, url.host != nil else {
-            throw APIError.usage("\"\(storage.configuration.redactor.redact(urlString: downloadURL))\" is not a URL.")
+        let url = try rebased(downloadURL)
+        let response = try await downloadHop.response(
+            Endpoint<Data>(
+                .get,
+                url.absoluteString,
+                operation: OperationMetadata(
+                    name: "Download",
+                    service: "downloads",
+                    idempotent: true,
+                    retry: downloadRetryPolicy,
+                    redirects: RedirectPolicy.none
+                )
+            )
+        )
+        let status = response.status.code
+        guard RedirectPolicy.redirectStatuses.contains(status) else {
+            return .content(DownloadHop.download(response.value, response.headers, redirected: false))
         }
-        guard RedirectPolicy.sameOrigin(url, http.baseURL) else {
+        guard let location = response.headers[.location],
+            let target = URL(string: location, relativeTo: url)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme), target.host != nil
+        else {
+            throw APIError.apiError(
+                APIError.Details(
+                    message: "Basecamp answered the download with a redirect (HTTP \(status)) but no usable Location.",
+                    httpStatus: status,
+                    requestID: response.requestID
+                )
+            )
+        }
+        return .redirect(target)
+    }
+
+    /// `downloadURL` on the API's origin, its path, query and fragment kept: Basecamp's
+    /// `download_url`s name its storage host, and credentials only ever go to the API.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` when it is not an absolute http(s) URL.
+    func rebased(_ downloadURL: String) throws -> URL {
+        guard let url = URL(string: downloadURL), let scheme = url.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), url.host != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let api = URLComponents(url: http.baseURL, resolvingAgainstBaseURL: false)
+        else {
             throw APIError.usage(
                 APIError.Details(
                     message:
-                        "Refusing to send Basecamp credentials to \(url.host ?? "another host"): a download_url must be on \(http.baseURL.host ?? "the API's host").",
+                        "\"\(storage.configuration.redactor.redact(urlString: downloadURL))\" is not an http(s) download_url.",
                     hint: "Pass the download_url exactly as the API returned it."
                 )
             )
         }
-        return try await downloadHop.send(
-            Endpoint<DownloadHop>(
-                .get,
-                url.absoluteString,
-                headers: [.accept: "*/*"],
-                operation: OperationMetadata(name: "Download", service: "downloads"),
-                decoder: DownloadHop.decoder
-            )
-        )
+        components.scheme = api.scheme
+        components.percentEncodedHost = api.percentEncodedHost
+        components.port = api.port
+        guard let moved = components.url else {
+            throw APIError.usage("The download_url cannot be moved onto \(http.baseURL.absoluteString).")
+        }
+        return moved
+    }
+
+    /// The first hop's retries: network errors, 429, 502, 503 and 504, never 500, with the
+    /// attempts and waits of ``BasecampConfig/retryPolicy`` and ``BasecampConfig/maxRetries``;
+    /// one attempt when retries are off.
+    var downloadRetryPolicy: RetryPolicy {
+        guard config.enableRetry else { return .none }
+        var policy = config.retryPolicy ?? RetryPolicy()
+        policy.retryableStatuses = [429, 502, 503, 504]
+        policy.retriesNetworkErrors = true
+        if let maxRetries = config.maxRetries { policy.maxAttempts = maxRetries + 1 }
+        return policy
     }
 }
 
@@ -86,27 +136,28 @@ extension AccountClient {
     }
 }
 
-/// What the first hop of a download produced.
+/// What the first hop of a download produced, and how the second hop is made.
 enum DownloadHop: Sendable {
     case content(BasecampDownload)
-    case redirect(String)
+    case redirect(URL)
 
-    static let decoder = ResponseDecoder<DownloadHop> { body, response, _ in
-        if let location = response.headerFields[DownloadRedirectCapture.locationHeader] {
-            return .redirect(location)
-        }
-        return .content(download(body, response, redirected: false))
-    }
+    /// The second hop's operation: no retry, no redirect.
+    static let storageOperation = OperationMetadata(
+        name: "DownloadFromStorage",
+        service: "downloads",
+        idempotent: true,
+        retry: RetryPolicy.none
+    )
 
     static let storageDecoder = ResponseDecoder<BasecampDownload> { body, response, _ in
-        download(body, response, redirected: true)
+        download(body, response.headerFields, redirected: true)
     }
 
-    static func download(_ body: Data, _ response: HTTPResponse, redirected: Bool) -> BasecampDownload {
+    static func download(_ body: Data, _ headers: HTTPFields, redirected: Bool) -> BasecampDownload {
         BasecampDownload(
             data: body,
-            contentType: response.headerFields[.contentType],
-            filename: response.headerFields[.contentDisposition].flatMap(filename(fromDisposition:)),
+            contentType: headers[.contentType],
+            filename: headers[.contentDisposition].flatMap(filename(fromDisposition:)),
             redirected: redirected
         )
     }
@@ -122,43 +173,6 @@ enum DownloadHop: Sendable {
         }
         return nil
     }
-}
-
-/// Turns the first hop's redirect into a value the SDK can read.
-///
-/// HTTPCore maps every non-2xx status to an error, so this middleware (on the first-hop client
-/// only, whose redirect policy delivers 3xx responses instead of following them) replaces a
-/// redirect with an empty 200 carrying the resolved target in a private header. Request hooks
-/// still see the real redirect status: they run closer to the transport.
-struct DownloadRedirectCapture: Middleware {
-    static let locationHeader = HTTPField.Name("X-Basecamp-SDK-Redirect-Location") ?? .location
-
-    func intercept(
-        _ request: HTTPRequest,
-        body: Data?,
-        context: RequestContext,
-        next: MiddlewareNext
-    ) async throws -> TransportResponse {
-        let result = try await next(request, body, context)
-        guard [301, 302, 303, 307, 308].contains(result.response.status.code) else { return result }
-        guard let location = result.response.headerFields[.location],
-            let target = URL(string: location, relativeTo: result.url)?.absoluteURL
-        else {
-            throw TransportError(
-                .redirectRefused,
-                requestMayHaveBeenSent: true,
-                message: "The download redirect had no usable Location."
-            )
-        }
-        var fields = HTTPFields()
-        fields[Self.locationHeader] = target.absoluteString
-        if let requestID = result.response.headerFields[.xRequestID] { fields[.xRequestID] = requestID }
-        return TransportResponse(
-            response: HTTPResponse(status: .ok, headerFields: fields),
-            body: Data(),
-            url: result.url
-        )
-    }
 
     /// Signed storage URLs carry their authorisation in the query; keep it out of logs.
     static let signedURLRedactor = Redactor(
@@ -168,14 +182,14 @@ struct DownloadRedirectCapture: Middleware {
         ]
     )
 
-    /// A storage server that redirects again is refused: downloads follow exactly one redirect.
+    /// A storage server that redirects again is refused: its `Location` is never dialled.
     static let storageErrors = ErrorBodyDecoder { response in
         let status = response.response.status.code
         guard (300..<400).contains(status) else { return nil }
         return .apiError(
             APIError.Details(
                 message:
-                    "The storage server answered a download with another redirect (HTTP \(status)); not following it.",
+                    "The storage server answered the download with a redirect (HTTP \(status)); it was not followed.",
                 hint: "Downloads follow exactly one redirect, from Basecamp to its storage.",
                 httpStatus: status,
                 requestID: response.requestID

@@ -10,7 +10,7 @@ struct DownloadCommand: BasecampSubcommand {
         commandName: "download",
         abstract: "Download an upload's file, or any download_url, to a file or stdout.",
         discussion: """
-            TARGET is an upload's id, or a download_url exactly as the API returned it (an upload's, an attachment's, a search result's). Basecamp answers the download_url with a redirect to its storage; your token goes to Basecamp only, never to storage.
+            TARGET is an upload's id, or a download_url exactly as the API returned it (an upload's, an attachment's, a search result's; usually on Basecamp's storage host). The download_url is asked of the API (its path moved onto the API's address), which answers with a redirect to a signed storage URL; your token goes to the API only, never to storage. The API's answer is retried on network errors and 429, 502, 503 and 504 (once only with --no-retry); the storage fetch is not retried and follows no further redirect.
             The file goes to --output (default: the file's own name in the current directory; - for stdout). A file already there is kept unless --force. A file is written to NAME.partial first and renamed over NAME only when complete; a download that was interrupted resumes where it stopped (--no-resume starts over). A device or a FIFO (/dev/null, a named pipe, >(cmd)) is written in place as the bytes arrive; a symbolic link is followed, so the file it points at is written. A progress line is drawn on a terminal only.
 
             Exit codes: 0 saved; 64 (usage) the file exists and --force was not given; 1 (output_failed) the file cannot be written (a missing folder, a read-only place, a full disk), naming the path and the reason.

@@ -136,7 +136,7 @@ public struct BasecampSandboxModule: SandboxModule {
     /// Adds a route for every path of the Spec under ``basePath``, and the authorization servers.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         let store = savedStore ?? AccountStore()
-        let server = BasecampServer(module: self, store: store)
+        let server = BasecampServer(module: self, store: store, state: state)
         mounted.withLock { $0 = server }
         authorization.register(on: router, apiBasePath: basePath) {
             let data = store.snapshot()
@@ -150,6 +150,14 @@ public struct BasecampSandboxModule: SandboxModule {
             )
         }
         server.register(on: router)
+    }
+
+    /// Adds the storage host Basecamp's `download_url`s point at: the API answers a download with
+    /// a redirect to a signed URL there, which is served without credentials.
+    public func registerSecondOrigin(on router: Router<SandboxRequestContext>, state: SandboxState) -> Bool {
+        guard let server = mounted.withLock({ $0 }) else { return false }
+        server.registerStorage(on: router)
+        return true
     }
 
     /// Returns once every webhook delivery queued so far has been delivered or has run out of

@@ -138,6 +138,9 @@ struct APISandboxCommand: AsyncParsableCommand {
             let padding = String(repeating: " ", count: width - api.name.count)
             emit("  \(api.name):\(padding) \(sandbox.baseURL.absoluteString)\(api.path) (\(api.note))")
         }
+        if let storage = sandbox.secondOrigin {
+            emit("  storage host: \(storage.absoluteString) (where Basecamp's download_urls point)")
+        }
         let signal = await Interruption.nextTerminationSignal()
         emit("api-sandbox received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
         await sandbox.stop()

@@ -323,10 +323,11 @@ struct CommandTests {
         ]
     )
     func badArguments(_ arguments: [String]) async throws {
-        let human = await basecamp(arguments, variables: ["BASECAMP_TOKEN": "test-token-1234"])
+        let variables = ["BASECAMP_TOKEN": "test-token-1234", "BASECAMP_USER_AGENT": "tests (tests@example.com)"]
+        let human = await basecamp(arguments, variables: variables)
         #expect(human.exitCode == 64, "\(arguments): \(human.stderr)")
         #expect(human.stdout.isEmpty)
-        let json = await basecamp(["--json"] + arguments, variables: ["BASECAMP_TOKEN": "test-token-1234"])
+        let json = await basecamp(["--json"] + arguments, variables: variables)
         #expect(json.exitCode == 64)
         #expect(try json.errorReport().code == "usage")
     }

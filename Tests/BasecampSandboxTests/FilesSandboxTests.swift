@@ -48,23 +48,65 @@ struct FilesSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("The seeded upload downloads, and its storage URL needs its signature but no token")
-    func storageNeedsSignatureNotToken() async throws {
+    @Test("download_urls are on the storage origin; the API redirects them to a signed storage URL")
+    func downloadURLsOnStorage() async throws {
         try await withSandboxAccount { account, sandbox in
+            let storage = try #require(sandbox.secondOrigin)
+            #expect(storage.port != sandbox.baseURL.port)
             let upload = try await account.uploads.get(uploadID: Int64(BasecampSandboxSeed.companyLogoUploadID))
-            let file = try await account.download(try #require(upload.downloadURL))
+            let downloadURL = try #require(upload.downloadURL.flatMap(URL.init(string:)))
+            #expect(downloadURL.port == storage.port)
+            #expect(downloadURL.path.hasPrefix("/basecamp/\(accountID)/blobs/"))
+
+            let file = try await account.download(downloadURL.absoluteString)
             #expect(file.data.count == BasecampSandboxSeed.companyLogoByteSize)
             #expect(file.contentType == "image/png")
             #expect(file.filename == "company-logo.png")
+            #expect(file.redirected)
+            let counts = sandbox.counters().requestsByPath
+            #expect(counts[downloadURL.path] == 1, "the API hop, on the API's origin")
+            #expect(counts["/basecamp/_storage/\(BasecampSandboxSeed.companyLogoAttachmentSGID)"] == 1)
 
+            // The API hop as the SDK makes it: credentials, no redirect followed.
+            let api = try Client(configuration: ClientConfiguration(baseURL: sandbox.basecampURL))
+            let redirect = try await api.response(
+                Endpoint<Data>(
+                    .get,
+                    String(downloadURL.path.dropFirst("/basecamp/".count)),
+                    headers: [.authorization: "Bearer sandbox-token"],
+                    operation: OperationMetadata(redirects: RedirectPolicy.none)
+                )
+            )
+            #expect(redirect.status == .found)
+            let location = try #require(redirect.headers[.location].flatMap(URL.init(string:)))
+            #expect(location.port == storage.port)
+            #expect(location.query?.contains("signature=") == true)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Storage serves a signed URL without credentials, and refuses guesses, tokens and unsigned URLs")
+    func storageNeedsSignatureNotToken() async throws {
+        try await withBasecampSandbox { sandbox in
+            let storage = try #require(sandbox.secondOrigin)
             let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
-            let signed = try await sandbox.raw("GET", "/_storage/\(sgid)?signature=seeded-company-logo", token: nil)
+            let path = "/_storage/\(sgid)?signature=seeded-company-logo"
+            let signed = try await sandbox.raw("GET", path, token: nil, on: storage)
             #expect(signed.status == 200)
-            #expect(signed.body == file.data)
-            let unsigned = try await sandbox.raw("GET", "/_storage/\(sgid)?signature=guess", token: nil)
-            #expect(unsigned.status == 403)
-            let noToken = try await sandbox.raw("GET", "/\(accountID)/uploads/\(upload.id)", token: nil)
+            #expect(signed.body.count == BasecampSandboxSeed.companyLogoByteSize)
+            let guessed = try await sandbox.raw("GET", "/_storage/\(sgid)?signature=guess", token: nil, on: storage)
+            #expect(guessed.status == 403)
+            let withToken = try await sandbox.raw("GET", path, on: storage)
+            #expect(withToken.status == 400, "a signed URL takes no credentials")
+            let downloadPath = "/\(accountID)/blobs/\(sgid)/download/company-logo.png"
+            #expect(try await sandbox.raw("GET", downloadPath, on: storage).status == 400)
+            let unsigned = try await sandbox.raw("GET", downloadPath, token: nil, on: storage)
+            #expect(unsigned.status == 403, "storage does not serve the download_url itself")
+            let onAPI = try await sandbox.raw("GET", path, token: nil)
+            #expect(onAPI.status == 404, "the API does not play storage")
+            let noToken = try await sandbox.raw("GET", downloadPath, token: nil)
             #expect(noToken.status == 401)
+            #expect(String(decoding: noToken.body, as: UTF8.self) == "OAuth token required")
         }
     }
 
@@ -72,9 +114,10 @@ struct FilesSandboxTests {
     @Test("Storage serves ranges, and If-Range with a stale tag gets the whole file")
     func ranges() async throws {
         try await withBasecampSandbox { sandbox in
+            let storage = try #require(sandbox.secondOrigin)
             let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
             let path = "/_storage/\(sgid)?signature=seeded-company-logo"
-            let whole = try await sandbox.raw("GET", path, token: nil)
+            let whole = try await sandbox.raw("GET", path, token: nil, on: storage)
             let etag = try #require(whole.header("ETag"))
             #expect(whole.header("Accept-Ranges") == "bytes")
 
@@ -82,25 +125,33 @@ struct FilesSandboxTests {
                 "GET",
                 path,
                 token: nil,
-                headers: ["Range": "bytes=21000-", "If-Range": etag]
+                headers: ["Range": "bytes=21000-", "If-Range": etag],
+                on: storage
             )
             #expect(tail.status == 206)
             #expect(tail.header("Content-Range") == "bytes 21000-21183/21184")
             #expect(tail.body == whole.body.suffix(184))
 
-            let middle = try await sandbox.raw("GET", path, token: nil, headers: ["Range": "bytes=10-19"])
+            let middle = try await sandbox.raw("GET", path, token: nil, headers: ["Range": "bytes=10-19"], on: storage)
             #expect(middle.body == whole.body.subdata(in: 10..<20))
 
             let stale = try await sandbox.raw(
                 "GET",
                 path,
                 token: nil,
-                headers: ["Range": "bytes=100-", "If-Range": "\"old\""]
+                headers: ["Range": "bytes=100-", "If-Range": "\"old\""],
+                on: storage
             )
             #expect(stale.status == 200)
             #expect(stale.body.count == BasecampSandboxSeed.companyLogoByteSize)
 
-            let beyond = try await sandbox.raw("GET", path, token: nil, headers: ["Range": "bytes=999999-"])
+            let beyond = try await sandbox.raw(
+                "GET",
+                path,
+                token: nil,
+                headers: ["Range": "bytes=999999-"],
+                on: storage
+            )
             #expect(beyond.status == 416)
             #expect(beyond.header("Content-Range") == "bytes */21184")
         }

@@ -62,7 +62,7 @@ struct SandboxBehaviourTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A missing bearer token is 401; any other token works, except rejected ones")
+    @Test("A missing bearer token is 401 in plain text; any other token works, except rejected ones")
     func authentication() async throws {
         let module = BasecampSandboxModule(rejectedTokens: ["revoked-token"])
         try await withBasecampSandbox(module: module) { sandbox in
@@ -70,17 +70,16 @@ struct SandboxBehaviourTests {
             #expect(anonymous.status == 401)
             #expect(anonymous.header("WWW-Authenticate") == "Bearer realm=\"Basecamp\"")
             #expect(anonymous.header("X-Request-Id")?.hasPrefix("basecamp-") == true)
-            #expect(anonymous.json?["error"]?.stringValue?.contains("token") == true)
+            #expect(String(decoding: anonymous.body, as: UTF8.self) == "OAuth token required")
+            #expect(anonymous.header("Content-Type")?.hasPrefix("text/plain") == true, "Basecamp's 401 is plain text")
 
             let anyToken = try await sandbox.raw("GET", "/\(accountID)/projects.json", token: "whatever")
             #expect(anyToken.status == 200)
 
             let revoked = try sandbox.account(token: "revoked-token")
-            await #expect {
-                _ = try await revoked.projects.list()
-            } throws: { error in
-                (error as? APIError)?.code == .authRequired && (error as? APIError)?.httpStatus == 401
-            }
+            let error = await expectAPIError(.authRequired) { _ = try await revoked.projects.list() }
+            #expect(error?.httpStatus == 401)
+            #expect(error?.message == "OAuth token invalid", "the plain-text body is the message")
         }
     }
 

@@ -59,15 +59,18 @@ extension Sandbox {
         return try client.forAccount(accountID)
     }
 
-    /// A raw request to `{sandbox}/basecamp/{path}`, for what the SDK hides: headers, 304s, 401s.
+    /// A raw request to `{sandbox}/basecamp/{path}` (or the same path on `origin`, such as the
+    /// storage host's), for what the SDK hides: headers, 304s, 401s, redirects.
     func raw(
         _ method: String,
         _ pathAndQuery: String,
         token: String? = "sandbox-token",
         headers: [String: String] = [:],
-        body: String? = nil
+        body: String? = nil,
+        on origin: URL? = nil
     ) async throws -> RawReply {
-        let url = try #require(URL(string: basecampURL.absoluteString + pathAndQuery))
+        let base = origin.map { $0.appending(path: "basecamp") } ?? basecampURL
+        let url = try #require(URL(string: base.absoluteString + pathAndQuery))
         var request = URLRequest(url: url)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }

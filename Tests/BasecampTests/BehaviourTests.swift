@@ -141,55 +141,6 @@ struct BehaviourTests {
         #expect(!String(reflecting: error).contains(testToken))
     }
 
-    @Test("A download fetches download_url with credentials, then storage without, and stops there")
-    func twoHopDownload() async throws {
-        let upload = try JSONDecoder().decode(Upload.self, from: try specData("examples/Upload.json"))
-        let downloadURL = try #require(upload.downloadURL)
-        let signed = "https://storage.example-cdn.com/files/logo.png?X-Amz-Signature=secret-signature"
-        let transport = ScriptedTransport([
-            .status(302, headers: [.location: signed]),
-            .respond(
-                status: 200,
-                headers: [.contentType: "image/png", .contentDisposition: "attachment; filename=\"company-logo.png\""],
-                body: Data("PNGDATA".utf8)
-            ),
-        ])
-        let account = try makeBasecamp(transport).forAccount("195539477")
-        let file = try await account.download(downloadURL)
-        #expect(file.data == Data("PNGDATA".utf8))
-        #expect(file.contentType == "image/png")
-        #expect(file.filename == "company-logo.png")
-        #expect(file.redirected)
-        let requests = transport.requests
-        #expect(requests.count == 2)
-        #expect(requests[0].url.absoluteString == downloadURL)
-        #expect(requests[0].header("Authorization") == "Bearer \(testToken)")
-        #expect(requests[1].url.absoluteString == signed)
-        #expect(requests[1].header("Authorization") == nil)
-        #expect(requests[1].header("Cookie") == nil)
-        #expect(requests[1].request.headerFields.allSatisfy { !$0.value.contains(testToken) })
-    }
-
-    @Test("A second redirect from storage is refused, and foreign download URLs get no credentials")
-    func downloadLimits() async throws {
-        let transport = ScriptedTransport([
-            .status(302, headers: [.location: "https://storage.example-cdn.com/a"]),
-            .status(302, headers: [.location: "https://elsewhere.example.com/b"]),
-        ])
-        let basecamp = try makeBasecamp(transport)
-        let error = await expectAPIError(.apiError) {
-            _ = try await basecamp.download("https://3.basecampapi.com/1/blobs/x/download/a")
-        }
-        #expect(error?.httpStatus == 302)
-        #expect(transport.requests.count == 2)
-
-        let untouched = ScriptedTransport([])
-        await expectAPIError(.usage) {
-            _ = try await makeBasecamp(untouched).download("https://evil.example.com/steal")
-        }
-        #expect(untouched.requests.isEmpty)
-    }
-
     @Test("The merge-safe update reads the record and writes its full state with the change")
     func mergeSafeUpdate() async throws {
         let current = try todo(id: 42)

@@ -34,7 +34,7 @@ struct SignInTests {
         #expect(error?.code == .usage)
     }
 
-    @Test("BASECAMP_USER_AGENT is read and checked; a tool without one names the package as contact")
+    @Test("BASECAMP_USER_AGENT is read and checked; a tool without one names the signed-in user's email")
     func environmentAndTools() async throws {
         #expect(try BasecampUserAgent.fromEnvironment([:]) == nil)
         #expect(
@@ -45,12 +45,25 @@ struct SignInTests {
             _ = try BasecampUserAgent.fromEnvironment(["BASECAMP_USER_AGENT": "nobody"])
         }
         #expect(error?.message.hasPrefix("BASECAMP_USER_AGENT:") == true)
-        let tool = try BasecampUserAgent.forTool("basecamp/0.1.0 (swift-api-sdks)")
-        #expect(tool.value == "basecamp/0.1.0 (swift-api-sdks) (+\(BasecampUserAgent.packageHomepage))")
+        let tool = try BasecampUserAgent.forTool("basecamp/0.1.0 (swift-api-sdks)", contact: "me@example.com")
+        #expect(tool.value == "basecamp/0.1.0 (swift-api-sdks; me@example.com)")
         #expect(
-            try BasecampUserAgent.forTool("basecamp/0.1.0", override: "Ops (ops@acme.example)").value
-                == "Ops (ops@acme.example)"
+            try BasecampUserAgent.forTool("basecamp/0.1.0", contact: "me@example.com").value
+                == "basecamp/0.1.0 (me@example.com)"
         )
+        #expect(
+            try BasecampUserAgent.forTool(
+                "basecamp/0.1.0",
+                contact: "me@example.com",
+                override: "Ops (ops@acme.example)"
+            )
+            .value == "Ops (ops@acme.example)"
+        )
+        let noContact = await expectAPIError(.usage) {
+            _ = try BasecampUserAgent.forTool("basecamp/0.1.0 (swift-api-sdks)", contact: nil)
+        }
+        #expect(noContact?.message.contains("names no contact") == true)
+        #expect(!tool.value.contains("OWNER"))
         #expect(try BasecampUserAgent(app: "Acme", contact: "ops@acme.example").value == "Acme (ops@acme.example)")
     }
 

@@ -68,20 +68,28 @@ public struct BasecampUserAgent: Sendable, Hashable, CustomStringConvertible {
     /// The header value.
     public var description: String { value }
 
-    /// Where this SDK lives, the contact a tool built on it names when its user gave none.
-    public static let packageHomepage = "https://github.com/OWNER/swift-api-sdks"
-
     /// The agent of a command-line tool: `override` (the user's `BASECAMP_USER_AGENT`) when
-    /// given, else `tool` with ``packageHomepage`` as its contact unless it names one.
+    /// given, else `tool` itself when it names a contact, else `tool` with `contact` (the
+    /// signed-in user's email, say) added: `basecamp/1.0 (swift-api-sdks)` with
+    /// `me@example.com` becomes `basecamp/1.0 (swift-api-sdks; me@example.com)`.
     ///
-    /// - Throws: As ``init(_:)``, for an `override` that names no contact.
-    public static func forTool(_ tool: String, override: String? = nil) throws -> BasecampUserAgent {
+    /// - Throws: As ``init(_:)``, for an `override` that names no contact, or when neither
+    ///   `tool` nor `contact` names one.
+    public static func forTool(_ tool: String, contact: String?, override: String? = nil) throws -> BasecampUserAgent {
         if let override, !override.trimmingCharacters(in: .whitespaces).isEmpty {
             return try fromEnvironment([environmentVariable: override]) ?? BasecampUserAgent(override)
         }
         if let named = try? BasecampUserAgent(tool) { return named }
         let name = tool.trimmingCharacters(in: .whitespaces)
-        return try BasecampUserAgent("\(name.isEmpty ? "swift-api-sdks" : name) (+\(packageHomepage))")
+        let contact = contact?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !name.isEmpty, !contact.isEmpty else {
+            throw invalid("The User-Agent \"\(name.prefix(80))\" names no contact.")
+        }
+        // A trailing comment ("(swift-api-sdks)") takes the contact as one more entry.
+        if name.hasSuffix(")"), name.contains("(") {
+            return try BasecampUserAgent("\(name.dropLast()); \(contact))")
+        }
+        return try BasecampUserAgent(app: name, contact: contact)
     }
 
     /// The first email address or http(s) URL in `text`.

@@ -72,7 +72,7 @@ struct AuthLoginCommand: BasecampSubcommand {
         // Before the sandbox issues anything: under --sandbox it keeps its records in this folder.
         try files.createDirectory()
         let connection = try await context.connection(defaultBaseURL: BasecampConfig.defaultBaseURL)
-        let agent = try BasecampSession.agent(context: context, connection: connection)
+        let agent = BasecampSession.signInAgent(context: context, connection: connection, files: files)
         let network = BasecampSession.network(connection: connection, userAgent: agent)
         let apiBaseURL = connection.configuration.baseURL
         let launchpad = launchpadURL(context, apiBaseURL: apiBaseURL)
@@ -105,15 +105,12 @@ struct AuthLoginCommand: BasecampSubcommand {
             context.registerSecret(secret)
         }
 
-        let basecamp = try BasecampClient(
-            accessToken: credentials.accessToken,
-            userAgent: agent.value,
-            config: BasecampConfig(baseURL: apiBaseURL, enableRetry: !global.noRetry, timeoutInterval: global.timeout),
-            hooks: connection.configuration.hooks,
-            transport: connection.transport,
-            timeSource: connection.configuration.timeSource
+        let authorization = try await self.authorization(
+            token: credentials.accessToken,
+            launchpad: launchpad,
+            agent: agent,
+            connection: connection
         )
-        let authorization = try await basecamp.authorization(launchpad: launchpad)
         let login = StoredLogin(
             clientID: registration.clientID,
             clientSecret: registration.clientSecret,
@@ -137,6 +134,36 @@ struct AuthLoginCommand: BasecampSubcommand {
             throw error
         }
         try AuthStatus.print(login, credentials, files: files, in: context)
+    }
+
+    /// Who the new token belongs to, from `authorization.json`, asked with the sign-in's
+    /// `User-Agent`: the email that names the contact of every later request comes from here.
+    private func authorization(
+        token: String,
+        launchpad: URL,
+        agent: String,
+        connection: APIConnection
+    ) async throws -> BasecampAuthorization {
+        let client = try Client(
+            configuration: ClientConfiguration(
+                baseURL: launchpad,
+                timeout: connection.configuration.timeout,
+                userAgent: agent,
+                json: JSONCoding(keys: .useDefaultKeys),
+                hooks: connection.configuration.hooks,
+                timeSource: connection.configuration.timeSource,
+                retry: global.noRetry ? .none : .default,
+                auth: BearerTokenAuth(token: token)
+            ),
+            transport: connection.transport
+        )
+        return try await client.send(
+            Endpoint<BasecampAuthorization>(
+                .get,
+                "authorization.json",
+                operation: OperationMetadata(name: "GetAuthorization", service: "authorization")
+            )
+        )
     }
 
     /// The client id and secret from the flags or the environment; the sandbox accepts any id.

@@ -12,7 +12,8 @@ import HTTPCoreOAuth
 struct BasecampSession {
     /// Where the credentials came from.
     enum Source {
-        case token
+        /// A token from `--token` (`fromOption`) or from `BASECAMP_TOKEN`.
+        case token(fromOption: Bool)
         case storedSignIn(StoredLogin)
         case sandboxStandIn
     }
@@ -27,21 +28,27 @@ struct BasecampSession {
     ///
     /// - Throws: `auth_required` (exit 3) when there is no token and no stored sign-in.
     static func open(context: CommandContext, token: String?) async throws -> BasecampSession {
-        let given = token.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("TOKEN")
+        let option = token.flatMap { $0.isEmpty ? nil : $0 }
+        let given = option ?? context.toolVariable("TOKEN")
         let files = SignInFiles(variables: context.environment.variables, sandbox: context.usesSandbox)
         let login = try given == nil ? files?.loadLogin() : nil
         let connection = try await context.connection(
             defaultBaseURL: login?.apiBaseURL ?? BasecampConfig.defaultBaseURL
         )
-        let userAgent = try agent(context: context, connection: connection)
+        // The contact Basecamp asks for is the person signed in on this machine, even when a
+        // token overrides the credentials; the login is read again only for its email.
+        let email = login?.email ?? (given == nil ? nil : (try? files?.loadLogin())?.email)
+        // Asked for only once the credentials are known, so no sign-in at all is still exit 3.
+        let makeAgent = { try agent(context: context, connection: connection, email: email) }
 
         if let given {
             context.registerSecret(given)
+            let userAgent = try makeAgent()
             return BasecampSession(
                 context: context,
                 connection: connection,
                 auth: BearerTokenAuth(token: given),
-                source: .token,
+                source: .token(fromOption: option != nil),
                 userAgent: userAgent
             )
         }
@@ -51,11 +58,12 @@ struct BasecampSession {
         // A login without its tokens (left by an older version, or a logout in progress) is no
         // sign-in at all, so `--sandbox` falls back to its stand-in as if there were none.
         if let login, let store, let stored = await store.load() {
+            let userAgent = try makeAgent()
             for secret in [stored.accessToken, stored.refreshToken, login.clientSecret].compactMap({ $0 }) {
                 context.registerSecret(secret)
             }
             let oauth = login.oauthClient(
-                network: network(connection: connection, userAgent: userAgent),
+                network: network(connection: connection, userAgent: userAgent.value),
                 origin: context.usesSandbox ? origin(of: connection.configuration.baseURL) : nil
             )
             return BasecampSession(
@@ -67,6 +75,7 @@ struct BasecampSession {
             )
         }
         guard context.usesSandbox else { throw notSignedIn(context) }
+        let userAgent = try makeAgent()
         return BasecampSession(
             context: context,
             connection: connection,
@@ -76,20 +85,48 @@ struct BasecampSession {
         )
     }
 
-    /// The `User-Agent`: `BASECAMP_USER_AGENT` when set, else the tool's own with a contact.
-    static func agent(context: CommandContext, connection: APIConnection) throws -> BasecampUserAgent {
-        try BasecampUserAgent.forTool(
+    /// The `User-Agent`: `BASECAMP_USER_AGENT` when set, else the tool's name and version with
+    /// the signed-in user's `email` as the contact Basecamp asks every request to name. A sandbox
+    /// on this machine (`--sandbox`, or a loopback `--base-url` such as `api-sandbox`) is not
+    /// Basecamp, so with no sign-in its owner's email stands in.
+    ///
+    /// - Throws: `usage` (exit 64) when no contact is known: a token and no sign-in on this
+    ///   machine, no `BASECAMP_USER_AGENT`, and a real API.
+    static func agent(context: CommandContext, connection: APIConnection, email: String?) throws -> BasecampUserAgent {
+        let override = context.toolVariable("USER_AGENT")
+        let local = context.usesSandbox || URLPolicy.isLoopback(host: connection.configuration.baseURL.host ?? "")
+        let contact = email ?? (local ? BasecampSandboxSeed.ownerEmail : nil)
+        guard override != nil || contact != nil else {
+            throw APIError.usage(
+                APIError.Details(
+                    message: "Basecamp asks every request to name its app and a contact, and no contact is known.",
+                    hint:
+                        "Set BASECAMP_USER_AGENT, e.g. \"my-scripts (you@example.com)\", or run '\(loginCommand(context))' so your email is used."
+                )
+            )
+        }
+        return try BasecampUserAgent.forTool(
             connection.configuration.userAgent ?? "basecamp",
-            override: context.toolVariable("USER_AGENT")
+            contact: contact,
+            override: override
         )
     }
 
+    /// The `User-Agent` of a sign-in: as ``agent(context:connection:email:)`` with the email of
+    /// an earlier sign-in, else the tool's name and version alone, since the email is learnt
+    /// only from the sign-in itself; these requests go to the authorization server, not the API.
+    static func signInAgent(context: CommandContext, connection: APIConnection, files: SignInFiles) -> String {
+        let email = (try? files.loadLogin())?.email
+        return (try? agent(context: context, connection: connection, email: email))?.value
+            ?? connection.configuration.userAgent ?? "basecamp"
+    }
+
     /// Transport, clock, agent and hooks for the sign-in requests, as for the API's.
-    static func network(connection: APIConnection, userAgent: BasecampUserAgent) -> OAuthNetwork {
+    static func network(connection: APIConnection, userAgent: String) -> OAuthNetwork {
         OAuthNetwork(
             transport: connection.transport,
             timeSource: connection.configuration.timeSource,
-            userAgent: userAgent.value,
+            userAgent: userAgent,
             hooks: connection.configuration.hooks,
             timeout: connection.configuration.timeout
         )
@@ -181,9 +218,12 @@ struct BasecampSession {
                 error.details.hint =
                     removed
                     ? "The server refused the stored sign-in, so it was removed. Run '\(login)' to sign in again."
-                    : "Run '\(login)' to sign in again."
-            case .token:
-                error.details.hint = "Check BASECAMP_TOKEN, or unset it and run '\(login)'."
+                    : "The stored sign-in (from '\(login)') was refused. Run '\(login)' to sign in again."
+            case .token(let fromOption):
+                error.details.hint =
+                    fromOption
+                    ? "The token given with --token was refused; check it, or leave --token out and run '\(login)'."
+                    : "The token in BASECAMP_TOKEN was refused; check it, or unset BASECAMP_TOKEN and run '\(login)'."
             case .sandboxStandIn:
                 error.details.hint = "Run '\(login)' to sign in to the sandbox."
             }

@@ -77,14 +77,14 @@ extension Renderer {
     }
 
     /// The members an upload (or one of its versions) takes from the file behind `sgid`, which
-    /// downloads as `filename`.
+    /// downloads as `filename`: its `download_url` is on the storage host, as Basecamp's are.
     func file(_ sgid: String, named filename: String) -> [String: JSONValue] {
         let attachment = data.attachment(sgid)
         let escaped = filename.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? filename
         return [
             "content_type": .string(attachment?.contentType ?? "application/octet-stream"),
             "byte_size": .integer(attachment?.size ?? 0),
-            "download_url": .string(apiBase + "/blobs/\(sgid)/download/\(escaped)"),
+            "download_url": .string(storageBase + "/blobs/\(sgid)/download/\(escaped)"),
             "width": .null,
             "height": .null,
         ]

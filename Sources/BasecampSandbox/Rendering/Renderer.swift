@@ -8,6 +8,8 @@ struct Renderer {
     /// Where links point: `url`s at this sandbox (the same paths the SDK calls), `app_url`s at a
     /// made-up web app.
     let apiBase: String
+    /// Where `download_url`s point: the storage origin's copy of the API's paths.
+    let storageBase: String
     let appBase: String
     let data: AccountData
     /// Each person's JSON, built once: every record names its creator and often more people.
@@ -15,8 +17,10 @@ struct Renderer {
     /// Each recording's active comments, counted once rather than once per item of a page.
     private let commentCounts: [Int: Int]
 
-    init(origin: String, basePath: String, data: AccountData) {
+    /// - Parameter storageOrigin: The storage host's origin; the API's own when `nil`.
+    init(origin: String, storageOrigin: String? = nil, basePath: String, data: AccountData) {
         self.apiBase = origin + basePath + "/\(data.accountID)"
+        self.storageBase = (storageOrigin ?? origin) + basePath + "/\(data.accountID)"
         self.appBase = "https://3.basecamp.com/\(data.accountID)"
         self.data = data
         self.people = Dictionary(data.people.map { ($0.id, Self.person($0)) }) { first, _ in first }

@@ -8,6 +8,8 @@ public enum BasecampSandboxSeed {
     public static let accountID = 195_539_477
     /// Victor Cooper, the account owner and the person the sandbox's tokens belong to.
     public static let ownerID = 1_049_715_913
+    /// Victor Cooper's email address, which the sandbox's `authorization.json` names.
+    public static let ownerEmail = "victor@honchodesign.com"
 
     /// *The Leto Laptop*: two to-do lists and two messages.
     public static let letoLaptopProjectID = 2_085_958_504

@@ -16,7 +16,8 @@ enum APIReply {
     }
 }
 
-/// A failure answered as Basecamp does: a status and `{"error": …}` (with field errors for 422).
+/// A failure answered as Basecamp does: a status and `{"error": …}` (with field errors for 422);
+/// a `401` in plain text.
 struct APIFailure: Error {
     var status: Int
     var message: String

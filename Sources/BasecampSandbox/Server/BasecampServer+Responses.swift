@@ -62,16 +62,26 @@ extension BasecampServer {
     }
 
     static func failure(_ failure: APIFailure, requestID: String) -> Response {
+        if failure.status == 401 {
+            // Basecamp refuses a token in plain text, e.g. "OAuth token expired (old age)".
+            var fields = HTTPFields()
+            fields[.wwwAuthenticate] = "Bearer realm=\"Basecamp\""
+            fields[.contentType] = "text/plain; charset=utf-8"
+            fields[.xRequestID] = requestID
+            return Response(
+                status: .unauthorized,
+                headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: failure.message))
+            )
+        }
         var members: [String: JSONValue] = ["error": .string(failure.message)]
         if !failure.fieldErrors.isEmpty {
             members["errors"] = .object(failure.fieldErrors.mapValues { .array($0.map(JSONValue.string)) })
         }
-        var headers: [HTTPField.Name: String] = [:]
-        if failure.status == 401 { headers[.wwwAuthenticate] = "Bearer realm=\"Basecamp\"" }
         return make(
             status: failure.status,
             body: JSONValue.object(members).encoded(),
-            headers: headers,
+            headers: [:],
             requestID: requestID
         )
     }

@@ -23,11 +23,14 @@ final class BasecampServer: Sendable {
     let authorization: BasecampSandboxAuthorization
     let timeSource: any TimeSource
     let webhooks: WebhookDispatcher
+    /// The sandbox's shared state, which knows where the storage origin listens.
+    let sandboxState: SandboxState
     private let requestCount = Locked(0)
 
     /// The server `module` describes, keeping its account in `store`.
-    init(module: BasecampSandboxModule, store: AccountStore) {
+    init(module: BasecampSandboxModule, store: AccountStore, state: SandboxState) {
         (basePath, rejectedTokens, authorization) = (module.basePath, module.rejectedTokens, module.authorization)
+        sandboxState = state
         (self.store, timeSource, rateLimiter) = (store, module.timeSource, module.rateLimiter)
         var files = store.files
         files.maximumBytes = module.maximumUploadBytes
@@ -41,16 +44,23 @@ final class BasecampServer: Sendable {
         )
     }
 
+    /// Each Spec path as a router path with its operations, made once per process: every
+    /// in-process `--sandbox` command starts a server, and this is most of what starting costs.
+    private static let specRoutes: [(RouterPath, [BasecampOperation])] =
+        Dictionary(grouping: OperationCatalog.all, by: \.pathTemplate).map {
+            (SandboxResponse.routerPath($0.key), $0.value)
+        }
+
     /// Registers every Spec path template under the base path for every method, so that a
     /// method the path has no operation for answers `405`, as Basecamp does; then a download's
-    /// redirect, the storage it redirects to, and the reset.
+    /// redirect to the storage origin (see ``registerStorage(on:)``), and the reset.
     func register(on router: Router<SandboxRequestContext>) {
         let api = router.group(RouterPath(basePath))
-        for (template, operations) in Dictionary(grouping: OperationCatalog.all, by: \.pathTemplate) {
+        for (path, operations) in Self.specRoutes {
             for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
                 let operation = operations.first { $0.method == (method == .head ? .get : method) }
                 let streams = operation?.id == "CreateAttachment"
-                api.on(SandboxResponse.routerPath(template), method: method) { request, context in
+                api.on(path, method: method) { request, context in
                     try await self.handle(request, context, streamingBody: streams) { body, requestID in
                         let call = try self.call(operation, request, context, body: body)
                         return self.respond(try call.reply(), of: call, to: request, requestID: requestID)
@@ -58,20 +68,10 @@ final class BasecampServer: Sendable {
                 }
             }
         }
-        api.get(SandboxResponse.routerPath("/{accountId}/blobs/{sgid}/download/{filename}")) { request, context in
+        api.get(SandboxResponse.routerPath(BlobRoutes.downloadPath)) { request, context in
             try await self.handle(request, context) { _, requestID in
-                let data = self.store.snapshot()
-                guard context.parameters.get("p0") == String(data.accountID),
-                    let blob = context.parameters.get("p1").flatMap(data.attachment)
-                else { throw APIFailure.notFound("File") }
-                let storage = AuthorizationRoutes.origin(request) + self.basePath + "/_storage/" + blob.sgid
-                let location = storage + "?signature=" + blob.storageKey
-                return Response(status: .found, headers: [.location: location, .xRequestID: requestID])
+                try self.redirectToStorage(request, context, requestID: requestID)
             }
-        }
-        api.get("_storage/{sgid}") { request, context in
-            let blob = context.parameters.get("sgid").flatMap(self.store.snapshot().attachment)
-            return BlobRoutes.serve(blob, self.files, request: request, requestID: self.nextRequestID())
         }
         api.post("_sandbox/reset") { request, context in
             try await self.handle(request, context) { _, requestID in
@@ -104,11 +104,10 @@ final class BasecampServer: Sendable {
             // Any non-empty bearer token works, except those the module rejects and those the
             // authorization servers refuse (issued and then expired or revoked).
             guard let token = request.bearerToken else {
-                throw APIFailure(401, "OAuth token required: send Authorization: Bearer <token>.")
+                throw APIFailure(401, "OAuth token required")
             }
-            guard !rejectedTokens.contains(token), authorization.accepts(token) else {
-                throw APIFailure(401, "The access token is invalid or has expired.")
-            }
+            guard !rejectedTokens.contains(token) else { throw APIFailure(401, "OAuth token invalid") }
+            guard authorization.accepts(token) else { throw APIFailure(401, "OAuth token expired (old age)") }
             let body: Call.Body
             if streamingBody {
                 body = .file(try await files.receive(request.body, declaredLength: request.headers[.contentLength]))

@@ -4,11 +4,24 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Downloads as Basecamp serves them: a `download_url` on the API (credentials required)
-/// redirects to a signed storage URL, which needs no credentials, serves `Range` requests and
-/// validates them with the blob's ETag.
+/// Downloads as Basecamp serves them: a `download_url` names the storage host, the same path
+/// on the API (credentials required) redirects to a signed URL on the storage host, which
+/// refuses credentials, serves `Range` requests and validates them with the blob's ETag.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum BlobRoutes {
+    /// The path of a `download_url`, below the base path, on either origin.
+    static let downloadPath = "/{accountId}/blobs/{sgid}/download/{filename}"
+
+    /// Storage authorises by the URL's signature alone, and, as S3 does, refuses a request that
+    /// also carries credentials, so a client that leaks its token there fails here too.
+    static func refusingCredentials(_ request: Request, requestID: String) -> Response? {
+        guard request.headers[.authorization] != nil || request.headers[.cookie] != nil else { return nil }
+        return BasecampServer.failure(
+            APIFailure(400, "Only one auth mechanism allowed: storage URLs are signed; send no credentials."),
+            requestID: requestID
+        )
+    }
+
     /// The storage host's answer: the blob's bytes (or the range asked for) from `files` when
     /// the URL's signature is the blob's, `403` when it is not, `404` when there is no such blob.
     static func serve(_ blob: AttachmentRecord?, _ files: BodyFiles, request: Request, requestID: String) -> Response {
@@ -26,5 +39,43 @@ enum BlobRoutes {
         let file = blob.file.map { StoredFileResponse.Bytes.file(files.url($0), byteCount: blob.size) }
         let bytes = file ?? .data(blob.data)
         return StoredFileResponse.make(bytes, etag: "\"\(blob.sgid)\"", headers: fields, request: request)
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, *)
+extension BasecampServer {
+    /// Where the storage host listens, once the sandbox runs.
+    var storageOrigin: String? { sandboxState.secondOrigin?.absoluteString }
+
+    /// The API's answer to a `download_url` moved onto it: a `302` to the blob's signed URL on
+    /// the storage host.
+    func redirectToStorage(_ request: Request, _ context: SandboxRequestContext, requestID: String) throws -> Response {
+        let data = store.snapshot()
+        guard context.parameters.get("p0") == String(data.accountID),
+            let blob = context.parameters.get("p1").flatMap(data.attachment)
+        else { throw APIFailure.notFound("File") }
+        let origin = storageOrigin ?? AuthorizationRoutes.origin(request)
+        let location = origin + basePath + "/_storage/" + blob.sgid + "?signature=" + blob.storageKey
+        return Response(status: .found, headers: [.location: location, .xRequestID: requestID])
+    }
+
+    /// The storage host's routes: signed blob URLs, and the `download_url`s themselves, which
+    /// storage does not serve without a signature (a client must ask the API for one).
+    func registerStorage(on router: Router<SandboxRequestContext>) {
+        let storage = router.group(RouterPath(basePath))
+        storage.get("_storage/{sgid}") { request, context in
+            let requestID = self.nextRequestID()
+            if let refusal = BlobRoutes.refusingCredentials(request, requestID: requestID) { return refusal }
+            let blob = context.parameters.get("sgid").flatMap(self.store.snapshot().attachment)
+            return BlobRoutes.serve(blob, self.files, request: request, requestID: requestID)
+        }
+        storage.get(SandboxResponse.routerPath(BlobRoutes.downloadPath)) { request, _ in
+            let requestID = self.nextRequestID()
+            if let refusal = BlobRoutes.refusingCredentials(request, requestID: requestID) { return refusal }
+            return BasecampServer.failure(
+                APIFailure(403, "Storage serves signed URLs only: fetch the download_url through the API."),
+                requestID: requestID
+            )
+        }
     }
 }

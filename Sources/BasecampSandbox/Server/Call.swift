@@ -33,7 +33,7 @@ struct Call {
     var now: String { server.timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
 
     func renderer(_ data: AccountData) -> Renderer {
-        Renderer(origin: origin, basePath: server.basePath, data: data)
+        Renderer(origin: origin, storageOrigin: server.storageOrigin, basePath: server.basePath, data: data)
     }
 
     func integer(_ name: String) -> Int? { pathValues[name].flatMap { Int($0) } }

@@ -51,6 +51,7 @@ public final class Client: Sendable {
             baseURL: baseURL,
             defaultHeaders: configuration.defaultHeaders,
             userAgent: configuration.userAgent,
+            accept: configuration.defaultAccept,
             json: configuration.json,
             redactor: redactor,
             allowsInsecureHTTP: configuration.allowsInsecureHTTP
@@ -121,8 +122,9 @@ public final class Client: Sendable {
         )
         context.transfer = transfer
         let decoder = endpoint.decoder
+        let takesRedirects = endpoint.operation.redirects.map { $0.maxRedirects == 0 } ?? false
         let answer = AnswerStage<Value>(isIdempotent: endpoint.isIdempotent) { [self] result in
-            try decoded(checked(result), with: decoder)
+            try decoded(checked(result, takesRedirects: takesRedirects), with: decoder)
         }
         let result: TransportResponse
         do {
@@ -134,11 +136,14 @@ public final class Client: Sendable {
         return try answer.response(for: result)
     }
 
-    /// `result` when it is a 2xx answer.
+    /// `result` when it is a 2xx answer, or a redirect handed to a call whose own redirect
+    /// policy follows none (``OperationMetadata/redirects``), which reads the `Location` itself.
     ///
     /// - Throws: the ``APIError`` any other answer means.
-    private func checked(_ result: TransportResponse) throws -> TransportResponse {
-        guard (200..<300).contains(result.response.status.code) else {
+    private func checked(_ result: TransportResponse, takesRedirects: Bool) throws -> TransportResponse {
+        let status = result.response.status.code
+        let isTakenRedirect = takesRedirects && RedirectPolicy.redirectStatuses.contains(status)
+        guard (200..<300).contains(status) || isTakenRedirect else {
             let errorResponse = ErrorResponse(
                 response: result.response,
                 body: result.body,

@@ -63,6 +63,10 @@ public struct ClientConfiguration: Sendable {
     /// would travel unencrypted. Turn it on only for an API that carries no credentials and no
     /// private data, such as a public timetable feed.
     public var allowsInsecureHTTP = false
+    /// The `Accept` header sent when neither ``defaultHeaders`` nor the endpoint names one
+    /// (default `application/json`); `nil` sends none, for a client that fetches files rather
+    /// than JSON.
+    public var defaultAccept: String? = "application/json"
 
     /// Creates a configuration with defaults suitable for most JSON APIs.
     public init(

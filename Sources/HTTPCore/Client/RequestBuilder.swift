@@ -17,8 +17,8 @@ struct RequestBuilder: Sendable {
     private let baseScheme: String?
     private let baseAuthority: String?
     private let basePath: String
-    /// The fields every request starts with: the default headers, then `User-Agent` and `Accept`
-    /// unless they set them.
+    /// The fields every request starts with: the default headers, then `User-Agent` and the
+    /// default `Accept` unless they set them.
     private let baseHeaders: HTTPFields
     private let encoder: JSONEncoder
     private let redactor: Redactor
@@ -30,6 +30,7 @@ struct RequestBuilder: Sendable {
         baseURL: URL,
         defaultHeaders: HTTPFields,
         userAgent: String?,
+        accept: String? = "application/json",
         json: JSONCoding,
         redactor: Redactor,
         allowsInsecureHTTP: Bool = false
@@ -41,7 +42,7 @@ struct RequestBuilder: Sendable {
         basePath = base.path == "/" ? "" : base.path ?? ""
         var headers = defaultHeaders
         if let userAgent, headers[.userAgent] == nil { headers[.userAgent] = userAgent }
-        if headers[.accept] == nil { headers[.accept] = "application/json" }
+        if let accept, headers[.accept] == nil { headers[.accept] = accept }
         baseHeaders = headers
         // Foundation's coders are safe to share once configured, and this one never changes.
         encoder = json.makeEncoder()

@@ -12,8 +12,10 @@ public struct OperationMetadata: Sendable, Hashable {
     /// This operation's retry policy, replacing the client's; `nil` uses the client's.
     public var retry: RetryPolicy?
     /// This operation's redirect policy, replacing the client's ``ClientConfiguration/redirectPolicy``;
-    /// `nil` uses the client's. ``RedirectPolicy/none`` hands a 3xx to the call as it is, for a
-    /// call that follows the `Location` itself (with other credentials, say). Credential headers
+    /// `nil` uses the client's. ``RedirectPolicy/none`` hands a 301, 302, 303, 307 or 308 to the
+    /// call as its answer rather than an error (decoded by the endpoint's decoder, with its
+    /// status and headers in the ``Response``), for a call that follows the `Location` itself
+    /// (with other credentials, say). Credential headers
     /// the client's redactor knows are stripped across origins whatever the policy lists.
     public var redirects: RedirectPolicy?
     /// How the operation's list responses page, for ``Client/paginate(_:options:)``; `nil` for

@@ -54,7 +54,8 @@ package enum ErrorMapping {
         let status = error.response.status.code
         let parsed = ErrorBodyFields(body: error.body)
         var details = APIError.Details(
-            message: parsed.message ?? statusText(status),
+            message: parsed.message ?? (parsed.payload == nil ? ErrorBodyFields.plainText(error.body) : nil)
+                ?? statusText(status),
             hint: parsed.hint,
             httpStatus: status,
             requestID: error.requestID,
@@ -120,6 +121,21 @@ package struct ErrorBodyFields: Sendable {
     package var hint: String?
     package var fieldErrors: [APIError.FieldError] = []
     package var payload: JSONValue?
+
+    /// A short plain-text body as one line, such as Basecamp's `OAuth token expired (old age)`;
+    /// `nil` for an empty, long, binary, JSON or HTML body. Control characters are dropped so a
+    /// server cannot steer the terminal the message is printed on.
+    package static func plainText(_ body: Data) -> String? {
+        guard !body.isEmpty, body.count <= 512, let text = String(data: body, encoding: .utf8) else { return nil }
+        let printable = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : $0 }
+            )
+        )
+        let line = printable.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard let first = line.first, !"<{[".contains(first) else { return nil }
+        return line
+    }
 
     /// Reads `body`; anything that is not a JSON object leaves every field empty.
     package init(body: Data) {

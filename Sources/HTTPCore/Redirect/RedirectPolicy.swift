@@ -8,7 +8,9 @@ public import HTTPTypes
 /// another. A redirect from https to http is refused outright.
 ///
 /// Set one per client in ``ClientConfiguration/redirectPolicy`` and override it per operation
-/// with ``OperationMetadata/redirects`` (``none`` for a call that must see the 3xx itself). The
+/// with ``OperationMetadata/redirects``: under an operation's own ``none`` a redirect is the
+/// call's answer (its status, `Location` and body), for a call that follows it itself; under a
+/// client's ``none`` it is an error like any other non-2xx answer. The
 /// pipeline's redirect stage applies it hop by hop; transports send one hop and never follow a
 /// redirect themselves (see <doc:RequestPipeline>).
 public struct RedirectPolicy: Sendable, Hashable {
@@ -93,9 +95,12 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// `Location`, under a policy that follows any. Cheap, so a caller can skip working out the
     /// request's URL for every other answer.
     func mayFollow(_ response: HTTPResponse) -> Bool {
-        maxRedirects > 0 && [301, 302, 303, 307, 308].contains(response.status.code)
+        maxRedirects > 0 && Self.redirectStatuses.contains(response.status.code)
             && response.headerFields.contains(.location)
     }
+
+    /// The statuses that redirect: 301, 302, 303, 307 and 308.
+    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Whether two URLs share scheme, host and port (default ports filled in).
     public static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
