@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Hummingbird
 
 /// JSON responses with sorted keys, so bodies are byte-for-byte stable across runs and platforms.

@@ -142,28 +142,29 @@ struct FileWriterTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appending(path: "fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = Task.detached { () -> Data in
-            await withCheckedContinuation { continuation in
-                Thread {
-                    // read(2) to the end: Foundation reads a FIFO only as far as its size, 0.
-                    let descriptor = open(fifo, O_RDONLY)
-                    var data = Data()
-                    var buffer = [UInt8](repeating: 0, count: 4096)
-                    while descriptor >= 0 {
-                        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                        if count <= 0 { break }
-                        data.append(contentsOf: buffer[..<count])
-                    }
-                    if descriptor >= 0 { close(descriptor) }
-                    continuation.resume(returning: data)
-                }
-                .start()
+        // The reader is a thread started here, not a task: opening a FIFO blocks until the other
+        // end opens, and a task could wait for a pool thread that the writer's open holds.
+        let (received, delivered) = AsyncStream.makeStream(of: Data.self)
+        Thread {
+            // read(2) to the end: Foundation reads a FIFO only as far as its size, 0.
+            let descriptor = open(fifo, O_RDONLY)
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while descriptor >= 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                data.append(contentsOf: buffer[..<count])
             }
+            if descriptor >= 0 { close(descriptor) }
+            delivered.yield(data)
+            delivered.finish()
         }
+        .start()
         let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
         let client = try transport.client()
         let result = try await client.download(Endpoint<Data>(.get, "big"), to: FileDestination(path: fifo))
-        #expect(await reader.value == Data("0123456789".utf8))
+        var reader = received.makeAsyncIterator()
+        #expect(await reader.next() == Data("0123456789".utf8))
         #expect(transport.ranges == [nil, "bytes=5-"])
         #expect(result.resumedFrom == 5)
         #expect(try Self.names(folder) == ["fifo"])

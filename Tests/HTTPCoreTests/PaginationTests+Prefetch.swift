@@ -38,7 +38,7 @@ extension PaginationTests {
             if items.first?.id == 1 {
                 // Page 2's request goes out while this decode runs. Bounded, so a walk that
                 // requests page 2 only after the decode fails here instead of hanging.
-                let arrived = secondRequested.wait(timeout: .now() + 300) == .success
+                let arrived = secondRequested.wait(timeout: .now() + 30) == .success
                 overlapped.withLock { $0.append(arrived) }
             }
             return items
