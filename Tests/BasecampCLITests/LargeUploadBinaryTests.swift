@@ -5,10 +5,6 @@ import Foundation
 import HTTPCore
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Large files through the built `basecamp` and the sandbox, which streams them to disk.
 @Suite("basecamp upload of large files")
 struct LargeUploadBinaryTests {
@@ -52,7 +48,9 @@ struct LargeUploadBinaryTests {
         #expect(human.stderr.contains("send a smaller body or file"), "\(human.stderr)")
     }
 
-    @Test("A 1 GiB upload is streamed both ways: it is kept whole, and no process holds it in memory")
+    // Its peak memory is a measurement (docs/performance.md), not an assertion: the test
+    // process's children all count towards the one figure the system keeps for them.
+    @Test("A 1 GiB upload is streamed to the sandbox's disk and kept whole")
     func oneGibibyte() async throws {
         let size: Int64 = 1 << 30
         let (folder, file) = try Self.sparseFile(size)
@@ -68,13 +66,5 @@ struct LargeUploadBinaryTests {
         #expect(kept.count == 1)
         let attributes = try FileManager.default.attributesOfItem(atPath: state.path + ".files/" + (kept.first ?? ""))
         #expect((attributes[.size] as? NSNumber)?.int64Value == size)
-        #if os(Linux)
-        // The largest child this test process has waited for (in KiB); every other one is a
-        // small tool run.
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        let peakMiB = Int(usage.ru_maxrss) / 1024
-        #expect(peakMiB < 256, "peak RSS of the upload process: \(peakMiB) MiB")
-        #endif
     }
 }
