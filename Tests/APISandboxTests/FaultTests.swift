@@ -136,8 +136,12 @@ enum RawHTTP {
         var step: String
     }
 
+    /// The exchange runs on a thread of its own: its read blocks until the server closes, and a
+    /// pool thread held that long could stall the very server it waits for.
     static func get(port: Int, path: String) async throws -> (head: String, body: Data) {
-        try await Task.detached { try exchange(port: port, path: path) }.value
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try exchange(port: port, path: path) }) }.start()
+        }
     }
 
     private static func exchange(port: Int, path: String) throws -> (head: String, body: Data) {

@@ -119,9 +119,9 @@ struct FilesBinaryTests {
         "On a terminal, download draws a progress line and erases it",
         .enabled(if: FileManager.default.isExecutableFile(atPath: TerminalBinaryTests.script))
     )
-    func progressOnTerminal() throws {
+    func progressOnTerminal() async throws {
         let workspace = try Workspace()
-        let transcript = try TerminalBinaryTests.onTerminal(
+        let transcript = try await TerminalBinaryTests.onTerminal(
             "--sandbox download \(Self.logo) --output \(workspace.path("logo.png"))"
         )
         #expect(transcript.contains("Downloading company-logo.png: 20.7 KiB of 20.7 KiB (100%)"))

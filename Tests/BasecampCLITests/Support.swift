@@ -75,20 +75,7 @@ func runBuiltBasecamp(
     process.arguments = arguments
     process.currentDirectoryURL = directory
     process.environment = BuiltExecutable.environment([:])
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // Small outputs: read to the end, then wait.
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(
-        exitCode: process.terminationStatus,
-        stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self)
-    )
+    return try await process.runToEnd()
 }
 
 /// The package's root folder, found from this file's path.

@@ -11,7 +11,7 @@ struct TerminalBinaryTests {
     static let script = "/usr/bin/script"
 
     /// What the terminal showed: the command's stdout and stderr as one transcript.
-    static func onTerminal(_ arguments: String) throws -> String {
+    static func onTerminal(_ arguments: String) async throws -> String {
         let basecamp = try BuiltExecutable.url(named: "basecamp").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
@@ -19,21 +19,16 @@ struct TerminalBinaryTests {
         process.environment = ProcessInfo.processInfo.environment.filter {
             BuiltExecutable.inheritedVariables.contains($0.key)
         }
-        let output = Pipe()
-        process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try await process.runToEnd().stdout
     }
 
     @Test(
         "A table fits the terminal's width; progress is drawn, then erased before the table",
         .enabled(if: FileManager.default.isExecutableFile(atPath: script))
     )
-    func terminal() throws {
-        let transcript = try Self.onTerminal("--sandbox todos list --todolist 1069479338")
+    func terminal() async throws {
+        let transcript = try await Self.onTerminal("--sandbox todos list --todolist 1069479338")
         #expect(transcript.contains("Fetching ListTodos: page 3, 120 of 120 items…"))
         let erase = "\r\u{1B}[2K"
         let afterProgress = try #require(transcript.components(separatedBy: erase).last)

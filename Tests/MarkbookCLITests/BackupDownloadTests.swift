@@ -25,7 +25,7 @@ struct BackupDownloadTests {
         let bytes = try Data(contentsOf: target)
         #expect(bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]), "a zip's local file header")
         #expect(try folder.names() == ["backup.zip"])
-        if let listing = try Self.unzipListing(target) {
+        if let listing = try await Self.unzipListing(target) {
             #expect(listing.status == 0, "unzip -l: \(listing.output)")
             #expect(listing.output.contains("manifest.json"), "\(listing.output)")
         }
@@ -79,7 +79,7 @@ struct BackupDownloadTests {
     }
 
     /// `unzip -l FILE`, or `nil` when unzip is not installed.
-    static func unzipListing(_ file: URL) throws -> (status: Int32, output: String)? {
+    static func unzipListing(_ file: URL) async throws -> (status: Int32, output: String)? {
         let unzip = ["/usr/bin/unzip", "/bin/unzip", "/usr/local/bin/unzip"].first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
@@ -87,12 +87,7 @@ struct BackupDownloadTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: unzip)
         process.arguments = ["-l", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try await process.runToEnd()
+        return (result.exitCode, result.stdout + result.stderr)
     }
 }
