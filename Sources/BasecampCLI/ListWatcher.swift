@@ -71,8 +71,8 @@ struct ListWatcher {
             keep: { item in project.map { OperationRunner.belongs(item, to: $0) } ?? true }
         )
         let every = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        context.note("Watching \(operation.id) for new items every \(every) s; Ctrl-C to stop.")
         _ = try await Interruption.run {
+            context.note("Watching \(operation.id) for new items every \(every) s; Ctrl-C to stop.")
             var printer = printer
             for await result in polling.results {
                 switch result {

@@ -130,6 +130,8 @@ struct APISandboxCommand: AsyncParsableCommand {
             )
             throw ExitCode.failure
         }
+        // Caught before the first line, which tells a script it may now stop the server.
+        let signals = TerminationSignals()
         // Written straight to the file handle so the line is visible at once even when stdout is
         // a pipe, which is how scripts wait for the server to come up.
         emit("api-sandbox listening on \(sandbox.baseURL.absoluteString)")
@@ -141,7 +143,7 @@ struct APISandboxCommand: AsyncParsableCommand {
         if let storage = sandbox.secondOrigin {
             emit("  storage host: \(storage.absoluteString) (where Basecamp's download_urls point)")
         }
-        let signal = await Interruption.nextTerminationSignal()
+        let signal = await signals.next()
         emit("api-sandbox received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
         await sandbox.stop()
         emit("api-sandbox stopped")
