@@ -60,7 +60,7 @@ struct SandboxLimitsBinaryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Written straight into a state file: 2,500 creates through the API would take longer
         // than the walk under test.
-        var data = AccountData.seeded()
+        var data = AccountData.seeded
         for index in 0..<2500 {
             data.add(.todo, ["content": .string("Item \(index)")], in: Self.hardware, at: "2026-02-01T09:00:00.000Z")
         }

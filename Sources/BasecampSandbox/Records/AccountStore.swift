@@ -13,7 +13,7 @@ final class AccountStore: Sendable {
 
     /// An in-memory account, starting from the seed.
     init() {
-        (saved, files) = (SavedState(.seeded()), .temporary())
+        (saved, files) = (SavedState(.seeded), .temporary())
     }
 
     /// The account saved in `file`, or the seed when there is no file yet.
@@ -24,7 +24,7 @@ final class AccountStore: Sendable {
     init(stateFile file: SandboxStateFile) throws {
         files = BodyFiles(directory: URL(fileURLWithPath: file.url.path + ".files"))
         do {
-            saved = try SavedState(file: file, version: AccountData.currentVersion, initial: .seeded())
+            saved = try SavedState(file: file, version: AccountData.currentVersion, initial: .seeded)
         } catch let error as SandboxStateFileError where error.problem == .otherVersion {
             throw file.failure(.otherVersion, error.detail + "; delete it to start afresh")
         }
@@ -46,6 +46,6 @@ final class AccountStore: Sendable {
 
     /// Goes back to the seeded account, and saves it.
     func reset() throws {
-        try update { $0 = .seeded() }
+        try update { $0 = .seeded }
     }
 }

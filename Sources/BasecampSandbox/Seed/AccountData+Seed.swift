@@ -4,7 +4,8 @@ import HTTPCore
 extension AccountData {
     /// The account every sandbox starts with: deterministic, so tests and docs can rely on it.
     /// The order of what is added fixes the ids the sandbox makes up, which the CLI's examples use.
-    static func seeded() -> AccountData {
+    /// Made once per process: every sandbox start begins from it.
+    static let seeded: AccountData = {
         let seed = BasecampSandboxSeed.self
         var data = AccountData(
             accountID: seed.accountID,
@@ -36,7 +37,7 @@ extension AccountData {
         data.seedOtherProjects()
         data.seedLetoLaptopTools()
         return data
-    }
+    }()
 
     /// Days from Monday 2 February 2026, kept simple: February has 28 days in 2026.
     static func day(_ offset: Int) -> String {

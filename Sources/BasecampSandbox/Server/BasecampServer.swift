@@ -53,12 +53,15 @@ final class BasecampServer: Sendable {
 
     /// Registers every Spec path template under the base path for every method, so that a
     /// method the path has no operation for answers `405`, as Basecamp does; then a download's
-    /// redirect to the storage origin (see ``registerStorage(on:)``), and the reset.
+    /// redirect to the storage origin (see ``registerStorage(on:)``), and the reset. A path with a
+    /// GET gets its HEAD from the router, which answers it with the GET's headers.
     func register(on router: Router<SandboxRequestContext>) {
         let api = router.group(RouterPath(basePath))
         for (path, operations) in Self.specRoutes {
-            for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
-                let operation = operations.first { $0.method == (method == .head ? .get : method) }
+            let hasGet = operations.contains { $0.method == .get }
+            for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] where method != .head || !hasGet
+            {
+                let operation = operations.first { $0.method == method }
                 let streams = operation?.id == "CreateAttachment"
                 api.on(path, method: method) { request, context in
                     try await self.handle(request, context, streamingBody: streams) { body, requestID in
