@@ -73,12 +73,8 @@ extension BasecampServer {
         if !failure.fieldErrors.isEmpty {
             members["errors"] = .object(failure.fieldErrors.mapValues { .array($0.map(JSONValue.string)) })
         }
-        return make(
-            status: failure.status,
-            body: JSONValue.object(members).encoded(),
-            headers: [:],
-            requestID: requestID
-        )
+        let body = JSONValue.object(members).encoded()
+        return make(status: failure.status, body: body, headers: [:], requestID: requestID)
     }
 }
 
