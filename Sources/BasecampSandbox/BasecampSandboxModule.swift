@@ -138,17 +138,7 @@ public struct BasecampSandboxModule: SandboxModule {
         let store = savedStore ?? AccountStore()
         let server = BasecampServer(module: self, store: store, state: state)
         mounted.withLock { $0 = server }
-        authorization.register(on: router, apiBasePath: basePath) {
-            let data = store.snapshot()
-            let me = data.person(data.meID)
-            return SandboxIdentity(
-                personID: data.meID,
-                name: me?.name ?? "Sandbox User",
-                email: me?.email ?? "sandbox@example.com",
-                accountID: data.accountID,
-                accountName: data.accountName
-            )
-        }
+        AuthorizationRoutes(authorization: authorization, apiBasePath: basePath, store: store).register(on: router)
         server.register(on: router)
     }
 

@@ -69,8 +69,8 @@ extension MarkbookSandboxModule {
             state.withLockedValue { $0.counters.failedLogins += 1 }
             return Answer(action: "authenticate", status: "ERROR:invalid credentials")
         }
+        let token = SandboxSecrets.make()
         var generator = SystemRandomNumberGenerator()
-        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         let key = Int.random(in: 100_000_000...999_999_999, using: &generator)
         state.withLockedValue { state in
             state.world.sessions[token] = SandboxWorld.Session(key: key, openedAt: now)

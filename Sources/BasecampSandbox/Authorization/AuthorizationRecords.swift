@@ -1,3 +1,4 @@
+import APISandbox
 import Foundation
 
 /// Which of the sandbox's two servers issued something; they speak different token styles.
@@ -63,15 +64,8 @@ struct AuthorizationRecords: Codable, Sendable, Equatable {
     }
 }
 
-/// Random values for codes and tokens, from the system's cryptographic generator.
-enum SandboxSecrets {
-    static func make(_ prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return prefix
-            + (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
-
-    /// A user code like `BXKM-PQRT`: consonants only, so it never spells a word.
+extension SandboxSecrets {
+    /// A device grant's user code like `BXKM-PQRT`: consonants only, so it never spells a word.
     static func userCode() -> String {
         let letters = Array("BCDFGHJKLMNPQRSTVWXZ")
         var generator = SystemRandomNumberGenerator()

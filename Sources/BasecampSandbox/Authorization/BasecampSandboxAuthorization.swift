@@ -2,7 +2,6 @@ import APISandbox
 import Crypto
 public import Foundation
 import HTTPCore
-import Hummingbird
 
 /// The sandbox's authorization servers: Launchpad, and the resource-first server Basecamp is
 /// moving to, issuing real codes and tokens that the sandbox's API then accepts.
@@ -144,23 +143,4 @@ public final class BasecampSandboxAuthorization: Sendable {
     func knows(clientID: String) -> Bool {
         !clientID.isEmpty && (options.clients.isEmpty || options.clients.contains { $0.id == clientID })
     }
-
-    /// Mounts every route; `apiBasePath` is where the Basecamp API lives, for the account
-    /// links in `authorization.json`.
-    func register(
-        on router: Router<SandboxRequestContext>,
-        apiBasePath: String,
-        identity: @escaping @Sendable () -> SandboxIdentity
-    ) {
-        AuthorizationRoutes(authorization: self, apiBasePath: apiBasePath, identity: identity).register(on: router)
-    }
-}
-
-/// Who signs in to the sandbox and which Basecamp account they reach.
-struct SandboxIdentity: Sendable {
-    var personID: Int
-    var name: String
-    var email: String
-    var accountID: Int
-    var accountName: String
 }

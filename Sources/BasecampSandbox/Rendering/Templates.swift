@@ -4,7 +4,14 @@ import HTTPCore
 
 /// The Spec's examples, parsed once: what every answer is built from.
 enum Templates {
+    /// What the routes answer besides kept records, which take their kind's example.
     static let person = parsed("Person")
+    static let event = parsed("Event")
+    static let timelineEvent = parsed("TimelineEvent")
+    static let bookmark = parsed("Bookmark")
+    static let subscription = parsed("Subscription")
+    static let searchResult = parsed("SearchResult")
+    static let uploadVersion = parsed("UploadVersion")
 
     private static let examples = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { ($0, parsed($0.schema)) })
     private static let blanks = examples.mapValues(\.blanked)

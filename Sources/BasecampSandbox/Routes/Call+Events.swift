@@ -55,8 +55,3 @@ extension Renderer {
         (recording?.kind.events ?? "recording") + "_" + event.action
     }
 }
-
-extension Templates {
-    static let event = parsed("Event")
-    static let timelineEvent = parsed("TimelineEvent")
-}

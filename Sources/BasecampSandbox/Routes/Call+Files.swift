@@ -53,7 +53,3 @@ extension Call {
         return .list(versions) { $0 }
     }
 }
-
-extension Templates {
-    static let uploadVersion = parsed("UploadVersion")
-}

@@ -83,8 +83,3 @@ extension Renderer {
         ])
     }
 }
-
-extension Templates {
-    static let bookmark = parsed("Bookmark")
-    static let subscription = parsed("Subscription")
-}

@@ -51,7 +51,3 @@ extension Call {
         return .list(sorted) { render.record($0) }
     }
 }
-
-extension Templates {
-    static let searchResult = parsed("SearchResult")
-}

@@ -48,13 +48,22 @@ extension AccountData {
         String(format: "2026-01-%02dT%02d:15:00.000Z", day, hour)
     }
 
-    /// A project made on `day` with its people, its to-do set and message board taking `dock`'s ids.
-    mutating func addProject(_ id: Int, _ name: String, _ about: String, _ people: [Int], _ dock: (Int, Int), day: Int)
-    {
+    /// A project made on `day` with its people, its to-do set taking the id `todoset` and its
+    /// message board `board` (by default the next one).
+    mutating func addProject(
+        _ id: Int,
+        _ project: (name: String, about: String),
+        _ people: [Int],
+        todoset: Int,
+        board: Int? = nil,
+        day: Int
+    ) {
         let fields: [String: JSONValue] = [
-            "name": .string(name), "description": .string(about), "people_ids": .array(people.map(JSONValue.integer)),
+            "name": .string(project.name), "description": .string(project.about),
+            "people_ids": .array(people.map(JSONValue.integer)),
         ]
-        add(.project, fields, in: 0, id: id, at: Self.time(day, 9), dockIDs: [.todoset: dock.0, .messageBoard: dock.1])
+        let dock: [RecordKind: Int] = [.todoset: todoset, .messageBoard: board ?? todoset + 1]
+        add(.project, fields, in: 0, id: id, at: Self.time(day, 9), dockIDs: dock)
     }
 
     /// A to-do list made at `time` and its to-dos; `facts` tells, from each to-do's place, whether

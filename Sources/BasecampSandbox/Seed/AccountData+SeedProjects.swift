@@ -10,8 +10,8 @@ extension AccountData {
         let seed = BasecampSandboxSeed.self
         let (todoset, hardware, flux) = (seed.letoLaptopTodosetID, seed.hardwareTodolistID, seed.fluxCapacitorTodoID)
         let everyone = people.map(\.id)
-        let leto = seed.letoLaptopProjectID
-        addProject(leto, "The Leto Laptop", "Laptop product launch.", everyone, (todoset, 1_069_479_340), day: 8)
+        let leto = ("The Leto Laptop", "Laptop product launch.")
+        addProject(seed.letoLaptopProjectID, leto, everyone, todoset: todoset, board: 1_069_479_340, day: 8)
         let plug: [String: JSONValue] = ["name": "Hardware", "description": "<div>Everything with a plug.</div>"]
         add(.todolist, plug, in: todoset, id: hardware, at: Self.time(8, 10))
         let tip = "<div>Use the <strong>1.21 gigawatt</strong> setting.</div>"
@@ -57,26 +57,14 @@ extension AccountData {
                 ("Supplier shortlist", shortlist, Self.cheryl, 12, 10, second),
             ]
         )
-        add(
-            .comment,
-            ["content": "<div>Careful with the plutonium.</div>"],
-            in: flux,
-            by: Self.jared,
-            at: Self.time(13, 9)
-        )
+        let careful: JSONValue = "<div>Careful with the plutonium.</div>"
+        add(.comment, ["content": careful], in: flux, by: Self.jared, at: Self.time(13, 9))
     }
 
     mutating func seedOtherProjects() {
         let seed = BasecampSandboxSeed.self
         let website = ("Marketing Website Relaunch", "A faster, friendlier honchodesign.com.")
-        addProject(
-            seed.websiteProjectID,
-            website.0,
-            website.1,
-            [Self.owner, Self.annie, Self.amy],
-            (1_069_479_400, 1_069_479_401),
-            day: 14
-        )
+        addProject(seed.websiteProjectID, website, [Self.owner, Self.annie, Self.amy], todoset: 1_069_479_400, day: 14)
         let design = [
             "Moodboard", "Type scale", "Colour palette", "Home page hero", "Navigation", "Footer", "Pricing table",
             "Case study template", "Blog layout", "Contact form", "Dark mode", "Icon set", "Illustrations",
@@ -101,14 +89,7 @@ extension AccountData {
         )
 
         let hiring = ("Hiring: Backend Engineer", "Find our next backend engineer.")
-        addProject(
-            seed.hiringProjectID,
-            hiring.0,
-            hiring.1,
-            [Self.owner, Self.jared],
-            (1_069_479_500, 1_069_479_501),
-            day: 18
-        )
+        addProject(seed.hiringProjectID, hiring, [Self.owner, Self.jared], todoset: 1_069_479_500, day: 18)
         let loop = [
             "Write the job description", "Post to job boards", "Screen applications", "Phone screens",
             "Technical interviews", "Make an offer",
@@ -121,16 +102,9 @@ extension AccountData {
             [("Job description v2", "<div>Updated with the on-call details.</div>", Self.jared, 19, 9, [])]
         )
 
-        let move = seed.officeMoveProjectID
-        addProject(
-            move,
-            "Office Move",
-            "Moving to the new studio.",
-            [Self.owner, Self.marcus],
-            (1_069_479_600, 1_069_479_601),
-            day: 2
-        )
-        try? change(move, at: Self.time(2, 9)) { $0.status = "archived" }
+        let move = ("Office Move", "Moving to the new studio.")
+        addProject(seed.officeMoveProjectID, move, [Self.owner, Self.marcus], todoset: 1_069_479_600, day: 2)
+        try? change(seed.officeMoveProjectID, at: Self.time(2, 9)) { $0.status = "archived" }
         let packing = ["Label the boxes", "Book the movers", "Forward the mail", "Set up the network", "Hang the art"]
         addList(1_069_479_602, "Packing", in: 1_069_479_600, at: Self.time(2, 10), todos: packing) { _ in
             (true, nil, Self.marcus, Self.time(2, 11))

@@ -53,7 +53,7 @@ extension BasecampServer {
         guard let body, status != 204, status != 304 else {
             return Response(status: .init(code: status), headers: fields)
         }
-        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.contentType] = fields[.contentType] ?? "application/json; charset=utf-8"
         return Response(
             status: .init(code: status),
             headers: fields,
@@ -64,26 +64,17 @@ extension BasecampServer {
     static func failure(_ failure: APIFailure, requestID: String) -> Response {
         if failure.status == 401 {
             // Basecamp refuses a token in plain text, e.g. "OAuth token expired (old age)".
-            var fields = HTTPFields()
-            fields[.wwwAuthenticate] = "Bearer realm=\"Basecamp\""
-            fields[.contentType] = "text/plain; charset=utf-8"
-            fields[.xRequestID] = requestID
-            return Response(
-                status: .unauthorized,
-                headers: fields,
-                body: ResponseBody(byteBuffer: ByteBuffer(string: failure.message))
-            )
+            let headers: [HTTPField.Name: String] = [
+                .wwwAuthenticate: "Bearer realm=\"Basecamp\"", .contentType: "text/plain; charset=utf-8",
+            ]
+            return make(status: 401, body: Data(failure.message.utf8), headers: headers, requestID: requestID)
         }
         var members: [String: JSONValue] = ["error": .string(failure.message)]
         if !failure.fieldErrors.isEmpty {
             members["errors"] = .object(failure.fieldErrors.mapValues { .array($0.map(JSONValue.string)) })
         }
-        return make(
-            status: failure.status,
-            body: JSONValue.object(members).encoded(),
-            headers: [:],
-            requestID: requestID
-        )
+        let body = JSONValue.object(members).encoded()
+        return make(status: failure.status, body: body, headers: [:], requestID: requestID)
     }
 }
 

@@ -1,0 +1,142 @@
+import APISandbox
+import Crypto
+import Foundation
+import HTTPCore
+import Hummingbird
+
+/// The token endpoints: the code, refresh and device grants.
+///
+/// Launchpad accepts its drafts' spelling (`type=web_server`, `type=refresh`) as well as the
+/// standard one and answers `{access_token, refresh_token, expires_in}`; the resource-first
+/// server accepts only `grant_type=…` and adds `token_type` (and `resource` on first issue).
+@available(macOS 14, iOS 17, tvOS 17, *)
+extension AuthorizationRoutes {
+    func token(_ request: Request, on server: IssuingServer) async throws -> Response {
+        let (form, clientID) = try await authenticatedForm(request)
+        switch Self.grant(form, on: server) {
+        case "authorization_code"?: return try exchange(form, clientID: clientID, on: server)
+        case "refresh_token"?: return try refresh(form, clientID: clientID, on: server)
+        case "urn:ietf:params:oauth:grant-type:device_code"? where server == .resourceFirst:
+            return try poll(form, clientID: clientID)
+        default:
+            throw OAuthRefusal("unsupported_grant_type", "This server does not offer that grant.")
+        }
+    }
+
+    /// The grant in the standard spelling; Launchpad also takes the drafts' `type`.
+    private static func grant(_ form: [String: String], on server: IssuingServer) -> String? {
+        if let type = form["grant_type"] { return type }
+        guard server == .launchpad else { return nil }
+        switch form["type"] {
+        case "web_server"?: return "authorization_code"
+        case "refresh"?: return "refresh_token"
+        default: return nil
+        }
+    }
+
+    private func exchange(_ form: [String: String], clientID: String, on server: IssuingServer) throws -> Response {
+        guard let code = form["code"], let redirectURI = form["redirect_uri"] else {
+            throw OAuthRefusal("invalid_request", "code and redirect_uri are required.")
+        }
+        // Single use: the code is gone whatever the outcome.
+        let record = authorization.update { $0.codes.removeValue(forKey: code) }
+        guard let record, record.server == server, record.clientID == clientID, record.redirectURI == redirectURI,
+            record.expiresAt > authorization.now()
+        else { throw OAuthRefusal("invalid_grant", "The code is unknown, used, expired or not for this client.") }
+        if let challenge = record.challenge {
+            guard let verifier = form["code_verifier"], Self.challenge(for: verifier) == challenge else {
+                throw OAuthRefusal("invalid_grant", "The code_verifier does not match the code_challenge.")
+            }
+        }
+        let resource = form["resource"] ?? record.resource
+        return issueTokens(on: server, clientID: clientID, resource: resource, includeResource: true)
+    }
+
+    private func refresh(_ form: [String: String], clientID: String, on server: IssuingServer) throws -> Response {
+        guard let token = form["refresh_token"] else {
+            throw OAuthRefusal("invalid_request", "refresh_token is required.")
+        }
+        // A refusal is returned, not thrown, so that the request is counted all the same.
+        let granted = authorization.update { records -> Result<String?, OAuthRefusal> in
+            records.refreshRequests += 1
+            guard let record = records.refreshTokens[token], record.isUsable, record.server == server,
+                record.clientID == clientID
+            else { return .failure(OAuthRefusal("invalid_grant", "The refresh token is unknown, spent or revoked.")) }
+            if let bound = record.resource, form["resource"] != bound {
+                let unbound = "This token is bound to one account: send its resource with the refresh."
+                return .failure(OAuthRefusal("invalid_request", unbound))
+            }
+            records.refreshTokens[token]?.isUsable = false
+            return .success(record.resource)
+        }
+        // Refresh answers leave `resource` out; clients keep the one they have.
+        return issueTokens(on: server, clientID: clientID, resource: try granted.get(), includeResource: false)
+    }
+
+    /// RFC 8628 §3.4–3.5: pending for the first polls, `slow_down` for a client that polls
+    /// faster than the interval, then tokens (once).
+    private func poll(_ form: [String: String], clientID: String) throws -> Response {
+        guard let deviceCode = form["device_code"] else {
+            throw OAuthRefusal("invalid_request", "device_code is required.")
+        }
+        let now = authorization.now()
+        let approveAfter = authorization.options.devicePollsBeforeApproval
+        // Refusals are returned, not thrown, so that the poll is recorded all the same.
+        let approved = authorization.update { records -> Result<String?, OAuthRefusal> in
+            guard var record = records.deviceCodes[deviceCode], record.isUsable, record.clientID == clientID else {
+                let unknown = "The device code is unknown, used or not for this client."
+                return .failure(OAuthRefusal("invalid_grant", unknown))
+            }
+            guard record.expiresAt > now else {
+                return .failure(OAuthRefusal("expired_token", "The device code expired."))
+            }
+            // A little slack: a client that waited the interval may still arrive a hair early.
+            let tooSoon = now.timeIntervalSince(record.lastPoll) < Double(record.interval) * 0.8
+            record.lastPoll = now
+            record.polls += 1
+            defer { records.deviceCodes[deviceCode] = record }
+            if tooSoon {
+                record.interval += 5
+                return .failure(OAuthRefusal("slow_down", "Polling too fast; wait 5 seconds more between polls."))
+            }
+            guard record.polls > approveAfter else {
+                return .failure(OAuthRefusal("authorization_pending", "The user has not finished yet."))
+            }
+            record.isUsable = false
+            return .success(record.resource)
+        }
+        return issueTokens(on: .resourceFirst, clientID: clientID, resource: try approved.get(), includeResource: true)
+    }
+
+    /// Tokens for a grant: a new access token and (rotated) refresh token, recorded.
+    private func issueTokens(
+        on server: IssuingServer,
+        clientID: String,
+        resource: String?,
+        includeResource: Bool
+    ) -> Response {
+        let lifetime = authorization.options.accessTokenLifetime
+        let (access, refresh) = (SandboxSecrets.make("sbx_at_"), SandboxSecrets.make("sbx_rt_"))
+        let expiresAt = authorization.now().addingTimeInterval(TimeInterval(lifetime))
+        authorization.update { records in
+            records.accessTokens[access] = .init(clientID: clientID, expiresAt: expiresAt, resource: resource)
+            records.refreshTokens[refresh] = .init(server: server, clientID: clientID, resource: resource)
+        }
+        var body: [String: JSONValue] = [
+            "access_token": .string(access), "refresh_token": .string(refresh), "expires_in": .integer(lifetime),
+        ]
+        if server == .resourceFirst {
+            body["token_type"] = "Bearer"
+            if includeResource, let resource { body["resource"] = .string(resource) }
+        }
+        return Self.json(.object(body))
+    }
+
+    /// PKCE S256: `BASE64URL(SHA256(verifier))` without padding.
+    static func challenge(for verifier: String) -> String {
+        Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
