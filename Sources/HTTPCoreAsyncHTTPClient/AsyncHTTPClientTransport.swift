@@ -161,9 +161,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         defer { loopSlots.withLock { $0.give(slot) } }
         let eventLoop = eventLoops[slot % eventLoops.count]
         var prepared = try Self.clientRequest(request, body: body, url: url)
+        var uploadWindow: UploadWindow?
         if let file = transfer?.uploadFile {
             let length = try TransportError.uploadLength(of: file)
-            prepared.body = try FileUploadBody.body(for: file, length: length, on: eventLoop)
+            let window = UploadWindow(chunks: FileUploadBody.chunksInFlight, eventLoop: eventLoop)
+            prepared.body = try FileUploadBody.body(for: file, length: length, window: window, on: eventLoop)
+            uploadWindow = window
         }
         let outgoing = prepared
         let collector = ResponseCollector(
@@ -171,7 +174,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             isHead: request.method == .head,
             options: options,
             started: started,
-            transfer: transfer
+            transfer: transfer,
+            uploadWindow: uploadWindow
         )
         let client = self.client
         let collected: CollectedResponse

@@ -8,11 +8,19 @@ enum FileUploadBody {
     /// How much of the file is read per write: large enough for throughput, small enough that
     /// memory stays flat.
     static let chunkSize = 256 * 1024
+    /// How many chunks may be read ahead of the connection: enough to keep it busy.
+    static let chunksInFlight = 4
 
-    /// The body for `file`, of `length` bytes; each write waits for the previous to be sent.
+    /// The body for `file`, of `length` bytes; a chunk is read only when `window` has a slot,
+    /// which the exchange's delegate gives back as each chunk is sent.
     ///
     /// - Throws: ``HTTPCore/TransportError`` when the file cannot be opened.
-    static func body(for file: URL, length: Int64, on eventLoop: any EventLoop) throws -> HTTPClient.Body {
+    static func body(
+        for file: URL,
+        length: Int64,
+        window: UploadWindow,
+        on eventLoop: any EventLoop
+    ) throws -> HTTPClient.Body {
         // Opened once up front, so an unreadable file fails before anything is sent.
         do {
             try FileHandle(forReadingFrom: file).close()
@@ -22,7 +30,7 @@ enum FileUploadBody {
         return .stream(contentLength: length) { writer in
             do {
                 let handle = try FileHandle(forReadingFrom: file)
-                return pump(handle, to: writer, on: eventLoop).always { _ in try? handle.close() }
+                return pump(handle, to: writer, window: window, on: eventLoop).always { _ in try? handle.close() }
             } catch {
                 return eventLoop.makeFailedFuture(TransportError.unreadableUpload(file, error))
             }
@@ -32,17 +40,41 @@ enum FileUploadBody {
     private static func pump(
         _ handle: FileHandle,
         to writer: HTTPClient.Body.StreamWriter,
+        window: UploadWindow,
         on eventLoop: any EventLoop
     ) -> EventLoopFuture<Void> {
-        let chunk: Data
-        do {
-            chunk = try handle.read(upToCount: chunkSize) ?? Data()
-        } catch {
-            return eventLoop.makeFailedFuture(error)
+        window.take().flatMap {
+            let chunk: ByteBuffer
+            do {
+                chunk = try readChunk(from: handle)
+            } catch {
+                return eventLoop.makeFailedFuture(error)
+            }
+            guard chunk.readableBytes > 0 else { return eventLoop.makeSucceededVoidFuture() }
+            return writer.write(.byteBuffer(chunk)).flatMap {
+                // A write the connection takes at once completes at once, so calling the next
+                // step here would recurse through the whole file, every chunk alive on the stack.
+                eventLoop.flatSubmit { pump(handle, to: writer, window: window, on: eventLoop) }
+            }
         }
-        guard !chunk.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        return writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).flatMap {
-            pump(handle, to: writer, on: eventLoop)
+    }
+
+    /// The next chunk of the file, read straight into the buffer that is sent (`FileHandle`'s
+    /// reads go through `Data`, which costs a copy per chunk); empty at the end of the file.
+    private static func readChunk(from handle: FileHandle) throws -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: chunkSize)
+        while buffer.readableBytes < chunkSize {
+            let wanted = chunkSize - buffer.readableBytes
+            var failure: Int32 = 0
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { bytes in
+                let result = read(handle.fileDescriptor, bytes.baseAddress, wanted)
+                if result < 0 { failure = errno }
+                return max(result, 0)
+            }
+            if failure == EINTR { continue }
+            if failure != 0 { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
+            if count == 0 { break }
         }
+        return buffer
     }
 }

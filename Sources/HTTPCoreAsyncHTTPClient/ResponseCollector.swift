@@ -72,6 +72,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let uploadProgress: (@Sendable (TransferProgress) -> Void)?
     /// The upload's length, for its progress.
     private let uploadLength: Int64?
+    /// The upload's read-ahead, given a slot back as each chunk is sent.
+    private let uploadWindow: UploadWindow?
 
     /// Creates a collector for one request on `eventLoop`.
     init(
@@ -79,8 +81,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         isHead: Bool,
         options: TransportOptions,
         started: NIODeadline,
-        transfer: FileTransfer? = nil
+        transfer: FileTransfer? = nil,
+        uploadWindow: UploadWindow? = nil
     ) {
+        self.uploadWindow = uploadWindow
         self.sink = transfer?.download
         self.uploadProgress = transfer?.uploadFile == nil ? nil : transfer?.uploadProgress
         self.uploadLength = transfer?.uploadFile.flatMap { try? TransportError.uploadLength(of: $0) }
@@ -149,6 +153,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.value.timer = nil
         state.value.phase = .finished
         sink?.close()
+        uploadWindow?.close()
         state.value.task = nil
         switch result {
         case .success:
@@ -226,6 +231,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     }
 
     func didSendRequestPart(task: HTTPClient.Task<CollectedResponse>, _ part: IOData) {
+        uploadWindow?.give()
         guard let uploadProgress else { return }
         state.value.sent += Int64(part.readableBytes)
         uploadProgress(TransferProgress(completed: state.value.sent, total: uploadLength))
