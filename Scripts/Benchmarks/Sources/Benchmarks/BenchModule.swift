@@ -75,6 +75,8 @@ struct BenchItem: Codable, Sendable, Hashable {
 ///   `Link` (`rel="next"`) and `X-Total-Count`, like `/_test/pages` but with sized items.
 /// - `GET /bench/blob?bytes=`: that many bytes, written in 1 MiB parts as the client reads them,
 ///   so a download of hundreds of megabytes costs the server no memory.
+/// - `POST /bench/sink`: reads the body as it arrives and throws it away, answering
+///   `{"bytes": n}`, so an upload meets a server as fast as loopback allows.
 struct BenchModule: SandboxModule {
     static let etag = "\"bench-doc-v1\""
     let documentBody: ByteBuffer
@@ -113,6 +115,15 @@ struct BenchModule: SandboxModule {
                 status: .ok,
                 headers: [.contentType: "application/octet-stream", .eTag: "\"blob-\(total)\""],
                 body: body
+            )
+        }
+        router.post("bench/sink") { request, _ -> Response in
+            var received = 0
+            for try await part in request.body { received += part.readableBytes }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"bytes\":\(received)}"))
             )
         }
         router.get("bench/items") { request, _ -> Response in

@@ -70,6 +70,9 @@ struct BenchmarkCommand {
             case "download-child":
                 arguments.removeFirst()
                 try await downloadChild(Options(arguments))
+            case "upload-child":
+                arguments.removeFirst()
+                try await uploadChild(Options(arguments))
             case "spin":
                 try AwakeCores.spinUntilStdinCloses()
             default:

@@ -63,7 +63,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .pagination: "4. 10,000 items over 200 pages, prefetch vs none; peak RSS streaming vs collecting"
         case .hooks: "5. logging + metrics + tracing hooks (no-op backends) vs no hooks"
         case .decode: "6. decoding a 50-item Basecamp todo page and a 30×20 Markbook getmarkbook"
-        case .download: "7. peak RSS of a 200 MiB download streamed to a file vs collected in memory"
+        case .download: "7. peak RSS of a 200 MiB download streamed to a file vs collected in memory, and of an upload"
         case .sandbox: "8. a page of a 2,500-item to-do list from the Basecamp sandbox vs a page of a 120-item one"
         case .ceiling: "server ceiling on /bench/doc (wrk when installed, else raw AsyncHTTPClient)"
         }
@@ -126,7 +126,9 @@ final class Runner {
         case .pagination: try await pagination()
         case .hooks: try await hooks()
         case .decode: try decoding()
-        case .download: try downloadMemory()
+        case .download:
+            try downloadMemory()
+            try uploadMemory()
         case .sandbox: try await sandboxPage()
         case .ceiling: try await ceiling()
         }
