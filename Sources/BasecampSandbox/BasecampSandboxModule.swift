@@ -156,14 +156,15 @@ public struct BasecampSandboxModule: SandboxModule {
         await mounted.withLock({ $0 })?.webhooks.waitUntilIdle()
     }
 
-    /// Gives each queued webhook delivery its first attempt (for up to five seconds in all) and
-    /// drops every retry, so a one-shot `basecamp --sandbox` command delivers the events it
-    /// caused without waiting out the retry delays of a receiver that is gone; then removes the
-    /// uploaded files of a sandbox without a state file.
+    /// Gives each queued webhook delivery its first attempt and drops every retry, so a one-shot
+    /// `basecamp --sandbox` command delivers the events it caused without waiting out the retry
+    /// delays of a receiver that is gone; then removes the uploaded files of a sandbox without a
+    /// state file. The attempts run at once, each within ``webhookTimeout``, so the wait is that
+    /// long at most (plus a little for a busy machine to start them).
     public func stopping() async {
         guard let server = mounted.withLock({ $0 }) else { return }
         defer { if server.store.stateFile == nil { server.files.removeAll() } }
-        await server.webhooks.stop(within: .seconds(5))
+        await server.webhooks.stop(within: webhookTimeout + .seconds(5))
     }
 
     /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,
