@@ -110,7 +110,7 @@ struct WebhooksListenLifecycleTests {
     func restartReusesRegistration() async throws {
         let state = SharedSandboxState()
         defer { state.remove() }
-        let killed = try state.listener(["--port", "0"])
+        let killed = try state.listener(["--port", String(try portBelowEphemeralRange())])
         let url = try #require(try await killed.listeningURL(), "\(killed.stderr.text)")
         kill(killed.process.processIdentifier, SIGKILL)
         killed.process.waitUntilExit()
