@@ -100,11 +100,7 @@ public struct BodyFiles: Sendable {
 
     private func makeFile(_ name: String) throws -> Int32 {
         do {
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try PrivateFile.createFolder(directory)
         } catch {
             throw BodyFilesError.unwritable(directory.path, error.localizedDescription)
         }

@@ -16,9 +16,7 @@ struct DownloadProcessTests {
     static let downloadPath = "/basecamp/\(account)/blobs/\(sgid)/download/company-logo.png"
 
     static func scratchFile(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "basecamp-hops-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appending(path: name)
+        try ScratchFolder("basecamp-hops").file(name)
     }
 
     @Test("A download_url on another host is asked of the API, then fetched from storage; the signature is never shown")

@@ -18,10 +18,6 @@ struct EditBinaryTests {
         )
     }
 
-    private static func stateFile() -> URL {
-        FileManager.default.temporaryDirectory.appending(path: "basecamp-edit-\(UUID().uuidString).json")
-    }
-
     /// The record as `get` reads it before and after `edit` with `arguments`, in a fresh state.
     private static func edited(
         _ resource: String,
@@ -30,7 +26,9 @@ struct EditBinaryTests {
         get: String = "get",
         edit: String = "edit"
     ) async throws -> (before: JSONValue, after: JSONValue) {
-        let state = stateFile()
+        let folder = try ScratchFolder("basecamp-edit")
+        defer { folder.remove() }
+        let state = folder.file("state.json")
         let before = try await run([resource, get, String(id)], state: state).json(JSONValue.self)
         let edited = try await run([resource, edit, String(id)] + arguments, state: state)
         #expect(edited.exitCode == 0, "\(edited.stderr)")
@@ -110,7 +108,9 @@ struct EditBinaryTests {
 
     @Test("An edit that names no field is a usage error and sends nothing")
     func nothingToChange() async throws {
-        let result = try await Self.run(["todos", "edit", "1"], state: Self.stateFile())
+        let folder = try ScratchFolder("basecamp-edit")
+        defer { folder.remove() }
+        let result = try await Self.run(["todos", "edit", "1"], state: folder.file("state.json"))
         #expect(result.exitCode == 64)
         #expect(result.stderr.contains("Name at least one field to change"))
     }

@@ -11,10 +11,9 @@ struct LargeUploadBinaryTests {
     private static let project = String(BasecampSandboxSeed.letoLaptopProjectID)
 
     /// A sparse file of `size` bytes (zeros) in a new folder; the caller removes the folder.
-    private static func sparseFile(_ size: Int64) throws -> (folder: URL, file: URL) {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "basecamp-large-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appending(path: "big.bin")
+    private static func sparseFile(_ size: Int64) throws -> (folder: ScratchFolder, file: URL) {
+        let folder = try ScratchFolder("basecamp-large")
+        let file = folder.file("big.bin")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(size))
@@ -25,8 +24,8 @@ struct LargeUploadBinaryTests {
     @Test("A file over the sandbox's cap: exit 10 with a hint, and nothing kept")
     func overTheCap() async throws {
         let (folder, file) = try Self.sparseFile(3 << 20)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let state = folder.appending(path: "state.json")
+        defer { folder.remove() }
+        let state = folder.file("state.json")
         let result = try await runBuiltBasecamp(
             ["--sandbox", "--json", "upload", file.path, "--project", Self.project],
             variables: ["BASECAMP_SANDBOX_MAX_UPLOAD": "1M", "BASECAMP_SANDBOX_STATE": state.path]
@@ -54,8 +53,8 @@ struct LargeUploadBinaryTests {
     func oneGibibyte() async throws {
         let size: Int64 = 1 << 30
         let (folder, file) = try Self.sparseFile(size)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let state = folder.appending(path: "state.json")
+        defer { folder.remove() }
+        let state = folder.file("state.json")
         let result = try await runBuiltBasecamp(
             ["--sandbox", "--json", "upload", file.path, "--project", Self.project],
             variables: ["BASECAMP_SANDBOX_STATE": state.path]

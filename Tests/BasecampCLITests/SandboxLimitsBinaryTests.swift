@@ -55,16 +55,15 @@ struct SandboxLimitsBinaryTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A walk of 2,500 to-dos under a tight limit waits as told and prints every one once")
     func walkUnderTheLimit() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "basecamp-walk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try ScratchFolder("basecamp-walk")
+        defer { folder.remove() }
         // Written straight into a state file: 2,500 creates through the API would take longer
         // than the walk under test.
         var data = AccountData.seeded
         for index in 0..<2500 {
             data.add(.todo, ["content": .string("Item \(index)")], in: Self.hardware, at: "2026-02-01T09:00:00.000Z")
         }
-        let file = folder.appending(path: "state.json")
+        let file = folder.file("state.json")
         try SandboxStateFile(file).save(data)
         let module = try BasecampSandboxModule(stateFile: file)
         module.rateLimiter.setLimit(RateLimit(25, per: .seconds(1)))
@@ -93,10 +92,9 @@ struct SandboxLimitsBinaryTests {
 
     @Test("Six processes creating a to-do on one state file: six kept, six different ids")
     func parallelWriters() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "basecamp-writers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let state = ["BASECAMP_SANDBOX_STATE": folder.appending(path: "state.json").path]
+        let folder = try ScratchFolder("basecamp-writers")
+        defer { folder.remove() }
+        let state = ["BASECAMP_SANDBOX_STATE": folder.path("state.json")]
         let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
             for index in 0..<6 {
                 group.addTask {

@@ -1,6 +1,7 @@
 import APISandbox
 import Basecamp
 import BasecampSandbox
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
@@ -248,13 +249,12 @@ struct SandboxBehaviourTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A change that cannot be saved is not applied, and answers 500 naming the file")
     func unsavable() async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "basecamp-ro-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appending(path: "state.json")
+        let directory = try ScratchFolder("basecamp-ro")
+        defer { directory.remove() }
+        let file = directory.file("state.json")
         let module = try BasecampSandboxModule(stateFile: file)
         // The directory goes away after the start-up check, as a disk that fills up would fail.
-        try FileManager.default.removeItem(at: directory)
+        directory.remove()
         let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
         try await withBasecampSandbox(module: module) { sandbox in
             let created = try await sandbox.raw(

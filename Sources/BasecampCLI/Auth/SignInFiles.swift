@@ -55,11 +55,7 @@ struct SignInFiles {
     /// Creates the folder, readable by the user only, when it is missing.
     func createDirectory() throws {
         do {
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try PrivateFile.createFolder(directory)
         } catch {
             throw APIError.usage(
                 "The folder \(directory.path) cannot be created.",

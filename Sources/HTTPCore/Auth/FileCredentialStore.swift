@@ -89,11 +89,7 @@ public struct FileCredentialStore: CredentialStore {
     /// Creates the file's directory (0700) when it is missing.
     func createDirectory() throws {
         do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(),
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try PrivateFile.createFolder(url.deletingLastPathComponent())
         } catch {
             throw failure("could not be created (its directory is not writable)")
         }

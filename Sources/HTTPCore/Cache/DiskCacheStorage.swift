@@ -105,11 +105,7 @@ public final class DiskCacheStorage: CacheStorage {
                 remove(name, from: &state)
                 throw DiskCacheError(message: "The entry is larger than the disk cache's limit.")
             }
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try PrivateFile.createFolder(directory)
             try data.write(to: fileURL(name), options: .atomic)
             if let old = state.files[name] { state.totalBytes -= old.size }
             state.useCounter += 1

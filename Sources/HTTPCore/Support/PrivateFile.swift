@@ -13,4 +13,16 @@ package enum PrivateFile {
     package static func save(_ data: Data, to url: URL) throws(FileWriteError) {
         try FileWriter.save(data, to: FileDestination(url), permissions: .ownerOnly)
     }
+
+    /// Creates the folder `url`, and any missing folders above it, readable by their owner only
+    /// (0700); a folder already there is left as it is.
+    ///
+    /// - Throws: The file system's error when a folder cannot be created.
+    package static func createFolder(_ url: URL) throws {
+        try FileManager.default.createDirectory(
+            at: url,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+    }
 }
