@@ -46,39 +46,3 @@ func deliverWebhook(_ body: Data, to url: URL, secret: String) async throws -> I
     let response = try await URLSessionTransport().send(request, body: body, options: TransportOptions())
     return response.response.status.code
 }
-
-/// A loopback port that is free now and lies below the ephemeral ranges (Linux hands out 32768
-/// and up, macOS 49152 and up) that `--port 0` and outgoing connections draw from: a test that
-/// frees a port and binds it again must not lose it to another socket of the suite meanwhile.
-func portBelowEphemeralRange() throws -> Int {
-    for _ in 0..<100 {
-        let port = Int.random(in: 20_000..<32_000)
-        if isFreeLoopbackPort(port) { return port }
-    }
-    throw NoFreePort()
-}
-
-/// Every port tried below the ephemeral ranges was taken.
-struct NoFreePort: Error, CustomStringConvertible {
-    var description: String { "no free loopback port in 20000-31999" }
-}
-
-private func isFreeLoopbackPort(_ port: Int) -> Bool {
-    #if canImport(Glibc)
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    return bound == 0
-}

@@ -18,23 +18,7 @@ struct TransportProcessTests {
     static let route = "/basecamp/\(BasecampSandboxModule.defaultAccountID)/projects.json"
 
     /// Whether this machine can bind the IPv6 loopback address.
-    static var hasIPv6Loopback: Bool {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET6, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_addr = in6addr_loopback
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
-            }
-        }
-    }
+    static var hasIPv6Loopback: Bool { canBindLoopback(ipv6: true) }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Waiting 5 s for a slow server costs the process next to no CPU")

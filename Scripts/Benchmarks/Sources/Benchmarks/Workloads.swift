@@ -127,8 +127,7 @@ final class Runner {
         case .hooks: try await hooks()
         case .decode: try decoding()
         case .download:
-            try downloadMemory()
-            try uploadMemory()
+            for direction in TransferDirection.allCases { try transferMemory(direction) }
         case .sandbox: try await sandboxPage()
         case .ceiling: try await ceiling()
         }
