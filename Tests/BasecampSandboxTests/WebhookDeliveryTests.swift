@@ -1,6 +1,7 @@
 import APISandbox
 import Basecamp
 import BasecampSandbox
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
@@ -133,6 +134,28 @@ struct WebhookDeliveryTests {
         let results = await events.results
         #expect(results.count == 2)
         #expect(results.allSatisfy { if case .handled = $0 { true } else { false } })
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("an upload's event carries the download_url the API answers: on the storage origin")
+    func uploadEventPointsAtStorage() async throws {
+        try await withReceiver(ReceivedEvents()) { basecamp, receiver, module in
+            let hookID = try await createWebhook(on: basecamp, url: hooksURL(receiver), types: ["Upload"])
+            let scratch = try ScratchFolder("webhook-upload")
+            defer { scratch.remove() }
+            let file = scratch.file("plan.txt")
+            try Data("the plan\n".utf8).write(to: file)
+            let account = try basecamp.account()
+            let upload = try await account.upload(file: file, toVault: Int64(BasecampSandboxSeed.letoLaptopVaultID))
+            await module.waitForWebhookDeliveries()
+
+            let hook = try await basecamp.raw("GET", "/\(accountID)/webhooks/\(hookID)")
+            let delivered = try JSONValue(parsing: hook.body)["recent_deliveries"]?[0]?["request"]?["body"]
+            #expect(delivered?["kind"]?.stringValue == "upload_created")
+            let downloadURL = delivered?["recording"]?["download_url"]?.stringValue
+            #expect(downloadURL == upload.downloadURL)
+            #expect(downloadURL.flatMap(URL.init(string:))?.port == basecamp.secondOrigin?.port)
+        }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)

@@ -77,7 +77,7 @@ struct Call {
             data.events.append(event)
             return (data, id, event)
         }
-        if let event { server.webhooks.announce(event, in: data, origin: origin) }
+        if let event { server.webhooks.announce(event, in: data, origin: origin, storageOrigin: server.storageOrigin) }
         return (data, id)
     }
 

@@ -43,7 +43,9 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Queues `event` for every webhook of its project that wants its recording; returns at once.
-    func announce(_ event: EventRecord, in data: AccountData, origin: String) {
+    /// Its recording is rendered as the API answers it: links on `origin`, files on
+    /// `storageOrigin` where the sandbox plays a storage host.
+    func announce(_ event: EventRecord, in data: AccountData, origin: String, storageOrigin: String?) {
         guard let recording = data.recording(event.recordingID) else { return }
         let hooks = data.records.filter { hook in
             let types = hook.fields["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -51,7 +53,7 @@ final class WebhookDispatcher: Sendable {
                 && (types.isEmpty || types.contains(recording.kind.type))
         }
         guard !hooks.isEmpty else { return }
-        let renderer = Renderer(origin: origin, basePath: basePath, data: data)
+        let renderer = Renderer(origin: origin, storageOrigin: storageOrigin, basePath: basePath, data: data)
         let body: JSONValue = [
             "id": .integer(event.id),
             "kind": .string(Renderer.kind(of: event, recording)),
