@@ -3,6 +3,7 @@ import Basecamp
 import BasecampSandbox
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import Testing
 
 @Suite("The Basecamp sandbox's vaults, uploads, attachments and downloads")
@@ -16,6 +17,24 @@ struct FilesSandboxTests {
         let url = folder.appendingPathComponent(name)
         try bytes.write(to: url)
         return url
+    }
+
+    /// The signed storage URL of the seeded logo, as the API hands it out now, as a path and
+    /// query below the storage origin's base path.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private static func signedLogoPath(_ sandbox: Sandbox) async throws -> String {
+        let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
+        let api = try Client(configuration: ClientConfiguration(baseURL: sandbox.basecampURL))
+        let redirect = try await api.response(
+            Endpoint<Data>(
+                .get,
+                "\(accountID)/blobs/\(sgid)/download/company-logo.png",
+                headers: [.authorization: "Bearer sandbox-token"],
+                operation: OperationMetadata(redirects: RedirectPolicy.none)
+            )
+        )
+        let location = try #require(redirect.headers[.location].flatMap(URLComponents.init(string:)))
+        return String(location.path.dropFirst("/basecamp".count)) + "?" + (location.query ?? "")
     }
 
     private static func bytes(_ count: Int, seed: Int = 0) -> Data {
@@ -90,7 +109,8 @@ struct FilesSandboxTests {
         try await withBasecampSandbox { sandbox in
             let storage = try #require(sandbox.secondOrigin)
             let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
-            let path = "/_storage/\(sgid)?signature=seeded-company-logo"
+            let path = try await Self.signedLogoPath(sandbox)
+            #expect(path.hasPrefix("/_storage/\(sgid)?expires="))
             let signed = try await sandbox.raw("GET", path, token: nil, on: storage)
             #expect(signed.status == 200)
             #expect(signed.body.count == BasecampSandboxSeed.companyLogoByteSize)
@@ -111,12 +131,38 @@ struct FilesSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A signed storage URL works for five minutes; after that, or with its expiry changed, it is refused")
+    func signedURLsExpire() async throws {
+        let clock = TestClock(mode: .manual)
+        var module = BasecampSandboxModule()
+        module.timeSource = clock
+        try await withBasecampSandbox(module: module) { sandbox in
+            let storage = try #require(sandbox.secondOrigin)
+            let path = try await Self.signedLogoPath(sandbox)
+            clock.advance(by: .seconds(299))
+            #expect(try await sandbox.raw("GET", path, token: nil, on: storage).status == 200)
+            let expires = try #require(URLComponents(string: path)?.queryItems?.first { $0.name == "expires" }?.value)
+            let later = path.replacingOccurrences(
+                of: "expires=\(expires)",
+                with: "expires=\((Int(expires) ?? 0) + 3600)"
+            )
+            #expect(try await sandbox.raw("GET", later, token: nil, on: storage).status == 403, "the expiry is signed")
+
+            clock.advance(by: .seconds(2))
+            let expired = try await sandbox.raw("GET", path, token: nil, on: storage)
+            #expect(expired.status == 403)
+            #expect(String(decoding: expired.body, as: UTF8.self).contains("expired"))
+            let fresh = try await Self.signedLogoPath(sandbox)
+            #expect(try await sandbox.raw("GET", fresh, token: nil, on: storage).status == 200)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Storage serves ranges, and If-Range with a stale tag gets the whole file")
     func ranges() async throws {
         try await withBasecampSandbox { sandbox in
             let storage = try #require(sandbox.secondOrigin)
-            let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
-            let path = "/_storage/\(sgid)?signature=seeded-company-logo"
+            let path = try await Self.signedLogoPath(sandbox)
             let whole = try await sandbox.raw("GET", path, token: nil, on: storage)
             let etag = try #require(whole.header("ETag"))
             #expect(whole.header("Accept-Ranges") == "bytes")

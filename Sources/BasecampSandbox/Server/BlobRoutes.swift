@@ -6,11 +6,31 @@ import Hummingbird
 
 /// Downloads as Basecamp serves them: a `download_url` names the storage host, the same path
 /// on the API (credentials required) redirects to a signed URL on the storage host, which
-/// refuses credentials, serves `Range` requests and validates them with the blob's ETag.
+/// refuses credentials, serves `Range` requests and validates them with the blob's ETag. A
+/// signed URL is short-lived, so a client that keeps one to resume with later meets the `403`
+/// it would meet at Basecamp.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum BlobRoutes {
     /// The path of a `download_url`, below the base path, on either origin.
     static let downloadPath = "/{accountId}/blobs/{sgid}/download/{filename}"
+    /// How long a signed storage URL works after the API hands it out.
+    static let signedURLLifetime: TimeInterval = 5 * 60
+
+    /// The query of a signed URL for `blob`: when it expires (seconds since 1970) and a
+    /// signature over the blob and that time, keyed by the blob's secret storage key.
+    static func signedQuery(for blob: AttachmentRecord, now: Date) -> String {
+        let expires = Int((now.timeIntervalSince1970 + signedURLLifetime).rounded(.up))
+        return "expires=\(expires)&signature=" + signature(of: blob, expires: expires)
+    }
+
+    /// HMAC-SHA256 of the blob and the expiry, keyed by the blob's storage key, in hex.
+    private static func signature(of blob: AttachmentRecord, expires: Int) -> String {
+        let code = HMAC<SHA256>.authenticationCode(
+            for: Data("\(blob.sgid) \(expires)".utf8),
+            using: SymmetricKey(data: Data(blob.storageKey.utf8))
+        )
+        return code.map { String(format: "%02x", $0) }.joined()
+    }
 
     /// Storage authorises by the URL's signature alone, and, as S3 does, refuses a request that
     /// also carries credentials, so a client that leaks its token there fails here too.
@@ -22,14 +42,28 @@ enum BlobRoutes {
         )
     }
 
-    /// The storage host's answer: the blob's bytes (or the range asked for) from `files` when
-    /// the URL's signature is the blob's, `403` when it is not, `404` when there is no such blob.
-    static func serve(_ blob: AttachmentRecord?, _ files: BodyFiles, request: Request, requestID: String) -> Response {
-        let signature = QueryItems(request.uri.query).first("signature") ?? ""
+    /// The storage host's answer at `now`: the blob's bytes (or the range asked for) from `files`
+    /// when the URL is signed for the blob and has not expired, `403` when it is not or has,
+    /// `404` when there is no such blob.
+    static func serve(
+        _ blob: AttachmentRecord?,
+        _ files: BodyFiles,
+        request: Request,
+        now: Date,
+        requestID: String
+    ) -> Response {
+        let query = QueryItems(request.uri.query)
         guard let blob else { return BasecampServer.failure(APIFailure.notFound("File"), requestID: requestID) }
-        // Digests compare in constant time, so the signature cannot be guessed byte by byte.
-        guard SHA256.hash(data: Data(signature.utf8)) == SHA256.hash(data: Data(blob.storageKey.utf8)) else {
+        let given = query.first("signature") ?? ""
+        guard let expires = query.first("expires").flatMap(Int.init),
+            // Digests compare in constant time, so the signature cannot be guessed byte by byte.
+            SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(signature(of: blob, expires: expires).utf8))
+        else {
             return BasecampServer.failure(APIFailure(403, "The storage signature is not valid."), requestID: requestID)
+        }
+        guard now.timeIntervalSince1970 <= Double(expires) else {
+            let failure = APIFailure(403, "The storage URL has expired: ask the API for the download_url again.")
+            return BasecampServer.failure(failure, requestID: requestID)
         }
         var fields = HTTPFields()
         fields[.contentType] = blob.contentType
@@ -55,7 +89,8 @@ extension BasecampServer {
             let blob = context.parameters.get("p1").flatMap(data.attachment)
         else { throw APIFailure.notFound("File") }
         let origin = storageOrigin ?? AuthorizationRoutes.origin(request)
-        let location = origin + basePath + "/_storage/" + blob.sgid + "?signature=" + blob.storageKey
+        let query = BlobRoutes.signedQuery(for: blob, now: timeSource.now())
+        let location = origin + basePath + "/_storage/" + blob.sgid + "?" + query
         return Response(status: .found, headers: [.location: location, .xRequestID: requestID])
     }
 
@@ -67,7 +102,13 @@ extension BasecampServer {
             let requestID = self.nextRequestID()
             if let refusal = BlobRoutes.refusingCredentials(request, requestID: requestID) { return refusal }
             let blob = context.parameters.get("sgid").flatMap(self.store.snapshot().attachment)
-            return BlobRoutes.serve(blob, self.files, request: request, requestID: requestID)
+            return BlobRoutes.serve(
+                blob,
+                self.files,
+                request: request,
+                now: self.timeSource.now(),
+                requestID: requestID
+            )
         }
         storage.get(SandboxResponse.routerPath(BlobRoutes.downloadPath)) { request, _ in
             let requestID = self.nextRequestID()
