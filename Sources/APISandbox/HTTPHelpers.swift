@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import Hummingbird
 
 /// JSON responses with sorted keys, so bodies are byte-for-byte stable across runs and platforms.
@@ -65,10 +66,7 @@ public struct QueryItems: Sendable {
 
     /// `items` as a query string, every byte but `A-Z a-z 0-9 - . _ ~` percent-encoded.
     public static func encode(_ items: [(name: String, value: String)]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        func escape(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
-        return items.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
+        items.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&")
     }
 
     private static func decode(_ raw: Substring) -> String {
