@@ -63,18 +63,16 @@ enum FileUploadBody {
     /// reads go through `Data`, which costs a copy per chunk); empty at the end of the file.
     private static func readChunk(from handle: FileHandle) throws -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: chunkSize)
-        while buffer.readableBytes < chunkSize {
-            let wanted = chunkSize - buffer.readableBytes
-            var failure: Int32 = 0
-            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { bytes in
-                let result = read(handle.fileDescriptor, bytes.baseAddress, wanted)
-                if result < 0 { failure = errno }
-                return max(result, 0)
-            }
-            if failure == EINTR { continue }
-            if failure != 0 { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
-            if count == 0 { break }
+        var failure: Int32?
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunkSize) { bytes in
+            let read = FileDescriptorIO.readFull(
+                UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(chunkSize)),
+                from: handle.fileDescriptor
+            )
+            failure = read.failure
+            return read.count
         }
+        if let failure { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
         return buffer
     }
 }

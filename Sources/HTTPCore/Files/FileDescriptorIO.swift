@@ -8,8 +8,8 @@ import Glibc
 import Musl
 #endif
 
-/// The `write(2)` loop every writer in the package shares: files, devices, pipes and the
-/// standard streams.
+/// The `write(2)` loop every writer in the package shares (files, devices, pipes and the standard
+/// streams), and the `read(2)` loop a reader of a file's chunks needs.
 package enum FileDescriptorIO {
     /// Writes every byte to `descriptor`, retrying after signals and waiting while a
     /// non-blocking descriptor is full; returns the `errno` of a failure, `nil` on success.
@@ -40,6 +40,29 @@ package enum FileDescriptorIO {
         data.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 
+    /// Reads from `descriptor` until `bytes` is full or the file ends, retrying after signals;
+    /// returns how many bytes were read, or the `errno` of a failure.
+    package static func readFull(
+        _ bytes: UnsafeMutableRawBufferPointer,
+        from descriptor: Int32
+    ) -> (
+        count: Int, failure: Int32?
+    ) {
+        guard let base = bytes.baseAddress else { return (0, nil) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = systemRead(descriptor, base + offset, bytes.count - offset)
+            if count > 0 {
+                offset += count
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                return (offset, errno)
+            }
+        }
+        return (offset, nil)
+    }
+
     /// Closes `descriptor`, under a name that does not clash with the types' own `close()`.
     @discardableResult
     package static func close(_ descriptor: Int32) -> Int32 {
@@ -59,6 +82,16 @@ package enum FileDescriptorIO {
         Glibc.write(descriptor, bytes, count)
         #else
         Musl.write(descriptor, bytes, count)
+        #endif
+    }
+
+    private static func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.read(descriptor, bytes, count)
+        #elseif canImport(Glibc)
+        Glibc.read(descriptor, bytes, count)
+        #else
+        Musl.read(descriptor, bytes, count)
         #endif
     }
 }
