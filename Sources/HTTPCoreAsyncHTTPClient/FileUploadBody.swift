@@ -63,16 +63,12 @@ enum FileUploadBody {
     /// reads go through `Data`, which costs a copy per chunk); empty at the end of the file.
     private static func readChunk(from handle: FileHandle) throws -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: chunkSize)
-        var failure: Int32?
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunkSize) { bytes in
-            let read = FileDescriptorIO.readFull(
+        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunkSize) { bytes in
+            try FileDescriptorIO.readFull(
                 UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(chunkSize)),
                 from: handle.fileDescriptor
             )
-            failure = read.failure
-            return read.count
         }
-        if let failure { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
         return buffer
     }
 }

@@ -89,7 +89,7 @@ public final class LoopbackRedirectListener: AuthorizationRedirectReceiver {
     /// (`http://127.0.0.1:PORT/callback?code=…&state=…`).
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait for the user, measured on `timeSource`.
+    ///   - timeout: How long to wait for the user, by `timeSource`'s clock.
     ///   - timeSource: The clock for the timeout; tests pass a test clock.
     ///   - accept: Whether a callback belongs to the sign-in in progress; refused ones get an
     ///     error page and the wait goes on.

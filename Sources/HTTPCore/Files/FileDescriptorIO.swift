@@ -40,15 +40,12 @@ package enum FileDescriptorIO {
         data.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 
-    /// Reads from `descriptor` until `bytes` is full or the file ends, retrying after signals;
-    /// returns how many bytes were read, or the `errno` of a failure.
-    package static func readFull(
-        _ bytes: UnsafeMutableRawBufferPointer,
-        from descriptor: Int32
-    ) -> (
-        count: Int, failure: Int32?
-    ) {
-        guard let base = bytes.baseAddress else { return (0, nil) }
+    /// Reads from `descriptor` until `bytes` is full or the file ends, retrying after signals,
+    /// and returns how many bytes were read.
+    ///
+    /// - Throws: `POSIXError` with the `errno` of a failure.
+    package static func readFull(_ bytes: UnsafeMutableRawBufferPointer, from descriptor: Int32) throws -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
         while offset < bytes.count {
             let count = systemRead(descriptor, base + offset, bytes.count - offset)
@@ -57,10 +54,10 @@ package enum FileDescriptorIO {
             } else if count == 0 {
                 break
             } else if errno != EINTR {
-                return (offset, errno)
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
         }
-        return (offset, nil)
+        return offset
     }
 
     /// Closes `descriptor`, under a name that does not clash with the types' own `close()`.
