@@ -12,10 +12,9 @@ extension Process {
     /// - Parameter timeLimit: How long the process may run before it is terminated.
     /// - Returns: The exit status and the captured output.
     public func runToEnd(timeLimit: Duration = .seconds(60)) async throws -> CommandResult {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "process-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (stdoutFile, stderrFile) = (folder.appending(path: "stdout"), folder.appending(path: "stderr"))
+        let folder = try ScratchFolder("process")
+        defer { folder.remove() }
+        let (stdoutFile, stderrFile) = (folder.file("stdout"), folder.file("stderr"))
         for file in [stdoutFile, stderrFile] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         standardOutput = try FileHandle(forWritingTo: stdoutFile)
         standardError = try FileHandle(forWritingTo: stderrFile)
