@@ -122,8 +122,8 @@ struct RetryStage: Middleware {
     ) -> Reason? {
         switch outcome {
         case .success(let result):
-            // `run` passes on only answers that ask for a retry: the call is eligible and the
-            // status is one the policy retries.
+            // `run` passes on only answers that ask for a retry: the status is one the policy
+            // retries, and the call is eligible or the answer is a 429.
             let now = timeSource.now()
             let error = ErrorResponse(
                 response: result.response,
