@@ -13,11 +13,6 @@ struct FileTransferLoopbackTests {
         return url
     }
 
-    /// Byte `i` of the sandbox's generated bodies is `i % 256`.
-    private static func pattern(_ count: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0) })
-    }
-
     @Test("A download larger than the body limit streams to disk", arguments: TransportUnderTest.allCases)
     func downloadBeyondBodyLimit(_ transportUnderTest: TransportUnderTest) async throws {
         try await withContract(transportUnderTest) { sandbox, transport in
@@ -31,7 +26,7 @@ struct FileTransferLoopbackTests {
                 progress: { value in last.withLock { $0 = value } }
             )
             #expect(result.byteCount == Int64(count))
-            #expect(try Data(contentsOf: destination) == Self.pattern(count))
+            #expect(try Data(contentsOf: destination) == Data.sandboxPattern(count: count))
             #expect(last.withLock { $0 }?.completed == Int64(count))
         }
     }
@@ -43,12 +38,12 @@ struct FileTransferLoopbackTests {
             let destination = try Self.directory().appendingPathComponent("file.bin")
             let count = 200_000
             let partial = Client.partialFile(for: destination)
-            try Self.pattern(70_000).write(to: partial)
+            try Data.sandboxPattern(count: 70_000).write(to: partial)
             try Data("\"bytes-\(count)\"".utf8).write(to: partial.appendingPathExtension("validator"))
             let result = try await client.download(Endpoint<Data>(.get, "_test/bytes/\(count)"), to: destination)
             #expect(result.status.code == 206)
             #expect(result.resumedFrom == 70_000)
-            #expect(try Data(contentsOf: destination) == Self.pattern(count))
+            #expect(try Data(contentsOf: destination) == Data.sandboxPattern(count: count))
         }
     }
 
@@ -57,7 +52,7 @@ struct FileTransferLoopbackTests {
         try await withContract(transportUnderTest) { sandbox, transport in
             let client = try makeClient(sandbox, transport)
             let file = try Self.directory().appendingPathComponent("upload.bin")
-            let bytes = Self.pattern(700_001)
+            let bytes = Data.sandboxPattern(count: 700_001)
             try bytes.write(to: file)
             let last = Locked<TransferProgress?>(nil)
             let echo = try await client.upload(

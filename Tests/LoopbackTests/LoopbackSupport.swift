@@ -107,3 +107,14 @@ extension Endpoint where Response == Echo {
         )
     }
 }
+
+extension Data {
+    /// What `/_test/bytes/{count}` sends: byte `i` is `i % 256`. Built from whole 256-byte blocks,
+    /// as the sandbox builds it, because a byte-by-byte map of megabytes is slow in a debug build.
+    static func sandboxPattern(count: Int) -> Data {
+        let block = Data((0..<256).map { UInt8($0) })
+        var data = Data(capacity: count + block.count)
+        while data.count < count { data.append(block) }
+        return data.prefix(count)
+    }
+}

@@ -99,7 +99,7 @@ struct TransportContractTests {
         try await withContractClient(kind) { sandbox, client in
             // Sizes that line up with no buffer size, so parts split anywhere.
             let size = 300_007
-            let expected = Data((0..<size).map { UInt8($0 % 256) })
+            let expected = Data.sandboxPattern(count: size)
             let whole = try await client.send(Endpoint<Data>(.get, "_test/bytes/\(size)"))
             #expect(whole == expected)
             let chunked = try await client.send(
