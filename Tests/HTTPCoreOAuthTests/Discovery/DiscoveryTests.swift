@@ -5,84 +5,45 @@ import HTTPCoreTesting
 import HTTPTypes
 import Testing
 
-@Suite("Discovery: metadata, selection, fallback and fetch guards")
+@Suite("Discovery: selection, fallback and fetch outcomes")
 struct DiscoveryTests {
-    static let resource = url("https://api.example.com")
-    static let newIssuer = "https://id.example.com"
-    static let legacyIssuer = "https://legacy.example.com"
-    static let fallback = AuthorizationServer(
-        authorizationEndpoint: url("https://legacy.example.com/authorize"),
-        tokenEndpoint: url("https://legacy.example.com/token"),
-        tokenRequestStyle: .legacyType
-    )
-    static let selection = IssuerSelection(legacyIssuers: [legacyIssuer], fallback: fallback)
-
-    static func resourceDocument(
-        _ servers: [String]?,
-        resource: String = "https://api.example.com"
-    ) -> ScriptedTransport.Step {
-        var body: [String: JSONValue] = ["resource": .string(resource)]
-        if let servers { body["authorization_servers"] = .array(servers.map(JSONValue.string)) }
-        return .json(.object(body))
-    }
-
-    static func serverDocument(issuer: String = newIssuer, extra: [String: JSONValue] = [:]) -> ScriptedTransport.Step {
-        var body: [String: JSONValue] = [
-            "issuer": .string(issuer),
-            "authorization_endpoint": .string(issuer + "/authorize"),
-            "token_endpoint": .string(issuer + "/token"),
-            "device_authorization_endpoint": .string(issuer + "/device"),
-            "grant_types_supported": ["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"],
-        ]
-        for (key, value) in extra { body[key] = value }
-        return .json(.object(body))
-    }
-
-    private func discovery(
-        _ transport: ScriptedTransport,
-        clock: TestClock = TestClock(mode: .manual)
-    ) -> OAuthDiscovery {
-        OAuthDiscovery(
-            network: OAuthNetwork(transport: transport, timeSource: clock, userAgent: "Tests (t@example.com)")
-        )
-    }
+    typealias Fixture = DiscoveryFixture
 
     private func discover(
         _ steps: [ScriptedTransport.Step],
-        selection: IssuerSelection = DiscoveryTests.selection
+        selection: IssuerSelection = Fixture.selection
     ) async throws -> (DiscoveredAuthorizationServer, ScriptedTransport) {
         let transport = ScriptedTransport(steps)
-        let found = try await discovery(transport).discoverAuthorizationServer(for: Self.resource, selection: selection)
+        let found = try await Fixture.discovery(transport).discoverAuthorizationServer(
+            for: Fixture.resource,
+            selection: selection
+        )
         return (found, transport)
     }
 
-    @Test("Metadata URLs: the well-known path goes between the origin and any path")
-    func wellKnownURLs() throws {
-        #expect(
-            try OAuthDiscovery.protectedResourceMetadataURL(for: "https://api.example.com").absoluteString
-                == "https://api.example.com/.well-known/oauth-protected-resource"
-        )
-        #expect(
-            try OAuthDiscovery.protectedResourceMetadataURL(for: "https://api.example.com/v2").absoluteString
-                == "https://api.example.com/.well-known/oauth-protected-resource/v2"
-        )
-        #expect(
-            try OAuthDiscovery.authorizationServerMetadataURL(for: "https://id.example.com/tenant").absoluteString
-                == "https://id.example.com/.well-known/oauth-authorization-server/tenant"
-        )
-        #expect(
-            try OAuthDiscovery.resourceIdentifier(for: url("https://api.example.com/")) == "https://api.example.com"
-        )
+    private func failure(
+        _ steps: [ScriptedTransport.Step],
+        selection: IssuerSelection = Fixture.selection
+    ) async -> (DiscoveryError?, ScriptedTransport) {
+        let transport = ScriptedTransport(steps)
+        let error = await discoveryError {
+            try await Fixture.discovery(transport).discoverAuthorizationServer(
+                for: Fixture.resource,
+                selection: selection
+            )
+        }
+        return (error, transport)
     }
 
     @Test("The one advertised issuer that is not legacy is chosen, and its metadata becomes the server")
     func selection() async throws {
         let (found, transport) = try await discover([
-            Self.resourceDocument([Self.legacyIssuer, Self.newIssuer]), Self.serverDocument(),
+            Fixture.resourceDocument([Fixture.legacyIssuer, Fixture.newIssuer]), Fixture.serverDocument(),
         ])
-        #expect(found.source == .discovered(issuer: Self.newIssuer))
+        #expect(found.source == .discovered(issuer: Fixture.newIssuer))
+        #expect(!found.isLegacyLaunchpad)
         #expect(found.server.tokenEndpoint == url("https://id.example.com/token"))
-        #expect(found.server.issuer == Self.newIssuer)
+        #expect(found.server.issuer == Fixture.newIssuer)
         #expect(found.server.tokenRequestStyle == .standard)
         #expect(found.server.supportsDeviceGrant)
         #expect(
@@ -96,180 +57,128 @@ struct DiscoveryTests {
         #expect(transport.requests.allSatisfy { $0.header("User-Agent") == "Tests (t@example.com)" })
     }
 
-    @Test("An expected issuer is chosen when advertised, even among several")
+    @Test("An expected issuer is chosen when advertised, even among several; one not advertised is an error")
     func expectedIssuer() async throws {
-        var selection = Self.selection
-        selection.expectedIssuer = Self.newIssuer
+        var selection = Fixture.selection
+        selection.expectedIssuer = Fixture.newIssuer
         let (found, _) = try await discover(
-            [Self.resourceDocument(["https://other.example.com", Self.newIssuer]), Self.serverDocument()],
+            [Fixture.resourceDocument(["https://other.example.com", Fixture.newIssuer]), Fixture.serverDocument()],
             selection: selection
         )
-        #expect(found.source == .discovered(issuer: Self.newIssuer))
+        #expect(found.source == .discovered(issuer: Fixture.newIssuer))
+        let (missing, transport) = await failure(
+            [Fixture.resourceDocument(["https://other.example.com", Fixture.newIssuer + "/"])],
+            selection: selection
+        )
+        #expect(missing == DiscoveryError(.expectedIssuerUnavailable, document: .protectedResource))
+        #expect(transport.requests.count == 1)
+        // With an expected issuer, a failed hop 1 is final.
+        let (unfetched, _) = await failure([.status(404)], selection: selection)
+        #expect(unfetched == DiscoveryError(.fetchFailed(status: 404), document: .protectedResource))
     }
 
     @Test(
-        "While nothing is chosen, the fallback is used: no document, a failed fetch, another resource, none advertised",
+        "While nothing is chosen, hop 1's failure falls back, with the failure as the reason",
         arguments: [
-            [ScriptedTransport.Step.status(404)],
-            [.connectionRefused],
-            [.status(500)],
-            [DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer], resource: "https://evil.example.com")],
-            [DiscoveryTests.resourceDocument(nil)],
-            [DiscoveryTests.resourceDocument([])],
-            [DiscoveryTests.resourceDocument([DiscoveryTests.legacyIssuer])],
-            [.json(["resource": "https://api.example.com", "authorization_servers": "https://id.example.com"])],
-            [.status(200, body: "<html>")],
+            (ScriptedTransport.Step.status(404), DiscoveryError.Reason.fetchFailed(status: 404)),
+            (.status(500), .fetchFailed(status: 500)),
+            (.connectionRefused, .fetchFailed(status: nil)),
+            (.status(302, headers: [.location: "https://evil.example.com"]), .redirectRefused),
+            (.status(200, body: "<html>"), .invalidMetadata(member: nil)),
+            (.json(["authorization_servers": []]), .invalidMetadata(member: "resource")),
+            (Fixture.resourceDocument([Fixture.newIssuer], resource: "https://evil.example.com"), .resourceMismatch),
         ]
     )
-    func fallback(steps: [ScriptedTransport.Step]) async throws {
-        let (found, transport) = try await discover(steps)
-        guard case .fallback = found.source else {
-            Issue.record("expected the fallback, got \(found.source)")
-            return
-        }
-        #expect(found.server == Self.fallback)
+    func fallback(step: ScriptedTransport.Step, reason: DiscoveryError.Reason) async throws {
+        let (found, transport) = try await discover([step])
+        #expect(
+            found.source == .fallback(.resourceDiscoveryFailed(DiscoveryError(reason, document: .protectedResource)))
+        )
+        #expect(found.server == Fixture.fallback)
+        #expect(found.isLegacyLaunchpad)
         #expect(transport.requests.count == 1)
     }
 
+    @Test("Only legacy issuers advertised is none advertised; an expected legacy issuer is the fallback too")
+    func legacyOnly() async throws {
+        let (found, _) = try await discover([Fixture.resourceDocument([Fixture.legacyIssuer])])
+        #expect(found.source == .fallback(.noAuthorizationServerAdvertised))
+        var selection = Fixture.selection
+        selection.expectedIssuer = Fixture.legacyIssuer
+        let (expected, _) = try await discover([Fixture.resourceDocument([Fixture.legacyIssuer])], selection: selection)
+        #expect(expected.source == .fallback(.expectedLegacyIssuer))
+        #expect(expected.isLegacyLaunchpad)
+    }
+
     @Test(
-        "Once an issuer is chosen every failure is final; so are ambiguity and a missing expected issuer",
+        "Once an issuer is chosen every failure of its fetch is final, typed",
         arguments: [
-            [DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer]), .status(404)],
-            [DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer]), .connectionRefused],
-            [
-                DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer]),
-                DiscoveryTests.serverDocument(issuer: "https://id.example.com/"),
-            ],
-            [
-                DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer]),
-                DiscoveryTests.serverDocument(extra: ["token_endpoint": nil]),
-            ],
-            [
-                DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer]),
-                DiscoveryTests.serverDocument(extra: ["device_authorization_endpoint": ""]),
-            ],
-            [
-                DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer]),
-                DiscoveryTests.serverDocument(extra: ["token_endpoint": "http://id.example.com/token"]),
-            ],
-            [
-                DiscoveryTests.resourceDocument([DiscoveryTests.newIssuer]),
-                DiscoveryTests.serverDocument(extra: ["token_endpoint": "https://10.0.0.8/token"]),
-            ],
-            [DiscoveryTests.resourceDocument(["https://a.example.com", "https://b.example.com"])],
-            [DiscoveryTests.resourceDocument(["http://id.example.com"])],
+            (ScriptedTransport.Step.status(404), DiscoveryError.Reason.fetchFailed(status: 404)),
+            (.status(503), .fetchFailed(status: 503)),
+            (.connectionRefused, .fetchFailed(status: nil)),
+            (.status(301, headers: [.location: "https://id.example.com/elsewhere"]), .redirectRefused),
+            (.status(200, body: "[]"), .invalidMetadata(member: nil)),
+            (
+                .fail(TransportError(.bodyLimitExceeded(limit: 65536), requestMayHaveBeenSent: true, message: "Big.")),
+                .tooLarge
+            ),
+            (.status(200, body: String(repeating: " ", count: 70_000) + "{}"), .tooLarge),
         ]
     )
-    func finalFailures(steps: [ScriptedTransport.Step]) async {
-        let transport = ScriptedTransport(steps)
-        let error = await caughtAPIError {
-            _ = try await discovery(transport).discoverAuthorizationServer(
-                for: Self.resource,
-                selection: Self.selection
-            )
-        }
-        #expect(error != nil)
-        #expect(error?.code != .usage)
+    func finalFailures(step: ScriptedTransport.Step, reason: DiscoveryError.Reason) async {
+        let (error, transport) = await failure([Fixture.resourceDocument([Fixture.newIssuer]), step])
+        #expect(error == DiscoveryError(reason, document: .authorizationServer))
         #expect(transport.remainingSteps == 0)
+        #expect(transport.requests.count == 2)
     }
 
-    @Test("An expected issuer that is not advertised fails, and so does a missing document when one is expected")
-    func expectedButMissing() async {
-        var selection = Self.selection
-        selection.expectedIssuer = "https://id.example.com"
-        let notAdvertised = ScriptedTransport([Self.resourceDocument(["https://other.example.com"])])
-        #expect(
-            await caughtAPIError {
-                _ = try await discovery(notAdvertised).discoverAuthorizationServer(
-                    for: Self.resource,
-                    selection: selection
-                )
-            }
-                != nil
-        )
-        let missing = ScriptedTransport([.status(404)])
-        let error = await caughtAPIError {
-            _ = try await discovery(missing).discoverAuthorizationServer(for: Self.resource, selection: selection)
+    @Test("Non-2xx and oversized documents are discovery's API errors, not network or limit_exceeded")
+    func errorCodes() async {
+        for (step, code, status) in [
+            (ScriptedTransport.Step.status(500), APIError.Code.apiError, 500 as Int?),
+            (.status(404), .apiError, 404),
+            (.status(301, headers: [.location: "https://api.example.com/x"]), .apiError, nil),
+            (
+                .fail(TransportError(.bodyLimitExceeded(limit: 65536), requestMayHaveBeenSent: true, message: "Big.")),
+                .apiError, nil
+            ),
+            (.connectionRefused, .network, nil),
+        ] {
+            let (error, _) = await failure([step], selection: IssuerSelection())
+            #expect(error?.apiError.code == code)
+            #expect(error?.apiError.httpStatus == status)
         }
-        #expect(error?.code == .notFound)
     }
 
-    @Test("Without a fallback, finding nothing is an error")
-    func noFallback() async {
-        let transport = ScriptedTransport([Self.resourceDocument([])])
-        let error = await caughtAPIError {
-            _ = try await discovery(transport).discoverAuthorizationServer(
-                for: Self.resource,
-                selection: IssuerSelection()
-            )
-        }
-        #expect(error?.code == .apiError)
+    @Test("Several new issuers are never guessed between; no issuer without a fallback is an error")
+    func ambiguityAndNoFallback() async {
+        let (ambiguous, _) = await failure([
+            Fixture.resourceDocument(["https://a.example.com", "https://b.example.com"])
+        ])
+        #expect(ambiguous == DiscoveryError(.ambiguousIssuers, document: .protectedResource))
+        #expect(ambiguous?.exitCode == 7)
+        let (none, _) = await failure([Fixture.resourceDocument([])], selection: IssuerSelection())
+        #expect(none?.reason == .noAuthorizationServer)
     }
 
-    @Test(
-        "Non-https and local resources are refused before anything is sent",
-        arguments: [
-            "http://api.example.com", "https://localhost", "https://127.0.0.1", "https://10.1.2.3",
-            "https://192.168.0.1",
-            "https://169.254.169.254", "https://[::1]", "https://[fe80::1]", "https://[fd00::1]",
-            "https://[::ffff:10.0.0.1]",
-            "https://2130706433", "https://0x7f.1", "https://printer.local", "ftp://api.example.com",
-        ]
-    )
-    func refusedResources(address: String) async {
-        let transport = ScriptedTransport([Self.resourceDocument([])])
-        let error = await caughtAPIError {
-            _ = try await discovery(transport).protectedResourceMetadata(for: url(address))
-        }
-        #expect(error?.code == .usage)
-        #expect(transport.requests.isEmpty)
-    }
-
-    @Test("Loopback http is accepted only when local addresses are allowed")
-    func loopbackForTests() async throws {
-        let transport = ScriptedTransport([Self.resourceDocument(nil, resource: "http://127.0.0.1:8080")])
-        var allowing = discovery(transport)
-        allowing.allowsLocalAddresses = true
-        let metadata = try await allowing.protectedResourceMetadata(for: url("http://127.0.0.1:8080"))
-        #expect(metadata.resource == "http://127.0.0.1:8080")
-        #expect(metadata.authorizationServers == nil)
-    }
-
-    @Test("A redirect is never followed: a 3xx is an error, and its Location is not asked for")
+    @Test("A redirect is never followed: its Location is not asked for")
     func redirect() async {
         let transport = ScriptedTransport([.status(301, headers: [.location: "https://api.example.com/elsewhere"])])
-        let error = await caughtAPIError {
-            _ = try await discovery(transport).protectedResourceMetadata(for: Self.resource)
+        let error = await discoveryError {
+            try await Fixture.discovery(transport).protectedResourceMetadata(for: Fixture.resource)
         }
-        #expect(error?.code == .apiError)
-        #expect(error?.message.contains("redirect") == true)
-        #expect(
-            transport.requests.map(\.url.absoluteString) == [
-                "https://api.example.com/.well-known/oauth-protected-resource"
-            ]
-        )
+        #expect(error?.reason == .redirectRefused)
+        #expect(transport.requests.count == 1)
     }
 
-    @Test("An oversized body is refused: the cap goes to the transport, and a body over it is limit_exceeded")
-    func oversized() async {
-        let overflowing = ScriptedTransport([
-            .fail(TransportError(.bodyLimitExceeded(limit: 1024), requestMayHaveBeenSent: true, message: "Too big."))
-        ])
-        var small = discovery(overflowing)
+    @Test("The body cap goes to the transport")
+    func capSent() async {
+        let transport = ScriptedTransport([.status(200, body: String(repeating: " ", count: 2000) + "{}")])
+        var small = Fixture.discovery(transport)
         small.maxDocumentSize = 1024
-        #expect(
-            await caughtAPIError { _ = try await small.protectedResourceMetadata(for: Self.resource) }?.code
-                == .limitExceeded
-        )
-        #expect(overflowing.requests.first?.options.maxBodySize == 1024)
-        // A transport that ignored the cap is caught too.
-        let ignoring = ScriptedTransport([.status(200, body: String(repeating: " ", count: 2000) + "{}")])
-        var capped = discovery(ignoring)
-        capped.maxDocumentSize = 1024
-        #expect(
-            await caughtAPIError { _ = try await capped.protectedResourceMetadata(for: Self.resource) }?.code
-                == .limitExceeded
-        )
+        let error = await discoveryError { try await small.protectedResourceMetadata(for: Fixture.resource) }
+        #expect(error?.reason == .tooLarge)
+        #expect(transport.requests.first?.options.maxBodySize == 1024)
     }
 
     @Test("A body that trickles in past the time limit is abandoned, however steadily it arrives")
@@ -280,12 +189,52 @@ struct DiscoveryTests {
             try await clock.sleep(for: .seconds(3600))
             return TransportResponse(response: HTTPResponse(status: .ok), body: Data("{}".utf8), url: request.url)
         }
-        var guarded = discovery(transport, clock: clock)
+        var guarded = Fixture.discovery(transport, clock: clock)
         guarded.timeLimit = .seconds(10)
-        let fetch = Task { try await guarded.protectedResourceMetadata(for: Self.resource) }
-        let error = await apiError(of: fetch, afterAdvancing: clock, by: .seconds(10), sleepers: 2)
+        let fetch = Task { try await guarded.protectedResourceMetadata(for: Fixture.resource) }
+        await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(10))
+        let result = await fetch.result
+        let error = await discoveryError { try result.get() }
+        #expect(error?.reason == .fetchFailed(status: nil))
         #expect(error?.code == .network)
         #expect(error?.message.contains("took longer than") == true)
         #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("Every reason has a stable short description and an exit code")
+    func descriptions() {
+        let cases: [(DiscoveryError, String, Int32)] = [
+            (DiscoveryError(.invalidOrigin(.port)), "invalid origin (port)", 64),
+            (DiscoveryError(.invalidIssuerOrigin(.path)), "invalid issuer origin (path)", 7),
+            (
+                DiscoveryError(.refusedAddress(.linkLocal), document: .authorizationServer),
+                "refused address (link-local)", 7
+            ),
+            (
+                DiscoveryError(.refusedAddress(.loopback), document: .protectedResource), "refused address (loopback)",
+                64
+            ),
+            (DiscoveryError(.resourceMismatch), "resource mismatch", 7),
+            (DiscoveryError(.issuerMismatch), "issuer mismatch", 7),
+            (DiscoveryError(.noAuthorizationServer), "no authorization server", 7),
+            (DiscoveryError(.ambiguousIssuers), "ambiguous issuers", 7),
+            (DiscoveryError(.expectedIssuerUnavailable), "expected issuer unavailable", 7),
+            (DiscoveryError(.invalidMetadata(member: "token_endpoint")), "metadata invalid (token_endpoint)", 7),
+            (DiscoveryError(.fetchFailed(status: 503)), "fetch failed (HTTP 503)", 7),
+            (DiscoveryError(.fetchFailed(status: nil)), "fetch failed", 6),
+            (DiscoveryError(.tooLarge), "too large", 7),
+            (DiscoveryError(.redirectRefused), "redirect refused", 7),
+            (
+                DiscoveryError(.capabilityUnavailable(.deviceAuthorization)),
+                "capability unavailable (device authorization)", 64
+            ),
+        ]
+        for (error, description, exitCode) in cases {
+            #expect(error.description == description)
+            #expect(error.exitCode == exitCode)
+            #expect(error.apiError.exitCode == exitCode)
+            #expect(!error.message.isEmpty && !error.hint.isEmpty)
+        }
     }
 }
