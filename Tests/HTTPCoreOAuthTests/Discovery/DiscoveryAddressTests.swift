@@ -26,12 +26,7 @@ struct DiscoveryAddressTests {
     func invalidIssuerOrigin(issuer: String, part: DiscoveryError.OriginPart) async {
         let transport = ScriptedTransport([Fixture.resourceDocument([issuer]), Fixture.serverDocument()])
         let resolver = StubResolver()
-        let error = await discoveryError {
-            try await Fixture.discovery(transport, resolver: resolver).discoverAuthorizationServer(
-                for: Fixture.resource,
-                selection: Fixture.selection
-            )
-        }
+        let error = await Fixture.failure(transport, resolver: resolver)
         #expect(error == DiscoveryError(.invalidIssuerOrigin(part), document: .protectedResource))
         #expect(error?.exitCode == 7)
         #expect(transport.requests.count == 1)
@@ -66,12 +61,7 @@ struct DiscoveryAddressTests {
     func refusedResolved(addresses: [String], range: DiscoveryError.AddressRange) async {
         let transport = ScriptedTransport([Fixture.resourceDocument([Fixture.newIssuer]), Fixture.serverDocument()])
         let resolver = StubResolver(["id.example.com": addresses])
-        let error = await discoveryError {
-            try await Fixture.discovery(transport, resolver: resolver).discoverAuthorizationServer(
-                for: Fixture.resource,
-                selection: Fixture.selection
-            )
-        }
+        let error = await Fixture.failure(transport, resolver: resolver)
         #expect(error == DiscoveryError(.refusedAddress(range), document: .authorizationServer))
         #expect(error?.exitCode == 7)
         #expect(resolver.lookups == ["api.example.com", "id.example.com"])
@@ -99,12 +89,7 @@ struct DiscoveryAddressTests {
     func refusedSpelling(issuer: String, range: DiscoveryError.AddressRange) async {
         let transport = ScriptedTransport([Fixture.resourceDocument([issuer]), Fixture.serverDocument(issuer: issuer)])
         let resolver = StubResolver()
-        let error = await discoveryError {
-            try await Fixture.discovery(transport, resolver: resolver).discoverAuthorizationServer(
-                for: Fixture.resource,
-                selection: Fixture.selection
-            )
-        }
+        let error = await Fixture.failure(transport, resolver: resolver)
         #expect(error?.reason == .refusedAddress(range))
         #expect(resolver.lookups == ["api.example.com"])
         #expect(transport.requests.count == 1)

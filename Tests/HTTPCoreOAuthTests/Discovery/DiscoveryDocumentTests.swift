@@ -162,12 +162,7 @@ struct DiscoveryDocumentTests {
         let transport = ScriptedTransport([
             Fixture.resourceDocument([Fixture.newIssuer]), Fixture.serverDocument(extra: [member: value]),
         ])
-        let error = await discoveryError {
-            try await Fixture.discovery(transport).discoverAuthorizationServer(
-                for: Fixture.resource,
-                selection: Fixture.selection
-            )
-        }
+        let error = await Fixture.failure(transport)
         #expect(error == DiscoveryError(.invalidMetadata(member: member), document: .authorizationServer))
         #expect(error?.message.contains(member) == true)
         #expect(error?.exitCode == 7)

@@ -99,4 +99,19 @@ enum DiscoveryFixture {
             )
         )
     }
+
+    /// The error resource-first discovery of ``resource`` ends with.
+    static func failure(
+        _ transport: ScriptedTransport,
+        resolver: any HostResolver = StubResolver(),
+        selection: IssuerSelection = selection,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> DiscoveryError? {
+        await discoveryError(sourceLocation: sourceLocation) {
+            try await discovery(transport, resolver: resolver).discoverAuthorizationServer(
+                for: resource,
+                selection: selection
+            )
+        }
+    }
 }

@@ -26,13 +26,7 @@ struct DiscoveryTests {
         selection: IssuerSelection = Fixture.selection
     ) async -> (DiscoveryError?, ScriptedTransport) {
         let transport = ScriptedTransport(steps)
-        let error = await discoveryError {
-            try await Fixture.discovery(transport).discoverAuthorizationServer(
-                for: Fixture.resource,
-                selection: selection
-            )
-        }
-        return (error, transport)
+        return (await Fixture.failure(transport, selection: selection), transport)
     }
 
     @Test("The one advertised issuer that is not legacy is chosen, and its metadata becomes the server")
