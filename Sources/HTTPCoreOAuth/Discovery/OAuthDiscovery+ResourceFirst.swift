@@ -85,8 +85,10 @@ extension OAuthDiscovery {
     /// Resource-first discovery: the resource's metadata, an issuer chosen by `selection`, and
     /// that issuer's metadata, falling back as `selection` allows.
     ///
-    /// - Parameter resource: The API's origin as the app has it (for Basecamp,
-    ///   `https://3.basecampapi.com`); the resource document must name this very string.
+    /// - Parameters:
+    ///   - resource: The API's origin as the app has it (for Basecamp,
+    ///     `https://3.basecampapi.com`); the resource document must name this very string.
+    ///   - selection: How the issuer is chosen, and the fallback.
     /// - Throws: ``DiscoveryError``: `invalidOrigin` for a resource or expected issuer that is
     ///   not an origin, and `refusedAddress` for a resource host the policy refuses, before
     ///   anything is sent; hop 1's own error when there is no fallback (or an expected issuer);

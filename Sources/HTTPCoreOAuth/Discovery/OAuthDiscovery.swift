@@ -17,7 +17,7 @@ import HTTPCore
 /// ``allowsPrivateNetworks``, link-local and special-purpose never), redirects are never
 /// followed, the whole fetch is bounded by ``timeLimit``, and the body is capped at
 /// ``maxDocumentSize`` while it streams in. The check cannot stop a name whose DNS answer changes
-/// between the check and the transport's own lookup; see <doc:SigningIn>.
+/// between the check and the transport's own lookup; see <doc:DiscoveryByTheLetter>.
 public struct OAuthDiscovery: Sendable {
     /// Transport, clock, `User-Agent`, hooks and resolver.
     public var network: OAuthNetwork
