@@ -50,6 +50,8 @@ struct FailureReporter<Tool: CommandLineTool> {
             return usage(error.message, hint: error.hint)
         case let error as APIError:
             return write(ErrorReport(error))
+        case let error as any APIErrorConvertible:
+            return report(error.apiError)
         case is CancellationError:
             return write(ErrorReport(code: "cancelled", message: "Cancelled.", exitCode: ExitPolicy.cancelled))
         case let error as ConfigurationError:

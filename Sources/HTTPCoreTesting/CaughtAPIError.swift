@@ -1,7 +1,7 @@
 public import HTTPCore
 
-/// Runs `body` and returns the ``HTTPCore/APIError`` it throws, or `nil` when it throws nothing or
-/// another error.
+/// Runs `body` and returns the ``HTTPCore/APIError`` it throws (or the ``HTTPCore/APIErrorConvertible/apiError``
+/// of a typed error that reports as one), or `nil` when it throws nothing or another error.
 ///
 /// Use it where a test inspects the error itself; ``expectAPIError(_:_:sourceLocation:isolation:performing:)``
 /// also records an issue when no `APIError` (or one with another code) is thrown.
@@ -19,6 +19,8 @@ public func caughtAPIError<Value>(
         return nil
     } catch let error as APIError {
         return error
+    } catch let error as any APIErrorConvertible {
+        return error.apiError
     } catch {
         return nil
     }

@@ -2,9 +2,9 @@
 public import HTTPCore
 public import Testing
 
-/// Runs `body` and returns the ``HTTPCore/APIError`` it throws, recording a Swift Testing issue
-/// when it returns a value, throws another error, or throws an `APIError` with a code other than
-/// `code`.
+/// Runs `body` and returns the ``HTTPCore/APIError`` it throws (or the ``HTTPCore/APIErrorConvertible/apiError``
+/// of a typed error that reports as one), recording a Swift Testing issue when it returns a
+/// value, throws another error, or throws an `APIError` with a code other than `code`.
 ///
 /// ```swift
 /// let error = await expectAPIError(.notFound) {
@@ -27,11 +27,7 @@ public func expectAPIError<Value>(
     isolation: isolated (any Actor)? = #isolation,
     performing body: () async throws -> Value
 ) async -> APIError? {
-    let outcome: String
-    do {
-        _ = try await body()
-        outcome = "it returned a value"
-    } catch let error as APIError {
+    func check(_ error: APIError) -> APIError {
         if let code, error.code != code {
             Issue.record(
                 Comment(
@@ -42,6 +38,15 @@ public func expectAPIError<Value>(
             )
         }
         return error
+    }
+    let outcome: String
+    do {
+        _ = try await body()
+        outcome = "it returned a value"
+    } catch let error as APIError {
+        return check(error)
+    } catch let error as any APIErrorConvertible {
+        return check(error.apiError)
     } catch {
         outcome = "it threw \(error)"
     }

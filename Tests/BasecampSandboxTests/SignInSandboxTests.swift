@@ -75,7 +75,7 @@ struct SignInSandboxTests {
             apiBaseURL: sandbox.basecampURL,
             launchpad: sandbox.baseURL.appending(path: "launchpad"),
             network: network(),
-            allowsLocalAddresses: true
+            allowsLoopback: true
         )
     }
 

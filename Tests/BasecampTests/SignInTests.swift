@@ -77,8 +77,12 @@ struct SignInTests {
         let local = BasecampOAuth.launchpad(at: try #require(URL(string: "http://127.0.0.1:9/launchpad/")))
         #expect(local.tokenEndpoint.absoluteString == "http://127.0.0.1:9/launchpad/authorization/token")
         #expect(
-            try BasecampOAuth.resource(for: try #require(URL(string: "https://3.basecampapi.com/999/"))).absoluteString
+            try BasecampOAuth.resource(for: try #require(URL(string: "https://3.basecampapi.com/999/")))
                 == "https://3.basecampapi.com"
+        )
+        #expect(
+            try BasecampOAuth.resource(for: try #require(URL(string: "http://127.0.0.1:9/basecamp?x#y")))
+                == "http://127.0.0.1:9"
         )
     }
 
@@ -92,9 +96,15 @@ struct SignInTests {
             network: OAuthNetwork(
                 transport: transport,
                 timeSource: TestClock(mode: .manual),
-                userAgent: "T (t@example.com)"
+                userAgent: "T (t@example.com)",
+                resolver: PublicResolver()
             )
         )
+    }
+
+    /// Every name is a public address: these tests never look names up.
+    private struct PublicResolver: HostResolver {
+        func addresses(of host: String) async throws -> [IPAddress] { [IPAddress("93.184.215.14")].compactMap { $0 } }
     }
 
     private static func advertised(_ servers: [String]) -> ScriptedTransport.Step {
@@ -118,14 +128,30 @@ struct SignInTests {
             let found = try await discover(steps)
             #expect(found.server == BasecampOAuth.launchpad())
         }
-        let ambiguous = await expectAPIError {
+        let ambiguous = await #expect(throws: DiscoveryError.self) {
             _ = try await discover([Self.advertised(["https://a.example", "https://b.example"])])
         }
-        #expect(ambiguous?.code == .apiError)
-        let expectedMissing = await expectAPIError {
+        #expect(ambiguous?.reason == .ambiguousIssuers)
+        let expectedMissing = await #expect(throws: DiscoveryError.self) {
             _ = try await discover([Self.advertised(["https://a.example"])], expected: "https://id.37signals.example")
         }
-        #expect(expectedMissing != nil)
+        #expect(expectedMissing?.reason == .expectedIssuerUnavailable)
+    }
+
+    @Test("The issuer preset comes from HTTPCoreOAuth alone; the SDK's names forward to it")
+    func presetForwarding() async throws {
+        #expect(BasecampOAuth.launchpad() == AuthorizationServer.launchpad())
+        #expect(BasecampOAuth.launchpadIssuer == AuthorizationServer.launchpadIssuer)
+        let selection = BasecampOAuth.issuerSelection(expectedIssuer: "https://id.37signals.example")
+        let preset = IssuerSelection.basecamp(expectedIssuer: "https://id.37signals.example")
+        #expect(selection.expectedIssuer == preset.expectedIssuer)
+        #expect(selection.legacyIssuers == preset.legacyIssuers)
+        #expect(selection.fallback == preset.fallback)
+        #expect(preset.legacyIssuers.contains("https://launchpad.37signals.com"))
+        // Launchpad advertised, and only it: Launchpad, said so.
+        let found = try await discover([Self.advertised([BasecampOAuth.launchpadIssuer])])
+        #expect(found.isLegacyLaunchpad)
+        #expect(found.source == .fallback(.noAuthorizationServerAdvertised))
     }
 
     @Test("authorization.json: identity, every account, the Basecamp ones, and where their API lives")

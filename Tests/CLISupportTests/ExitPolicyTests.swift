@@ -68,6 +68,16 @@ struct ExitPolicyTests {
         #expect(help.stdout.contains("is 64 (usage), found before any request is sent"))
     }
 
+    @Test("A typed error that reports as an APIError prints its message and hint and exits with its code")
+    func typedError() async throws {
+        try await expectFailure(
+            ["fail", "--typed"],
+            exitCode: 10,
+            stderr: "error: The quota is used up.\nhint: Wait for May.\n",
+            code: "limit_exceeded"
+        )
+    }
+
     @Test("A configuration error found later is code configuration, exit 1")
     func configuration() async throws {
         try await expectFailure(

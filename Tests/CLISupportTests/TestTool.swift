@@ -70,15 +70,24 @@ struct Fail: ToolCommand {
     @Flag var internalError = false
     @Flag var badUsage = false
     @Flag var misconfigured = false
+    @Flag var typed = false
 
     struct Boom: Error, CustomStringConvertible {
         var description: String { "boom" }
+    }
+
+    /// A library's own typed error that reports as an APIError.
+    struct QuotaError: APIErrorConvertible {
+        var apiError: APIError {
+            .limitExceeded(APIError.Details(message: "The quota is used up.", hint: "Wait for May.", cause: self))
+        }
     }
 
     func run(in context: CommandContext) async throws {
         if internalError { throw Boom() }
         if badUsage { throw ValidationError("--code needs a friend") }
         if misconfigured { throw ConfigurationError("~/.testtool is not readable.", hint: "Fix its permissions.") }
+        if typed { throw QuotaError() }
         let details = APIError.Details(
             message: "It failed.",
             hint: hint ?? (code == "not_found" ? "Look elsewhere." : nil),

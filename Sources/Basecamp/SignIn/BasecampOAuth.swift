@@ -23,27 +23,22 @@ public import HTTPCoreOAuth
 /// let accounts = try await basecamp.accounts()
 /// ```
 public enum BasecampOAuth {
-    /// Launchpad's address, `https://launchpad.37signals.com`.
-    public static var launchpadURL: URL { launchpad }
+    /// Launchpad's address, `https://launchpad.37signals.com`
+    /// (``HTTPCoreOAuth/AuthorizationServer/launchpadURL``).
+    public static var launchpadURL: URL { AuthorizationServer.launchpadURL }
 
-    /// Launchpad's issuer identifier as a resource may advertise it.
-    public static let launchpadIssuer = "https://launchpad.37signals.com"
+    /// Launchpad's issuer identifier as a resource may advertise it
+    /// (``HTTPCoreOAuth/AuthorizationServer/launchpadIssuer``).
+    public static var launchpadIssuer: String { AuthorizationServer.launchpadIssuer }
 
-    /// Launchpad: `/authorization/new` and `/authorization/token`, with the drafts' spelling
-    /// (`type=web_server`, `type=refresh`) and `redirect_uri` repeated on refresh.
+    /// Launchpad: ``HTTPCoreOAuth/AuthorizationServer/launchpad(at:)``.
     ///
     /// - Parameter base: Launchpad's address; the sandbox's `…/launchpad` in tests.
     public static func launchpad(at base: URL = launchpadURL) -> AuthorizationServer {
-        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
-        return AuthorizationServer(
-            authorizationEndpoint: URL(string: root + "/authorization/new"),
-            tokenEndpoint: URL(string: root + "/authorization/token") ?? base,
-            tokenRequestStyle: .legacyType
-        )
+        .launchpad(at: base)
     }
 
-    /// Basecamp's issuer rule: the expected issuer if given; otherwise the one advertised
-    /// issuer that is not Launchpad; none means Launchpad; two or more is an error.
+    /// Basecamp's issuer rule: ``HTTPCoreOAuth/IssuerSelection/basecamp(expectedIssuer:launchpad:)``.
     ///
     /// - Parameters:
     ///   - expectedIssuer: The issuer to require, if any.
@@ -52,25 +47,25 @@ public enum BasecampOAuth {
         expectedIssuer: String? = nil,
         launchpad base: URL = launchpadURL
     ) -> IssuerSelection {
-        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
-        return IssuerSelection(
-            expectedIssuer: expectedIssuer,
-            legacyIssuers: [launchpadIssuer, launchpadIssuer + "/", root, root + "/"],
-            fallback: launchpad(at: base),
-            tokenRequestStyle: .standard
-        )
+        .basecamp(expectedIssuer: expectedIssuer, launchpad: base)
     }
 
-    /// The resource identifier of a Basecamp API: its origin (`https://3.basecampapi.com`).
-    public static func resource(for apiBaseURL: URL) throws -> URL {
-        guard var components = URLComponents(url: apiBaseURL, resolvingAgainstBaseURL: false), components.host != nil
+    /// The resource identifier of a Basecamp API: its origin (`https://3.basecampapi.com`), with
+    /// no trailing slash, as Basecamp's resource document names it.
+    ///
+    /// - Throws: ``HTTPCore/APIError/usage(_:)`` when the URL has no scheme or host.
+    public static func resource(for apiBaseURL: URL) throws -> String {
+        guard var components = URLComponents(url: apiBaseURL, resolvingAgainstBaseURL: false),
+            components.scheme != nil, components.host != nil
         else {
             throw APIError.usage("The Basecamp API URL has no host.")
         }
-        components.path = ""
-        components.query = nil
-        components.fragment = nil
-        guard let origin = components.url else { throw APIError.usage("The Basecamp API URL is not valid.") }
+        components.percentEncodedPath = ""
+        components.percentEncodedQuery = nil
+        components.percentEncodedFragment = nil
+        components.user = nil
+        components.password = nil
+        guard let origin = components.string else { throw APIError.usage("The Basecamp API URL is not valid.") }
         return origin
     }
 
@@ -78,28 +73,35 @@ public enum BasecampOAuth {
     /// rule allows.
     ///
     /// - Parameters:
-    ///   - apiBaseURL: The API's address (the public one by default).
+    ///   - apiBaseURL: The API's address (the public one by default); its origin is the resource.
     ///   - expectedIssuer: The issuer to require, if any.
     ///   - launchpad: Launchpad's address.
-    ///   - network: Transport, clock, `User-Agent` and hooks.
-    ///   - allowsLocalAddresses: For a sandbox on this machine only.
-    /// - Throws: ``HTTPCore/APIError`` as ``HTTPCoreOAuth/OAuthDiscovery/discoverAuthorizationServer(for:selection:)``.
+    ///   - network: Transport, clock, `User-Agent`, hooks and resolver.
+    ///   - allowsLoopback: For a sandbox or development server on this machine only.
+    ///   - allowsPrivateNetworks: For an internal deployment on a private network only.
+    /// - Throws: ``HTTPCoreOAuth/DiscoveryError`` as
+    ///   ``HTTPCoreOAuth/OAuthDiscovery/discoverAuthorizationServer(for:selection:)``.
     public static func discoverAuthorizationServer(
         apiBaseURL: URL = BasecampConfig.defaultBaseURL,
         expectedIssuer: String? = nil,
         launchpad base: URL = launchpadURL,
         network: OAuthNetwork,
-        allowsLocalAddresses: Bool = false
+        allowsLoopback: Bool = false,
+        allowsPrivateNetworks: Bool = false
     ) async throws -> DiscoveredAuthorizationServer {
-        let discovery = OAuthDiscovery(network: network, allowsLocalAddresses: allowsLocalAddresses)
+        let discovery = OAuthDiscovery(
+            network: network,
+            allowsLoopback: allowsLoopback,
+            allowsPrivateNetworks: allowsPrivateNetworks
+        )
         return try await discovery.discoverAuthorizationServer(
             for: try resource(for: apiBaseURL),
-            selection: issuerSelection(expectedIssuer: expectedIssuer, launchpad: base)
+            selection: .basecamp(expectedIssuer: expectedIssuer, launchpad: base)
         )
     }
 
     /// An ``HTTPCoreOAuth/OAuthClient`` for Basecamp, with the server found by
-    /// ``discoverAuthorizationServer(apiBaseURL:expectedIssuer:launchpad:network:allowsLocalAddresses:)``.
+    /// ``discoverAuthorizationServer(apiBaseURL:expectedIssuer:launchpad:network:allowsLoopback:allowsPrivateNetworks:)``.
     ///
     /// - Parameters:
     ///   - registration: Your integration, from `https://launchpad.37signals.com/integrations`.
@@ -108,8 +110,8 @@ public enum BasecampOAuth {
     ///   - launchpad: Launchpad's address.
     ///   - transport: How requests are sent.
     ///   - timeSource: The clock; tests pass a test clock.
-    ///   - allowsLocalAddresses: For a sandbox on this machine only.
-    /// - Throws: ``HTTPCore/APIError`` from discovery.
+    ///   - allowsLoopback: For a sandbox or development server on this machine only.
+    /// - Throws: ``HTTPCoreOAuth/DiscoveryError`` from discovery.
     public static func client(
         registration: OAuthClientRegistration,
         userAgent: BasecampUserAgent,
@@ -117,22 +119,15 @@ public enum BasecampOAuth {
         launchpad base: URL = launchpadURL,
         transport: any HTTPTransport = URLSessionTransport.shared,
         timeSource: any TimeSource = SystemTimeSource(),
-        allowsLocalAddresses: Bool = false
+        allowsLoopback: Bool = false
     ) async throws -> OAuthClient {
         let network = OAuthNetwork(transport: transport, timeSource: timeSource, userAgent: userAgent.value)
         let discovered = try await discoverAuthorizationServer(
             apiBaseURL: apiBaseURL,
             launchpad: base,
             network: network,
-            allowsLocalAddresses: allowsLocalAddresses
+            allowsLoopback: allowsLoopback
         )
         return OAuthClient(registration: registration, server: discovered.server, network: network)
-    }
-
-    private static var launchpad: URL {
-        var components = URLComponents()
-        components.scheme = "https"
-        components.host = "launchpad.37signals.com"
-        return components.url ?? URL(fileURLWithPath: "/")
     }
 }

@@ -80,7 +80,7 @@ struct AuthLoginCommand: BasecampSubcommand {
             apiBaseURL: apiBaseURL,
             launchpad: launchpad,
             network: network,
-            allowsLocalAddresses: context.usesSandbox || URLPolicy.isLoopback(host: apiBaseURL.host ?? "")
+            allowsLoopback: context.usesSandbox || URLPolicy.isLoopback(host: apiBaseURL.host ?? "")
         )
         var oauth = OAuthClient(registration: registration, server: discovered.server, network: network)
 

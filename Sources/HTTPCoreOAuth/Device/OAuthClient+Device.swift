@@ -8,7 +8,8 @@ extension OAuthClient {
     /// - Parameters:
     ///   - scope: Space-separated scopes, if the provider uses them.
     ///   - resource: An RFC 8707 resource indicator to bind the tokens to.
-    /// - Throws: ``APIError``: `usage` when the server has no device endpoint; `api_error` when
+    /// - Throws: ``DiscoveryError`` `capabilityUnavailable` when the server has no device
+    ///   endpoint; ``APIError``: `api_error` when
     ///   it answers 503 (a server that does not offer the device grant yet), a malformed body,
     ///   a redirect or another failure; `usage` when it refuses the client or scope.
     public func requestDeviceAuthorization(
@@ -17,12 +18,7 @@ extension OAuthClient {
     ) async throws
         -> DeviceAuthorization
     {
-        guard let url = server.deviceAuthorizationEndpoint else {
-            throw APIError.usage(
-                "This authorization server does not offer the device sign-in.",
-                hint: "Sign in with the browser instead."
-            )
-        }
+        let url = try server.endpoint(for: .deviceAuthorization)
         let endpoint = tokenEndpoint
         var form = endpoint.clientFields
         if let scope { form.append(OAuthParameter("scope", scope)) }

@@ -15,29 +15,35 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
         self.authorizationServers = authorizationServers
     }
 
-    /// Reads a document, requiring `resource` to equal `expected` character for character.
-    static func parse(_ members: [String: JSONValue], expected: String) throws -> ProtectedResourceMetadata {
+    /// The advertised issuers in order, each once: what issuer selection chooses among.
+    public var advertisedIssuers: [String] {
+        var seen = Set<[Unicode.Scalar]>()
+        return (authorizationServers ?? []).filter { seen.insert(Array($0.unicodeScalars)).inserted }
+    }
+
+    /// Reads a document, requiring `resource` to equal `expected` code point for code point.
+    ///
+    /// `authorization_servers` absent is `nil`; present, it must be a list of strings: `null`, any
+    /// other value or a non-string member makes the document invalid.
+    static func parse(_ members: [String: JSONValue], expected: String) throws(DiscoveryError) -> Self {
+        let document = DiscoveryError.Document.protectedResource
         guard case .string(let resource)? = members["resource"] else {
-            throw DiscoveryError.malformed("the protected resource metadata has no `resource`")
+            throw DiscoveryError(.invalidMetadata(member: "resource"), document: document)
         }
-        guard resource == expected else {
-            throw DiscoveryError.malformed(
-                "the protected resource metadata names another resource (\"\(resource.prefix(100))\", not \"\(expected)\")"
-            )
+        guard resource.isIdentical(to: expected) else {
+            throw DiscoveryError(.resourceMismatch, document: document)
         }
         var servers: [String]?
-        switch members["authorization_servers"] {
-        case nil, .null?:
-            servers = nil
-        case .array(let items)?:
-            servers = try items.map { item in
-                guard case .string(let issuer) = item, !issuer.isEmpty else {
-                    throw DiscoveryError.malformed("`authorization_servers` holds something other than issuer URLs")
+        if let value = members["authorization_servers"] {
+            guard case .array(let items) = value else {
+                throw DiscoveryError(.invalidMetadata(member: "authorization_servers"), document: document)
+            }
+            servers = try items.map { item throws(DiscoveryError) in
+                guard case .string(let issuer) = item else {
+                    throw DiscoveryError(.invalidMetadata(member: "authorization_servers"), document: document)
                 }
                 return issuer
             }
-        default:
-            throw DiscoveryError.malformed("`authorization_servers` is not a list")
         }
         return ProtectedResourceMetadata(resource: resource, authorizationServers: servers)
     }
@@ -83,51 +89,40 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         self.scopesSupported = scopesSupported
     }
 
-    /// Reads a document: `issuer` must equal `expected` exactly, `token_endpoint` must be
-    /// there, and every endpoint present must be a non-empty URL the policy accepts.
+    /// Reads a document: `issuer` must equal `expected` code point for code point,
+    /// `token_endpoint` must be there, every `*_endpoint` member present (ones this type does not
+    /// model included) must be a non-empty string, and the endpoints it uses URLs `policy` accepts.
     static func parse(
         _ members: [String: JSONValue],
         expected: String,
         policy: AddressPolicy
-    ) throws -> AuthorizationServerMetadata {
-        guard case .string(let issuer)? = members["issuer"] else {
-            throw DiscoveryError.malformed("the authorization server metadata has no `issuer`")
+    ) throws(DiscoveryError) -> Self {
+        func invalid(_ member: String) -> DiscoveryError {
+            DiscoveryError(.invalidMetadata(member: member), document: .authorizationServer)
         }
-        guard issuer == expected else {
-            throw DiscoveryError.malformed(
-                "the authorization server metadata names another issuer (\"\(issuer.prefix(100))\", not \"\(expected)\")"
-            )
+        guard case .string(let issuer)? = members["issuer"] else { throw invalid("issuer") }
+        guard issuer.isIdentical(to: expected) else {
+            throw DiscoveryError(.issuerMismatch, document: .authorizationServer)
         }
-        func endpoint(_ name: String) throws -> URL? {
-            switch members[name] {
-            case nil, .null?:
-                return nil
-            case .string(let text)? where !text.isEmpty:
-                guard let url = URL(string: text) else { throw DiscoveryError.malformed("`\(name)` is not a URL") }
-                if let reason = policy.refusal(url) {
-                    throw DiscoveryError.malformed("`\(name)` is refused: \(reason)")
-                }
-                return url
-            default:
-                throw DiscoveryError.malformed("`\(name)` is empty or not a string")
+        guard members["token_endpoint"] != nil else { throw invalid("token_endpoint") }
+        let endpointMembers = members.keys.filter { $0.hasSuffix("_endpoint") }
+        for name in ["token_endpoint"] + endpointMembers.sorted().filter({ $0 != "token_endpoint" }) {
+            guard case .string(let text)? = members[name], !text.isEmpty else { throw invalid(name) }
+        }
+        func endpoint(_ name: String) throws(DiscoveryError) -> URL? {
+            guard case .string(let text)? = members[name] else { return nil }
+            guard let url = URL(string: text), !policy.endpointRefused(url) else { throw invalid(name) }
+            return url
+        }
+        func strings(_ name: String) throws(DiscoveryError) -> [String]? {
+            guard let value = members[name], value != .null else { return nil }
+            guard case .array(let items) = value else { throw invalid(name) }
+            return try items.map { item throws(DiscoveryError) in
+                guard case .string(let text) = item else { throw invalid(name) }
+                return text
             }
         }
-        func strings(_ name: String) throws -> [String]? {
-            switch members[name] {
-            case nil, .null?: return nil
-            case .array(let items)?:
-                return try items.map {
-                    guard case .string(let text) = $0 else {
-                        throw DiscoveryError.malformed("`\(name)` is not a list of strings")
-                    }
-                    return text
-                }
-            default: throw DiscoveryError.malformed("`\(name)` is not a list")
-            }
-        }
-        guard let token = try endpoint("token_endpoint") else {
-            throw DiscoveryError.malformed("the authorization server metadata has no `token_endpoint`")
-        }
+        guard let token = try endpoint("token_endpoint") else { throw invalid("token_endpoint") }
         return AuthorizationServerMetadata(
             issuer: issuer,
             authorizationEndpoint: try endpoint("authorization_endpoint"),
@@ -141,14 +136,10 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     }
 }
 
-/// The errors discovery makes from what it finds.
-enum DiscoveryError {
-    static func malformed(_ problem: String) -> APIError {
-        .apiError(
-            APIError.Details(
-                message: "Discovery failed: \(problem).",
-                hint: "The server's OAuth metadata is not usable; report it to the provider."
-            )
-        )
+extension String {
+    /// Equal code point for code point: Swift's `==` also equates canonically equivalent
+    /// spellings (a precomposed `é` and `e` with a combining accent), which binding must not.
+    func isIdentical(to other: String) -> Bool {
+        unicodeScalars.elementsEqual(other.unicodeScalars)
     }
 }

@@ -1,12 +1,12 @@
-public import Foundation
+import Foundation
 import HTTPCore
 
 /// How resource-first discovery chooses among the issuers a resource advertises.
 ///
 /// 1. An expected issuer, when given, must be advertised (otherwise discovery fails); with one,
-///    discovery never falls back.
-/// 2. Otherwise the advertised issuers that are not ``legacyIssuers`` are the candidates: exactly
-///    one is chosen; none means the ``fallback``; two or more fail (discovery never guesses).
+///    discovery never falls back (unless it is itself a legacy issuer).
+/// 2. Otherwise the advertised issuers that are not ``legacyIssuers`` are the candidates, each
+///    counted once: exactly one is chosen; none means the ``fallback``; two or more fail (discovery never guesses).
 /// 3. The ``fallback`` is used only while nothing has been chosen: when the resource's metadata
 ///    could not be fetched or used, or it advertised no candidate. Once an issuer is chosen,
 ///    every later failure (its metadata missing, malformed, for another issuer) is final.
@@ -35,14 +35,33 @@ public struct IssuerSelection: Sendable {
     }
 }
 
+extension IssuerSelection {
+    /// Whether `issuer` is one of ``legacyIssuers``, code point for code point.
+    func isLegacy(_ issuer: String) -> Bool {
+        legacyIssuers.contains { $0.isIdentical(to: issuer) }
+    }
+}
+
+/// Why resource-first discovery used the selection's fallback.
+public enum FallbackReason: Sendable, Equatable {
+    /// Hop 1 failed: the resource's metadata could not be fetched, was invalid or named another
+    /// resource. The error says how.
+    case resourceDiscoveryFailed(DiscoveryError)
+    /// The resource advertised no new issuer: `authorization_servers` absent, `[]`, or only
+    /// legacy issuers.
+    case noAuthorizationServerAdvertised
+    /// The expected issuer is a legacy one, which the fallback describes.
+    case expectedLegacyIssuer
+}
+
 /// The server resource-first discovery settled on, and why.
 public struct DiscoveredAuthorizationServer: Sendable {
     /// How the server was found.
-    public enum Source: Sendable, Hashable {
+    public enum Source: Sendable, Equatable {
         /// The resource advertised this issuer and its metadata checked out.
         case discovered(issuer: String)
-        /// Nothing was chosen, so the fallback is used; `reason` says why, for logs.
-        case fallback(reason: String)
+        /// Nothing new was chosen, so the selection's fallback is used, for this reason.
+        case fallback(FallbackReason)
     }
 
     /// The server to sign in with.
@@ -53,78 +72,89 @@ public struct DiscoveredAuthorizationServer: Sendable {
     public var resourceMetadata: ProtectedResourceMetadata?
     /// The chosen issuer's metadata, when discovered.
     public var serverMetadata: AuthorizationServerMetadata?
+
+    /// Whether the server is the selection's legacy fallback: Launchpad, with
+    /// ``IssuerSelection/basecamp(expectedIssuer:launchpad:)``.
+    public var isLegacyLaunchpad: Bool {
+        if case .fallback = source { return true }
+        return false
+    }
 }
 
 extension OAuthDiscovery {
     /// Resource-first discovery: the resource's metadata, an issuer chosen by `selection`, and
     /// that issuer's metadata, falling back as `selection` allows.
     ///
-    /// - Parameter resource: The API's address (for Basecamp, `https://3.basecampapi.com`).
-    /// - Throws: ``APIError``: `usage` for a resource URL discovery refuses; `api_error` when the
-    ///   expected issuer is not advertised, several candidates are, or the chosen issuer's
-    ///   metadata is not usable; the resource metadata's own error when there is no fallback
-    ///   (or an expected issuer); `network` and `limit_exceeded` from the fetches.
+    /// - Parameters:
+    ///   - resource: The API's origin as the app has it (for Basecamp,
+    ///     `https://3.basecampapi.com`); the resource document must name this very string.
+    ///   - selection: How the issuer is chosen, and the fallback.
+    /// - Throws: ``DiscoveryError``: `invalidOrigin` for a resource or expected issuer that is
+    ///   not an origin, and `refusedAddress` for a resource host the policy refuses, before
+    ///   anything is sent; hop 1's own error when there is no fallback (or an expected issuer);
+    ///   `expectedIssuerUnavailable`, `noAuthorizationServer`, `ambiguousIssuers`,
+    ///   `invalidIssuerOrigin`; once an issuer is chosen, every error of its fetch.
     public func discoverAuthorizationServer(
-        for resource: URL,
+        for resource: String,
         selection: IssuerSelection
     ) async throws -> DiscoveredAuthorizationServer {
+        let origin = try Self.callerOrigin(resource)
+        if let expected = selection.expectedIssuer { _ = try Self.callerOrigin(expected) }
         let resourceMetadata: ProtectedResourceMetadata
         do {
-            resourceMetadata = try await protectedResourceMetadata(for: resource)
-        } catch let error as APIError where error.code != .usage {
-            guard selection.expectedIssuer == nil, let fallback = selection.fallback else { throw error }
-            return DiscoveredAuthorizationServer(
-                server: fallback,
-                source: .fallback(reason: "the resource's metadata could not be used: \(error.message)")
-            )
-        }
-        let advertised = resourceMetadata.authorizationServers ?? []
-        let issuer: String
-        if let expected = selection.expectedIssuer {
-            guard advertised.contains(expected) else {
-                throw DiscoveryError.malformed("the resource does not advertise the expected issuer \(expected)")
-            }
-            if selection.legacyIssuers.contains(expected), let fallback = selection.fallback {
+            let members = try await fetch(origin, document: .protectedResource)
+            resourceMetadata = try ProtectedResourceMetadata.parse(members, expected: resource)
+        } catch let error as DiscoveryError {
+            guard case .refusedAddress = error.reason else {
+                guard selection.expectedIssuer == nil, let fallback = selection.fallback else { throw error }
                 return DiscoveredAuthorizationServer(
                     server: fallback,
-                    source: .fallback(reason: "the expected issuer is the legacy server"),
+                    source: .fallback(.resourceDiscoveryFailed(error))
+                )
+            }
+            // The caller's own resource refused: a setting to change, not a reason to go elsewhere.
+            throw error
+        }
+        let advertised = resourceMetadata.advertisedIssuers
+        let issuer: String
+        if let expected = selection.expectedIssuer {
+            guard advertised.contains(where: { $0.isIdentical(to: expected) }) else {
+                throw DiscoveryError(.expectedIssuerUnavailable, document: .protectedResource)
+            }
+            if selection.isLegacy(expected), let fallback = selection.fallback {
+                return DiscoveredAuthorizationServer(
+                    server: fallback,
+                    source: .fallback(.expectedLegacyIssuer),
                     resourceMetadata: resourceMetadata
                 )
             }
             issuer = expected
         } else {
-            var candidates: [String] = []
-            for server in advertised where !selection.legacyIssuers.contains(server) && !candidates.contains(server) {
-                candidates.append(server)
-            }
+            let candidates = advertised.filter { !selection.isLegacy($0) }
             switch candidates.count {
             case 0:
                 guard let fallback = selection.fallback else {
-                    throw DiscoveryError.malformed("the resource advertises no authorization server")
+                    throw DiscoveryError(.noAuthorizationServer, document: .protectedResource)
                 }
-                let reason =
-                    advertised.isEmpty
-                    ? "the resource advertises no authorization server"
-                    : "the resource advertises only the legacy server"
                 return DiscoveredAuthorizationServer(
                     server: fallback,
-                    source: .fallback(reason: reason),
+                    source: .fallback(.noAuthorizationServerAdvertised),
                     resourceMetadata: resourceMetadata
                 )
             case 1:
                 issuer = candidates[0]
             default:
-                throw APIError.apiError(
-                    APIError.Details(
-                        message:
-                            "Discovery failed: the resource advertises \(candidates.count) authorization servers and none was expected, so none was chosen.",
-                        hint: "Name the issuer to use."
-                    )
-                )
+                throw DiscoveryError(.ambiguousIssuers, document: .protectedResource)
             }
         }
         // Chosen: from here on every failure is final.
-        let serverMetadata = try await authorizationServerMetadata(issuer: issuer)
+        let issuerOrigin: DiscoveryOrigin
+        do {
+            issuerOrigin = try DiscoveryOrigin(issuer)
+        } catch {
+            throw DiscoveryError(.invalidIssuerOrigin(error.part), document: .protectedResource)
+        }
+        let serverMetadata = try await serverMetadata(at: issuerOrigin)
         return DiscoveredAuthorizationServer(
             server: AuthorizationServer(metadata: serverMetadata, tokenRequestStyle: selection.tokenRequestStyle),
             source: .discovered(issuer: issuer),

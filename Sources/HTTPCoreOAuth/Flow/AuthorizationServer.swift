@@ -50,6 +50,20 @@ public struct AuthorizationServer: Sendable, Hashable {
         )
     }
 
+    /// The endpoint `capability` needs, as each grant asks for it before sending anything.
+    ///
+    /// - Throws: ``DiscoveryError`` `capabilityUnavailable` when the server has none (a
+    ///   device-only server has no authorization endpoint).
+    public func endpoint(for capability: OAuthCapability) throws(DiscoveryError) -> URL {
+        let endpoint: URL?
+        switch capability {
+        case .authorizationCode: endpoint = authorizationEndpoint
+        case .deviceAuthorization: endpoint = deviceAuthorizationEndpoint
+        }
+        guard let endpoint else { throw DiscoveryError(.capabilityUnavailable(capability)) }
+        return endpoint
+    }
+
     /// Whether the server offers the device grant: it has the endpoint and, when it lists its
     /// grant types, lists the device code one.
     public var supportsDeviceGrant: Bool {

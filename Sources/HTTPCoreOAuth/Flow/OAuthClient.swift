@@ -54,21 +54,16 @@ public struct OAuthClient: Sendable {
     ///   - scope: Space-separated scopes, if the provider uses them.
     ///   - resource: An RFC 8707 resource indicator to bind the tokens to.
     ///   - additionalParameters: Provider-specific parameters, appended last.
-    /// - Throws: ``APIError/usage(_:)`` when the server has no authorization endpoint, it is not
-    ///   https (loopback aside), there is no redirect URI, or the redirect URI is plain http to
-    ///   another machine.
+    /// - Throws: ``DiscoveryError`` `capabilityUnavailable` when the server has no authorization
+    ///   endpoint; ``APIError/usage(_:)`` when it is not https (loopback aside), there is no
+    ///   redirect URI, or the redirect URI is plain http to another machine.
     public func authorizationRequest(
         redirectURI: URL? = nil,
         scope: String? = nil,
         resource: String? = nil,
         additionalParameters: [OAuthParameter] = []
     ) throws -> AuthorizationRequest {
-        guard let endpoint = server.authorizationEndpoint else {
-            throw APIError.usage(
-                "This authorization server has no authorization endpoint.",
-                hint: "Use the device sign-in, or check the server's endpoints."
-            )
-        }
+        let endpoint = try server.endpoint(for: .authorizationCode)
         try URLPolicy.checkedTarget(endpoint)
         guard let redirect = redirectURI ?? registration.redirectURI else {
             throw APIError.usage(

@@ -1,7 +1,7 @@
 public import HTTPCore
 
 /// How an ``OAuthClient`` or ``OAuthDiscovery`` reaches the network: transport, clock,
-/// `User-Agent`, hooks and limits.
+/// `User-Agent`, hooks, limits and the resolver discovery judges addresses with.
 ///
 /// Every OAuth request goes through an HTTPCore client with these settings, so hooks see it
 /// (with `code`, `code_verifier`, `client_secret`, `device_code` and tokens redacted), and it is
@@ -25,6 +25,9 @@ public struct OAuthNetwork: Sendable {
     /// The largest answer accepted from a token or device endpoint (64 KiB by default; token
     /// answers are a few hundred bytes).
     public var maxResponseBodySize: Int
+    /// How discovery turns a host name into addresses to judge before it fetches; tests pass one
+    /// that maps names to chosen addresses.
+    public var resolver: any HostResolver
 
     /// Creates network settings.
     public init(
@@ -33,7 +36,8 @@ public struct OAuthNetwork: Sendable {
         userAgent: String? = nil,
         hooks: any Hooks = NoopHooks(),
         timeout: Duration = .seconds(30),
-        maxResponseBodySize: Int = 64 * 1024
+        maxResponseBodySize: Int = 64 * 1024,
+        resolver: any HostResolver = SystemHostResolver()
     ) {
         self.transport = transport
         self.timeSource = timeSource
@@ -41,5 +45,6 @@ public struct OAuthNetwork: Sendable {
         self.hooks = hooks
         self.timeout = timeout
         self.maxResponseBodySize = maxResponseBodySize
+        self.resolver = resolver
     }
 }
