@@ -145,6 +145,20 @@ struct HeadlessSignInTests {
         #expect(!transport.requests.isEmpty)
     }
 
+    @Test("No display (no DISPLAY, WAYLAND_DISPLAY or BROWSER): auth login signs in with a device code")
+    func deviceWithoutDisplay() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let login = await BasecampCLITests.basecamp(["--sandbox", "auth", "login"], variables: folder.variables) {
+            $0.standardInputIsTerminal = true
+        }
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("No display here: sign in with a code on another device"))
+        #expect(login.stderr.contains("enter the code "))
+        #expect(!login.stderr.contains("Open this address in your browser"))
+        #expect(FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+    }
+
     @Test("auth token with no sign-in exits 3 and prints nothing on stdout")
     func tokenNotSignedIn() async throws {
         let folder = SignInFolder()

@@ -62,9 +62,12 @@ struct AuthLogoutCommand: BasecampSubcommand {
         // Under the refresh lock, so a refresh in another process cannot write the tokens back.
         let removed = try await store.withRefreshLock { try await files.remove() }
         let profile = files.profile.isDefault ? "" : " of the profile \(files.profile.name)"
-        context.print(
-            removed
-                ? "Signed out: removed the sign-in\(profile) from \(files.directory.path)." : "Not signed in\(profile)."
-        )
+        guard removed else {
+            context.print(
+                files.profile.isDefault ? "Not signed in." : "No sign-in kept for the profile \(files.profile.name)."
+            )
+            return
+        }
+        context.print("Signed out: removed the sign-in\(profile) from \(files.directory.path).")
     }
 }

@@ -43,7 +43,7 @@ struct SignInAttendance {
                 message: "Signing in needs a person to approve it, and none can here: \(reason).",
                 hint:
                     "Pipe a token to '\(BasecampSession.loginCommand(context, profile: profile, extra: " --with-token"))' "
-                    + "instead (see its --help), or run 'basecamp auth login' in a terminal."
+                    + "instead (see its --help), or run '\(BasecampSession.loginCommand(context, profile: profile))' in a terminal."
             )
         )
     }

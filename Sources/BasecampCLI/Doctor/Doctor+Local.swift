@@ -55,7 +55,8 @@ extension Doctor {
                 return .fail(id, "Not signed in\(inProfile).", fix: "Run '\(loginCommand)'\(token).")
             }
             let email = stored.email.map { " <\($0)>" } ?? ""
-            return .pass(id, "Signed in\(inProfile) as \(stored.name)\(email).")
+            let named = profile.isDefault ? "" : " (profile \(profile.name))"
+            return .pass(id, "Signed in as \(stored.name)\(email)\(named).")
         }
     }
 
