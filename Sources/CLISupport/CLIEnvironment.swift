@@ -26,9 +26,11 @@ public struct CLIEnvironment: Sendable {
     /// Whether standard input is a terminal, that is whether a person may be there to answer;
     /// `false` by default, as for a script or a test.
     public var standardInputIsTerminal: Bool
-    /// Reads standard input to its end; empty by default. Commands that take a secret on stdin
-    /// (`basecamp auth login --with-token`) read it through this, so a test can hand one in.
-    public var readStandardInput: @Sendable () throws -> Data
+    /// Reads standard input to its end, but never more than the given number of bytes and one
+    /// more, so endless input (`yes | tool …`) is refused rather than held; empty by default.
+    /// Commands that take a secret on stdin (`basecamp auth login --with-token`) read it through
+    /// this, so a test can hand one in.
+    public var readStandardInput: @Sendable (_ limit: Int) throws -> Data
     /// The zone dates are shown in ("local time").
     public var timeZone: TimeZone
     /// The clock: "now" for commands and the client's retry waits.
@@ -50,7 +52,7 @@ public struct CLIEnvironment: Sendable {
         standardError: any OutputSink = CapturedOutput(),
         standardErrorIsTerminal: Bool = false,
         standardInputIsTerminal: Bool = false,
-        readStandardInput: @escaping @Sendable () throws -> Data = { Data() },
+        readStandardInput: @escaping @Sendable (_ limit: Int) throws -> Data = { _ in Data() },
         timeZone: TimeZone = .gmt,
         clock: any TimeSource = SystemTimeSource(),
         transport: (any HTTPTransport)? = nil,
@@ -78,14 +80,23 @@ public struct CLIEnvironment: Sendable {
             standardError: StandardStream.error,
             standardErrorIsTerminal: isatty(2) == 1,
             standardInputIsTerminal: isatty(0) == 1,
-            // readToEnd() throws where readDataToEndOfFile() would trap (a closed stdin).
-            readStandardInput: { try FileHandle.standardInput.readToEnd() ?? Data() },
+            readStandardInput: readStandardInput(limit:),
             timeZone: .current,
             clock: SystemTimeSource(),
             transport: nil,
             columns: nil,
             standardOutputColumns: terminalWidth(of: 1)
         )
+    }
+
+    /// The process's stdin up to its end or `limit` bytes and one more; `read(upToCount:)` throws
+    /// where `readDataToEndOfFile()` would trap (a closed stdin).
+    static func readStandardInput(limit: Int) throws -> Data {
+        var data = Data()
+        while data.count <= limit, let chunk = try FileHandle.standardInput.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            data.append(chunk)
+        }
+        return data.prefix(limit + 1)
     }
 
     /// The width of the terminal on file descriptor `descriptor`, or `nil` when it is not one.

@@ -95,6 +95,13 @@ struct HeadlessSignInProcessTests {
         #expect(bad.exitCode == 64)
         #expect(bad.stderr.contains("\"expires_in\" on stdin must be a number of seconds"))
         #expect(!bad.stderr.contains("bad-input-secret-1"))
+        let endless = try await Self.run(
+            ["--sandbox", "auth", "login", "--with-token"],
+            input: String(repeating: "y\n", count: 200_000),
+            variables: folder.variables
+        )
+        #expect(endless.exitCode == 64)
+        #expect(endless.stderr.contains("stdin holds more than 64 KiB"))
         #expect(!FileManager.default.fileExists(atPath: folder.url.path))
 
         let token = "bare-token-abcdef012345"

@@ -15,7 +15,7 @@ struct HeadlessSignInTests {
     /// Runs `basecamp` in-process with `input` on stdin.
     static func basecamp(_ arguments: [String], input: String, variables: [String: String]) async -> CommandResult {
         await BasecampCLITests.basecamp(arguments, variables: variables) { environment in
-            environment.readStandardInput = { Data(input.utf8) }
+            environment.readStandardInput = { limit in Data(input.utf8.prefix(limit + 1)) }
         }
     }
 

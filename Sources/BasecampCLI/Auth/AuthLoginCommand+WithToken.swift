@@ -18,7 +18,7 @@ extension AuthLoginCommand {
         }
         let data: Data
         do {
-            data = try context.environment.readStandardInput()
+            data = try context.environment.readStandardInput(TokenInput.maximumBytes)
         } catch {
             throw ValidationError("--with-token could not read stdin.")
         }
