@@ -46,7 +46,8 @@ struct HeadlessSignInTests {
             "{\"access_token\":\"secret-at\",\"expires_in\":-5}",
             "{\"access_token\":\"secret-at\",\"expires_in\":true}",
             "{\"access_token\":\"secret-at\",\"expires_at\":\"tomorrow\"}", "{\"access_token\":\"secret at\"}",
-            "{\"access_token\":\"secret-at\",\"refresh_token\":42}", "{\"access_token\": \"secret-at\"",
+            "{\"access_token\":\"secret-at\",\"refresh_token\":42}",
+            "{\"access_token\":\"secret-at\",\"token_type\":\"DPoP\"}", "{\"access_token\": \"secret-at\"",
         ]
     )
     func badTokenInput(_ input: String) {

@@ -11,8 +11,9 @@ import HTTPCore
 /// ```
 ///
 /// `access_token` is required; `refresh_token` is optional; the expiry is either `expires_in`
-/// (seconds from now) or `expires_at` (an ISO 8601 time), not both. Other members of a token
-/// response (`token_type`, `scope`…) are ignored. No message ever repeats what was read.
+/// (seconds from now) or `expires_at` (an ISO 8601 time), not both; a `token_type`, when
+/// present, must be `Bearer`. Other members of a token response (`scope`…) are ignored. No
+/// message ever repeats what was read.
 enum TokenInput {
     /// The most stdin may hold: a token response is well under a kilobyte.
     static let maximumBytes = 64 * 1024
@@ -54,6 +55,14 @@ enum TokenInput {
         }
         guard case .string(let access)? = object["access_token"], isToken(access) else {
             throw failure("The JSON on stdin needs \"access_token\": a token string.")
+        }
+        switch object["token_type"] {
+        case nil, .null?:
+            break
+        case .string(let type)? where type.lowercased() == "bearer":
+            break
+        default:
+            throw failure("\"token_type\" on stdin must be Bearer, the only kind basecamp sends.")
         }
         var refresh: String?
         switch object["refresh_token"] {
