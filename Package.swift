@@ -102,11 +102,18 @@ let package = Package(
         // MARK: Sandbox (a real loopback server playing each API)
         library(
             "APISandbox",
-            ["HTTPCore", .hummingbird, .httpTypes, .nioCore, .nioConcurrencyHelpers, .serviceLifecycle, .logging]
+            [
+                "HTTPCore", .hummingbird, .httpTypes, .nioCore, .nioConcurrencyHelpers, .serviceLifecycle, .logging,
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ]
         ),
         executable(
             "SandboxServer",
-            ["APISandbox", "BasecampSandbox", "MarkbookSandbox", "MonashSandbox", "CLISupport", .argumentParser]
+            [
+                "APISandbox", "BasecampSandbox", "MarkbookSandbox", "MonashSandbox", "CLISupport", "HTTPCore",
+                .argumentParser,
+            ]
         ),
 
         // MARK: Basecamp SDK (generated from Spec/Basecamp by BasecampGenerator)

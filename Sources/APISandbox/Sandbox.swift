@@ -1,5 +1,6 @@
 public import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -98,9 +99,16 @@ public final class Sandbox: Sendable {
 
         // Each listener reports its bound port, tagged with its place: 0 the API, 1 the second origin.
         let (boundPorts, boundPortContinuation) = AsyncThrowingStream.makeStream(of: (Int, Int).self)
+        // Only a sandbox with a clock of its own rewrites the `Date` header Hummingbird writes.
+        let server = HTTPServerBuilder.http1(
+            configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: configuration.clock.map { [DateHeaderHandler(clock: $0)] } ?? []
+            )
+        )
         var services: [any Service] = [
             Application(
                 router: router,
+                server: server,
                 configuration: .init(address: .hostname(host, port: port), serverName: nil),
                 onServerRunning: { channel in boundPortContinuation.yield((0, channel.localAddress?.port ?? port)) },
                 logger: logger
@@ -114,6 +122,7 @@ public final class Sandbox: Sendable {
             services.append(
                 Application(
                     router: secondRouter,
+                    server: server,
                     configuration: .init(address: .hostname(host, port: 0), serverName: nil),
                     onServerRunning: { channel in boundPortContinuation.yield((1, channel.localAddress?.port ?? 0)) },
                     logger: quiet

@@ -48,6 +48,24 @@ public enum SandboxSettings {
         }
         return number << shift
     }
+
+    /// The signed number of seconds `variable` sets (`300`, `-90`, `1.5`), at most a year
+    /// either way; `default` when it is unset or empty.
+    ///
+    /// - Throws: ``SandboxSettingError`` for any other value.
+    public static func seconds(
+        _ variable: String,
+        in environment: [String: String],
+        default: Duration
+    ) throws(SandboxSettingError) -> Duration {
+        guard let text = environment[variable], !text.isEmpty else { return `default` }
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+            abs(seconds) <= 31_536_000
+        else {
+            throw SandboxSettingError(variable: variable, value: text, expected: "seconds, e.g. 300 or -90")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
 }
 
 /// An environment variable whose value a sandbox does not understand.

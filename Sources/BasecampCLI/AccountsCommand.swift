@@ -28,7 +28,7 @@ struct AccountsCommand: BasecampSubcommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let session = try await BasecampSession.open(context: context, token: root.token)
+        let session = try await BasecampSession.open(context: context, root: root)
         var launchpad = BasecampOAuth.launchpadURL
         if case .storedSignIn(let login) = session.source { launchpad = login.launchpadURL }
         if context.usesSandbox {
@@ -43,7 +43,7 @@ struct AccountsCommand: BasecampSubcommand {
 
         if case .storedSignIn(var login) = session.source {
             login.accounts = accounts.map { StoredLogin.Account(id: $0.id, name: $0.name) }
-            try SignInFiles(context: context).saveLogin(login)
+            try signInFiles(context).saveLogin(login)
         }
         let chosen = root.account ?? context.toolVariable("ACCOUNT_ID")
         let rows = accounts.map { account in

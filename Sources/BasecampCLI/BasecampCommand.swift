@@ -3,6 +3,7 @@ import ArgumentParser
 import BasecampSandbox
 import CLISupport
 import Foundation
+import HTTPCore
 
 /// The root command: global options, credentials, and one group per service of the Spec.
 struct BasecampCommand: CommandLineTool {
@@ -16,6 +17,11 @@ struct BasecampCommand: CommandLineTool {
                 (name: "BASECAMP_CLIENT_ID", meaning: "your integration's client id, for auth login"),
                 (name: "BASECAMP_CLIENT_SECRET", meaning: "its client secret, for auth login"),
                 (name: "BASECAMP_CONFIG_DIR", meaning: "where auth login keeps the sign-in (~/.config/basecamp)"),
+                (name: "BASECAMP_PROFILE", meaning: "the sign-in profile to use (--profile wins)"),
+                (
+                    name: "BASECAMP_NONINTERACTIVE",
+                    meaning: "1: never wait for a person; a sign-in that would exits 3 at once"
+                ),
                 (name: "BASECAMP_USER_AGENT", meaning: "the User-Agent, \"App (contact)\", sent with every request"),
                 (name: "BASECAMP_ACCOUNT_ID", meaning: "the account, the digits after the host (--account wins)"),
                 (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps the account's data in between runs"),
@@ -39,8 +45,8 @@ struct BasecampCommand: CommandLineTool {
             """,
         version: "0.1.0",
         subcommands: [
-            AuthCommand.self, AccountsCommand.self, APICommand.self, OperationsCommand.self, DownloadCommand.self,
-            UploadCommand.self,
+            AuthCommand.self, AccountsCommand.self, DoctorCommand.self, APICommand.self, OperationsCommand.self,
+            DownloadCommand.self, UploadCommand.self,
         ]
             + ServiceCommands.all
     )
@@ -52,13 +58,26 @@ struct BasecampCommand: CommandLineTool {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
-        let authorization = BasecampSandboxAuthorization(options: sandboxAuthorizationOptions(environment.variables))
+        try sandboxConfiguration(environment: environment).modules
+    }
+
+    /// The Basecamp module, on the server clock `BASECAMP_SANDBOX_CLOCK_SKEW` sets (the `Date`
+    /// header, token times and every time the API writes follow it).
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static func sandboxConfiguration(environment: CLIEnvironment) throws -> SandboxConfiguration {
+        let clock = try BasecampSandboxModule.clock(fromEnvironment: environment.variables)
+        let timeSource: any TimeSource = clock ?? SystemTimeSource()
+        let authorization = BasecampSandboxAuthorization(
+            options: sandboxAuthorizationOptions(environment.variables),
+            now: { timeSource.now() }
+        )
         var module = BasecampSandboxModule(authorization: authorization)
         if let path = environment.variables["BASECAMP_SANDBOX_STATE"], !path.isEmpty {
             module = try BasecampSandboxModule(stateFile: URL(fileURLWithPath: path), authorization: authorization)
         }
         try module.configure(fromEnvironment: environment.variables)
-        return [module]
+        module.timeSource = timeSource
+        return SandboxConfiguration(modules: [module], clock: clock)
     }
 
     /// The sandbox's sign-in settings from `BASECAMP_SANDBOX_*`; without a state file of their
@@ -83,6 +102,14 @@ struct BasecampCommand: CommandLineTool {
 
     @Option(
         help: ArgumentHelp(
+            "The sign-in profile to use, kept beside the others (or set BASECAMP_PROFILE; default: the one sign-in).",
+            valueName: "name"
+        )
+    )
+    var profile: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Stop a list after this many pages and say it was cut short, as --limit does (list commands and api).",
             valueName: "n"
         )
@@ -103,4 +130,14 @@ protocol BasecampSubcommand: ToolCommand {
 
 extension BasecampSubcommand {
     var global: GlobalOptions { root.global }
+
+    /// The sign-in profile `--profile` or `BASECAMP_PROFILE` names, else the default one.
+    func signInProfile(_ context: CommandContext) throws -> SignInProfile {
+        try SignInProfile.selected(option: root.profile, context: context)
+    }
+
+    /// The files of the selected profile's sign-in.
+    func signInFiles(_ context: CommandContext) throws -> SignInFiles {
+        try SignInFiles(context: context, profile: signInProfile(context))
+    }
 }

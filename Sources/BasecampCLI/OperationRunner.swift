@@ -15,7 +15,7 @@ struct OperationRunner {
 
     /// The token, account and connection the options, environment and stored sign-in name.
     func session() async throws -> BasecampSession {
-        try await BasecampSession.open(context: context, token: root.token)
+        try await BasecampSession.open(context: context, root: root)
     }
 
     /// The SDK's client for the account the options, environment and stored sign-in name.

@@ -133,6 +133,17 @@ public struct BasecampSandboxModule: SandboxModule {
         )
     }
 
+    /// The server's clock as `BASECAMP_SANDBOX_CLOCK_SKEW` sets it, in seconds ahead of this
+    /// machine's (negative: behind), for trying what a client does about a server whose clock is
+    /// wrong; `nil` when unset. Give it to the module's ``timeSource``, to the authorization
+    /// servers' `now`, and to ``APISandbox/SandboxConfiguration/clock`` for the `Date` header.
+    ///
+    /// - Throws: ``APISandbox/SandboxSettingError`` for a value that is not a number of seconds.
+    public static func clock(fromEnvironment environment: [String: String]) throws -> SkewedClock? {
+        let skew = try SandboxSettings.seconds("BASECAMP_SANDBOX_CLOCK_SKEW", in: environment, default: .zero)
+        return skew == .zero ? nil : SkewedClock(offset: skew)
+    }
+
     /// Adds a route for every path of the Spec under ``basePath``, and the authorization servers.
     public func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         let store = savedStore ?? AccountStore()

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPCore
 
 #if canImport(Glibc)
@@ -23,6 +23,14 @@ public struct CLIEnvironment: Sendable {
     public var standardError: any OutputSink
     /// Whether standard error is a terminal; progress lines are drawn only then.
     public var standardErrorIsTerminal: Bool
+    /// Whether standard input is a terminal, that is whether a person may be there to answer;
+    /// `false` by default, as for a script or a test.
+    public var standardInputIsTerminal: Bool
+    /// Reads standard input to its end, but never more than the given number of bytes and one
+    /// more, so endless input (`yes | tool …`) is refused rather than held; empty by default.
+    /// Commands that take a secret on stdin (`basecamp auth login --with-token`) read it through
+    /// this, so a test can hand one in.
+    public var readStandardInput: @Sendable (_ limit: Int) throws -> Data
     /// The zone dates are shown in ("local time").
     public var timeZone: TimeZone
     /// The clock: "now" for commands and the client's retry waits.
@@ -36,13 +44,15 @@ public struct CLIEnvironment: Sendable {
     /// stdout is a file or a pipe (tables are then not cut). `COLUMNS` overrides it.
     public var standardOutputColumns: Int?
 
-    /// Creates an environment; the defaults capture nothing and use UTC, the system clock and the
-    /// default transport.
+    /// Creates an environment; the defaults capture nothing, read an empty stdin that is not a
+    /// terminal, and use UTC, the system clock and the default transport.
     public init(
         variables: [String: String] = [:],
         standardOutput: any OutputSink = CapturedOutput(),
         standardError: any OutputSink = CapturedOutput(),
         standardErrorIsTerminal: Bool = false,
+        standardInputIsTerminal: Bool = false,
+        readStandardInput: @escaping @Sendable (_ limit: Int) throws -> Data = { _ in Data() },
         timeZone: TimeZone = .gmt,
         clock: any TimeSource = SystemTimeSource(),
         transport: (any HTTPTransport)? = nil,
@@ -53,6 +63,8 @@ public struct CLIEnvironment: Sendable {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.standardErrorIsTerminal = standardErrorIsTerminal
+        self.standardInputIsTerminal = standardInputIsTerminal
+        self.readStandardInput = readStandardInput
         self.timeZone = timeZone
         self.clock = clock
         self.transport = transport
@@ -67,12 +79,24 @@ public struct CLIEnvironment: Sendable {
             standardOutput: StandardStream.output,
             standardError: StandardStream.error,
             standardErrorIsTerminal: isatty(2) == 1,
+            standardInputIsTerminal: isatty(0) == 1,
+            readStandardInput: readStandardInput(limit:),
             timeZone: .current,
             clock: SystemTimeSource(),
             transport: nil,
             columns: nil,
             standardOutputColumns: terminalWidth(of: 1)
         )
+    }
+
+    /// The process's stdin up to its end or `limit` bytes and one more; `read(upToCount:)` throws
+    /// where `readDataToEndOfFile()` would trap (a closed stdin).
+    static func readStandardInput(limit: Int) throws -> Data {
+        var data = Data()
+        while data.count <= limit, let chunk = try FileHandle.standardInput.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            data.append(chunk)
+        }
+        return data.prefix(limit + 1)
     }
 
     /// The width of the terminal on file descriptor `descriptor`, or `nil` when it is not one.

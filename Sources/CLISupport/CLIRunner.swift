@@ -193,9 +193,9 @@ public enum CLIRunner {
         guard #available(macOS 14, iOS 17, tvOS 17, *) else {
             throw APIError.usage("--sandbox needs macOS 14, iOS 17 or tvOS 17 or later.")
         }
-        let modules: [any SandboxModule]
+        let configuration: SandboxConfiguration
         do {
-            modules = try Tool.sandboxModules(environment: environment)
+            configuration = try Tool.sandboxConfiguration(environment: environment)
         } catch let error as SandboxStateFileError {
             throw ConfigurationError(
                 error.description,
@@ -203,7 +203,6 @@ public enum CLIRunner {
                     + "\(Tool.environmentPrefix)_SANDBOX_STATE at another file."
             )
         }
-        let configuration = SandboxConfiguration(modules: modules)
         let sandbox = try await Sandbox.start(configuration: configuration)
         return StartedSandbox(
             baseURL: sandbox.baseURL.appending(path: Tool.sandboxBasePath),

@@ -85,6 +85,14 @@ public final class CommandContext: Sendable {
         stdout.write(line + "\n")
     }
 
+    /// Writes `secret` and a newline to stdout as it is, past the scrubber that keeps every
+    /// registered secret out of everything else printed: only for a command whose result is the
+    /// secret itself (`basecamp auth token`), for a script to capture.
+    public func printSecret(_ secret: String) {
+        progress.clear()
+        environment.standardOutput.write(secret + "\n")
+    }
+
     /// Writes a line to stderr: a note for people that is not part of the results.
     public func note(_ line: String) {
         progress.clear()

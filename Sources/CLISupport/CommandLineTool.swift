@@ -54,6 +54,14 @@ public protocol CommandLineTool: AsyncParsableCommand {
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule]
 
+    /// The whole sandbox `--sandbox` starts: by default the ``sandboxModules(environment:)``
+    /// and nothing else; a tool whose sandbox settings reach beyond its routes (such as a skewed
+    /// clock for the `Date` header) builds the configuration itself.
+    ///
+    /// - Throws: As ``sandboxModules(environment:)``.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    static func sandboxConfiguration(environment: CLIEnvironment) throws -> SandboxConfiguration
+
     /// The shared options, declared as `@OptionGroup var global: GlobalOptions`.
     var global: GlobalOptions { get }
 }
@@ -67,6 +75,12 @@ extension CommandLineTool {
 
     /// Plain HTTP only to loopback hosts.
     public static var allowsInsecureHTTP: Bool { false }
+
+    /// The tool's modules on an otherwise default sandbox.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    public static func sandboxConfiguration(environment: CLIEnvironment) throws -> SandboxConfiguration {
+        SandboxConfiguration(modules: try sandboxModules(environment: environment))
+    }
 
     /// The name the tool is invoked by, e.g. `monash`.
     public static var toolName: String {

@@ -111,6 +111,7 @@ public enum BuiltExecutable {
     /// - Parameters:
     ///   - arguments: The arguments after the executable's name.
     ///   - variables: Variables set for the child, on top of ``inheritedVariables``.
+    ///   - standardInput: What the child reads on stdin; nothing (`/dev/null`) by default.
     ///   - standardOutput: Where the child's stdout goes (captured by default).
     ///   - timeLimit: How long it may run before it is terminated (a test must not hang).
     ///   - filePath: A file inside the package, normally the caller's `#filePath`.
@@ -119,6 +120,7 @@ public enum BuiltExecutable {
         _ name: String,
         arguments: [String] = [],
         variables: [String: String] = [:],
+        standardInput: Data? = nil,
         standardOutput: StandardOutput = .captured,
         timeLimit: Duration = .seconds(60),
         filePath: String = #filePath
@@ -127,6 +129,7 @@ public enum BuiltExecutable {
             name,
             arguments: arguments,
             variables: variables,
+            standardInput: standardInput,
             standardOutput: standardOutput,
             timeLimit: timeLimit,
             filePath: filePath
@@ -134,12 +137,13 @@ public enum BuiltExecutable {
         .result
     }
 
-    /// Runs the executable `name` like ``run(_:arguments:variables:standardOutput:timeLimit:filePath:)``
+    /// Runs the executable `name` like ``run(_:arguments:variables:standardInput:standardOutput:timeLimit:filePath:)``
     /// and also returns the CPU time it used.
     public static func measure(
         _ name: String,
         arguments: [String] = [],
         variables: [String: String] = [:],
+        standardInput: Data? = nil,
         standardOutput: StandardOutput = .captured,
         timeLimit: Duration = .seconds(60),
         filePath: String = #filePath
@@ -149,6 +153,11 @@ public enum BuiltExecutable {
         defer { scratch.remove() }
         let stdoutPath = scratch.path("stdout")
         let stderrPath = scratch.path("stderr")
+        var stdinPath = "/dev/null"
+        if let standardInput {
+            stdinPath = scratch.path("stdin")
+            try standardInput.write(to: URL(fileURLWithPath: stdinPath))
+        }
 
         let environment = Self.environment(variables)
 
@@ -164,6 +173,7 @@ public enum BuiltExecutable {
             arguments: arguments,
             environment: environment,
             standardOutput: outputTarget,
+            standardInput: stdinPath,
             standardError: stderrPath
         )
         guard pid > 0 else { throw Failure.launchFailed(name: name, code: -pid) }
@@ -210,6 +220,7 @@ private enum Spawn {
         arguments: [String],
         environment: [String: String],
         standardOutput: ChildOutput,
+        standardInput: String,
         standardError: String
     ) -> pid_t {
         #if canImport(Darwin)
@@ -219,7 +230,7 @@ private enum Spawn {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         var pipeWriteEnd: Int32 = -1
         switch standardOutput {
         case .path(let path):

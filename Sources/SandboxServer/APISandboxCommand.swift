@@ -4,6 +4,7 @@ import BasecampSandbox
 import CLISupport
 import Dispatch
 import Foundation
+import HTTPCore
 import MarkbookSandbox
 import MonashSandbox
 
@@ -39,6 +40,8 @@ struct APISandboxCommand: AsyncParsableCommand {
             "  curl http://127.0.0.1:8080/monash/schedules",
             "",
             "The Basecamp sandbox limits requests as Basecamp does (50 per 10 seconds per account and address, then 429 with Retry-After): BASECAMP_SANDBOX_RATE_LIMIT=off switches it off, =20/1 sets another (requests/seconds). It takes uploads up to 5 GiB, streamed to disk; BASECAMP_SANDBOX_MAX_UPLOAD=2G sets another cap.",
+            "",
+            "To try a client's checks against a misbehaving server: BASECAMP_SANDBOX_CLOCK_SKEW=300 runs its clock 300 seconds ahead (the Date header and token times; negative is behind), and BASECAMP_SANDBOX_BROKEN_DISCOVERY=1 serves the sign-in server's metadata document cut off mid-JSON.",
             "",
             "It runs until interrupted (Ctrl-C or SIGTERM). Exit codes: 0 after a clean stop, 1 when the port is in use or the server cannot start, 64 for a bad command line.",
         ]
@@ -106,9 +109,16 @@ struct APISandboxCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        var basecamp = BasecampSandboxModule(authorization: BasecampSandboxAuthorization(options: .fromEnvironment()))
+        let clock: SkewedClock?
+        var basecamp: BasecampSandboxModule
         do {
+            clock = try BasecampSandboxModule.clock(fromEnvironment: ProcessInfo.processInfo.environment)
+            let timeSource: any TimeSource = clock ?? SystemTimeSource()
+            basecamp = BasecampSandboxModule(
+                authorization: BasecampSandboxAuthorization(options: .fromEnvironment(), now: { timeSource.now() })
+            )
             try basecamp.configure(fromEnvironment: ProcessInfo.processInfo.environment)
+            basecamp.timeSource = timeSource
         } catch {
             throw ValidationError("\(error)")
         }
@@ -117,7 +127,7 @@ struct APISandboxCommand: AsyncParsableCommand {
             MonashSandboxModule(today: { Date() }),
             MarkbookSandboxModule(acceptsAnyCredentials: true, options: markbookOptions),
         ]
-        let configuration = SandboxConfiguration(modules: modules, logRequests: verbose)
+        let configuration = SandboxConfiguration(modules: modules, logRequests: verbose, clock: clock)
         let sandbox: Sandbox
         do {
             sandbox = try await Sandbox.start(port: port, configuration: configuration)

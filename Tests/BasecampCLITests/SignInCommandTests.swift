@@ -189,10 +189,11 @@ struct SignInCommandTests {
     func browserTimeout() async throws {
         let folder = SignInFolder()
         defer { folder.remove() }
+        // A person at a terminal who never finishes.
         let result = await basecamp(
             ["--sandbox", "--json", "auth", "login", "--no-browser", "--wait", "0.3"],
             variables: folder.variables
-        )
+        ) { $0.standardInputIsTerminal = true }
         #expect(result.exitCode == 3)
         #expect(result.stderr.contains("Open this address in your browser"))
         #expect(try result.errorReport().message.hasPrefix("No sign-in arrived at http://127.0.0.1:"))

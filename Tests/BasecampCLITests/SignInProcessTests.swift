@@ -30,7 +30,10 @@ struct SignInProcessTests {
         let variables = folder.variables.merging(strict ? Self.strict : [:]) { $1 }.merging(extra) { $1 }
         let login =
             device
-            ? try await runBuiltBasecamp(["--sandbox", "auth", "login", "--device"], variables: variables)
+            ? try await runBuiltBasecamp(
+                ["--sandbox", "auth", "login", "--device"],
+                variables: variables.merging(personPresent) { $1 }
+            )
             : try await browserSignIn(["--sandbox", "auth", "login", "--no-browser"], variables: variables)
         #expect(login.exitCode == 0, "\(login.stderr)")
         try await body(folder, variables, login)
@@ -122,7 +125,7 @@ struct SignInProcessTests {
         ]) { $1 }
         let device = try await runBuiltBasecamp(
             ["--sandbox", "--json", "auth", "login", "--device"],
-            variables: variables
+            variables: variables.merging(personPresent) { $1 }
         )
         #expect(device.exitCode == 64)
         #expect(try device.errorReport().message == "This Basecamp sign-in server does not offer device sign-in.")
@@ -230,7 +233,10 @@ struct SignInProcessTests {
         try await Self.withAuthorizationServer(options) { authorization, environment, folder in
             var variables = environment
             variables["BASECAMP_CLIENT_SECRET"] = secret
-            let login = try await runBuiltBasecamp(["--verbose", "auth", "login", "--device"], variables: variables)
+            let login = try await runBuiltBasecamp(
+                ["--verbose", "auth", "login", "--device"],
+                variables: variables.merging(personPresent) { $1 }
+            )
             #expect(login.exitCode == 0, "\(login.stderr)")
             let first = try folder.tokens(folder.credentials)
             variables["BASECAMP_CLIENT_SECRET"] = nil

@@ -42,6 +42,10 @@ struct SignInFolder {
     }
 }
 
+/// `BASECAMP_NONINTERACTIVE=0`: a person is there (the test, playing the browser or approving
+/// the device code), though the tool's stdin is no terminal.
+let personPresent = ["BASECAMP_NONINTERACTIVE": "0"]
+
 /// Runs the built `basecamp` for a browser sign-in: waits for it to print the authorization
 /// address on stderr, plays the browser by fetching it (the sandbox approves at once and
 /// redirects to the command's loopback listener), then waits for the command to exit.
@@ -61,7 +65,8 @@ func browserSignIn(
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    process.environment = BuiltExecutable.environment(variables)
+    process.environment = BuiltExecutable.environment(personPresent.merging(variables) { $1 })
+    process.standardInput = FileHandle.nullDevice
     process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
     process.standardError = try FileHandle(forWritingTo: stderrURL)
     try process.run()

@@ -3,12 +3,12 @@ import CLISupport
 import Foundation
 import HTTPCore
 
-/// `basecamp auth`: sign in, see who is signed in, sign out.
+/// `basecamp auth`: sign in, see who is signed in, print the token, sign out.
 struct AuthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth",
-        abstract: "Sign in to Basecamp, see who is signed in, sign out.",
-        subcommands: [AuthLoginCommand.self, AuthStatusCommand.self, AuthLogoutCommand.self]
+        abstract: "Sign in to Basecamp, see who is signed in, print the token, sign out.",
+        subcommands: [AuthLoginCommand.self, AuthStatusCommand.self, AuthTokenCommand.self, AuthLogoutCommand.self]
     )
 }
 
@@ -16,38 +16,58 @@ struct AuthCommand: ParsableCommand {
 struct AuthStatusCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show who is signed in, which accounts, and when the token expires (never the token)."
+        abstract: "Show who is signed in, which accounts, and when the token expires (never the token).",
+        discussion: """
+            With --all, one line for each profile kept on this machine (see --profile), the one in use \
+            marked *; with --json, an array of what auth status prints for each.
+            """
     )
 
     @ParentCommand var root: BasecampCommand
 
+    @Flag(help: "List the sign-in of every profile kept on this machine.")
+    var all = false
+
     func run(in context: CommandContext) async throws {
-        let files = try SignInFiles(context: context)
-        guard let login = try files.loadLogin() else { throw BasecampSession.notSignedIn(context) }
+        let files = try signInFiles(context)
+        if all {
+            try await AuthStatus.printAll(files: files, in: context)
+            return
+        }
+        guard let login = try files.loadLogin() else {
+            throw BasecampSession.notSignedIn(context, profile: files.profile)
+        }
         let credentials = await files.credentialStore(timeSource: context.environment.clock).load()
-        guard credentials != nil else { throw BasecampSession.notSignedIn(context) }
+        guard credentials != nil else { throw BasecampSession.notSignedIn(context, profile: files.profile) }
         try AuthStatus.print(login, credentials, files: files, in: context)
     }
 }
 
-/// `basecamp auth logout`: forgets the stored sign-in.
+/// `basecamp auth logout`: forgets the stored sign-in of one profile.
 struct AuthLogoutCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
-        abstract: "Forget the stored sign-in on this machine.",
+        abstract: "Forget the stored sign-in on this machine (of one profile, with --profile).",
         discussion: """
             The tokens are deleted here; to cut off the integration's access everywhere, revoke it \
-            at https://launchpad.37signals.com.
+            at https://launchpad.37signals.com. Other profiles are left as they are.
             """
     )
 
     @ParentCommand var root: BasecampCommand
 
     func run(in context: CommandContext) async throws {
-        let files = try SignInFiles(context: context)
+        let files = try signInFiles(context)
         let store = files.credentialStore(timeSource: context.environment.clock)
         // Under the refresh lock, so a refresh in another process cannot write the tokens back.
         let removed = try await store.withRefreshLock { try await files.remove() }
-        context.print(removed ? "Signed out: removed the sign-in from \(files.directory.path)." : "Not signed in.")
+        let profile = files.profile.isDefault ? "" : " of the profile \(files.profile.name)"
+        guard removed else {
+            context.print(
+                files.profile.isDefault ? "Not signed in." : "No sign-in kept for the profile \(files.profile.name)."
+            )
+            return
+        }
+        context.print("Signed out: removed the sign-in\(profile) from \(files.directory.path).")
     }
 }

@@ -7,8 +7,8 @@ import HTTPCoreOAuth
 import HTTPCoreOAuthHummingbird
 
 /// `basecamp auth login`: signs in through the browser (a loopback redirect on 127.0.0.1, or
-/// `::1` where there is no IPv4 loopback, with PKCE and `state`) or with `--device`, then keeps
-/// the tokens for every later command.
+/// `::1` where there is no IPv4 loopback, with PKCE and `state`), with `--device`, or with a
+/// token piped in (`--with-token`), then keeps the tokens for every later command.
 struct AuthLoginCommand: BasecampSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
@@ -17,9 +17,22 @@ struct AuthLoginCommand: BasecampSubcommand {
             Register an integration at https://launchpad.37signals.com/integrations with the redirect \
             URI http://127.0.0.1:PORT/callback, then run basecamp auth login --port PORT with \
             BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET set. The address to open is printed (and \
-            opened in your browser where there is one); the tokens are saved, readable only by you, \
-            in BASECAMP_CONFIG_DIR, $XDG_CONFIG_HOME/basecamp or ~/.config/basecamp, and are \
-            refreshed when they near expiry. Try it offline: basecamp --sandbox auth login.
+            opened in your browser where there is one); on a machine with no display (Linux without \
+            DISPLAY or WAYLAND_DISPLAY) the sign-in uses a code you enter on another device instead, \
+            where the server offers it. The tokens are saved, readable only by you, in \
+            BASECAMP_CONFIG_DIR, $XDG_CONFIG_HOME/basecamp or ~/.config/basecamp (a named --profile \
+            in its profiles folder), and are refreshed when they near expiry. Try it offline: \
+            basecamp --sandbox auth login.
+
+            Without a person: --with-token reads an access token from stdin, either bare or as the \
+            JSON of a token response, {"access_token": "...", "refresh_token": "...", "expires_in": \
+            1209600} ("expires_at": an ISO 8601 time instead of "expires_in"); a refresh token needs \
+            BASECAMP_CLIENT_ID (and BASECAMP_CLIENT_SECRET) to be renewed with. It is checked with \
+            the server and stored like any sign-in, never printed. For example:
+              printf '%s\\n' "$TOKEN" | basecamp auth login --with-token
+              cat token-response.json | basecamp auth login --with-token
+            With BASECAMP_NONINTERACTIVE=1, or with no terminal on stdin and no browser, a sign-in \
+            that would wait for a person exits 3 at once and names this command instead.
             """
     )
 
@@ -54,6 +67,12 @@ struct AuthLoginCommand: BasecampSubcommand {
     @Option(help: ArgumentHelp("Seconds to wait for you to finish signing in.", valueName: "seconds"))
     var wait: Double = 300
 
+    @Flag(
+        name: .customLong("with-token"),
+        help: "Read an access token (bare, or a token response's JSON) from stdin instead of signing in."
+    )
+    var withToken = false
+
     func validate() throws {
         guard wait.isFinite, wait > 0, wait <= 3600 else {
             throw ValidationError("--wait must be more than 0 and at most 3600 seconds.")
@@ -64,18 +83,27 @@ struct AuthLoginCommand: BasecampSubcommand {
         if device, port != nil {
             throw ValidationError("--port is for the browser sign-in; --device needs none.")
         }
+        if withToken, device || port != nil {
+            throw ValidationError("--with-token reads the token from stdin; it takes neither --device nor --port.")
+        }
     }
 
     func run(in context: CommandContext) async throws {
-        let files = try SignInFiles(context: context)
-        let registration = try clientRegistration(context)
+        let files = try signInFiles(context)
+        // Everything that can refuse the command line is checked before any request is sent.
+        let pasted = try withToken ? readToken(context) : nil
+        let registration = try pasted.map { try tokenRegistration(context, for: $0) } ?? clientRegistration(context)
+        let attendance = SignInAttendance(context, noBrowser: noBrowser)
+        if pasted == nil, let reason = attendance.unattendedReason {
+            throw SignInAttendance.refusal(reason: reason, context: context, profile: files.profile)
+        }
         // Before the sandbox issues anything: under --sandbox it keeps its records in this folder.
         try files.createDirectory()
         let connection = try await context.connection(defaultBaseURL: BasecampConfig.defaultBaseURL)
         let agent = BasecampSession.signInAgent(context: context, connection: connection, files: files)
         let network = BasecampSession.network(connection: connection, userAgent: agent)
         let apiBaseURL = connection.configuration.baseURL
-        let launchpad = launchpadURL(context, apiBaseURL: apiBaseURL)
+        let launchpad = Self.launchpadURL(context, apiBaseURL: apiBaseURL)
         let discovered = try await BasecampOAuth.discoverAuthorizationServer(
             apiBaseURL: apiBaseURL,
             launchpad: launchpad,
@@ -85,7 +113,15 @@ struct AuthLoginCommand: BasecampSubcommand {
         var oauth = OAuthClient(registration: registration, server: discovered.server, network: network)
 
         let credentials: TokenCredentials
-        if device {
+        let offersDevice = !noBrowser && port == nil && !attendance.hasDisplay && oauth.server.supportsDeviceGrant
+        if let pasted {
+            credentials = pasted
+        } else if device || offersDevice {
+            if !device {
+                context.note(
+                    "No display here: sign in with a code on another device (--no-browser prints an address instead)."
+                )
+            }
             credentials = try await deviceSignIn(oauth, context: context)
         } else {
             guard #available(macOS 14, iOS 17, tvOS 17, *) else {
@@ -167,7 +203,7 @@ struct AuthLoginCommand: BasecampSubcommand {
     }
 
     /// The client id and secret from the flags or the environment; the sandbox accepts any id.
-    private func clientRegistration(_ context: CommandContext) throws -> OAuthClientRegistration {
+    func clientRegistration(_ context: CommandContext) throws -> OAuthClientRegistration {
         let id = clientID.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("CLIENT_ID")
         guard let id = id ?? (context.usesSandbox ? "basecamp-cli-sandbox" : nil) else {
             throw ValidationError(
@@ -179,12 +215,13 @@ struct AuthLoginCommand: BasecampSubcommand {
         return OAuthClientRegistration(clientID: id, clientSecret: secret)
     }
 
-    /// Launchpad: the sandbox's under `--sandbox`, else `BASECAMP_LAUNCHPAD_URL` or the real one.
-    private func launchpadURL(_ context: CommandContext, apiBaseURL: URL) -> URL {
-        if context.usesSandbox {
-            return BasecampSession.origin(of: apiBaseURL).appending(path: "launchpad")
-        }
-        return context.toolVariable("LAUNCHPAD_URL").flatMap(URL.init(string:)) ?? BasecampOAuth.launchpadURL
+    /// Launchpad: the sandbox's under `--sandbox`, else `BASECAMP_LAUNCHPAD_URL`, else the one
+    /// beside an API on this machine (an `api-sandbox`), else the real one.
+    static func launchpadURL(_ context: CommandContext, apiBaseURL: URL) -> URL {
+        let sandbox = BasecampSession.origin(of: apiBaseURL).appending(path: "launchpad")
+        if context.usesSandbox { return sandbox }
+        if let given = context.toolVariable("LAUNCHPAD_URL").flatMap(URL.init(string:)) { return given }
+        return URLPolicy.isLoopback(host: apiBaseURL.host ?? "") ? sandbox : BasecampOAuth.launchpadURL
     }
 
     private func browserSignIn(

@@ -16,6 +16,7 @@ struct AuthStatus: Encodable {
         }
     }
 
+    var profile: String
     var name: String
     var email: String?
     var accounts: [Account]
@@ -29,12 +30,13 @@ struct AuthStatus: Encodable {
     private var relativeExpiry: String?
 
     enum CodingKeys: String, CodingKey {
-        case name, email, accounts, server, expired, refreshable
+        case profile, name, email, accounts, server, expired, refreshable
         case expiresAt = "expires_at"
         case credentialsFile = "credentials_file"
     }
 
     init(login: StoredLogin, credentials: TokenCredentials?, files: SignInFiles, sandbox: Bool, now: Date) {
+        profile = files.profile.name
         name = login.name
         email = login.email
         let defaultID = login.defaultAccount?.id
@@ -47,6 +49,12 @@ struct AuthStatus: Encodable {
         credentialsFile = files.credentialsURL.path
         self.expiry = expiry
         relativeExpiry = expiry.map { Self.relative($0, now: now) }
+    }
+
+    /// "expires Mon 3 Jun 10:00 (in 14 days)", "expired … (2 hours ago)" or "no expiry given".
+    func tokenSummary(_ context: CommandContext) -> String {
+        guard let expiry, let relativeExpiry else { return "no expiry given" }
+        return "\(expired ? "expired" : "expires") \(context.dates.dayAndTime(expiry)) (\(relativeExpiry))"
     }
 
     /// "in 14 days", "in 5 minutes", "2 hours ago": rounded to the nearest unit, as a person
@@ -91,6 +99,7 @@ struct AuthStatus: Encodable {
     func print(in context: CommandContext) throws {
         try context.printRecord(self) {
             context.print("Signed in to Basecamp as \(name)\(email.map { " <\($0)>" } ?? "").")
+            if profile != SignInProfile.defaultName { context.print("Profile:  \(profile)") }
             context.print("Server:   \(server)")
             switch accounts.count {
             case 0:
@@ -102,13 +111,49 @@ struct AuthStatus: Encodable {
                 context.print("          (pass --account ID or set BASECAMP_ACCOUNT_ID to choose)")
             }
             let renewal = refreshable ? "; renewed automatically" : "; sign in again when it does"
-            if let expiry, let relativeExpiry {
-                let verb = expired ? "expired" : "expires"
-                context.print("Token:    \(verb) \(context.dates.dayAndTime(expiry)) (\(relativeExpiry))\(renewal)")
-            } else {
-                context.print("Token:    no expiry given\(renewal)")
-            }
+            context.print("Token:    \(tokenSummary(context))\(renewal)")
             context.print("Saved in: \(credentialsFile)")
+        }
+    }
+}
+
+extension AuthStatus {
+    /// Prints the sign-in of every profile kept in `files`' mode: a table, or with `--json` an
+    /// array of what `auth status` prints for each. Never a token or a secret.
+    ///
+    /// - Throws: `auth_required` (exit 3) when no profile holds a sign-in.
+    static func printAll(files: SignInFiles, in context: CommandContext) async throws {
+        var statuses: [AuthStatus] = []
+        for profile in files.profilesWithSignIn() {
+            let profileFiles = files.forProfile(profile)
+            guard let login = try profileFiles.loadLogin() else { continue }
+            let credentials = await profileFiles.credentialStore(timeSource: context.environment.clock).load()
+            statuses.append(
+                AuthStatus(
+                    login: login,
+                    credentials: credentials,
+                    files: profileFiles,
+                    sandbox: context.usesSandbox,
+                    now: context.now
+                )
+            )
+        }
+        guard !statuses.isEmpty else { throw BasecampSession.notSignedIn(context) }
+        try context.printList(statuses) {
+            var table = TextTable(columns: [
+                .init("PROFILE"), .init("SIGNED IN AS"), .init("SERVER"), .init("ACCOUNTS"), .init("TOKEN"),
+            ])
+            table.rows = statuses.map { status in
+                [
+                    status.profile + (status.profile == files.profile.name ? " *" : ""),
+                    status.name + (status.email.map { " <\($0)>" } ?? ""),
+                    status.server,
+                    status.accounts.map { String($0.id) }.joined(separator: ", "),
+                    status.tokenSummary(context),
+                ]
+            }
+            context.print(table)
+            context.note("* the profile in use (--profile or BASECAMP_PROFILE).")
         }
     }
 }

@@ -23,14 +23,22 @@ struct BasecampSession {
     let auth: any AuthStrategy
     let source: Source
     let userAgent: BasecampUserAgent
+    /// The profile whose sign-in is used (or would be, with no token given).
+    let profile: SignInProfile
 
-    /// Resolves the credentials and opens the connection.
+    /// Resolves the credentials of `root`'s token or profile and opens the connection.
     ///
-    /// - Throws: `auth_required` (exit 3) when there is no token and no stored sign-in.
-    static func open(context: CommandContext, token: String?) async throws -> BasecampSession {
-        let option = token.flatMap { $0.isEmpty ? nil : $0 }
+    /// - Throws: `auth_required` (exit 3) when there is no token and no stored sign-in;
+    ///   `ValidationError` (exit 64) for a profile name that cannot be one.
+    static func open(context: CommandContext, root: BasecampCommand) async throws -> BasecampSession {
+        let profile = try SignInProfile.selected(option: root.profile, context: context)
+        let option = root.token.flatMap { $0.isEmpty ? nil : $0 }
         let given = option ?? context.toolVariable("TOKEN")
-        let files = SignInFiles(variables: context.environment.variables, sandbox: context.usesSandbox)
+        let files = SignInFiles(
+            variables: context.environment.variables,
+            sandbox: context.usesSandbox,
+            profile: profile
+        )
         let login = try given == nil ? files?.loadLogin() : nil
         let connection = try await context.connection(
             defaultBaseURL: login?.apiBaseURL ?? BasecampConfig.defaultBaseURL
@@ -49,7 +57,8 @@ struct BasecampSession {
                 connection: connection,
                 auth: BearerTokenAuth(token: given),
                 source: .token(fromOption: option != nil),
-                userAgent: userAgent
+                userAgent: userAgent,
+                profile: profile
             )
         }
         let store = files.map {
@@ -71,17 +80,19 @@ struct BasecampSession {
                 connection: connection,
                 auth: oauth.refreshingAuth(credentials: stored, store: store),
                 source: .storedSignIn(login),
-                userAgent: userAgent
+                userAgent: userAgent,
+                profile: profile
             )
         }
-        guard context.usesSandbox else { throw notSignedIn(context) }
+        guard context.usesSandbox else { throw notSignedIn(context, profile: profile) }
         let userAgent = try makeAgent()
         return BasecampSession(
             context: context,
             connection: connection,
             auth: BearerTokenAuth(token: "sandbox-token"),
             source: .sandboxStandIn,
-            userAgent: userAgent
+            userAgent: userAgent,
+            profile: profile
         )
     }
 
@@ -141,18 +152,22 @@ struct BasecampSession {
         return components.url ?? url
     }
 
-    /// `basecamp auth login`, with `--sandbox` when the command ran under it.
-    static func loginCommand(_ context: CommandContext) -> String {
-        context.usesSandbox ? "basecamp --sandbox auth login" : "basecamp auth login"
+    /// `basecamp auth login`, with `--sandbox` when the command ran under it and the profile's
+    /// `--profile`, then `extra` (such as ` --with-token`).
+    static func loginCommand(_ context: CommandContext, profile: SignInProfile = .default, extra: String = "") -> String
+    {
+        let sandbox = context.usesSandbox ? " --sandbox" : ""
+        return "basecamp\(sandbox)\(profile.commandOption) auth login\(extra)"
     }
 
     /// `auth_required` for a command that found no sign-in.
-    static func notSignedIn(_ context: CommandContext) -> APIError {
+    static func notSignedIn(_ context: CommandContext, profile: SignInProfile = .default) -> APIError {
         let token = context.usesSandbox ? "" : " (or set BASECAMP_TOKEN)"
         return APIError.authRequired(
             APIError.Details(
-                message: "Not signed in to Basecamp.",
-                hint: "Run '\(loginCommand(context))' to sign in\(token)."
+                message: profile.isDefault
+                    ? "Not signed in to Basecamp." : "Not signed in to Basecamp in the profile \(profile.name).",
+                hint: "Run '\(loginCommand(context, profile: profile))' to sign in\(token)."
             )
         )
     }
@@ -208,12 +223,16 @@ struct BasecampSession {
         do {
             return try await body()
         } catch var error as APIError where error.code == .authRequired {
-            let login = Self.loginCommand(context)
+            let login = Self.loginCommand(context, profile: profile)
             switch source {
             case .storedSignIn:
                 // A refused refresh removes the whole sign-in (SignInCredentialStore.remove()).
                 let removed =
-                    SignInFiles(variables: context.environment.variables, sandbox: context.usesSandbox)
+                    SignInFiles(
+                        variables: context.environment.variables,
+                        sandbox: context.usesSandbox,
+                        profile: profile
+                    )
                     .map { !FileManager.default.fileExists(atPath: $0.loginURL.path) } ?? false
                 error.details.hint =
                     removed

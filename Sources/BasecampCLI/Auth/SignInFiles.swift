@@ -6,10 +6,15 @@ import HTTPCore
 /// a file lock) and what the sign-in learned (`login.json`: client, server, identity,
 /// accounts), both readable by the user only.
 ///
-/// The directory is `BASECAMP_CONFIG_DIR` when set, else `$XDG_CONFIG_HOME/basecamp`, else
-/// `~/.config/basecamp`; sign-ins to the sandbox live in its `sandbox` folder, so trying the
-/// sandbox never touches a real sign-in.
+/// The config folder is `BASECAMP_CONFIG_DIR` when set, else `$XDG_CONFIG_HOME/basecamp`, else
+/// `~/.config/basecamp`. The default profile's sign-in is kept in it, as it always was; a named
+/// profile's in `profiles/NAME`. Sign-ins to the sandbox live under its `sandbox` folder, laid
+/// out the same way, so trying the sandbox never touches a real sign-in.
 struct SignInFiles {
+    /// The folder every profile of this mode (sandbox or not) is kept under.
+    let modeDirectory: URL
+    /// The profile the files belong to.
+    let profile: SignInProfile
     /// The folder holding both files.
     let directory: URL
 
@@ -18,12 +23,15 @@ struct SignInFiles {
     /// The sign-in's description.
     var loginURL: URL { directory.appending(path: "login.json") }
     /// Where the sandbox's authorization server keeps the codes and tokens it issued, so
-    /// separate runs of `basecamp --sandbox` accept each other's tokens.
-    var sandboxAuthorizationStateURL: URL { directory.appending(path: "authorization-state.json") }
+    /// separate runs of `basecamp --sandbox` accept each other's tokens; one for every profile,
+    /// as one server issued them.
+    var sandboxAuthorizationStateURL: URL { modeDirectory.appending(path: "authorization-state.json") }
+    /// The folder named profiles are kept in.
+    var profilesDirectory: URL { modeDirectory.appending(path: "profiles") }
 
-    /// The files for the context's mode (sandbox or not); `nil` when no folder can be found
-    /// (no `BASECAMP_CONFIG_DIR`, `XDG_CONFIG_HOME` or `HOME`).
-    init?(variables: [String: String], sandbox: Bool) {
+    /// The files of `profile` for the context's mode (sandbox or not); `nil` when no folder can
+    /// be found (no `BASECAMP_CONFIG_DIR`, `XDG_CONFIG_HOME` or `HOME`).
+    init?(variables: [String: String], sandbox: Bool, profile: SignInProfile = .default) {
         func value(_ name: String) -> String? {
             guard let value = variables[name], !value.isEmpty else { return nil }
             return value
@@ -38,18 +46,45 @@ struct SignInFiles {
         } else {
             return nil
         }
-        directory = sandbox ? base.appending(path: "sandbox") : base
+        self.init(modeDirectory: sandbox ? base.appending(path: "sandbox") : base, profile: profile)
     }
 
-    /// The files for `context`, or a configuration error saying how to name a folder.
-    init(context: CommandContext) throws {
-        guard let files = SignInFiles(variables: context.environment.variables, sandbox: context.usesSandbox) else {
+    private init(modeDirectory: URL, profile: SignInProfile) {
+        self.modeDirectory = modeDirectory
+        self.profile = profile
+        directory =
+            profile.isDefault ? modeDirectory : modeDirectory.appending(path: "profiles").appending(path: profile.name)
+    }
+
+    /// The files of `profile` for `context`, or a configuration error saying how to name a folder.
+    init(context: CommandContext, profile: SignInProfile) throws {
+        guard
+            let files = SignInFiles(
+                variables: context.environment.variables,
+                sandbox: context.usesSandbox,
+                profile: profile
+            )
+        else {
             throw APIError.usage(
                 "There is no folder to keep the sign-in in.",
                 hint: "Set BASECAMP_CONFIG_DIR (or HOME, or XDG_CONFIG_HOME)."
             )
         }
         self = files
+    }
+
+    /// The same mode's files for another profile.
+    func forProfile(_ other: SignInProfile) -> SignInFiles {
+        SignInFiles(modeDirectory: modeDirectory, profile: other)
+    }
+
+    /// Every profile with a sign-in kept in this mode, the default one first, then by name.
+    func profilesWithSignIn() -> [SignInProfile] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: profilesDirectory.path)) ?? []
+        let named = names.sorted().compactMap { try? SignInProfile($0) }.filter { !$0.isDefault }
+        return ([SignInProfile.default] + named).filter {
+            FileManager.default.fileExists(atPath: forProfile($0).loginURL.path)
+        }
     }
 
     /// Creates the folder, readable by the user only, when it is missing.
@@ -92,11 +127,17 @@ struct SignInFiles {
         try FileCredentialStore(url: loginURL).writeAtomically(data)
     }
 
-    /// Removes both files, so no half of a sign-in is left; returns whether anything was there.
+    /// Removes both files, so no half of a sign-in is left, and a named profile's folder once
+    /// it is empty; returns whether anything was there.
     func remove() async throws -> Bool {
         let existed = [credentialsURL, loginURL].contains { FileManager.default.fileExists(atPath: $0.path) }
         try await FileCredentialStore(url: loginURL).remove()
         try await FileCredentialStore(url: credentialsURL).remove()
+        // A named profile's folder goes too once only refresh-lock files are left in it.
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        if !profile.isDefault, left.allSatisfy({ $0.hasSuffix(".lock") }) {
+            try? FileManager.default.removeItem(at: directory)
+        }
         return existed
     }
 }

@@ -58,9 +58,16 @@ extension AuthorizationRoutes {
         ])
     }
 
-    /// RFC 8414 for the resource-first issuer.
+    /// RFC 8414 for the resource-first issuer (cut off mid-document when told to serve it broken).
     func serverMetadata(_ request: Request) -> Response {
         let issuer = Self.issuer(request)
+        if authorization.options.servesBrokenDiscovery {
+            var response = Self.json(["issuer": .string(issuer)])
+            response.body = ResponseBody(
+                byteBuffer: ByteBuffer(string: #"{"issuer": ""# + issuer + #"", "token_endpoint": "#)
+            )
+            return response
+        }
         return Self.json([
             "issuer": .string(issuer),
             "authorization_endpoint": .string(issuer + "/oauth/authorize"),

@@ -43,6 +43,10 @@ public struct SandboxAuthorizationOptions: Sendable {
     public var deviceInterval: Int
     /// Whether the authorize pages decline (`error=access_denied`) instead of approving.
     public var declinesAuthorization: Bool
+    /// Whether the resource-first issuer's metadata (`/.well-known/oauth-authorization-server`)
+    /// is served broken, cut off in the middle of its JSON, as a misconfigured server might: the
+    /// resource still advertises the issuer, so discovery picks it and then must fail.
+    public var servesBrokenDiscovery: Bool
     /// Where issued codes and tokens are kept between runs, so separate processes (each with
     /// its own sandbox) accept each other's tokens; `nil` keeps them in memory.
     public var stateFile: URL?
@@ -57,6 +61,7 @@ public struct SandboxAuthorizationOptions: Sendable {
         devicePollsBeforeApproval: Int = 2,
         deviceInterval: Int = 1,
         declinesAuthorization: Bool = false,
+        servesBrokenDiscovery: Bool = false,
         stateFile: URL? = nil
     ) {
         self.accessTokenLifetime = max(1, accessTokenLifetime)
@@ -67,6 +72,7 @@ public struct SandboxAuthorizationOptions: Sendable {
         self.devicePollsBeforeApproval = max(0, devicePollsBeforeApproval)
         self.deviceInterval = max(1, deviceInterval)
         self.declinesAuthorization = declinesAuthorization
+        self.servesBrokenDiscovery = servesBrokenDiscovery
         self.stateFile = stateFile
     }
 
@@ -79,6 +85,7 @@ public struct SandboxAuthorizationOptions: Sendable {
     /// | `BASECAMP_SANDBOX_STRICT_TOKENS=1` | the API accepts only issued tokens |
     /// | `BASECAMP_SANDBOX_LAUNCHPAD_ONLY=1` | no resource-first server |
     /// | `BASECAMP_SANDBOX_NO_DEVICE=1` | the device endpoint answers 503 |
+    /// | `BASECAMP_SANDBOX_BROKEN_DISCOVERY=1` | the issuer's metadata document is broken JSON |
     /// | `BASECAMP_SANDBOX_AUTH_STATE` | the state file; else `BASECAMP_SANDBOX_STATE` plus `.auth.json` |
     ///
     /// Values that are not numbers or flags are ignored.
@@ -97,6 +104,7 @@ public struct SandboxAuthorizationOptions: Sendable {
         options.requiresIssuedTokens = flag("BASECAMP_SANDBOX_STRICT_TOKENS")
         options.offersResourceFirstServer = !flag("BASECAMP_SANDBOX_LAUNCHPAD_ONLY")
         options.offersDeviceGrant = !flag("BASECAMP_SANDBOX_NO_DEVICE")
+        options.servesBrokenDiscovery = flag("BASECAMP_SANDBOX_BROKEN_DISCOVERY")
         if let path = environment["BASECAMP_SANDBOX_AUTH_STATE"], !path.isEmpty {
             options.stateFile = URL(fileURLWithPath: path)
         } else if let path = environment["BASECAMP_SANDBOX_STATE"], !path.isEmpty {
