@@ -74,14 +74,16 @@ struct MisbehavingServerTests {
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: body) }
 
-            await #expect(throws: APIError.self) {
+            let error = await #expect(throws: DiscoveryError.self) {
                 try await BasecampOAuth.discoverAuthorizationServer(
                     apiBaseURL: sandbox.basecampURL,
                     launchpad: sandbox.baseURL.appending(path: "launchpad"),
                     network: OAuthNetwork(transport: URLSessionTransport(), userAgent: "tests (tests@example.com)"),
-                    allowsLocalAddresses: true
+                    allowsLoopback: true
                 )
             }
+            #expect(error?.reason == .invalidMetadata(member: nil))
+            #expect(error?.document == .authorizationServer)
         }
     }
 }

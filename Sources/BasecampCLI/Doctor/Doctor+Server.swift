@@ -107,7 +107,7 @@ extension Doctor {
             let server = try await Self.discoverSignInServer(context: context, apiBaseURL: base, network: network)
             return .pass(id, "The sign-in server answered discovery: \(server).")
         } catch {
-            let failure = error as? APIError
+            let failure = (error as? APIError) ?? (error as? any APIErrorConvertible)?.apiError
             return .fail(
                 id,
                 "Discovery of the sign-in server failed: \(failure?.message ?? "\(error)")",
@@ -128,7 +128,7 @@ extension Doctor {
             apiBaseURL: apiBaseURL,
             launchpad: AuthLoginCommand.launchpadURL(context, apiBaseURL: apiBaseURL),
             network: network,
-            allowsLocalAddresses: context.usesSandbox || URLPolicy.isLoopback(host: apiBaseURL.host ?? "")
+            allowsLoopback: context.usesSandbox || URLPolicy.isLoopback(host: apiBaseURL.host ?? "")
         )
         let tokenOrigin = BasecampSession.origin(of: discovered.server.tokenEndpoint).absoluteString
         switch discovered.source {

@@ -54,6 +54,17 @@ public enum FallbackReason: Sendable, Equatable {
     case expectedLegacyIssuer
 }
 
+extension FallbackReason: CustomStringConvertible {
+    /// The reason in a few words, for logs and messages; it never quotes a document.
+    public var description: String {
+        switch self {
+        case .resourceDiscoveryFailed(let error): "resource discovery failed: \(error)"
+        case .noAuthorizationServerAdvertised: "no authorization server advertised"
+        case .expectedLegacyIssuer: "the expected issuer is the legacy one"
+        }
+    }
+}
+
 /// The server resource-first discovery settled on, and why.
 public struct DiscoveredAuthorizationServer: Sendable {
     /// How the server was found.
