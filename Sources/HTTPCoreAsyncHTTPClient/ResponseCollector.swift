@@ -231,6 +231,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     }
 
     func didSendRequestPart(task: HTTPClient.Task<CollectedResponse>, _ part: IOData) {
+        // A body still going out is not an idle exchange: the wait for the server starts after
+        // the last part is sent, however long a large upload on a slow link takes.
+        state.value.lastActivity = .now()
         uploadWindow?.give()
         guard let uploadProgress else { return }
         state.value.sent += Int64(part.readableBytes)
