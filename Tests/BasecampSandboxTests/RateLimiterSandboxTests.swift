@@ -11,7 +11,11 @@ import Testing
 struct RateLimiterSandboxTests {
     /// An account client with retry off, so a 429 fails the call, and `limiter` if any.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    private func account(_ sandbox: Sandbox, clock: TestClock, limiter: (any HTTPCore.RateLimiter)?) throws -> AccountClient {
+    private func account(
+        _ sandbox: Sandbox,
+        clock: TestClock,
+        limiter: (any HTTPCore.RateLimiter)?
+    ) throws -> AccountClient {
         var config = BasecampConfig(baseURL: sandbox.basecampURL, enableRetry: false)
         config.rateLimiter = limiter
         return try BasecampClient(
