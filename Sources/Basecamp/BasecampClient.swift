@@ -108,7 +108,8 @@ public final class BasecampClient: Sendable {
             timeSource: timeSource,
             retry: config.enableRetry ? (config.retryPolicy ?? RetryPolicy()) : .none,
             retryBudget: config.retryBudget,
-            auth: auth
+            auth: auth,
+            rateLimit: config.rateLimiter.map { RateLimiting.basecamp(limiter: $0, baseURL: config.baseURL) }
         )
         var main = base
         if config.enableCache { main.cache = config.cache ?? ResponseCache() }
@@ -123,6 +124,7 @@ public final class BasecampClient: Sendable {
 
         var storage = base
         storage.auth = nil
+        storage.rateLimit = nil
         storage.retry = .none
         storage.redirectPolicy = .none
         storage.redactor = DownloadHop.signedURLRedactor

@@ -41,6 +41,11 @@ public struct BasecampConfig: Sendable {
     /// and at least 10 retries); `nil` removes the limit, for a client that must ride out a high
     /// failure rate rather than protect a struggling server.
     public var retryBudget: RetryBudget?
+    /// Holds the client to Basecamp's rate limit per account before it sends, so it waits its
+    /// turn rather than collecting 429s: `TokenBucketRateLimiter(.basecamp)` for one process, or
+    /// a fleet-wide limiter shared by every worker on the account. `nil`, the default, sends as
+    /// fast as callers ask and relies on retrying 429s.
+    public var rateLimiter: (any RateLimiter)?
 
     /// The public Basecamp 3 API address, `https://3.basecampapi.com`.
     public static var defaultBaseURL: URL { publicAPI }

@@ -44,7 +44,7 @@ public struct BasecampSandboxModule: SandboxModule {
     public var webhookTimeout: Duration = .seconds(10)
     /// Basecamp's rate limit, per account and address: ``APISandbox/RateLimit/basecamp`` unless
     /// changed; `rateLimiter.setLimit(nil)` switches it off (copies of the module share it).
-    public let rateLimiter = RateLimiter(.basecamp)
+    public let rateLimiter = APISandbox.RateLimiter(.basecamp)
     /// The largest file `POST /attachments.json` takes (streamed to disk); larger ones get `413`.
     public var maximumUploadBytes = BodyFiles.defaultMaximumBytes
     /// The clock every time the sandbox writes is read from (`created_at`, `updated_at`, events,

@@ -8,7 +8,7 @@ import Testing
 @Suite("Request pipeline")
 struct PipelineTests {
     @Test(
-        "The stages are built in the documented order: call middlewares and the operation hooks per call; retry, download resume, auth, cache, middlewares, redirects and request hooks per attempt"
+        "The stages are built in the documented order: call middlewares and the operation hooks per call; retry, download resume, auth, cache, middlewares, redirects, rate limit and request hooks per attempt"
     )
     func stageOrder() throws {
         var configuration = ClientConfiguration(baseURL: try #require(URL(string: "https://api.example.com")))
@@ -16,6 +16,10 @@ struct PipelineTests {
         configuration.cache = ResponseCache()
         configuration.middlewares = [Probe(name: "first"), Probe(name: "second")]
         configuration.callMiddlewares = [Probe(name: "call")]
+        configuration.rateLimit = RateLimiting(
+            limiter: TokenBucketRateLimiter(RequestRate(1, per: .seconds(1))),
+            key: "k"
+        )
         let full = Pipeline(
             configuration: configuration,
             baseURL: configuration.baseURL,
@@ -27,13 +31,15 @@ struct PipelineTests {
         #expect(
             full.stages.map(Self.name) == [
                 "RetryStage", "DownloadResumeStage", "AuthStage", "CacheStage", "first", "second", "RedirectStage",
-                "RequestHooksStage",
+                "RateLimitStage", "RequestHooksStage",
             ]
         )
 
         configuration.auth = nil
         configuration.cache = nil
         configuration.callMiddlewares = []
+        configuration.rateLimit = nil
+        #expect(ClientConfiguration(baseURL: configuration.baseURL).rateLimit == nil, "off by default")
         let bare = Pipeline(
             configuration: configuration,
             baseURL: configuration.baseURL,

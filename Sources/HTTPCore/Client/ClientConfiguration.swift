@@ -58,6 +58,10 @@ public struct ClientConfiguration: Sendable {
     /// The HTTP cache (ETag / Last-Modified revalidation) for GET and HEAD; `nil`, the default,
     /// caches nothing, so private data is never stored unless asked for.
     public var cache: ResponseCache?
+    /// How fast requests may go out: a permit from the limiter before each request really sent
+    /// (every retry and redirect hop included), and a shared pause when the server answers 429
+    /// with a `Retry-After`. `nil`, the default, sends as fast as callers ask.
+    public var rateLimit: RateLimiting?
     /// Whether the base URL (and absolute URLs such as next-page links) may be plain http to
     /// any host. Off by default: http is accepted only for loopback hosts, because credentials
     /// would travel unencrypted. Turn it on only for an API that carries no credentials and no
@@ -90,7 +94,8 @@ public struct ClientConfiguration: Sendable {
         deadline: Duration? = nil,
         idempotencyKeyHeader: HTTPField.Name? = nil,
         auth: (any AuthStrategy)? = nil,
-        cache: ResponseCache? = nil
+        cache: ResponseCache? = nil,
+        rateLimit: RateLimiting? = nil
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -113,5 +118,6 @@ public struct ClientConfiguration: Sendable {
         self.idempotencyKeyHeader = idempotencyKeyHeader
         self.auth = auth
         self.cache = cache
+        self.rateLimit = rateLimit
     }
 }

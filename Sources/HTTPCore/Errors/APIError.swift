@@ -34,7 +34,8 @@ public enum APIError: Error, Sendable {
     case authRequired(Details)
     /// HTTP 403.
     case forbidden(Details)
-    /// HTTP 429; ``Details/retryAfter`` holds the wait the server asked for.
+    /// HTTP 429, or a call's deadline reached before the client's own rate limit let it go;
+    /// ``Details/retryAfter`` holds the wait the server asked for, or until a permit would come.
     case rateLimit(Details)
     /// The connection failed, timed out or was reset.
     case network(Details)

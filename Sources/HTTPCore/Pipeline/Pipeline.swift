@@ -19,8 +19,9 @@ import HTTPTypes
 /// 8. cache, inside auth so entries are keyed by the credentials an attempt carries;
 /// 9. the user's middlewares, in the order configured;
 /// 10. redirects, which send each hop on through the rest;
-/// 11. request hooks, next to the transport, so they time and report what is really sent;
-/// 12. the transport, one hop at a time.
+/// 11. the rate limit, so every request really sent, each hop included, costs a permit;
+/// 12. request hooks, next to the transport, so they time and report what is really sent;
+/// 13. the transport, one hop at a time.
 ///
 /// Every stage is a ``Middleware``. The attempt chain is built once, in `init`, by one loop; the
 /// call-level stages are put around it for each call, because the answer stage is the call's own.
@@ -67,6 +68,7 @@ struct Pipeline: Sendable {
             + configuration.middlewares.map { $0 }
             + [
                 RedirectStage(policy: configuration.redirectPolicy, redactor: redactor),
+                configuration.rateLimit.map { RateLimitStage(rateLimit: $0, timeSource: configuration.timeSource) },
                 hooks.map {
                     RequestHooksStage(
                         hooks: $0,

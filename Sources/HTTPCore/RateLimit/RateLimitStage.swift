@@ -1,0 +1,30 @@
+import Foundation
+import HTTPTypes
+
+/// Takes a permit from the client's ``RateLimiter`` before each request goes out, and pauses the
+/// request's key when the server answers 429 (or 503) with a `Retry-After`.
+///
+/// Inside redirects and next to the request hooks, so every request really sent costs a permit:
+/// each attempt retry makes and each hop of a redirect, but not an answer a stage gave itself.
+struct RateLimitStage: Middleware {
+    let rateLimit: RateLimiting
+    let timeSource: any TimeSource
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        guard let key = rateLimit.key(request) else { return try await next(request, body, context) }
+        try await rateLimit.limiter.acquirePermit(for: key, deadline: context.deadline, timeSource: timeSource)
+        let result = try await next(request, body, context)
+        if [429, 503].contains(result.response.status.code),
+            let header = result.response.headerFields[.retryAfter],
+            let wait = RetryAfter.parse(header, now: timeSource.now())
+        {
+            await rateLimit.limiter.pause(key, for: wait, timeSource: timeSource)
+        }
+        return result
+    }
+}
