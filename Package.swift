@@ -35,6 +35,7 @@ extension Target.Dependency {
     static var logging: Self { .product(name: "Logging", package: "swift-log") }
     static var nioCore: Self { .product(name: "NIOCore", package: "swift-nio") }
     static var nioConcurrencyHelpers: Self { .product(name: "NIOConcurrencyHelpers", package: "swift-nio") }
+    static var postgresNIO: Self { .product(name: "PostgresNIO", package: "postgres-nio") }
     static var serviceLifecycle: Self { .product(name: "ServiceLifecycle", package: "swift-service-lifecycle") }
 }
 
@@ -55,6 +56,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: HTTP layer (Foundation, swift-http-types and swift-crypto only)
@@ -76,6 +78,12 @@ let package = Package(
         // MARK: Webhooks (verify, dedupe and route deliveries; no server framework)
         library("HTTPCoreWebhooks", ["HTTPCore", .crypto, .httpTypes]),
         library("HTTPCoreWebhooksHummingbird", ["HTTPCoreWebhooks", .hummingbird, .nioCore]),
+
+        // MARK: Shared state for a fleet of workers (PostgreSQL; HTTPCore and the SDKs stay free of it)
+        library(
+            "HTTPCorePostgres",
+            ["HTTPCore", "HTTPCoreWebhooks", .postgresNIO, .logging, .nioCore, .serviceLifecycle]
+        ),
 
         // MARK: Transports (each heavier HTTP stack in its own target)
         library(
@@ -203,6 +211,19 @@ let package = Package(
         executable("OAuthRefreshProbe", ["HTTPCore", "HTTPCoreOAuth"], path: "Tests/OAuthRefreshProbe"),
         tests("HTTPCoreWebhooksTests", ["HTTPCoreWebhooks", "HTTPCore", .crypto, .httpTypes]),
         tests(
+            "HTTPCorePostgresTests",
+            [
+                "HTTPCorePostgres", "HTTPCore", "HTTPCoreTesting", "HTTPCoreWebhooks", "HTTPCoreOAuth", "APISandbox",
+                "BasecampSandbox", "Basecamp", "CLISupportTesting", .postgresNIO, .httpTypes,
+            ]
+        ),
+        // One worker process of the fleet refresh test (HTTPCorePostgresTests runs four).
+        executable(
+            "PostgresRefreshProbe",
+            ["HTTPCore", "HTTPCoreOAuth", "HTTPCorePostgres"],
+            path: "Tests/PostgresRefreshProbe"
+        ),
+        tests(
             "HTTPCoreWebhooksHummingbirdTests",
             [
                 "HTTPCoreWebhooksHummingbird", "HTTPCoreWebhooks", "Basecamp", "APISandbox", "HTTPCore", .hummingbird,
@@ -274,7 +295,7 @@ let package = Package(
 package.products =
     [
         "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "HTTPCoreOAuthHummingbird", "HTTPCoreWebhooks",
-        "HTTPCoreWebhooksHummingbird",
+        "HTTPCoreWebhooksHummingbird", "HTTPCorePostgres",
         "MonashSchedule", "HTTPCoreObservability", "HTTPCoreAsyncHTTPClient", "APISandbox", "BasecampSandbox",
         "Markbook",
     ].map { .library(name: $0, targets: [$0]) }
