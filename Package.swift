@@ -166,6 +166,8 @@ let package = Package(
                 // `basecamp webhooks listen`: a local receiver on Hummingbird.
                 "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
                 .hummingbird, .httpTypes, .httpTypesFoundation,
+                // BASECAMP_CREDENTIALS_URL: the sign-in's tokens shared through PostgreSQL.
+                "HTTPCorePostgres",
             ]
         ),
         executable(
@@ -266,7 +268,7 @@ let package = Package(
             [
                 "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "CLISupportTesting", "APISandbox",
                 "HTTPCore", "HTTPCoreTesting",
-                "HTTPCoreWebhooks", .hummingbird, .httpTypes,
+                "HTTPCoreWebhooks", "HTTPCorePostgres", .hummingbird, .httpTypes,
             ]
         ),
         tests(

@@ -16,6 +16,10 @@ struct BasecampCommand: CommandLineTool {
                 (name: "BASECAMP_CLIENT_ID", meaning: "your integration's client id, for auth login"),
                 (name: "BASECAMP_CLIENT_SECRET", meaning: "its client secret, for auth login"),
                 (name: "BASECAMP_CONFIG_DIR", meaning: "where auth login keeps the sign-in (~/.config/basecamp)"),
+                (
+                    name: "BASECAMP_CREDENTIALS_URL",
+                    meaning: "postgres://… to keep the sign-in's tokens in PostgreSQL, shared by many machines"
+                ),
                 (name: "BASECAMP_USER_AGENT", meaning: "the User-Agent, \"App (contact)\", sent with every request"),
                 (name: "BASECAMP_ACCOUNT_ID", meaning: "the account, the digits after the host (--account wins)"),
                 (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps the account's data in between runs"),

@@ -24,7 +24,7 @@ struct AuthStatusCommand: BasecampSubcommand {
     func run(in context: CommandContext) async throws {
         let files = try SignInFiles(context: context)
         guard let login = try files.loadLogin() else { throw BasecampSession.notSignedIn(context) }
-        let credentials = await files.credentialStore(timeSource: context.environment.clock).load()
+        let credentials = try await SharedCredentials.load(files.credentialStore(timeSource: context.environment.clock))
         guard credentials != nil else { throw BasecampSession.notSignedIn(context) }
         try AuthStatus.print(login, credentials, files: files, in: context)
     }

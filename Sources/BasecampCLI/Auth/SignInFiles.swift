@@ -12,6 +12,8 @@ import HTTPCore
 struct SignInFiles {
     /// The folder holding both files.
     let directory: URL
+    /// Where the tokens are kept instead of `credentials.json`, when `BASECAMP_CREDENTIALS_URL` is set.
+    var sharedCredentials: SharedCredentials?
 
     /// The token file, managed by `FileCredentialStore`.
     var credentialsURL: URL { directory.appending(path: "credentials.json") }
@@ -39,6 +41,7 @@ struct SignInFiles {
             return nil
         }
         directory = sandbox ? base.appending(path: "sandbox") : base
+        sharedCredentials = SharedCredentials(variables: variables, sandbox: sandbox)
     }
 
     /// The files for `context`, or a configuration error saying how to name a folder.
@@ -64,9 +67,16 @@ struct SignInFiles {
         }
     }
 
-    /// The token store, with its lock for refreshes shared between processes.
-    func credentialStore(timeSource: any TimeSource) -> FileCredentialStore {
-        FileCredentialStore(url: credentialsURL, timeSource: timeSource)
+    /// The token store, with its lock for refreshes shared between processes: PostgreSQL when
+    /// `BASECAMP_CREDENTIALS_URL` is set, else `credentials.json`.
+    func credentialStore(timeSource: any TimeSource) -> any CredentialStore {
+        sharedCredentials?.store() ?? FileCredentialStore(url: credentialsURL, timeSource: timeSource)
+    }
+
+    /// Where the tokens are, for `auth status`: the file, or the variable naming the database
+    /// (never the connection string, which may hold a password).
+    var credentialsLocation: String {
+        sharedCredentials == nil ? credentialsURL.path : "PostgreSQL (\(SharedCredentials.variable))"
     }
 
     /// The stored sign-in, or `nil` when there is none.
@@ -96,7 +106,7 @@ struct SignInFiles {
     func remove() async throws -> Bool {
         let existed = [credentialsURL, loginURL].contains { FileManager.default.fileExists(atPath: $0.path) }
         try await FileCredentialStore(url: loginURL).remove()
-        try await FileCredentialStore(url: credentialsURL).remove()
+        try await credentialStore(timeSource: SystemTimeSource()).remove()
         return existed
     }
 }
