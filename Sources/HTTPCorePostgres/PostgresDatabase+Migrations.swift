@@ -9,8 +9,10 @@ extension PostgresDatabase {
     /// current.
     ///
     /// Stores call it on first use, so calling it is optional: a deployment step may run it
-    /// ahead of the workers. Workers migrating at once take turns on an advisory lock, and each
-    /// migration commits with its version row, so a crash leaves the schema at a whole version.
+    /// ahead of the workers, whose database user then needs no right to create anything (a
+    /// current schema is only read). Workers migrating at once take turns on an advisory lock,
+    /// and the migrations commit with their version rows, so a crash leaves the schema as it
+    /// was.
     ///
     /// - Returns: The schema version now.
     /// - Throws: ``APIError/network(_:)`` when the server cannot be reached, or
@@ -38,7 +40,11 @@ extension PostgresDatabase {
 
     private func applyMigrations() async throws -> Int {
         try await withConnection("migrate the schema") { connection in
-            try await Self.inTransaction(on: connection, logger: self.logger) {
+            // A current schema needs no DDL, so workers whose user may not create schemas
+            // start on a database migrated ahead of them.
+            let current = PostgresSchema.migrations(in: self.schema).count
+            if try await Self.recordedVersion(schema: self.schema, on: connection) == current { return current }
+            return try await Self.inTransaction(on: connection, logger: self.logger) {
                 try await connection.run(
                     "SELECT pg_advisory_xact_lock(hashtextextended(\(PostgresSchema.lockName(self.schema)), 0))",
                     logger: self.logger

@@ -126,6 +126,41 @@ struct PostgresMigrationTests {
         }
     }
 
+    @Test("A worker whose user may only read and write the tables starts on a schema migrated ahead")
+    func restrictedWorker() async throws {
+        try await PostgresTestServer.withFreshSchema { database in
+            try await database.migrate()
+            let role = "w_\(database.schema)"
+            try await database.withConnection("create a worker role") { [schema = database.schema] connection in
+                for statement in [
+                    "DROP ROLE IF EXISTS \(role)", "CREATE ROLE \(role) LOGIN PASSWORD 'worker-pw'",
+                    "GRANT USAGE ON SCHEMA \(schema) TO \(role)",
+                    "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schema) TO \(role)",
+                ] {
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: PostgresDatabase.quiet)
+                }
+            }
+            let url = try #require(PostgresTestServer.url)
+            var components = try #require(URLComponents(string: url))
+            components.user = role
+            components.password = "worker-pw"
+            let workerURL = try #require(components.string)
+            let worker = try PostgresDatabase(url: workerURL, schema: database.schema)
+            try await worker.withRunning { worker in
+                let store = PostgresCredentialStore(database: worker, integration: "tests", identity: "restricted")
+                try await store.save(TokenCredentials(accessToken: "a"))
+                #expect(try await store.loadOrThrow()?.accessToken == "a")
+                // Without the right to create, migrating an outdated schema would fail: it is not tried.
+                #expect(try await worker.migrate() == PostgresDatabase.currentSchemaVersion)
+            }
+            try await database.withConnection("drop the worker role") { connection in
+                for statement in ["DROP OWNED BY \(role)", "DROP ROLE \(role)"] {
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: PostgresDatabase.quiet)
+                }
+            }
+        }
+    }
+
     @Test("A schema newer than the library is refused")
     func newerSchemaRefused() async throws {
         try await PostgresTestServer.withFreshSchema { database in
