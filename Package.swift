@@ -209,8 +209,12 @@ let package = Package(
             ]
         ),
         tests("HTTPCoreTests", ["HTTPCore", "HTTPCoreTesting", .httpTypesFoundation]),
-        // One process of the two-process refresh test (BasecampSandboxTests runs two).
-        executable("OAuthRefreshProbe", ["HTTPCore", "HTTPCoreOAuth"], path: "Tests/OAuthRefreshProbe"),
+        // One process of the multi-process refresh tests (BasecampSandboxTests, HTTPCorePostgresTests).
+        executable(
+            "OAuthRefreshProbe",
+            ["HTTPCore", "HTTPCoreOAuth", "HTTPCorePostgres"],
+            path: "Tests/OAuthRefreshProbe"
+        ),
         tests("HTTPCoreWebhooksTests", ["HTTPCoreWebhooks", "HTTPCore", .crypto, .httpTypes]),
         tests(
             "HTTPCorePostgresTests",
@@ -218,12 +222,6 @@ let package = Package(
                 "HTTPCorePostgres", "HTTPCore", "HTTPCoreTesting", "HTTPCoreWebhooks", "HTTPCoreOAuth", "APISandbox",
                 "BasecampSandbox", "Basecamp", "CLISupportTesting", .postgresNIO, .httpTypes,
             ]
-        ),
-        // One worker process of the fleet refresh test (HTTPCorePostgresTests runs four).
-        executable(
-            "PostgresRefreshProbe",
-            ["HTTPCore", "HTTPCoreOAuth", "HTTPCorePostgres"],
-            path: "Tests/PostgresRefreshProbe"
         ),
         tests(
             "HTTPCoreWebhooksHummingbirdTests",

@@ -42,15 +42,22 @@ struct FleetRefreshProcessTests {
                 let folder = try ScratchFolder("fleet")
                 defer { folder.remove() }
                 let arguments = [
-                    url, database.schema, identity, oauth.registration.clientID,
+                    url, oauth.registration.clientID,
                     sandbox.baseURL.appending(path: "launchpad/authorization/token").absoluteString,
                     sandbox.baseURL.appending(path: "basecamp/\(BasecampSandboxSeed.accountID)/projects.json")
                         .absoluteString,
                     folder.url.appending(path: "barrier").path, "4", "4",
                 ]
+                let variables = ["PROBE_SCHEMA": database.schema, "PROBE_IDENTITY": identity]
                 let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
                     for _ in 0..<4 {
-                        group.addTask { try await BuiltExecutable.run("PostgresRefreshProbe", arguments: arguments) }
+                        group.addTask {
+                            try await BuiltExecutable.run(
+                                "OAuthRefreshProbe",
+                                arguments: arguments,
+                                variables: variables
+                            )
+                        }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }

@@ -20,6 +20,28 @@ struct PostgresRefreshLockTests {
         }
     }
 
+    /// Runs `body` while `store` holds its lock in another task, then lets it go.
+    private func whileHeld(by store: PostgresCredentialStore, _ body: () async throws -> Void) async throws {
+        let held = AsyncStream<Void>.makeStream()
+        let release = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await store.withRefreshLock {
+                held.continuation.yield()
+                for await _ in release.stream { break }
+            }
+        }
+        for await _ in held.stream { break }
+        do {
+            try await body()
+        } catch {
+            release.continuation.yield()
+            try? await holder.value
+            throw error
+        }
+        release.continuation.yield()
+        try await holder.value
+    }
+
     @Test("While one worker holds the lock, another waits, then sees what the first saved")
     func excludes() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
@@ -55,20 +77,11 @@ struct PostgresRefreshLockTests {
     func timeout() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
             let stores = stores(pools, lockTimeout: .milliseconds(200))
-            let held = AsyncStream<Void>.makeStream()
-            let release = AsyncStream<Void>.makeStream()
-            let holder = Task {
-                try await stores[0].withRefreshLock {
-                    held.continuation.yield()
-                    for await _ in release.stream { break }
-                }
+            try await whileHeld(by: stores[0]) {
+                let error = await caughtAPIError { try await stores[1].withRefreshLock {} }
+                #expect(error?.code == .network)
+                #expect(error?.message.contains("Another worker") == true)
             }
-            for await _ in held.stream { break }
-            let error = await caughtAPIError { try await stores[1].withRefreshLock {} }
-            #expect(error?.code == .network)
-            #expect(error?.message.contains("Another worker") == true)
-            release.continuation.yield()
-            try await holder.value
             try await stores[1].withRefreshLock {}
         }
     }
@@ -93,24 +106,15 @@ struct PostgresRefreshLockTests {
     func cancelledWhileWaiting() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
             let stores = stores(pools, lockTimeout: .seconds(20))
-            let held = AsyncStream<Void>.makeStream()
-            let release = AsyncStream<Void>.makeStream()
-            let holder = Task {
-                try await stores[0].withRefreshLock {
-                    held.continuation.yield()
-                    for await _ in release.stream { break }
-                }
+            try await whileHeld(by: stores[0]) {
+                let started = ContinuousClock.now
+                let waiter = Task { try await stores[1].withRefreshLock { "entered" } }
+                try await Task.sleep(for: .milliseconds(100))
+                waiter.cancel()
+                let outcome = await waiter.result
+                #expect((try? outcome.get()) == nil)
+                #expect(ContinuousClock.now - started < .seconds(5))
             }
-            for await _ in held.stream { break }
-            let started = ContinuousClock.now
-            let waiter = Task { try await stores[1].withRefreshLock { "entered" } }
-            try await Task.sleep(for: .milliseconds(100))
-            waiter.cancel()
-            let outcome = await waiter.result
-            #expect((try? outcome.get()) == nil)
-            #expect(ContinuousClock.now - started < .seconds(5))
-            release.continuation.yield()
-            try await holder.value
             // The pool still works after the cancelled wait closed its connection.
             #expect(try await stores[1].withRefreshLock { "entered" } == "entered")
         }
