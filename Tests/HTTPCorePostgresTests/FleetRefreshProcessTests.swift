@@ -12,7 +12,7 @@ import Testing
 
 /// Worker processes sharing one Basecamp sign-in through PostgreSQL, against the sandbox's
 /// Launchpad, whose refresh tokens work once.
-@Suite("Postgres: a fleet of processes shares one sign-in", PostgresTestServer.trait, .timeLimit(.minutes(1)))
+@Suite("Postgres: a fleet of processes shares one sign-in", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct FleetRefreshProcessTests {
     static let agent = "FleetRefreshProcessTests (tests@example.com)"
 

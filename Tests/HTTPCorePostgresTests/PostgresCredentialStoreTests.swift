@@ -5,7 +5,7 @@ import Testing
 
 @testable import HTTPCorePostgres
 
-@Suite("Postgres: credential store", PostgresTestServer.trait, .timeLimit(.minutes(1)))
+@Suite("Postgres: credential store", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct PostgresCredentialStoreTests {
     private func store(_ database: PostgresDatabase, identity: String) -> PostgresCredentialStore {
         PostgresCredentialStore(database: database, integration: "tests", identity: identity)

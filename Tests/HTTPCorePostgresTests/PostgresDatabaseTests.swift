@@ -88,7 +88,7 @@ struct PostgresConfigurationTests {
     }
 }
 
-@Suite("Postgres: schema migrations", PostgresTestServer.trait, .timeLimit(.minutes(1)))
+@Suite("Postgres: schema migrations", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct PostgresMigrationTests {
     @Test("migrate() creates the schema, records its version, and is idempotent")
     func migrateIdempotent() async throws {

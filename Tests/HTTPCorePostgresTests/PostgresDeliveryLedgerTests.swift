@@ -6,7 +6,7 @@ import Testing
 
 @testable import HTTPCorePostgres
 
-@Suite("Postgres: webhook delivery ledger", PostgresTestServer.trait, .timeLimit(.minutes(1)))
+@Suite("Postgres: webhook delivery ledger", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct PostgresDeliveryLedgerTests {
     private func ledgers(
         _ pools: [PostgresDatabase],

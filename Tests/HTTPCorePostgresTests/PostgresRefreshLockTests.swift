@@ -6,7 +6,7 @@ import Testing
 @testable import HTTPCorePostgres
 
 /// The fleet-wide refresh lock, on two pools as two processes would hold it.
-@Suite("Postgres: the refresh lock", PostgresTestServer.trait, .timeLimit(.minutes(1)))
+@Suite("Postgres: the refresh lock", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct PostgresRefreshLockTests {
     private func stores(
         _ pools: [PostgresDatabase],
