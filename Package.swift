@@ -35,6 +35,7 @@ extension Target.Dependency {
     static var logging: Self { .product(name: "Logging", package: "swift-log") }
     static var nioCore: Self { .product(name: "NIOCore", package: "swift-nio") }
     static var nioConcurrencyHelpers: Self { .product(name: "NIOConcurrencyHelpers", package: "swift-nio") }
+    static var postgresNIO: Self { .product(name: "PostgresNIO", package: "postgres-nio") }
     static var serviceLifecycle: Self { .product(name: "ServiceLifecycle", package: "swift-service-lifecycle") }
 }
 
@@ -55,6 +56,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: HTTP layer (Foundation, swift-http-types and swift-crypto only)
@@ -76,6 +78,12 @@ let package = Package(
         // MARK: Webhooks (verify, dedupe and route deliveries; no server framework)
         library("HTTPCoreWebhooks", ["HTTPCore", .crypto, .httpTypes]),
         library("HTTPCoreWebhooksHummingbird", ["HTTPCoreWebhooks", .hummingbird, .nioCore]),
+
+        // MARK: Shared state for a fleet of workers (PostgreSQL; HTTPCore and the SDKs stay free of it)
+        library(
+            "HTTPCorePostgres",
+            ["HTTPCore", "HTTPCoreWebhooks", .postgresNIO, .logging, .nioCore, .serviceLifecycle]
+        ),
 
         // MARK: Transports (each heavier HTTP stack in its own target)
         library(
@@ -165,6 +173,8 @@ let package = Package(
                 // `basecamp webhooks listen`: a local receiver on Hummingbird.
                 "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird",
                 .hummingbird, .httpTypes, .httpTypesFoundation,
+                // BASECAMP_CREDENTIALS_URL: the sign-in's tokens shared through PostgreSQL.
+                "HTTPCorePostgres",
             ]
         ),
         executable(
@@ -206,9 +216,20 @@ let package = Package(
             ]
         ),
         tests("HTTPCoreTests", ["HTTPCore", "HTTPCoreTesting", .httpTypesFoundation]),
-        // One process of the two-process refresh test (BasecampSandboxTests runs two).
-        executable("OAuthRefreshProbe", ["HTTPCore", "HTTPCoreOAuth"], path: "Tests/OAuthRefreshProbe"),
+        // One process of the multi-process refresh tests (BasecampSandboxTests, HTTPCorePostgresTests).
+        executable(
+            "OAuthRefreshProbe",
+            ["HTTPCore", "HTTPCoreOAuth", "HTTPCorePostgres"],
+            path: "Tests/OAuthRefreshProbe"
+        ),
         tests("HTTPCoreWebhooksTests", ["HTTPCoreWebhooks", "HTTPCore", .crypto, .httpTypes]),
+        tests(
+            "HTTPCorePostgresTests",
+            [
+                "HTTPCorePostgres", "HTTPCore", "HTTPCoreTesting", "HTTPCoreWebhooks", "HTTPCoreOAuth", "APISandbox",
+                "BasecampSandbox", "Basecamp", "CLISupportTesting", .postgresNIO, .httpTypes,
+            ]
+        ),
         tests(
             "HTTPCoreWebhooksHummingbirdTests",
             [
@@ -252,7 +273,7 @@ let package = Package(
             [
                 "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "CLISupportTesting", "APISandbox",
                 "HTTPCore", "HTTPCoreTesting",
-                "HTTPCoreWebhooks", .hummingbird, .httpTypes,
+                "HTTPCoreWebhooks", "HTTPCorePostgres", .hummingbird, .httpTypes,
             ]
         ),
         tests(
@@ -281,7 +302,7 @@ let package = Package(
 package.products =
     [
         "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "HTTPCoreOAuthHummingbird", "HTTPCoreWebhooks",
-        "HTTPCoreWebhooksHummingbird",
+        "HTTPCoreWebhooksHummingbird", "HTTPCorePostgres",
         "MonashSchedule", "HTTPCoreObservability", "HTTPCoreAsyncHTTPClient", "APISandbox", "BasecampSandbox",
         "Markbook",
     ].map { .library(name: $0, targets: [$0]) }

@@ -22,6 +22,10 @@ struct BasecampCommand: CommandLineTool {
                     name: "BASECAMP_NONINTERACTIVE",
                     meaning: "1: never wait for a person; a sign-in that would exits 3 at once"
                 ),
+                (
+                    name: "BASECAMP_CREDENTIALS_URL",
+                    meaning: "postgres://… to keep the sign-in's tokens in PostgreSQL, shared by many machines"
+                ),
                 (name: "BASECAMP_USER_AGENT", meaning: "the User-Agent, \"App (contact)\", sent with every request"),
                 (name: "BASECAMP_ACCOUNT_ID", meaning: "the account, the digits after the host (--account wins)"),
                 (name: "BASECAMP_SANDBOX_STATE", meaning: "a file --sandbox keeps the account's data in between runs"),

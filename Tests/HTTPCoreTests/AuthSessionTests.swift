@@ -50,7 +50,8 @@ final class SessionAPI: Sendable {
     static func strategy(
         placement: CredentialPlacement = .query,
         lifetime: Duration = .seconds(20 * 60),
-        renewalMargin: Duration = .seconds(60)
+        renewalMargin: Duration = .seconds(60),
+        store: (any CredentialStore)? = nil
     ) -> SessionLoginAuth {
         let invalidSession = AuthFailureSignal { response in
             (try? JSONValue(parsing: response.body))?["status"]?.stringValue == "ERROR:invalid session"
@@ -61,7 +62,8 @@ final class SessionAPI: Sendable {
             placement: placement,
             lifetime: lifetime,
             renewalMargin: renewalMargin,
-            authFailure: .unauthorized.or(invalidSession)
+            authFailure: .unauthorized.or(invalidSession),
+            store: store
         ) { context in
             let response = try await context.send(
                 .post,

@@ -1,22 +1,28 @@
-// A test helper: one process of the two-process refresh test in BasecampSandboxTests.
+// A test helper: one process of the multi-process refresh tests (BasecampSandboxTests runs two
+// on a credentials file; HTTPCorePostgresTests runs four on credentials in PostgreSQL).
 //
-// OAuthRefreshProbe CREDENTIALS_FILE CLIENT_ID TOKEN_URL API_URL BARRIER_DIRECTORY PROCESSES
+// OAuthRefreshProbe STORE CLIENT_ID TOKEN_URL API_URL BARRIER_DIRECTORY PROCESSES [TASKS]
 //
-// Waits until PROCESSES probes have reached the barrier, then sends one GET to API_URL with the
-// credentials in CREDENTIALS_FILE, refreshing them as CLIENT_ID at TOKEN_URL (Launchpad's
-// spelling) if they are about to expire. Prints `ok STATUS` and exits 0, or prints the error code and exits with
-// the error's exit code. Never prints a token.
+// STORE is a credentials file, or a postgres:// URL: then the credentials are the row of
+// integration `basecamp` and identity PROBE_IDENTITY in schema PROBE_SCHEMA (variables).
+// Waits until PROCESSES probes have reached the barrier, then runs TASKS tasks (1 by default)
+// at once, each with its own refreshing strategy on the stored credentials, refreshing them as
+// CLIENT_ID at TOKEN_URL (Launchpad's spelling) if they are about to expire, and sending one GET
+// to API_URL. Prints `ok STATUS` for one task or `ok N` (N tasks answered 200) for several and
+// exits 0, or prints the first error's code and exits with its exit code. Never prints a token.
 
 import Foundation
 import HTTPCore
 import HTTPCoreOAuth
+import HTTPCorePostgres
 
 let arguments = CommandLine.arguments
-guard arguments.count == 7, let tokenURL = URL(string: arguments[3]), let apiURL = URL(string: arguments[4]),
-    let processes = Int(arguments[6])
+guard [7, 8].contains(arguments.count), let tokenURL = URL(string: arguments[3]),
+    let apiURL = URL(string: arguments[4]), let processes = Int(arguments[6]),
+    let tasks = arguments.count == 8 ? Int(arguments[7]) : 1
 else {
     FileHandle.standardError.write(
-        Data("usage: OAuthRefreshProbe FILE CLIENT_ID TOKEN_URL API_URL BARRIER_DIR N\n".utf8)
+        Data("usage: OAuthRefreshProbe FILE|POSTGRES_URL CLIENT_ID TOKEN_URL API_URL BARRIER_DIR N [TASKS]\n".utf8)
     )
     exit(64)
 }
@@ -29,17 +35,41 @@ while (try FileManager.default.contentsOfDirectory(atPath: barrier.path).count) 
     usleep(1000)
 }
 
+let variables = ProcessInfo.processInfo.environment
+var database: PostgresDatabase?
+let store: any CredentialStore
+if arguments[1].hasPrefix("postgres://") {
+    let shared = try PostgresDatabase(url: arguments[1], schema: variables["PROBE_SCHEMA"] ?? "httpcore")
+    shared.start()
+    database = shared
+    store = PostgresCredentialStore(
+        database: shared,
+        integration: "basecamp",
+        identity: variables["PROBE_IDENTITY"] ?? ""
+    )
+} else {
+    store = FileCredentialStore(url: URL(fileURLWithPath: arguments[1]))
+}
 let oauth = OAuthClient(
     registration: OAuthClientRegistration(clientID: arguments[2]),
     server: AuthorizationServer(authorizationEndpoint: nil, tokenEndpoint: tokenURL, tokenRequestStyle: .legacyType),
     network: OAuthNetwork(userAgent: "oauth-refresh-probe (tests@example.com)")
 )
-let auth = oauth.refreshingAuth(store: FileCredentialStore(url: URL(fileURLWithPath: arguments[1])))
 do {
-    let client = try Client(configuration: ClientConfiguration(baseURL: apiURL, retry: .none, auth: auth))
-    let response = try await client.response(Endpoint<Data>(.get, ""))
-    print("ok \(response.status.code)")
+    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<tasks {
+            let auth = oauth.refreshingAuth(store: store)
+            let client = try Client(configuration: ClientConfiguration(baseURL: apiURL, retry: .none, auth: auth))
+            group.addTask { try await client.response(Endpoint<Data>(.get, "")).status.code }
+        }
+        var statuses: [Int] = []
+        for try await status in group { statuses.append(status) }
+        return statuses
+    }
+    await database?.shutdown()
+    print(tasks == 1 ? "ok \(statuses[0])" : "ok \(statuses.filter { $0 == 200 }.count)")
 } catch let error as APIError {
+    await database?.shutdown()
     print("error \(error.code.rawValue)")
     exit(error.exitCode)
 }

@@ -37,7 +37,7 @@ struct AuthStatusCommand: BasecampSubcommand {
         guard let login = try files.loadLogin() else {
             throw BasecampSession.notSignedIn(context, profile: files.profile)
         }
-        let credentials = await files.credentialStore(timeSource: context.environment.clock).load()
+        let credentials = try await SharedCredentials.load(files.credentialStore(timeSource: context.environment.clock))
         guard credentials != nil else { throw BasecampSession.notSignedIn(context, profile: files.profile) }
         try AuthStatus.print(login, credentials, files: files, in: context)
     }

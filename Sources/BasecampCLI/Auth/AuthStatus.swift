@@ -46,7 +46,7 @@ struct AuthStatus: Encodable {
         expiresAt = expiry.map { $0.formatted(.iso8601) }
         expired = credentials == nil || expiry.map { $0 <= now } == true
         refreshable = credentials?.refreshToken != nil
-        credentialsFile = files.credentialsURL.path
+        credentialsFile = files.credentialsLocation
         self.expiry = expiry
         relativeExpiry = expiry.map { Self.relative($0, now: now) }
     }

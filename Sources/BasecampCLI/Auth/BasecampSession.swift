@@ -66,7 +66,7 @@ struct BasecampSession {
         }
         // A login without its tokens (left by an older version, or a logout in progress) is no
         // sign-in at all, so `--sandbox` falls back to its stand-in as if there were none.
-        if let login, let store, let stored = await store.load() {
+        if let login, let store, let stored = try await SharedCredentials.load(store.base) {
             let userAgent = try makeAgent()
             for secret in [stored.accessToken, stored.refreshToken, login.clientSecret].compactMap({ $0 }) {
                 context.registerSecret(secret)

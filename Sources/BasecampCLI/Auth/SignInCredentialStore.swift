@@ -10,7 +10,7 @@ import HTTPCore
 /// `--sandbox` falls back to its stand-in.
 struct SignInCredentialStore: CredentialStore {
     let files: SignInFiles
-    let base: FileCredentialStore
+    let base: any CredentialStore
 
     func load() async -> TokenCredentials? {
         await base.load()

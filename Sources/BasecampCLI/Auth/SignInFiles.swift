@@ -17,6 +17,8 @@ struct SignInFiles {
     let profile: SignInProfile
     /// The folder holding both files.
     let directory: URL
+    /// Where the tokens are kept instead of `credentials.json`, when `BASECAMP_CREDENTIALS_URL` is set.
+    var sharedCredentials: SharedCredentials?
 
     /// The token file, managed by `FileCredentialStore`.
     var credentialsURL: URL { directory.appending(path: "credentials.json") }
@@ -47,6 +49,7 @@ struct SignInFiles {
             return nil
         }
         self.init(modeDirectory: sandbox ? base.appending(path: "sandbox") : base, profile: profile)
+        sharedCredentials = SharedCredentials(variables: variables, sandbox: sandbox, profile: profile.name)
     }
 
     private init(modeDirectory: URL, profile: SignInProfile) {
@@ -99,9 +102,16 @@ struct SignInFiles {
         }
     }
 
-    /// The token store, with its lock for refreshes shared between processes.
-    func credentialStore(timeSource: any TimeSource) -> FileCredentialStore {
-        FileCredentialStore(url: credentialsURL, timeSource: timeSource)
+    /// The token store, with its lock for refreshes shared between processes: PostgreSQL when
+    /// `BASECAMP_CREDENTIALS_URL` is set, else `credentials.json`.
+    func credentialStore(timeSource: any TimeSource) -> any CredentialStore {
+        sharedCredentials?.store() ?? FileCredentialStore(url: credentialsURL, timeSource: timeSource)
+    }
+
+    /// Where the tokens are, for `auth status`: the file, or the variable naming the database
+    /// (never the connection string, which may hold a password).
+    var credentialsLocation: String {
+        sharedCredentials == nil ? credentialsURL.path : "PostgreSQL (\(SharedCredentials.variable))"
     }
 
     /// The stored sign-in, or `nil` when there is none.
@@ -132,7 +142,7 @@ struct SignInFiles {
     func remove() async throws -> Bool {
         let existed = [credentialsURL, loginURL].contains { FileManager.default.fileExists(atPath: $0.path) }
         try await FileCredentialStore(url: loginURL).remove()
-        try await FileCredentialStore(url: credentialsURL).remove()
+        try await credentialStore(timeSource: SystemTimeSource()).remove()
         // A named profile's folder goes too once only refresh-lock files are left in it.
         let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         if !profile.isDefault, left.allSatisfy({ $0.hasSuffix(".lock") }) {

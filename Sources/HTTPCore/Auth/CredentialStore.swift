@@ -13,6 +13,23 @@ public protocol CredentialStore: Sendable {
     /// Forgets the stored credentials.
     func remove() async throws
 
+    /// Forgets the stored credentials only if they still hold the same tokens as `credentials`
+    /// (compare-and-delete).
+    ///
+    /// ``RefreshingTokenAuth`` calls it when the server refuses a refresh token: what it refused
+    /// is gone, but a worker holding a stale copy must not erase a sign-in someone else has
+    /// renewed or replaced meanwhile. The default loads, compares the tokens and calls
+    /// ``remove()``; it is exact while no one else writes between the two, which holds inside
+    /// ``withRefreshLock(_:)`` for stores whose other writers take that lock too (as
+    /// ``FileCredentialStore``'s refreshes do). A store shared by many writers should make it
+    /// one atomic step, as `PostgresCredentialStore` (HTTPCorePostgres) does.
+    ///
+    /// - Returns: Whether the credentials were removed (`false` when something else is stored,
+    ///   or nothing).
+    /// - Throws: The store's error when the stored credentials cannot be removed.
+    @discardableResult
+    func remove(ifStillMatching credentials: TokenCredentials) async throws -> Bool
+
     /// Runs `body` while no one else sharing these stored credentials refreshes them.
     ///
     /// ``RefreshingTokenAuth`` refreshes inside it: it loads the store again, uses what it finds
@@ -27,6 +44,14 @@ public protocol CredentialStore: Sendable {
 }
 
 extension CredentialStore {
+    /// Loads, compares the tokens with `credentials`, and calls ``remove()`` when they match.
+    @discardableResult
+    public func remove(ifStillMatching credentials: TokenCredentials) async throws -> Bool {
+        guard let stored = await load(), stored.hasSameTokens(as: credentials) else { return false }
+        try await remove()
+        return true
+    }
+
     /// Runs `body` at once: this store has no one to coordinate with.
     public func withRefreshLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
         try await body()

@@ -248,19 +248,37 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
                     error: apiError
                 )
             )
-            if apiError?.code == .authRequired {
-                await persist(nil, trigger: trigger, context: context)
+            if apiError?.code == .authRequired, let current {
+                await forget(current, trigger: trigger, context: context)
             }
             throw error
         }
     }
 
-    private func persist(_ credentials: TokenCredentials?, trigger: AuthEvent.Trigger, context: AuthContext) async {
+    private func persist(_ credentials: TokenCredentials, trigger: AuthEvent.Trigger, context: AuthContext) async {
+        await updateStore(trigger: trigger, context: context) { store in
+            try await store.save(credentials)
+            lastStored.withLock { $0 = credentials }
+        }
+    }
+
+    /// Removes the refused credentials from the store, unless someone else has stored others
+    /// meanwhile: a stale copy must not erase a good sign-in.
+    private func forget(_ refused: TokenCredentials, trigger: AuthEvent.Trigger, context: AuthContext) async {
+        await updateStore(trigger: trigger, context: context) { store in
+            if try await store.remove(ifStillMatching: refused) { lastStored.withLock { $0 = nil } }
+        }
+    }
+
+    private func updateStore(
+        trigger: AuthEvent.Trigger,
+        context: AuthContext,
+        _ update: (any CredentialStore) async throws -> Void
+    ) async {
         guard let store else { return }
         let started = context.timeSource.monotonicNow()
         do {
-            if let credentials { try await store.save(credentials) } else { try await store.remove() }
-            lastStored.withLock { $0 = credentials }
+            try await update(store)
         } catch {
             context.emit(
                 context.event(

@@ -15,7 +15,10 @@ public import HTTPTypes
 ///   ``AuthFailureSignal``, which may look inside a 200 body) and replays the request once.
 ///
 /// However many requests need a login at the same moment, exactly one login call is made;
-/// the others wait and use its session. A rejection of a request sent with an older session
+/// the others wait and use its session. With a `store`, strategies in other processes share
+/// the session too: a login runs inside the store's ``CredentialStore/withRefreshLock(_:)`` and
+/// first reads the store, so a fleet of workers on one shared store (`PostgresCredentialStore`)
+/// logs in once per session lifetime rather than once per worker. A rejection of a request sent with an older session
 /// than the current one is replayed without another login. A login that fails with
 /// `auth_required` (wrong password) fails every waiting request and puts the strategy in a
 /// sign-in-required state in which requests fail at once, so a bad password is not retried
@@ -80,6 +83,7 @@ public final class SessionLoginAuth: AuthStrategy, RenewingAuthStrategy {
     private let placement: CredentialPlacement
     let failureSignal: AuthFailureSignal
     private let login: @Sendable (AuthContext) async throws -> Session
+    let store: (any CredentialStore)?
     let state = SingleFlightCredential<ActiveSession>(nil)
 
     /// Creates the strategy.
@@ -95,6 +99,9 @@ public final class SessionLoginAuth: AuthStrategy, RenewingAuthStrategy {
     ///     default); a ``Session/lifetime`` overrides it.
     ///   - renewalMargin: Log in again this long before the lifetime ends (1 minute by default).
     ///   - authFailure: Which responses mean "session expired or invalid"; a 401 by default.
+    ///   - store: Where the session is shared with other processes (`nil`: kept in memory only).
+    ///     It is stored as ``TokenCredentials`` whose access token holds the session's values, so
+    ///     protect the store as you would the password.
     ///   - login: Opens a session.
     public init(
         valueNames: [String],
@@ -103,8 +110,10 @@ public final class SessionLoginAuth: AuthStrategy, RenewingAuthStrategy {
         lifetime: Duration = .seconds(20 * 60),
         renewalMargin: Duration = .seconds(60),
         authFailure: AuthFailureSignal = .unauthorized,
+        store: (any CredentialStore)? = nil,
         login: @escaping @Sendable (AuthContext) async throws -> Session
     ) {
+        self.store = store
         self.valueNames = Set(valueNames)
         self.placement = placement
         self.lifetime = lifetime
@@ -165,6 +174,22 @@ public final class SessionLoginAuth: AuthStrategy, RenewingAuthStrategy {
     }
 
     func renewal(
+        _ trigger: AuthEvent.Trigger,
+        _ context: AuthContext
+    ) -> @Sendable (ActiveSession?) async throws -> ActiveSession {
+        let login = freshLogin(trigger, context)
+        guard let store else { return login }
+        return { [self] current in
+            try await store.withRefreshLock {
+                if let shared = await sharedSession(in: store, replacing: current, context: context) { return shared }
+                let active = try await login(current)
+                await share(active, in: store, trigger: trigger, context: context)
+                return active
+            }
+        }
+    }
+
+    private func freshLogin(
         _ trigger: AuthEvent.Trigger,
         _ context: AuthContext
     ) -> @Sendable (ActiveSession?) async throws -> ActiveSession {
@@ -239,7 +264,7 @@ extension SessionLoginAuth: CustomStringConvertible, CustomReflectable {
 }
 
 /// One value of an open session.
-struct SessionValue: Sendable {
+struct SessionValue: Sendable, Hashable {
     var name: String
     var value: String
 }

@@ -18,7 +18,10 @@ import HTTPTypes
 ///
 /// An event counts as handled only when all its handlers succeed; until then a redelivery runs
 /// them again. Deliveries of one id that arrive together run the handlers once. Copies of a
-/// receiver share what they have handled.
+/// receiver share what they have handled; replicas in several processes share it through a
+/// ``WebhookDeliveryLedger`` they all use (`PostgresDeliveryLedger` in HTTPCorePostgres), and a
+/// delivery of an event another replica is handling is answered ``WebhookResult/inFlight(id:kind:)``
+/// (503), so the sender tries again later.
 public struct WebhookReceiver<Event: WebhookEventPayload>: Sendable {
     /// How deliveries are verified; `nil` accepts unsigned deliveries (for local tests only).
     public var signature: WebhookSignature?
@@ -29,19 +32,35 @@ public struct WebhookReceiver<Event: WebhookEventPayload>: Sendable {
 
     private var routes: [(pattern: WebhookKindPattern, handler: WebhookHandler<Event>)] = []
     private var middlewares: [any WebhookMiddleware] = []
-    private let ledger: DeliveryLedger
+    /// Where the receiver records which events are being handled and were handled.
+    public let ledger: any WebhookDeliveryLedger
 
-    /// A receiver with no handlers yet.
+    /// A receiver with no handlers yet, remembering handled events in memory.
     ///
     /// - Parameters:
     ///   - signature: the shared secret and header; `nil` skips verification (tests only).
     ///   - maxBodySize: the largest body accepted (1 MiB by default).
     ///   - dedupeWindow: how many handled event ids are remembered (10,000 by default).
     public init(signature: WebhookSignature?, maxBodySize: Int = 1 << 20, dedupeWindow: Int = 10_000) {
+        self.init(
+            signature: signature,
+            maxBodySize: maxBodySize,
+            ledger: InMemoryDeliveryLedger(capacity: dedupeWindow)
+        )
+    }
+
+    /// A receiver with no handlers yet, recording deliveries in `ledger` (one shared by every
+    /// replica, so an event is handled once across them).
+    ///
+    /// - Parameters:
+    ///   - signature: the shared secret and header; `nil` skips verification (tests only).
+    ///   - maxBodySize: the largest body accepted (1 MiB by default).
+    ///   - ledger: where claims and handled events are recorded.
+    public init(signature: WebhookSignature?, maxBodySize: Int = 1 << 20, ledger: any WebhookDeliveryLedger) {
         self.signature = signature
         self.maxBodySize = maxBodySize
         self.decode = { try JSONDecoder().decode(Event.self, from: $0) }
-        self.ledger = DeliveryLedger(capacity: dedupeWindow)
+        self.ledger = ledger
     }
 
     /// Runs `handler` for events whose kind matches any of `patterns` (`todo_*`, `*_created`,
@@ -81,15 +100,26 @@ public struct WebhookReceiver<Event: WebhookEventPayload>: Sendable {
         }
         let id = event.webhookEventID
         let kind = event.webhookEventKind
-        if let id, !(await ledger.claim(id)) { return .duplicate(id: id, kind: kind) }
+        var claim: WebhookClaim?
+        if let id {
+            switch try? await ledger.claim(id) {
+            case .claimed(let granted)?: claim = granted
+            case .alreadyHandled?: return .duplicate(id: id, kind: kind)
+            case .inFlightElsewhere?: return .inFlight(id: id, kind: kind)
+            case nil: return .handlerFailed(id: id, kind: kind, reason: "the delivery ledger is unavailable")
+            }
+        }
         let context = WebhookContext(eventID: id, kind: kind, headers: headers, body: body, receivedAt: receivedAt)
         do {
             try await chain()(event, context)
         } catch {
-            if let id { await ledger.finish(id, handled: false) }
+            // A release that fails leaves the claim to expire; the redelivery then takes it over.
+            if let claim { try? await ledger.release(claim) }
             return .handlerFailed(id: id, kind: kind, reason: String(describing: error))
         }
-        if let id { await ledger.finish(id, handled: true) }
+        // The handlers succeeded: a record that fails only risks running them again on a
+        // redelivery, which webhook handlers must tolerate anyway.
+        if let claim { try? await ledger.markHandled(claim) }
         return .handled(id: id, kind: kind)
     }
 

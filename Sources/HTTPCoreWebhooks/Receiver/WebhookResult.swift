@@ -1,12 +1,16 @@
 /// What became of one delivery, and the HTTP status to answer it with.
 ///
 /// A sender retries what it gets a non-2xx for, so only ``handled(id:kind:)`` and
-/// ``duplicate(id:kind:)`` are 2xx; a failed handler answers 500 so the event comes again.
+/// ``duplicate(id:kind:)`` are 2xx; a failed handler answers 500 and an event another replica
+/// is handling 503, so the event comes again.
 public enum WebhookResult: Sendable, Hashable, CustomStringConvertible {
     /// Verified, new, and every matching handler succeeded (200).
     case handled(id: WebhookEventID?, kind: String)
     /// Verified, but already handled (or being handled) under this id; handlers did not run (200).
     case duplicate(id: WebhookEventID, kind: String)
+    /// Verified, but another receiver sharing the ledger is handling this event right now;
+    /// handlers did not run, and the sender should deliver again later (503).
+    case inFlight(id: WebhookEventID, kind: String)
     /// The signature header was missing or empty (401).
     case unsigned
     /// The signature did not match the body (403).
@@ -27,6 +31,7 @@ public enum WebhookResult: Sendable, Hashable, CustomStringConvertible {
         case .tooLarge: return 413
         case .malformed: return 400
         case .handlerFailed: return 500
+        case .inFlight: return 503
         }
     }
 
@@ -38,6 +43,7 @@ public enum WebhookResult: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .handled(let id, let kind): return "handled \(kind)" + (id.map { " \($0)" } ?? "")
         case .duplicate(let id, let kind): return "duplicate \(kind) \(id), already handled"
+        case .inFlight(let id, let kind): return "in flight \(kind) \(id), being handled elsewhere; retry later"
         case .unsigned: return "rejected: no signature"
         case .badSignature: return "rejected: bad signature"
         case .tooLarge(let limit): return "rejected: body larger than \(limit) bytes"

@@ -1,10 +1,12 @@
-/// Which event ids are being handled and which were handled, over a bounded window.
+/// Which event ids one process is handling and has handled, over a bounded window: the
+/// receiver's default ledger.
 ///
 /// A delivery claims its id before its handlers run. A second delivery of an id in flight waits
 /// for the first: if the first succeeds it is a duplicate, if it fails the waiter claims the id
-/// itself, as a redelivery would. Only successes are remembered, and only the most recent
-/// `capacity` of them, so memory stays bounded however long the receiver runs.
-actor DeliveryLedger {
+/// itself, as a redelivery would. So ``claim(_:)`` never answers
+/// ``WebhookClaimOutcome/inFlightElsewhere``. Only successes are remembered, and only the most
+/// recent `capacity` of them, so memory stays bounded however long the receiver runs.
+public actor InMemoryDeliveryLedger: WebhookDeliveryLedger {
     private enum State {
         case inFlight([CheckedContinuation<Bool, Never>])
         case handled
@@ -15,20 +17,21 @@ actor DeliveryLedger {
     private var handledOrder: [WebhookEventID] = []
     private var oldest = 0
 
-    init(capacity: Int) {
+    /// A ledger remembering the last `capacity` handled events (at least one).
+    public init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
     }
 
-    /// `true` when the caller now owns `id` and must ``finish(_:handled:)`` it; `false` when the
-    /// event was handled already.
-    func claim(_ id: WebhookEventID) async -> Bool {
+    /// Claims `id`, waiting while this process handles it already.
+    public func claim(_ id: WebhookEventID) async -> WebhookClaimOutcome {
         while true {
             switch states[id] {
             case nil:
                 states[id] = .inFlight([])
-                return true
+                // One claim per id at a time in one process: the id itself tells it apart.
+                return .claimed(WebhookClaim(eventID: id, token: ""))
             case .handled?:
-                return false
+                return .alreadyHandled
             case .inFlight?:
                 let handled = await withCheckedContinuation { continuation in
                     if case .inFlight(var waiters)? = states[id] {
@@ -38,13 +41,23 @@ actor DeliveryLedger {
                         continuation.resume(returning: states[id] != nil)
                     }
                 }
-                if handled { return false }
+                if handled { return .alreadyHandled }
             }
         }
     }
 
+    /// Remembers the event as handled and wakes the deliveries waiting on it (duplicates now).
+    public func markHandled(_ claim: WebhookClaim) {
+        finish(claim.eventID, handled: true)
+    }
+
+    /// Forgets the claim and wakes one of the deliveries waiting on it to claim it.
+    public func release(_ claim: WebhookClaim) {
+        finish(claim.eventID, handled: false)
+    }
+
     /// Records the outcome for a claimed `id` and wakes the deliveries waiting on it.
-    func finish(_ id: WebhookEventID, handled: Bool) {
+    private func finish(_ id: WebhookEventID, handled: Bool) {
         guard case .inFlight(let waiters)? = states[id] else { return }
         if handled {
             states[id] = .handled
@@ -56,7 +69,7 @@ actor DeliveryLedger {
     }
 
     /// Whether `id` is remembered as handled.
-    func isHandled(_ id: WebhookEventID) -> Bool {
+    public func isHandled(_ id: WebhookEventID) -> Bool {
         if case .handled? = states[id] { return true }
         return false
     }

@@ -1,0 +1,88 @@
+public import HTTPCore
+import NIOCore
+import PostgresNIO
+
+extension PostgresCredentialStore {
+    /// Runs `body` holding this identity's refresh lock across every worker on the database.
+    ///
+    /// The lock is `pg_advisory_xact_lock` in a transaction on a connection of its own: it is
+    /// held for the whole of `body` (the refresh request included) and released when the
+    /// transaction ends, whether `body` returns or throws, and by the server when the worker
+    /// dies or its connection drops. Loads and saves inside `body` use that same connection,
+    /// so a pool of one connection cannot deadlock, and they are committed even when `body`
+    /// throws afterwards: a rotated token, once saved, is never rolled back.
+    ///
+    /// - Throws: ``APIError/network(_:)`` when the lock stays taken longer than
+    ///   ``lockTimeout`` or the database cannot be reached; `CancellationError` when the task is
+    ///   cancelled while waiting; what `body` throws.
+    public func withRefreshLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await database.prepare()
+        let name = lockName
+        let timeout = max(1, Int(lockTimeout.seconds * 1000))
+        let description = description
+        return try await database.withConnection("take the refresh lock") { connection in
+            try await connection.run("BEGIN", logger: PostgresDatabase.quiet)
+            do {
+                try await connection.run(
+                    "SELECT set_config('lock_timeout', \(String(timeout) + "ms"), true)",
+                    logger: PostgresDatabase.quiet
+                )
+                try await Self.acquire(name, on: connection, store: description)
+            } catch {
+                try? await connection.run("ROLLBACK", logger: PostgresDatabase.quiet)
+                throw error
+            }
+            let outcome: Swift.Result<Result, any Error>
+            do {
+                outcome = .success(try await RefreshLock.$held.withValue((name, connection)) { try await body() })
+            } catch {
+                outcome = .failure(error)
+            }
+            // Committed either way: what the body saved stays saved.
+            do {
+                try await connection.run("COMMIT", logger: PostgresDatabase.quiet)
+            } catch {
+                // A connection that cannot end its transaction must not go back to the pool.
+                try? await connection.close()
+                throw error
+            }
+            return try outcome.get()
+        }
+    }
+
+    /// Waits for the advisory lock; closing the connection on cancellation ends the wait and the
+    /// transaction at once.
+    private static func acquire(_ name: String, on connection: PostgresConnection, store: String) async throws {
+        do {
+            try await withTaskCancellationHandler {
+                try await connection.run(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))",
+                    logger: PostgresDatabase.quiet
+                )
+            } onCancel: {
+                let closing: EventLoopFuture<Void> = connection.close()
+                _ = closing
+            }
+        } catch let error as PSQLError where PostgresDatabase.sqlState(error) == "55P03" {
+            throw APIError.network(
+                APIError.Details(
+                    message: "Another worker kept refreshing the credentials of \(store) too long.",
+                    hint: "Try again; a worker using these credentials may be stuck."
+                )
+            )
+        }
+        try Task.checkCancellation()
+    }
+}
+
+/// The refresh lock the current task holds, so the store's queries inside the lock use its
+/// connection.
+enum RefreshLock {
+    @TaskLocal static var held: (name: String, connection: PostgresConnection)?
+
+    /// The lock's connection when the current task holds the lock named `name`.
+    static func connection(for name: String) -> PostgresConnection? {
+        guard let held, held.name == name else { return nil }
+        return held.connection
+    }
+}

@@ -1,0 +1,159 @@
+import HTTPCore
+import Logging
+import PostgresNIO
+
+extension PostgresDatabase {
+    /// Runs `body` on a pooled connection, turning database failures into ``APIError``s that
+    /// say what failed without quoting the query (its bound values may be tokens).
+    ///
+    /// postgres-nio keeps trying to connect to a server that is down; a connection not had
+    /// within ``connectTimeout`` fails with a `network` error instead of waiting on.
+    func withConnection<Result: Sendable>(
+        _ action: String,
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try requireRunning()
+        let outcome = await withoutActuallyEscaping(body) { body in
+            await withTaskGroup(of: Swift.Result<Result, any Error>?.self) { group in
+                let leased = Locked(false)
+                group.addTask { [client] in
+                    do {
+                        return try await client.withConnection { connection in
+                            leased.withLock { $0 = true }
+                            return await Self.outcome(action) { try await body(connection) }
+                        }
+                    } catch {
+                        return .failure(Self.unreachable(action, error))
+                    }
+                }
+                group.addTask { [connectTimeout] in
+                    try? await Task.sleep(for: connectTimeout)
+                    return leased.withLock { $0 } ? nil : .failure(Self.unreachable(action, nil))
+                }
+                for await result in group {
+                    guard let result else { continue }
+                    group.cancelAll()
+                    return result
+                }
+                return .failure(CancellationError())
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Runs `body` on `connection` when given (inside a refresh lock), else on a pooled one.
+    func on<Result: Sendable>(
+        _ connection: PostgresConnection?,
+        _ action: String,
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        guard let connection else { return try await withConnection(action, body) }
+        return try await Self.outcome(action) { try await body(connection) }.get()
+    }
+
+    /// What `body` returned or threw, its database failures as ``APIError``s.
+    static func outcome<Result>(
+        _ action: String,
+        _ body: () async throws -> Result
+    ) async -> Swift.Result<Result, any Error> {
+        do {
+            return .success(try await body())
+        } catch let error as PSQLError {
+            return .failure(apiError(error, action))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A failure to get a connection: the server down, refusing, or not answering in time.
+    static func unreachable(_ action: String, _ error: (any Error)?) -> any Error {
+        switch error {
+        case let error as PSQLError: return apiError(error, action)
+        case let error as CancellationError: return error
+        default:
+            return APIError.network(
+                APIError.Details(
+                    message: "Could not \(action): PostgreSQL could not be reached.",
+                    hint: "Check that the server runs and the connection string's host and port."
+                )
+            )
+        }
+    }
+
+    /// Runs `body` between `BEGIN` and `COMMIT`, rolling back when it throws.
+    static func inTransaction<Result: Sendable>(
+        on connection: PostgresConnection,
+        logger: Logger,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        try await connection.run("BEGIN", logger: logger)
+        let result: Result
+        do {
+            result = try await body()
+        } catch {
+            try? await connection.run("ROLLBACK", logger: logger)
+            throw error
+        }
+        try await connection.run("COMMIT", logger: logger)
+        return result
+    }
+
+    /// A logger that drops everything, for queries whose binds are secrets.
+    static let quiet = Logger(label: "HTTPCorePostgres.quiet", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// The SQLSTATE of a server error (`55P03`), or `nil` for other failures.
+    static func sqlState(_ error: PSQLError) -> String? {
+        error.code == .server ? error.serverInfo?[.sqlState] : nil
+    }
+
+    /// An ``APIError`` for a postgres-nio failure: its code and SQLSTATE, never the server's
+    /// message or the query, which may quote bound values.
+    static func apiError(_ error: PSQLError, _ action: String) -> APIError {
+        guard let state = sqlState(error) else {
+            return APIError.network(
+                APIError.Details(
+                    message: "Could not \(action): PostgreSQL could not be reached (\(error.code)).",
+                    hint: "Check that the server runs and the connection string's host and port."
+                )
+            )
+        }
+        switch state.prefix(2) {
+        case "28":
+            return APIError.usage(
+                "Could not \(action): PostgreSQL refused the user name or password (SQLSTATE \(state)).",
+                hint: "Check the connection string's user and password."
+            )
+        case "3D":
+            return APIError.usage(
+                "Could not \(action): the database does not exist (SQLSTATE \(state)).",
+                hint: "Create it, or name another in the connection string."
+            )
+        case "42" where state == "42501":
+            return APIError.usage(
+                "Could not \(action): the database user lacks a permission (SQLSTATE \(state)).",
+                hint: "Grant it, or run migrate() once as a user who may create the schema."
+            )
+        case "08", "53", "57":
+            return APIError.network(
+                APIError.Details(
+                    message: "Could not \(action): PostgreSQL dropped the connection (SQLSTATE \(state)).",
+                    hint: "Try again; check the server's health and its max_connections."
+                )
+            )
+        default:
+            return APIError.apiError(
+                APIError.Details(message: "Could not \(action): PostgreSQL failed with SQLSTATE \(state).")
+            )
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs `query` to its end. postgres-nio hands back a query's rows before the server has
+    /// finished it, so a failure (a lock timeout, a broken constraint) would otherwise be lost
+    /// with the unread rows, and a lock query would return before the lock is had.
+    func run(_ query: PostgresQuery, logger: Logger = PostgresDatabase.quiet) async throws {
+        let rows = try await self.query(query, logger: logger)
+        for try await _ in rows {}
+    }
+}

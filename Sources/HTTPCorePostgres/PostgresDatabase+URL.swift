@@ -1,0 +1,81 @@
+public import Foundation
+public import HTTPCore
+public import Logging
+public import PostgresNIO
+
+extension PostgresDatabase {
+    /// A database at a connection string:
+    /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=MODE`.
+    ///
+    /// `postgresql://` works too; the user name and password may be percent-encoded; the port
+    /// defaults to 5432 and the database to the user's name. `sslmode` is `disable`, `prefer`
+    /// (the default: TLS when the server offers it) or `require` (also `verify-ca` and
+    /// `verify-full`); whenever TLS is used the server's certificate is verified against the
+    /// system's trust roots.
+    ///
+    /// - Parameters:
+    ///   - url: The connection string.
+    ///   - maximumConnections: The most connections this process opens (4 by default: a worker
+    ///     needs one for a refresh lock and one for the rest). Size the server's
+    ///     `max_connections` for every worker's pool together.
+    ///   - connectTimeout: How long an operation waits for a connection (10 s).
+    ///   - schema: The schema for the tables.
+    ///   - logger: Receives postgres-nio's background messages; none by default.
+    /// - Throws: ``APIError/usage(_:)`` naming what is wrong with the string (never quoting
+    ///   it, since it may hold the password).
+    public convenience init(
+        url: String,
+        maximumConnections: Int = 4,
+        connectTimeout: Duration = .seconds(10),
+        schema: String = "httpcore",
+        logger: Logger = Logger(label: "HTTPCorePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        var configuration = try Self.configuration(url: url)
+        configuration.options.maximumConnections = max(1, maximumConnections)
+        configuration.options.connectTimeout = connectTimeout
+        try self.init(configuration: configuration, schema: schema, logger: logger)
+    }
+
+    /// The postgres-nio configuration a connection string describes.
+    ///
+    /// - Throws: ``APIError/usage(_:)`` naming what is wrong, never quoting the string.
+    public static func configuration(url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url),
+            let scheme = components.scheme?.lowercased(), ["postgres", "postgresql"].contains(scheme)
+        else {
+            throw invalidURL("It is not a postgres:// URL.")
+        }
+        guard let host = components.host, !host.isEmpty else { throw invalidURL("It names no host.") }
+        guard let user = components.percentEncodedUser?.removingPercentEncoding, !user.isEmpty else {
+            throw invalidURL("It names no user.")
+        }
+        let password = components.percentEncodedPassword?.removingPercentEncoding
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let database = path.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 }
+        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tls = .disable
+        case "allow", "prefer": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: throw invalidURL("Its sslmode must be disable, prefer or require.")
+        }
+        // Brackets belong to the URL, not to the address of an IPv6 host.
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return PostgresClient.Configuration(
+            host: bareHost,
+            port: components.port ?? 5432,
+            username: user,
+            password: password,
+            database: database,
+            tls: tls
+        )
+    }
+
+    private static func invalidURL(_ reason: String) -> APIError {
+        APIError.usage(
+            "The PostgreSQL connection string is not usable: \(reason)",
+            hint: "Write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE (percent-encode special characters)."
+        )
+    }
+}

@@ -1,0 +1,165 @@
+public import HTTPCore
+public import Logging
+public import PostgresNIO
+public import ServiceLifecycle
+
+/// A PostgreSQL database shared by a fleet of workers: a connection pool and the tables the
+/// fleet's stores keep in one schema.
+///
+/// It wraps postgres-nio's `PostgresClient`, which does its work only while its `run()` is
+/// running in a task of its own. Pick the way that fits the program:
+///
+/// - A server with a `ServiceGroup` adds the database as a service: it runs until the group
+///   shuts down.
+/// - Code with a scope of its own uses ``withRunning(_:)``, which runs the pool around a body
+///   and closes it afterwards.
+/// - A command-line tool or a script calls ``start()`` once and ``shutdown()`` before it exits.
+///
+/// Using the database before any of these throws a `usage` error instead of waiting forever.
+/// The schema (see <doc:HTTPCorePostgres>) is created on first use, or by ``migrate()``.
+///
+/// ```swift
+/// let database = try PostgresDatabase(url: "postgres://app:secret@db.internal:5432/app")
+/// try await database.withRunning { database in
+///     let store = PostgresCredentialStore(database: database, integration: "basecamp", identity: "12345")
+///     // ...
+/// }
+/// ```
+public final class PostgresDatabase: Sendable, Service {
+    /// The schema holding the tables (`httpcore` by default).
+    public let schema: String
+    /// How long an operation waits for a connection before it fails with a `network` error.
+    public let connectTimeout: Duration
+
+    let client: PostgresClient
+    let configuration: PostgresClient.Configuration
+    let logger: Logger
+    private let lifecycle = Locked(Lifecycle.idle)
+    let migration = MigrationGate()
+
+    private enum Lifecycle: Sendable {
+        case idle
+        case running
+        case background(Task<Void, Never>)
+        case stopped
+    }
+
+    /// A database on a postgres-nio client configuration.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where to connect, the credentials, TLS and pool sizes; its
+    ///     `options.connectTimeout` also bounds how long an operation waits for a connection.
+    ///   - schema: The schema for the tables: lower-case letters, digits and `_`, starting with
+    ///     a letter or `_`, at most 63 characters.
+    ///   - logger: Receives postgres-nio's background messages; none by default. Queries carry
+    ///     tokens as bound parameters, so keep its level above `debug` in production.
+    /// - Throws: ``APIError/usage(_:)`` for a schema name that is not a plain identifier.
+    public init(
+        configuration: PostgresClient.Configuration,
+        schema: String = "httpcore",
+        logger: Logger = Logger(label: "HTTPCorePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        guard Self.isPlainIdentifier(schema) else {
+            throw APIError.usage(
+                "The schema name \"\(schema.prefix(80))\" is not a plain identifier.",
+                hint: "Use lower-case letters, digits and _ (at most 63), starting with a letter or _."
+            )
+        }
+        self.schema = schema
+        self.logger = logger
+        self.configuration = configuration
+        self.connectTimeout = configuration.options.connectTimeout
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Runs the connection pool until the task is cancelled or the service group shuts down.
+    ///
+    /// A database runs once: a second call, or a call after ``start()``, returns at once.
+    public func run() async {
+        guard claimRun() else { return }
+        await client.run()
+        lifecycle.withLock { $0 = .stopped }
+    }
+
+    /// Runs the connection pool around `body`, then closes it.
+    ///
+    /// - Throws: What `body` throws, or ``APIError/usage(_:)`` when the database is already
+    ///   running or was closed.
+    public func withRunning<Result: Sendable>(
+        _ body: (PostgresDatabase) async throws -> Result
+    ) async throws -> Result {
+        guard claimRun() else { throw Self.alreadyRunning }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [client, lifecycle] in
+                await client.run()
+                lifecycle.withLock { $0 = .stopped }
+            }
+            defer { group.cancelAll() }
+            return try await body(self)
+        }
+    }
+
+    /// Runs the connection pool in a task of its own, for programs without a service group or
+    /// a scope to run it in; call ``shutdown()`` before the program ends. Does nothing when the
+    /// database runs already.
+    public func start() {
+        lifecycle.withLock { state in
+            guard case .idle = state else { return }
+            state = .background(Task { [client] in await client.run() })
+        }
+    }
+
+    /// Closes the pool started by ``start()`` and waits until its connections are closed.
+    public func shutdown() async {
+        let task: Task<Void, Never>? = lifecycle.withLock { state in
+            guard case .background(let task) = state else { return nil }
+            state = .stopped
+            return task
+        }
+        task?.cancel()
+        await task?.value
+    }
+
+    private func claimRun() -> Bool {
+        lifecycle.withLock { state in
+            guard case .idle = state else { return false }
+            state = .running
+            return true
+        }
+    }
+
+    /// Throws unless the pool is running, so a forgotten ``start()`` fails instead of hanging.
+    func requireRunning() throws {
+        let state = lifecycle.withLock { $0 }
+        switch state {
+        case .running, .background: return
+        case .idle:
+            throw APIError.usage(
+                "The PostgreSQL database is not running.",
+                hint: "Run it in a service group, inside withRunning { }, or call start() first."
+            )
+        case .stopped:
+            throw APIError.usage("The PostgreSQL database was shut down.")
+        }
+    }
+
+    private static let alreadyRunning = APIError.usage(
+        "The PostgreSQL database is already running or was shut down.",
+        hint: "Create one PostgresDatabase per pool and run it once."
+    )
+
+    static func isPlainIdentifier(_ name: String) -> Bool {
+        guard let first = name.first, first == "_" || ("a"..."z").contains(first), name.count <= 63 else {
+            return false
+        }
+        return name.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+    }
+}
+
+extension PostgresDatabase: CustomStringConvertible {
+    /// The host, port, database and schema; never the password.
+    public var description: String {
+        let place = configuration.host.map { "\($0):\(configuration.port ?? 5432)" } ?? "socket"
+        return "PostgresDatabase(\(place)/\(configuration.database ?? configuration.username), schema: \(schema))"
+    }
+}

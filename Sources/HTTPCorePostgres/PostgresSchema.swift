@@ -1,0 +1,58 @@
+/// The tables, as ordered migrations of SQL statements. A migration is never edited once
+/// released: a change is a new migration at the end. The DocC article shows the same SQL for
+/// the `httpcore` schema.
+enum PostgresSchema {
+    /// What every migration run creates first (idempotent): the schema and its version table.
+    static func bootstrap(in schema: String) -> [String] {
+        [
+            "CREATE SCHEMA IF NOT EXISTS \(schema)",
+            """
+            CREATE TABLE IF NOT EXISTS \(schema).schema_version (
+                version integer PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+        ]
+    }
+
+    /// The migrations, in order; migration N brings the schema to version N.
+    static func migrations(in schema: String) -> [[String]] {
+        [
+            // 1: credentials, keyed by integration and identity.
+            [
+                """
+                CREATE TABLE \(schema).credentials (
+                    integration text NOT NULL,
+                    identity text NOT NULL,
+                    access_token text NOT NULL,
+                    refresh_token text,
+                    expires_at timestamptz,
+                    token_type text,
+                    scope text,
+                    resource text,
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (integration, identity)
+                )
+                """
+            ],
+            // 2: webhook deliveries claimed or handled, per receiver.
+            [
+                """
+                CREATE TABLE \(schema).webhook_deliveries (
+                    receiver text NOT NULL,
+                    event_id text NOT NULL,
+                    state text NOT NULL CHECK (state IN ('claimed', 'handled')),
+                    claim_token text NOT NULL,
+                    lease_until timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (receiver, event_id)
+                )
+                """,
+                "CREATE INDEX webhook_deliveries_by_age ON \(schema).webhook_deliveries (receiver, updated_at)",
+            ],
+        ]
+    }
+
+    /// The advisory lock name migrations of `schema` take turns on.
+    static func lockName(_ schema: String) -> String { "httpcore-migrate/\(schema)" }
+}

@@ -1,0 +1,52 @@
+/// Which webhook events are being handled and which were handled: how a receiver drops
+/// duplicates.
+///
+/// A receiver ``claim(_:)``s an event's id before its handlers run, then either
+/// ``markHandled(_:)`` (every handler succeeded) or ``release(_:)`` (one failed, so a
+/// redelivery runs them again). A ledger shared by several receivers (replicas of one web app)
+/// lets only one of them handle an event. A claim whose receiver crashed must not block the
+/// event forever: shared ledgers give claims a lease, after which another receiver may take the
+/// event over.
+///
+/// ``InMemoryDeliveryLedger`` (the receiver's default) serves one process; `PostgresDeliveryLedger`
+/// (HTTPCorePostgres) serves a fleet.
+public protocol WebhookDeliveryLedger: Sendable {
+    /// Claims `id` for handling, unless it is handled or being handled.
+    ///
+    /// - Throws: When the ledger cannot be reached; the receiver then answers with a failure,
+    ///   so the sender delivers again later.
+    func claim(_ id: WebhookEventID) async throws -> WebhookClaimOutcome
+
+    /// Records that the claimed event's handlers all succeeded; later deliveries of it are
+    /// duplicates.
+    func markHandled(_ claim: WebhookClaim) async throws
+
+    /// Gives the claim up after a handler failed, so the next delivery of the event claims it
+    /// again. A claim that another receiver has since taken over is left alone.
+    func release(_ claim: WebhookClaim) async throws
+}
+
+/// An event id a receiver holds while it runs the event's handlers.
+public struct WebhookClaim: Sendable, Hashable {
+    /// The event claimed.
+    public var eventID: WebhookEventID
+    /// Tells this claim from a later one on the same event (after a lease expired).
+    public var token: String
+
+    /// Creates a claim.
+    public init(eventID: WebhookEventID, token: String) {
+        self.eventID = eventID
+        self.token = token
+    }
+}
+
+/// What ``WebhookDeliveryLedger/claim(_:)`` found.
+public enum WebhookClaimOutcome: Sendable, Hashable {
+    /// The caller holds the event now and must mark it handled or release it.
+    case claimed(WebhookClaim)
+    /// Another receiver is handling the event now; the delivery should be answered so that the
+    /// sender tries again later.
+    case inFlightElsewhere
+    /// The event was handled already.
+    case alreadyHandled
+}

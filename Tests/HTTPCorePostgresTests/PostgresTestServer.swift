@@ -1,0 +1,87 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import HTTPCorePostgres
+
+/// The PostgreSQL server the tests use: `HTTPCORE_POSTGRES_URL`, which `Scripts/postgres.sh start`
+/// prints (`.ci/run` starts one and sets `HTTPCORE_REQUIRE_POSTGRES=1`, so there a missing or
+/// unreachable server fails the tests instead of skipping them).
+enum PostgresTestServer {
+    static let environment = ProcessInfo.processInfo.environment
+    static let url = environment["HTTPCORE_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let isRequired = environment["HTTPCORE_REQUIRE_POSTGRES"] == "1"
+
+    /// Whether the tests that need the server run: with a URL, or when required (to fail).
+    static let isConfigured = url != nil || isRequired
+
+    /// Skips a suite locally when no server is configured, saying how to run it.
+    static let trait = Testing.ConditionTrait.enabled(
+        if: isConfigured,
+        "Needs PostgreSQL: export HTTPCORE_POSTGRES_URL=$(Scripts/postgres.sh start), then Scripts/postgres.sh stop"
+    )
+
+    /// The shared test schema; tests keep apart by their own keys.
+    static let sharedSchema = "httpcore_test"
+
+    /// Runs `body` with a running database on the test server in `schema`.
+    static func withDatabase(
+        schema: String = sharedSchema,
+        maximumConnections: Int = 4,
+        _ body: (PostgresDatabase) async throws -> Void
+    ) async throws {
+        let url = try #require(url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
+        let database = try PostgresDatabase(url: url, maximumConnections: maximumConnections, schema: schema)
+        try await database.withRunning { database in try await body(database) }
+    }
+
+    /// Runs `body` with `count` databases on the test server, as `count` processes would
+    /// have: each its own pool.
+    static func withDatabases(
+        _ count: Int,
+        maximumConnections: Int = 4,
+        _ body: ([PostgresDatabase]) async throws -> Void
+    ) async throws {
+        let url = try #require(url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
+        let databases = try (0..<count).map { _ in
+            try PostgresDatabase(url: url, maximumConnections: maximumConnections, schema: sharedSchema)
+        }
+        for database in databases { database.start() }
+        do {
+            try await body(databases)
+        } catch {
+            for database in databases { await database.shutdown() }
+            throw error
+        }
+        for database in databases { await database.shutdown() }
+    }
+
+    /// Runs `body` in a schema of its own, dropped afterwards.
+    static func withFreshSchema(_ body: (PostgresDatabase) async throws -> Void) async throws {
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
+        try await withDatabase(schema: schema) { database in
+            do {
+                try await body(database)
+            } catch {
+                try? await database.drop()
+                throw error
+            }
+            try await database.drop()
+        }
+    }
+
+    /// A key no other test uses.
+    static func uniqueKey(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString)" }
+}
+
+extension PostgresDatabase {
+    /// Drops the schema and everything in it.
+    func drop() async throws {
+        try await withConnection("drop the schema") { [schema] connection in
+            try await connection.run(
+                "DROP SCHEMA IF EXISTS \(unescaped: schema) CASCADE",
+                logger: PostgresDatabase.quiet
+            )
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import HTTPCore
+import HTTPTypes
+import Testing
+
+@testable import HTTPCoreWebhooks
+
+/// A ledger that answers as told and records what the receiver asked of it.
+actor ScriptedLedger: WebhookDeliveryLedger {
+    enum Failure: Error { case down }
+
+    var outcome: WebhookClaimOutcome?
+    var failsToRecord = false
+    private(set) var calls: [String] = []
+
+    init(outcome: WebhookClaimOutcome?, failsToRecord: Bool = false) {
+        self.outcome = outcome
+        self.failsToRecord = failsToRecord
+    }
+
+    func claim(_ id: WebhookEventID) throws -> WebhookClaimOutcome {
+        calls.append("claim \(id)")
+        guard let outcome else { throw Failure.down }
+        return outcome
+    }
+
+    func markHandled(_ claim: WebhookClaim) throws {
+        calls.append("handled \(claim.eventID) \(claim.token)")
+        if failsToRecord { throw Failure.down }
+    }
+
+    func release(_ claim: WebhookClaim) throws {
+        calls.append("release \(claim.eventID) \(claim.token)")
+        if failsToRecord { throw Failure.down }
+    }
+}
+
+@Suite("Webhooks: the receiver's delivery ledger")
+struct WebhookLedgerTests {
+    let deliveries = Deliveries()
+
+    private func receiver(
+        _ ledger: any WebhookDeliveryLedger,
+        _ recorder: Recorder,
+        fails: Bool = false
+    )
+        -> WebhookReceiver<GenericWebhookEvent>
+    {
+        var receiver = WebhookReceiver<GenericWebhookEvent>(signature: deliveries.signature, ledger: ledger)
+        receiver.onAny { event, _ in
+            await recorder.record(event.kind)
+            if fails { throw HandlerFailure() }
+        }
+        return receiver
+    }
+
+    @Test("An event in flight on another replica is answered 503 without running the handlers")
+    func inFlightElsewhere() async {
+        let recorder = Recorder()
+        let ledger = ScriptedLedger(outcome: .inFlightElsewhere)
+        let result = await receiver(ledger, recorder).deliver(deliveries.body(id: "7", kind: "a"), deliveries)
+        #expect(result == .inFlight(id: .integer(7), kind: "a"))
+        #expect(result.statusCode == 503)
+        #expect(!result.isAccepted)
+        #expect(await recorder.entries.isEmpty)
+        #expect(await ledger.calls == ["claim 7"])
+    }
+
+    @Test("An event handled elsewhere is a duplicate")
+    func handledElsewhere() async {
+        let recorder = Recorder()
+        let ledger = ScriptedLedger(outcome: .alreadyHandled)
+        let result = await receiver(ledger, recorder).deliver(deliveries.body(id: "7", kind: "a"), deliveries)
+        #expect(result == .duplicate(id: .integer(7), kind: "a"))
+        #expect(await recorder.entries.isEmpty)
+    }
+
+    @Test("A ledger that cannot be reached fails the delivery (500) without running the handlers")
+    func ledgerDown() async {
+        let recorder = Recorder()
+        let result = await receiver(ScriptedLedger(outcome: nil), recorder)
+            .deliver(deliveries.body(id: "7", kind: "a"), deliveries)
+        #expect(result.statusCode == 500)
+        #expect(result.responseText == "handler failed; retry later")
+        #expect(await recorder.entries.isEmpty)
+    }
+
+    @Test("The claim is marked handled after success and released after failure, with its token")
+    func finishesTheClaim() async {
+        let recorder = Recorder()
+        let claim = WebhookClaim(eventID: .integer(7), token: "t-1")
+        let ok = ScriptedLedger(outcome: .claimed(claim))
+        #expect(await receiver(ok, recorder).deliver(deliveries.body(id: "7", kind: "a"), deliveries).statusCode == 200)
+        #expect(await ok.calls == ["claim 7", "handled 7 t-1"])
+
+        let failing = ScriptedLedger(outcome: .claimed(claim))
+        let result = await receiver(failing, recorder, fails: true)
+            .deliver(deliveries.body(id: "7", kind: "a"), deliveries)
+        #expect(result.statusCode == 500)
+        #expect(await failing.calls == ["claim 7", "release 7 t-1"])
+    }
+
+    @Test("Handlers that succeeded are reported handled even when the record fails")
+    func recordFails() async {
+        let recorder = Recorder()
+        let claim = WebhookClaim(eventID: .integer(7), token: "t-1")
+        let ledger = ScriptedLedger(outcome: .claimed(claim), failsToRecord: true)
+        let result = await receiver(ledger, recorder).deliver(deliveries.body(id: "7", kind: "a"), deliveries)
+        #expect(result == .handled(id: .integer(7), kind: "a"))
+        #expect(await recorder.count("a") == 1)
+    }
+
+    @Test("The in-memory ledger: a released claim is claimed again, a handled event is a duplicate")
+    func inMemoryReclaims() async {
+        let ledger = InMemoryDeliveryLedger(capacity: 2)
+        guard case .claimed(let first) = await ledger.claim(.string("e")) else {
+            Issue.record("the first claim was refused")
+            return
+        }
+        let second = Task { await ledger.claim(.string("e")) }
+        await ledger.release(first)
+        guard case .claimed(let retaken) = await second.value else {
+            Issue.record("the waiter did not take the released claim over")
+            return
+        }
+        await ledger.markHandled(retaken)
+        #expect(await ledger.claim(.string("e")) == .alreadyHandled)
+        #expect(await ledger.isHandled(.string("e")))
+    }
+}
