@@ -59,11 +59,7 @@ struct OpenAPIExample {
                 )
             )
             let transport = HTTPCoreTransport(client: core, configuration: .init(service: "basecamp"))
-            let api = BasecampOpenAPIExample.Client(
-                serverURL: serverURL,
-                configuration: Configuration(dateTranscoder: .iso8601WithFractionalSeconds),
-                transport: transport
-            )
+            let api = BasecampOpenAPIExample.Client.basecamp(serverURL: serverURL, transport: transport)
 
             print("1. A 503, retried")
             let projects = try await api.listProjects(path: .init(accountId: account)).ok.body.json

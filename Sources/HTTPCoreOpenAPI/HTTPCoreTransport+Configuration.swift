@@ -17,7 +17,9 @@ extension HTTPCoreTransport {
         /// an `undocumented` or documented error output. Off by default, as the generator expects.
         public var mapsErrorStatuses: Bool
         /// The largest request body sent from memory; a larger one, or one of unknown length, is
-        /// spooled to a private temporary file and streamed from it.
+        /// spooled to a private temporary file and streamed from it. A body that can be read only
+        /// once is not retried either way (a `401` the auth strategy fixes is still replayed once,
+        /// from the copy already read, as the server did not act on it).
         public var maxBufferedRequestBodySize: Int
         /// Operation ids whose successful response bodies go to a private temporary file as they
         /// arrive (and resume there after a retry) instead of into memory, for large downloads;

@@ -40,6 +40,21 @@ struct BodyTests {
         #expect(harness.events.events.retries.isEmpty)
     }
 
+    @Test("A body that can be read only once is still replayed once after a refreshed token, from the copy read")
+    func singleUseBodyReplayedAfterRefresh() async throws {
+        let attached: JSONValue = ["attachable_sgid": "sgid-1"]
+        let harness = try Harness(
+            handler: Fixtures.tokenServer(answer: attached.encoded(), status: .created),
+            configure: { $0.auth = Fixtures.refreshingAuth() }
+        )
+        let body = Fixtures.singleUseBody(Array(repeating: 7, count: 100))
+        let output = try await harness.api.createAttachment(Self.attachment(body))
+        #expect(try output.created.body.json.attachableSgid == "sgid-1")
+        let uploads = harness.scripted.requests.filter { $0.url.path.hasSuffix("attachments.json") }
+        #expect(uploads.map { $0.body?.count } == [100, 100])
+        #expect(uploads.last?.header("Authorization") == "Bearer new-token")
+    }
+
     @Test("The same body that can be read again is retried, with the same bytes")
     func replayableBodyRetried() async throws {
         let harness = try Harness(

@@ -19,6 +19,15 @@ struct PaginationAndErrorTests {
         }
     }
 
+    /// The project ids of each page a walk handed out before it failed, and its error.
+    private static func walkUntilRefused(_ harness: Harness) async -> ([[Int64]], APIError?) {
+        var seen: [[Int64]] = []
+        let error = await #expect(throws: APIError.self) {
+            for try await page in listPages(harness) { seen.append(page.map(\.id)) }
+        }
+        return (seen, error)
+    }
+
     @Test("Pages follow each answer's next link until one has none, each a full call of the operation")
     func walk() async throws {
         let harness = try Harness([
@@ -44,10 +53,7 @@ struct PaginationAndErrorTests {
         let harness = try Harness([
             .json([Fixtures.project(1)], headers: Fixtures.next("https://evil.example.com/999/projects.json?page=2"))
         ])
-        var seen: [[Int64]] = []
-        let error = await #expect(throws: APIError.self) {
-            for try await page in Self.listPages(harness) { seen.append(page.map(\.id)) }
-        }
+        let (seen, error) = await Self.walkUntilRefused(harness)
         #expect(seen == [[1]])
         #expect(error?.code == .apiError)
         #expect(error?.message.contains("another origin") == true)
@@ -60,10 +66,7 @@ struct PaginationAndErrorTests {
             .json([Fixtures.project(1)], headers: Fixtures.next(Fixtures.projectsURL + "?page=2")),
             .json([Fixtures.project(2)], headers: Fixtures.next(Fixtures.projectsURL)),
         ])
-        var seen: [[Int64]] = []
-        let error = await #expect(throws: APIError.self) {
-            for try await page in Self.listPages(harness) { seen.append(page.map(\.id)) }
-        }
+        let (seen, error) = await Self.walkUntilRefused(harness)
         #expect(seen == [[1], [2]])
         #expect(error?.message.contains("already fetched") == true)
         #expect(harness.scripted.requests.count == 2)

@@ -32,34 +32,9 @@ struct PipelineTests {
 
     @Test("A rejected token is refreshed once and the call replayed with the new one")
     func refreshedToken() async throws {
-        let project = Fixtures.project(1).encoded()
         let harness = try Harness(
-            handler: { recorded in
-                let url = recorded.url
-                if url.path.hasSuffix("oauth/token") {
-                    let tokens: JSONValue = ["access_token": "new-token", "refresh_token": "r2", "expires_in": 3600]
-                    return TransportResponse(
-                        response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
-                        body: tokens.encoded(),
-                        url: url
-                    )
-                }
-                let accepted = recorded.header("Authorization") == "Bearer new-token"
-                return TransportResponse(
-                    response: HTTPResponse(
-                        status: accepted ? .ok : .unauthorized,
-                        headerFields: [.contentType: "application/json"]
-                    ),
-                    body: accepted ? project : Data(),
-                    url: url
-                )
-            },
-            configure: {
-                $0.auth = RefreshingTokenAuth(
-                    credentials: TokenCredentials(accessToken: "old-token", refreshToken: "r1", expiresAt: nil),
-                    refresh: RefreshEndpoint(path: "oauth/token")
-                )
-            }
+            handler: Fixtures.tokenServer(answer: Fixtures.project(1).encoded()),
+            configure: { $0.auth = Fixtures.refreshingAuth() }
         )
         let value = try await harness.api.getProject(path: Fixtures.projectPath).ok.body.json
         #expect(value.id == 1)

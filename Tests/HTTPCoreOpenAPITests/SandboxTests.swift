@@ -38,11 +38,7 @@ struct SandboxTests {
                 transport: URLSessionTransport()
             )
             let transport = HTTPCoreTransport(client: core, configuration: .init(service: "basecamp"))
-            let api = BasecampOpenAPIExample.Client(
-                serverURL: serverURL,
-                configuration: Configuration(dateTranscoder: .iso8601WithFractionalSeconds),
-                transport: transport
-            )
+            let api = BasecampOpenAPIExample.Client.basecamp(serverURL: serverURL, transport: transport)
             try await body(api, transport, events)
         }
     }

@@ -36,11 +36,7 @@ struct Harness {
         configure(&configuration)
         let core = try HTTPCore.Client(configuration: configuration, transport: scripted)
         transport = HTTPCoreTransport(client: core, configuration: options)
-        api = BasecampOpenAPIExample.Client(
-            serverURL: serverURL ?? base,
-            configuration: Configuration(dateTranscoder: .iso8601WithFractionalSeconds),
-            transport: transport
-        )
+        api = BasecampOpenAPIExample.Client.basecamp(serverURL: serverURL ?? base, transport: transport)
     }
 }
 
@@ -57,6 +53,40 @@ enum Fixtures {
             "url": .string("https://api.example.com/basecamp/999/projects/\(id).json"),
             "app_url": .string("https://example.com/\(id)"),
         ]
+    }
+
+    /// Credentials whose access token the ``tokenServer(answer:status:)`` rejects, with a refresh
+    /// token it renews.
+    static func refreshingAuth() -> RefreshingTokenAuth {
+        RefreshingTokenAuth(
+            credentials: TokenCredentials(accessToken: "old-token", refreshToken: "r1", expiresAt: nil),
+            refresh: RefreshEndpoint(path: "oauth/token")
+        )
+    }
+
+    /// A server that issues `new-token` at `oauth/token` and answers every other request with
+    /// `answer` when it carries that token, 401 otherwise.
+    static func tokenServer(
+        answer: Data,
+        status: HTTPResponse.Status = .ok
+    ) -> @Sendable (ScriptedTransport.RecordedRequest) async throws -> TransportResponse {
+        { recorded in
+            let json: HTTPFields = [.contentType: "application/json"]
+            if recorded.url.path.hasSuffix("oauth/token") {
+                let tokens: JSONValue = ["access_token": "new-token", "refresh_token": "r2", "expires_in": 3600]
+                return TransportResponse(
+                    response: HTTPResponse(status: .ok, headerFields: json),
+                    body: tokens.encoded(),
+                    url: recorded.url
+                )
+            }
+            let accepted = recorded.header("Authorization") == "Bearer new-token"
+            return TransportResponse(
+                response: HTTPResponse(status: accepted ? status : .unauthorized, headerFields: json),
+                body: accepted ? answer : Data(),
+                url: recorded.url
+            )
+        }
     }
 
     /// A `Link` header naming `url` as the next page.
