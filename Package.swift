@@ -266,8 +266,8 @@ let package = Package(
         tests(
             "HTTPCoreOpenAPITests",
             [
-                "HTTPCoreOpenAPI", "BasecampOpenAPIExample", "HTTPCore", "HTTPCoreTesting", "BasecampSandbox",
-                "APISandbox", "CLISupportTesting", .openAPIRuntime, .httpTypes,
+                "HTTPCoreOpenAPI", "BasecampOpenAPIExample", "HTTPCore", "HTTPCoreTesting", "HTTPCoreAsyncHTTPClient",
+                "BasecampSandbox", "APISandbox", "CLISupportTesting", .openAPIRuntime, .httpTypes,
             ]
         ),
         // Reliability: chaos soak against the loopback sandbox (Scripts/soak.sh runs the full size).
