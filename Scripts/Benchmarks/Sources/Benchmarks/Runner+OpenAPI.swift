@@ -40,8 +40,8 @@ extension Runner {
                     middlewares: [BenchBearer()]
                 )
                 let result = try await measurePair(
-                    variant: { Sink.consume(try await onHTTPCore.fetch(account: account, project: project)) },
-                    baseline: { Sink.consume(try await onOwn.fetch(account: account, project: project)) }
+                    variant: { Sink.consume(Int(try await onHTTPCore.fetch(account: account, project: project))) },
+                    baseline: { Sink.consume(Int(try await onOwn.fetch(account: account, project: project))) }
                 )
                 rows.append(
                     Row(
