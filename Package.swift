@@ -34,6 +34,7 @@ extension Target.Dependency {
     static var hummingbird: Self { .product(name: "Hummingbird", package: "hummingbird") }
     static var logging: Self { .product(name: "Logging", package: "swift-log") }
     static var nioCore: Self { .product(name: "NIOCore", package: "swift-nio") }
+    static var openAPIRuntime: Self { .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime") }
     static var nioConcurrencyHelpers: Self { .product(name: "NIOConcurrencyHelpers", package: "swift-nio") }
     static var postgresNIO: Self { .product(name: "PostgresNIO", package: "postgres-nio") }
     static var serviceLifecycle: Self { .product(name: "ServiceLifecycle", package: "swift-service-lifecycle") }
@@ -57,6 +58,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     ],
     targets: [
         // MARK: HTTP layer (Foundation, swift-http-types and swift-crypto only)
@@ -94,6 +96,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
+        ),
+
+        // MARK: swift-openapi-generator clients on HTTPCore (only these targets build OpenAPIRuntime)
+        library("HTTPCoreOpenAPI", ["HTTPCore", .openAPIRuntime, .httpTypes]),
+        // `openapi-example`: a client generated from part of Spec/Basecamp (Scripts/generate-openapi-client.sh)
+        // run against the Basecamp sandbox through HTTPCoreOpenAPI.
+        executable(
+            "BasecampOpenAPIExample",
+            ["HTTPCoreOpenAPI", "HTTPCore", "BasecampSandbox", "APISandbox", .openAPIRuntime, .httpTypes]
         ),
 
         // MARK: Observability (swift-log, swift-metrics, swift-distributed-tracing adapters for the hooks)
@@ -280,6 +291,13 @@ let package = Package(
             "BasecampTests",
             ["Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "APISandbox", "HTTPCoreWebhooks", .httpTypes]
         ),
+        tests(
+            "HTTPCoreOpenAPITests",
+            [
+                "HTTPCoreOpenAPI", "BasecampOpenAPIExample", "HTTPCore", "HTTPCoreTesting", "HTTPCoreAsyncHTTPClient",
+                "BasecampSandbox", "APISandbox", "CLISupportTesting", .openAPIRuntime, .httpTypes,
+            ]
+        ),
         // Reliability: chaos soak against the loopback sandbox (Scripts/soak.sh runs the full size).
         tests(
             "SoakTests",
@@ -304,7 +322,7 @@ package.products =
         "Basecamp", "HTTPCore", "HTTPCoreTesting", "HTTPCoreOAuth", "HTTPCoreOAuthHummingbird", "HTTPCoreWebhooks",
         "HTTPCoreWebhooksHummingbird", "HTTPCorePostgres",
         "MonashSchedule", "HTTPCoreObservability", "HTTPCoreAsyncHTTPClient", "APISandbox", "BasecampSandbox",
-        "Markbook",
+        "Markbook", "HTTPCoreOpenAPI",
     ].map { .library(name: $0, targets: [$0]) }
     + [
         (name: "api-sandbox", target: "SandboxServer"),
@@ -312,4 +330,5 @@ package.products =
         (name: "basecamp", target: "BasecampCLI"),
         (name: "markbook", target: "MarkbookCLI"),
         (name: "httpcore-example", target: "HTTPCoreExample"),
+        (name: "openapi-example", target: "BasecampOpenAPIExample"),
     ].map { .executable(name: $0.name, targets: [$0.target]) }

@@ -8,7 +8,7 @@ swift build --build-tests >&2
 swift test --skip-build >&2
 output=$(timeout 120 swift run --skip-build httpcore-bench --quick --rounds-detail)
 printf '%s\n' "$output"
-for workload in "| 1. GET" "| 2. 304" "| 3. 64 concurrent" "items / " "| 4. peak RSS" "| 5. observability" "| 6. decode" "MiB download, AsyncHTTPClient" "MiB upload, AsyncHTTPClient" "| 8. sandbox list page" "| server ceiling"; do
+for workload in "| 1. GET" "| 2. 304" "| 3. 64 concurrent" "items / " "| 4. peak RSS" "| 5. observability" "| 6. decode" "MiB download, AsyncHTTPClient" "MiB upload, AsyncHTTPClient" "| 8. sandbox list page" "| 9. OpenAPI client GET" "| server ceiling"; do
     if ! grep -qF -- "$workload" <<<"$output"; then
         echo "ci-bench-quick: no row for \"$workload\" in the table" >&2
         exit 1

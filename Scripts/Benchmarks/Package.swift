@@ -13,7 +13,7 @@ let swiftSettings: [SwiftSetting] = [
 /// What the benchmarks measure and run on, from the root package.
 let sdkProducts = [
     "HTTPCore", "HTTPCoreAsyncHTTPClient", "HTTPCoreObservability", "APISandbox", "Basecamp", "BasecampSandbox",
-    "Markbook",
+    "Markbook", "HTTPCoreOpenAPI",
 ]
 
 let package = Package(
@@ -32,6 +32,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The generated client's own transports, the baselines of the OpenAPI row.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -44,6 +48,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "OpenAPIBenchClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The root package's generated example client (a link to its Generated folder) with one
+        // public call, for the OpenAPI row.
+        .target(
+            name: "OpenAPIBenchClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),

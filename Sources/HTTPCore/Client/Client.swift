@@ -110,37 +110,72 @@ public final class Client: Sendable {
         transfer: FileTransfer? = nil
     ) async throws -> Response<Value> {
         let (request, body) = try makeRequest(for: endpoint)
-        var context = RequestContext(
+        let decoder = endpoint.decoder
+        let takesRedirects = endpoint.operation.redirects.map { $0.maxRedirects == 0 } ?? false
+        return try await call(
+            request,
+            body: body,
             operation: endpoint.operation,
+            isIdempotent: endpoint.isIdempotent,
+            deadline: endpoint.deadline,
+            transfer: transfer,
+            through: callStage
+        ) { [self] result in
+            try decoded(checked(result, takesRedirects: takesRedirects), with: decoder)
+        }
+    }
+
+    /// Runs one call of a built request through the pipeline; `answer` turns its final answer
+    /// into the call's outcome (a value, or the ``APIError`` it means).
+    func call<Value>(
+        _ request: HTTPRequest,
+        body: Data?,
+        operation: OperationMetadata,
+        isIdempotent: Bool,
+        deadline: Duration?,
+        transfer: FileTransfer?,
+        through callStage: (any Middleware)?,
+        answer: @escaping @Sendable (TransportResponse) throws -> Response<Value>
+    ) async throws -> Response<Value> {
+        var context = RequestContext(
+            operation: operation,
             callID: Self.callIDs.withLock { id -> UInt64 in
                 id &+= 1
                 return id
             },
-            isIdempotent: endpoint.isIdempotent,
+            isIdempotent: isIdempotent,
             redactor: redactor,
-            deadline: (endpoint.deadline ?? configuration.deadline).map { configuration.timeSource.monotonicNow() + $0 }
+            deadline: (deadline ?? configuration.deadline).map { configuration.timeSource.monotonicNow() + $0 }
         )
         context.transfer = transfer
-        let decoder = endpoint.decoder
-        let takesRedirects = endpoint.operation.redirects.map { $0.maxRedirects == 0 } ?? false
-        let answer = AnswerStage<Value>(isIdempotent: endpoint.isIdempotent) { [self] result in
-            try decoded(checked(result, takesRedirects: takesRedirects), with: decoder)
-        }
+        let answerStage = AnswerStage<Value>(isIdempotent: isIdempotent, answer: answer)
         let result: TransportResponse
         do {
-            result = try await pipeline.send(request, body: body, context: context, answer: answer, through: callStage)
+            result = try await pipeline.send(
+                request,
+                body: body,
+                context: context,
+                answer: answerStage,
+                through: callStage
+            )
         } catch {
             // A call middleware's own failure; the answer stage mapped everything from inside.
-            throw ErrorMapping.apiError(from: error, isIdempotent: endpoint.isIdempotent)
+            throw ErrorMapping.apiError(from: error, isIdempotent: isIdempotent)
         }
-        return try answer.response(for: result)
+        return try answerStage.response(for: result)
+    }
+
+    /// The request with the client's default headers (`User-Agent`, `Accept` and
+    /// ``ClientConfiguration/defaultHeaders``) added where it has none of that name.
+    func withDefaultHeaders(_ request: HTTPRequest) -> HTTPRequest {
+        requests.withBaseHeaders(request)
     }
 
     /// `result` when it is a 2xx answer, or a redirect handed to a call whose own redirect
     /// policy follows none (``OperationMetadata/redirects``), which reads the `Location` itself.
     ///
     /// - Throws: the ``APIError`` any other answer means.
-    private func checked(_ result: TransportResponse, takesRedirects: Bool) throws -> TransportResponse {
+    func checked(_ result: TransportResponse, takesRedirects: Bool) throws -> TransportResponse {
         let status = result.response.status.code
         let isTakenRedirect = takesRedirects && RedirectPolicy.redirectStatuses.contains(status)
         guard (200..<300).contains(status) || isTakenRedirect else {

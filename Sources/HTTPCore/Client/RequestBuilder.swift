@@ -124,6 +124,16 @@ struct RequestBuilder: Sendable {
         return (request, data)
     }
 
+    /// `request` with each base header it does not set itself.
+    func withBaseHeaders(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        let own = request.headerFields
+        for field in baseHeaders where !own.contains(field.name) {
+            request.headerFields.append(field)
+        }
+        return request
+    }
+
     /// `path` with the characters a URL may not carry percent-encoded; existing escapes,
     /// separators and any query or fragment in the path stay as they are.
     private static func escapingPath(_ path: String) -> String {

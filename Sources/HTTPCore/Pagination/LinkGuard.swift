@@ -3,13 +3,13 @@ import Foundation
 /// Decides whether a walk may follow a `next` link: same origin, no https-to-http downgrade, no
 /// page twice. Shared by a walk and its fetches, which check a page's link as soon as the
 /// page's head arrives, so it keeps the visited pages under a lock.
-final class LinkGuard: Sendable {
+package final class LinkGuard: Sendable {
     private let origin: Origin?
     private let redactor: Redactor
     private let visited: Locked<Set<String>>
 
     /// A guard for a walk starting at `first` (`nil` when the endpoint makes no valid URL).
-    init(first: URL?, redactor: Redactor) {
+    package init(first: URL?, redactor: Redactor) {
         self.origin = first.map(Origin.init)
         self.redactor = redactor
         self.visited = Locked(first.map { [Self.visitKey($0)] } ?? [])
@@ -20,7 +20,7 @@ final class LinkGuard: Sendable {
     ///
     /// - Throws: an `api_error` when `next` leaves the origin, downgrades to http, is not
     ///   http(s), or was fetched before.
-    func admit(_ next: URL, after answered: URL) throws(APIError) {
+    package func admit(_ next: URL, after answered: URL) throws(APIError) {
         let problem = problem(with: next)
         let answeredKey = Self.visitKey(answered)
         let nextKey = problem == nil ? Self.visitKey(next) : nil

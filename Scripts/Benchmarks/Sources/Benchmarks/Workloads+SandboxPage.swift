@@ -12,12 +12,7 @@ extension Runner {
     /// list: a ratio near 1 means a page costs what the page holds, not what the list holds.
     func sandboxPage() async throws {
         guard #available(macOS 14, *) else { return }
-        // The row measures what a page costs; Basecamp's rate limit would refuse the thousands of
-        // writes that build the long list.
-        let module = BasecampSandboxModule()
-        module.rateLimiter.setLimit(nil)
-        let sandbox = try await Sandbox.start(configuration: SandboxConfiguration(modules: [module]))
-        do {
+        try await withBasecampSandbox { sandbox in
             let base = sandbox.baseURL.appending(path: "basecamp/\(BasecampSandboxSeed.accountID)")
             let listID = try await makeLongList(base: base, count: settings.sandboxListSize)
             let long = base.appending(path: "todolists/\(listID)/todos.json").appending(queryItems: [
@@ -40,11 +35,17 @@ extension Runner {
                     note: "50 items a page; target under 5 ms"
                 )
             )
-        } catch {
-            await sandbox.stop()
-            throw error
         }
-        await sandbox.stop()
+    }
+
+    /// Runs `body` against a Basecamp sandbox in this process, stopped however `body` ends. Its
+    /// rate limit is off: the rows measure what a call costs, and building the long list takes
+    /// thousands of writes.
+    @available(macOS 14, *)
+    func withBasecampSandbox(_ body: (Sandbox) async throws -> Void) async throws {
+        let module = BasecampSandboxModule()
+        module.rateLimiter.setLimit(nil)
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module]), body)
     }
 
     /// A new to-do list holding `count` to-dos, written 16 at a time.

@@ -53,7 +53,7 @@ struct Settings: Sendable {
 
 /// The workloads, in the order of the table.
 enum Workload: String, CaseIterable, Sendable {
-    case get, cache, concurrent, pagination, hooks, decode, download, sandbox, ceiling
+    case get, cache, concurrent, pagination, hooks, decode, download, sandbox, openapi, ceiling
 
     var summary: String {
         switch self {
@@ -65,6 +65,8 @@ enum Workload: String, CaseIterable, Sendable {
         case .decode: "6. decoding a 50-item Basecamp todo page and a 30×20 Markbook getmarkbook"
         case .download: "7. peak RSS of a 200 MiB download streamed to a file vs collected in memory, and of an upload"
         case .sandbox: "8. a page of a 2,500-item to-do list from the Basecamp sandbox vs a page of a 120-item one"
+        case .openapi:
+            "9. a swift-openapi-generator client's GET on HTTPCoreOpenAPI vs on swift-openapi-urlsession / -async-http-client"
         case .ceiling: "server ceiling on /bench/doc (wrk when installed, else raw AsyncHTTPClient)"
         }
     }
@@ -129,6 +131,7 @@ final class Runner {
         case .download:
             for direction in TransferDirection.allCases { try transferMemory(direction) }
         case .sandbox: try await sandboxPage()
+        case .openapi: try await openAPIGET()
         case .ceiling: try await ceiling()
         }
     }
