@@ -1,4 +1,4 @@
-public import HTTPCore
+import HTTPCore
 import NIOCore
 import PostgresNIO
 

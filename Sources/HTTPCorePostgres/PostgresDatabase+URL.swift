@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPCore
+import Foundation
+import HTTPCore
 public import Logging
 public import PostgresNIO
 

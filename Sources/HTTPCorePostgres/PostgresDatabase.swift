@@ -1,4 +1,4 @@
-public import HTTPCore
+import HTTPCore
 public import Logging
 public import PostgresNIO
 public import ServiceLifecycle

@@ -8,9 +8,9 @@ import Hummingbird
 /// the number of bytes it read.
 struct SlowReaderRoute: SandboxModule {
     /// The pause after each part read.
-    static let pause = Duration.milliseconds(10)
+    static let pause = Duration.milliseconds(20)
     /// How much of the body is read slowly.
-    static let slowBytes = 12 * 1024 * 1024
+    static let slowBytes = 20 * 1024 * 1024
 
     func register(on router: Router<SandboxRequestContext>, state: SandboxState) {
         router.post("slow-reader") { request, _ -> String in
