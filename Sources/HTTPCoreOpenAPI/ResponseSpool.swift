@@ -23,8 +23,7 @@ final class ResponseSpool: Sendable {
     ///
     /// - Throws: ``HTTPCore/FileWriteError`` when the temporary folder cannot be written.
     init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("httpcore-openapi-\(UUID().uuidString).body")
+        url = SpoolFile.temporaryURL()
         sink = try DownloadSink(destination: FileDestination(url), resume: false)
     }
 

@@ -21,13 +21,17 @@ final class SpoolFile {
     ///
     /// - Throws: `POSIXError` when it cannot be created.
     init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("httpcore-openapi-\(UUID().uuidString).body")
+        url = Self.temporaryURL()
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     deinit { close() }
+
+    /// A new name in the temporary folder for a body spooled to disk, request or response.
+    static func temporaryURL() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("httpcore-openapi-\(UUID().uuidString).body")
+    }
 
     /// Appends `data`.
     ///

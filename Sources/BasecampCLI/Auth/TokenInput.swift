@@ -96,16 +96,11 @@ enum TokenInput {
             }
             return now.addingTimeInterval(count.rounded(.down))
         case (nil, let time?):
-            guard case .string(let text) = time, let date = parseTime(text) else {
+            guard case .string(let text) = time, let date = Date(iso8601Timestamp: text) else {
                 throw failure("\"expires_at\" on stdin must be an ISO 8601 time, e.g. 2026-12-01T10:00:00Z.")
             }
             return date
         }
-    }
-
-    private static func parseTime(_ text: String) -> Date? {
-        (try? Date(text, strategy: .iso8601))
-            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 
     private static func failure(_ message: String) -> ValidationError {
