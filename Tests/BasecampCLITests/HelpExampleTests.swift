@@ -129,7 +129,8 @@ struct HelpExampleTests {
             #expect(try await running.interrupt() == 0, "\(example.line): \(running.stderr.text)")
         } else if sandboxed, !variables.keys.contains(where: { $0.hasPrefix("BASECAMP_SANDBOX_") }) {
             try await resetAccount(signedIn: signedIn)
-            let result = await basecamp(arguments.filter { $0 != "--sandbox" }, variables: signedIn)
+            let ownVariables = assignments(example.line).merging(signedIn) { first, _ in first }
+            let result = await basecamp(arguments.filter { $0 != "--sandbox" }, variables: ownVariables)
             #expect(result.exitCode == 0, "\(example.line): \(result.stderr)")
         } else {
             let result = await basecamp(arguments, variables: variables)
