@@ -62,11 +62,21 @@ struct PostgresCacheStorageTests {
 
     private static let item = Endpoint<Data>(.get, "items/1")
 
+    /// A storage whose calls may wait long on a loaded machine (a full suite, a migration
+    /// queued behind another test's): these tests are about sharing, not about timeouts.
+    private static func storage(
+        _ database: PostgresDatabase,
+        _ namespace: String,
+        maxBytes: Int = 1 << 20
+    ) -> PostgresCacheStorage {
+        PostgresCacheStorage(database: database, namespace: namespace, maxBytes: maxBytes, timeout: .seconds(30))
+    }
+
     @Test("Stored by one worker's pool, a 304 revalidation for another's; another credential misses")
     func sharedAcrossPools() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
             let namespace = PostgresTestServer.uniqueKey("cache")
-            let storages = pools.map { PostgresCacheStorage(database: $0, namespace: namespace) }
+            let storages = pools.map { Self.storage($0, namespace) }
             let server = Server()
             _ = try await Self.client(storages[0], server).send(Self.item)
             let hooks = Recorder()
@@ -97,7 +107,7 @@ struct PostgresCacheStorageTests {
     func writeInvalidatesAcrossPools() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
             let namespace = PostgresTestServer.uniqueKey("cache")
-            let storages = pools.map { PostgresCacheStorage(database: $0, namespace: namespace) }
+            let storages = pools.map { Self.storage($0, namespace) }
             let server = Server()
             let reader = try Self.client(storages[0], server)
             _ = try await reader.send(Self.item)
@@ -116,7 +126,7 @@ struct PostgresCacheStorageTests {
         try await PostgresTestServer.withDatabases(2) { pools in
             let namespace = PostgresTestServer.uniqueKey("cache")
             let bound = 4000
-            let storages = pools.map { PostgresCacheStorage(database: $0, namespace: namespace, maxBytes: bound) }
+            let storages = pools.map { Self.storage($0, namespace, maxBytes: bound) }
             let server = Server()
             let clients = try storages.map { try Self.client($0, server) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -143,7 +153,7 @@ struct PostgresCacheStorageTests {
         try await PostgresTestServer.withDatabases(1) { pools in
             let namespace = PostgresTestServer.uniqueKey("cache")
             let server = Server()
-            let storage = PostgresCacheStorage(database: pools[0], namespace: namespace)
+            let storage = Self.storage(pools[0], namespace)
             _ = try await Self.client(storage, server).send(Self.item)
             await pools[0].shutdown()
             let hooks = Recorder()
