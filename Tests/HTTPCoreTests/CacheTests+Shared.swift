@@ -89,18 +89,7 @@ final class FakeSharedStorage: SharedCacheStorage {
 struct SharedCacheTests {
     private let endpoint = Endpoint<Resource>(.get, "resources/1")
 
-    private func revalidating() -> ScriptedTransport {
-        ScriptedTransport(clock: nil) { request in
-            if request.header("If-None-Match") == "\"v1\"" {
-                return TransportResponse(response: HTTPResponse(status: .notModified), url: request.url)
-            }
-            return TransportResponse(
-                response: HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\""]),
-                body: Data(#"{"name":"shared","version":1}"#.utf8),
-                url: request.url
-            )
-        }
-    }
+    private func revalidating() -> ScriptedTransport { revalidatingTransport(name: "shared") }
 
     @Test("Two caches on one shared storage: what one stored is a 304 revalidation for the other")
     func sharedBetweenCaches() async throws {
