@@ -53,7 +53,7 @@ struct Settings: Sendable {
 
 /// The workloads, in the order of the table.
 enum Workload: String, CaseIterable, Sendable {
-    case get, cache, concurrent, pagination, hooks, decode, download, sandbox, openapi, ceiling
+    case get, cache, concurrent, pagination, hooks, decode, download, sandbox, openapi, sharedcache, ceiling
 
     var summary: String {
         switch self {
@@ -67,6 +67,8 @@ enum Workload: String, CaseIterable, Sendable {
         case .sandbox: "8. a page of a 2,500-item to-do list from the Basecamp sandbox vs a page of a 120-item one"
         case .openapi:
             "9. a swift-openapi-generator client's GET on HTTPCoreOpenAPI vs on swift-openapi-urlsession / -async-http-client"
+        case .sharedcache:
+            "10. a shared-cache hit on PostgreSQL (HTTPCORE_POSTGRES_URL) vs a memory-cache hit, both answered 304 in memory"
         case .ceiling: "server ceiling on /bench/doc (wrk when installed, else raw AsyncHTTPClient)"
         }
     }
@@ -132,6 +134,7 @@ final class Runner {
             for direction in TransferDirection.allCases { try transferMemory(direction) }
         case .sandbox: try await sandboxPage()
         case .openapi: try await openAPIGET()
+        case .sharedcache: try await sharedCacheHit()
         case .ceiling: try await ceiling()
         }
     }
