@@ -50,6 +50,8 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX webhook_deliveries_by_age ON \(schema).webhook_deliveries (receiver, updated_at)",
             ],
+            // 3: rate-limit budgets shared by a fleet, and the statement that leases permits.
+            rateLimits(in: schema),
         ]
     }
 
