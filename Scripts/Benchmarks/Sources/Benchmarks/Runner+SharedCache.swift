@@ -7,11 +7,12 @@ extension Runner {
 
     /// A cache hit answered 304 by an in-memory transport, with the entry in PostgreSQL (one
     /// `SELECT` per hit) next to the same hit with the entry in memory: what sharing the cache
-    /// across a fleet costs per request. Skipped unless `HTTPCORE_POSTGRES_URL` names a server.
+    /// across a fleet costs per request. Skipped unless `--postgres-url` or `HTTPCORE_POSTGRES_URL` names
+    /// a server.
     func sharedCacheHit() async throws {
         let workload = "10. shared-cache hit"
         let variant = "Client + PostgresCacheStorage, in-memory 304"
-        guard let url = ProcessInfo.processInfo.environment["HTTPCORE_POSTGRES_URL"], !url.isEmpty else {
+        guard let url = settings.postgresURL else {
             rows.append(
                 Row(
                     workload: workload,
@@ -19,7 +20,7 @@ extension Runner {
                     unit: .time,
                     samples: [],
                     baseline: nil,
-                    note: "skipped: export HTTPCORE_POSTGRES_URL=$(Scripts/postgres.sh start)"
+                    note: "skipped: no database (--postgres-url or HTTPCORE_POSTGRES_URL)"
                 )
             )
             return
