@@ -24,44 +24,12 @@ enum BlobRoutes {
     }
 
     /// HMAC-SHA256 of the blob and the expiry, keyed by the blob's storage key, in hex.
-    private static func signature(of blob: AttachmentRecord, expires: Int) -> String {
+    fileprivate static func signature(of blob: AttachmentRecord, expires: Int) -> String {
         let code = HMAC<SHA256>.authenticationCode(
             for: Data("\(blob.sgid) \(expires)".utf8),
             using: SymmetricKey(data: Data(blob.storageKey.utf8))
         )
         return code.map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// The storage host's answer at `now`: the blob's bytes (or the range asked for) from `files`
-    /// when the URL is signed for the blob and has not expired.
-    ///
-    /// - Throws: ``APIFailure`` `403` when the URL is not signed for the blob or has expired, `404`
-    ///   when there is no such blob.
-    static func serve(
-        _ blob: AttachmentRecord?,
-        _ files: BodyFiles,
-        request: Request,
-        now: Date,
-        requestID: String
-    ) throws(APIFailure) -> Response {
-        let query = QueryItems(request.uri.query)
-        guard let blob else { throw APIFailure.notFound("File") }
-        let given = query.first("signature") ?? ""
-        guard let expires = query.int("expires"),
-            // Digests compare in constant time, so the signature cannot be guessed byte by byte.
-            SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(signature(of: blob, expires: expires).utf8))
-        else { throw APIFailure(403, "The storage signature is not valid.") }
-        guard now.timeIntervalSince1970 <= Double(expires) else {
-            throw APIFailure(403, "The storage URL has expired: ask the API for the download_url again.")
-        }
-        var fields = HTTPFields()
-        fields[.contentType] = blob.contentType
-        fields[.contentDisposition] =
-            "attachment; filename=\"\(blob.filename.replacingOccurrences(of: "\"", with: ""))\""
-        fields[.xRequestID] = requestID
-        let file = blob.file.map { StoredFileResponse.Bytes.file(files.url($0), byteCount: blob.size) }
-        let bytes = file ?? .data(blob.data)
-        return StoredFileResponse.make(bytes, etag: "\"\(blob.sgid)\"", headers: fields, request: request)
     }
 }
 
@@ -89,9 +57,7 @@ extension BasecampServer {
         let storage = router.group(RouterPath(basePath))
         storage.get("_storage/{sgid}") { request, context in
             self.storage(request) { requestID throws(APIFailure) in
-                let blob = context.parameters.get("sgid").flatMap(self.store.snapshot().attachment)
-                let now = self.timeSource.now()
-                return try BlobRoutes.serve(blob, self.files, request: request, now: now, requestID: requestID)
+                try self.serveBlob(context.parameters.get("sgid"), request, requestID: requestID)
             }
         }
         storage.get(SandboxResponse.routerPath(BlobRoutes.downloadPath)) { request, _ in
@@ -114,5 +80,36 @@ extension BasecampServer {
         } catch {
             return Self.failure(error, requestID: requestID)
         }
+    }
+
+    /// The storage host's answer for the blob `sgid`: its bytes (or the range asked for) from
+    /// ``files`` when the URL is signed for it and has not expired.
+    ///
+    /// - Throws: ``APIFailure`` `403` when the URL is not signed for the blob or has expired, `404`
+    ///   when there is no such blob.
+    private func serveBlob(_ sgid: String?, _ request: Request, requestID: String) throws(APIFailure) -> Response {
+        guard let blob = sgid.flatMap(store.snapshot().attachment) else { throw APIFailure.notFound("File") }
+        let query = QueryItems(request.uri.query)
+        let given = query.first("signature") ?? ""
+        guard let expires = query.int("expires"),
+            // Digests compare in constant time, so the signature cannot be guessed byte by byte.
+            SHA256.hash(data: Data(given.utf8))
+                == SHA256.hash(data: Data(BlobRoutes.signature(of: blob, expires: expires).utf8))
+        else { throw APIFailure(403, "The storage signature is not valid.") }
+        guard timeSource.now().timeIntervalSince1970 <= Double(expires) else {
+            throw APIFailure(403, "The storage URL has expired: ask the API for the download_url again.")
+        }
+        var fields = HTTPFields()
+        fields[.contentType] = blob.contentType
+        fields[.contentDisposition] =
+            "attachment; filename=\"\(blob.filename.replacingOccurrences(of: "\"", with: ""))\""
+        fields[.xRequestID] = requestID
+        let file = blob.file.map { StoredFileResponse.Bytes.file(files.url($0), byteCount: blob.size) }
+        return StoredFileResponse.make(
+            file ?? .data(blob.data),
+            etag: "\"\(blob.sgid)\"",
+            headers: fields,
+            request: request
+        )
     }
 }
