@@ -66,6 +66,40 @@ public enum SandboxSettings {
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
+
+    /// The whole number `variable` sets, at least `minimum`; `default` when it is unset or empty.
+    ///
+    /// - Throws: ``SandboxSettingError`` for any other value.
+    public static func integer(
+        _ variable: String,
+        in environment: [String: String],
+        default: Int,
+        minimum: Int
+    ) throws(SandboxSettingError) -> Int {
+        guard let text = environment[variable], !text.isEmpty else { return `default` }
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= minimum else {
+            throw SandboxSettingError(
+                variable: variable,
+                value: text,
+                expected: "a whole number of at least \(minimum)"
+            )
+        }
+        return number
+    }
+
+    /// Whether the switch `variable` is on: `1`, `true`, `yes` or `on` (in any case); `0`,
+    /// `false`, `no`, `off`, unset or empty is off.
+    ///
+    /// - Throws: ``SandboxSettingError`` for any other value, so a misspelt switch is not quietly off.
+    public static func flag(_ variable: String, in environment: [String: String]) throws(SandboxSettingError) -> Bool {
+        guard let text = environment[variable], !text.isEmpty else { return false }
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default:
+            throw SandboxSettingError(variable: variable, value: text, expected: "1 or 0 (also true/false, yes/no)")
+        }
+    }
 }
 
 /// An environment variable whose value a sandbox does not understand.

@@ -72,7 +72,7 @@ struct BasecampCommand: CommandLineTool {
         let clock = try BasecampSandboxModule.clock(fromEnvironment: environment.variables)
         let timeSource: any TimeSource = clock ?? SystemTimeSource()
         let authorization = BasecampSandboxAuthorization(
-            options: sandboxAuthorizationOptions(environment.variables),
+            options: try sandboxAuthorizationOptions(environment.variables),
             now: { timeSource.now() }
         )
         var module = BasecampSandboxModule(authorization: authorization)
@@ -88,8 +88,8 @@ struct BasecampCommand: CommandLineTool {
     /// own, the codes and tokens it issues are kept beside the sandbox sign-in, so the next run's
     /// sandbox accepts and refreshes them.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    static func sandboxAuthorizationOptions(_ variables: [String: String]) -> SandboxAuthorizationOptions {
-        var options = SandboxAuthorizationOptions.fromEnvironment(variables)
+    static func sandboxAuthorizationOptions(_ variables: [String: String]) throws -> SandboxAuthorizationOptions {
+        var options = try SandboxAuthorizationOptions.fromEnvironment(variables)
         if options.stateFile == nil, let files = SignInFiles(variables: variables, sandbox: true) {
             options.stateFile = files.sandboxAuthorizationStateURL
         }

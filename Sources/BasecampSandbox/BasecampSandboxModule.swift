@@ -29,9 +29,10 @@ public struct BasecampSandboxModule: SandboxModule {
     public let rejectedTokens: Set<String>
     /// The authorization servers mounted with the API, whose tokens the API checks.
     public let authorization: BasecampSandboxAuthorization
-    /// The server of the sandbox this module was last mounted on, for ``todos()`` and the webhook
+    /// The server of the sandbox this module was last mounted on, for ``recordings()`` and the webhook
     /// deliveries; shared by copies of the module, as ``APISandbox/SandboxConfiguration`` keeps one.
     private let mounted = Locked<BasecampServer?>(nil)
+    private var server: BasecampServer? { mounted.withLock { $0 } }
 
     /// What deliveries are signed with for a webhook created without the sandbox's own
     /// `secret` member.
@@ -50,33 +51,6 @@ public struct BasecampSandboxModule: SandboxModule {
     /// The clock every time the sandbox writes is read from (`created_at`, `updated_at`, events,
     /// deliveries), and that webhook retries wait on; the system's unless a test pins it.
     public var timeSource: any TimeSource = SystemTimeSource()
-
-    /// A to-do as the sandbox holds it, for tests that check state a response cannot show
-    /// (for example that a create was applied once, whatever the client was told).
-    public struct StoredTodo: Sendable, Hashable {
-        /// The to-do's id.
-        public var id: Int
-        /// The to-do list it belongs to.
-        public var todolistID: Int
-        /// Its text.
-        public var content: String
-        /// Its description (empty when none).
-        public var description: String
-        /// Whether it is completed.
-        public var completed: Bool
-        /// `active`, `archived` or `trashed`.
-        public var status: String
-
-        /// Creates a record, for tests that compare against one.
-        public init(id: Int, todolistID: Int, content: String, description: String, completed: Bool, status: String) {
-            self.id = id
-            self.todolistID = todolistID
-            self.content = content
-            self.description = description
-            self.completed = completed
-            self.status = status
-        }
-    }
 
     /// Creates the module with the account in memory; each sandbox it is mounted on starts from
     /// the seed.
@@ -156,7 +130,7 @@ public struct BasecampSandboxModule: SandboxModule {
     /// Adds the storage host Basecamp's `download_url`s point at: the API answers a download with
     /// a redirect to a signed URL there, which is served without credentials.
     public func registerSecondOrigin(on router: Router<SandboxRequestContext>, state: SandboxState) -> Bool {
-        guard let server = mounted.withLock({ $0 }) else { return false }
+        guard let server else { return false }
         server.registerStorage(on: router)
         return true
     }
@@ -164,7 +138,7 @@ public struct BasecampSandboxModule: SandboxModule {
     /// Returns once every webhook delivery queued so far has been delivered or has run out of
     /// retries, so a short-lived process does not exit with events still on their way.
     public func waitForWebhookDeliveries() async {
-        await mounted.withLock({ $0 })?.webhooks.waitUntilIdle()
+        await server?.webhooks.waitUntilIdle()
     }
 
     /// Gives each queued webhook delivery its first attempt and drops every retry, so a one-shot
@@ -173,57 +147,23 @@ public struct BasecampSandboxModule: SandboxModule {
     /// state file. The attempts run at once, each within ``webhookTimeout``, so the wait is that
     /// long at most (plus a little for a busy machine to start them).
     public func stopping() async {
-        guard let server = mounted.withLock({ $0 }) else { return }
+        guard let server else { return }
         defer { if server.store.stateFile == nil { server.files.removeAll() } }
         await server.webhooks.stop(within: webhookTimeout + .seconds(5))
     }
 
     /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,
-    /// cards and the other kept kinds), as the sandbox holds it now; empty before the module is
-    /// mounted.
-    public func recordings() -> [SandboxRecording] {
-        guard let store = mounted.withLock({ $0 })?.store else { return [] }
-        return store.snapshot().records.filter(\.kind.isRecording).map {
-            SandboxRecording(
-                id: $0.id,
-                type: $0.kind.type,
-                projectID: $0.projectID,
-                title: $0.title,
-                text: $0.text,
-                status: $0.status
-            )
-        }
-    }
+    /// cards and the other kept kinds), in storage order, as the sandbox holds it now; empty
+    /// before the module is mounted. With the module mounted on several sandboxes, the last one
+    /// counts.
+    public func recordings() -> [SandboxRecording] { recordings { $0.kind.isRecording } }
 
-    /// Every to-do of the account, in storage order, as the sandbox holds it now; empty before
-    /// the module is mounted. With the module mounted on several sandboxes, the last one counts.
-    public func todos() -> [StoredTodo] {
-        guard let store = mounted.withLock({ $0 })?.store else { return [] }
-        return store.snapshot().records.filter { $0.kind == .todo }.map {
-            StoredTodo(
-                id: $0.id,
-                todolistID: $0.parentID,
-                content: $0.title,
-                description: $0.fields["description"]?.stringValue ?? "",
-                completed: $0.fields["completed"]?.boolValue ?? false,
-                status: $0.status
-            )
-        }
-    }
-}
+    /// The account's to-dos among ``recordings()``, for tests that check state a response cannot
+    /// show (for example that a create was applied once, whatever the client was told).
+    public func todos() -> [SandboxRecording] { recordings { $0.kind == .todo } }
 
-/// A recording as the sandbox holds it, for tests that check what their code wrote.
-public struct SandboxRecording: Sendable, Hashable {
-    /// Its id.
-    public var id: Int
-    /// Basecamp's type: `Todo`, `Message`, `Kanban::Card`, `Schedule::Entry`…
-    public var type: String
-    /// The project (bucket) it is in.
-    public var projectID: Int
-    /// Its title: a to-do's content, a message's subject, a card's title, a line's text…
-    public var title: String
-    /// The rest of its text (description or content), as search reads it.
-    public var text: String
-    /// `active`, `archived` or `trashed`.
-    public var status: String
+    private func recordings(where include: (Record) -> Bool) -> [SandboxRecording] {
+        guard let store = server?.store else { return [] }
+        return store.snapshot().records.filter(include).map(SandboxRecording.init)
+    }
 }

@@ -115,7 +115,7 @@ struct APISandboxCommand: AsyncParsableCommand {
             clock = try BasecampSandboxModule.clock(fromEnvironment: ProcessInfo.processInfo.environment)
             let timeSource: any TimeSource = clock ?? SystemTimeSource()
             basecamp = BasecampSandboxModule(
-                authorization: BasecampSandboxAuthorization(options: .fromEnvironment(), now: { timeSource.now() })
+                authorization: BasecampSandboxAuthorization(options: try .fromEnvironment(), now: { timeSource.now() })
             )
             try basecamp.configure(fromEnvironment: ProcessInfo.processInfo.environment)
             basecamp.timeSource = timeSource

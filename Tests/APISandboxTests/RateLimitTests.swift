@@ -78,4 +78,23 @@ struct RateLimitTests {
             }
         }
     }
+
+    @Test("Settings: switches and whole numbers; anything else names the variable")
+    func switchesAndNumbers() throws {
+        let name = "X_SWITCH"
+        #expect(try SandboxSettings.flag(name, in: [:]) == false)
+        for on in ["1", "true", "YES", " on "] { #expect(try SandboxSettings.flag(name, in: [name: on])) }
+        for off in ["", "0", "False", "no", "off"] { #expect(try SandboxSettings.flag(name, in: [name: off]) == false) }
+        let error = #expect(throws: SandboxSettingError.self) { try SandboxSettings.flag(name, in: [name: "sure"]) }
+        #expect(error?.description == "X_SWITCH='sure' is not understood: give 1 or 0 (also true/false, yes/no).")
+
+        let count = "X_COUNT"
+        #expect(try SandboxSettings.integer(count, in: [:], default: 7, minimum: 1) == 7)
+        #expect(try SandboxSettings.integer(count, in: [count: " 30 "], default: 7, minimum: 1) == 30)
+        for bad in ["0", "-5", "1.5", "soon"] {
+            #expect(throws: SandboxSettingError.self) {
+                try SandboxSettings.integer(count, in: [count: bad], default: 7, minimum: 1)
+            }
+        }
+    }
 }

@@ -65,7 +65,7 @@ struct MisbehavingServerTests {
     @Test("BASECAMP_SANDBOX_BROKEN_DISCOVERY: the issuer's metadata is cut off, so discovery fails")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func brokenDiscovery() async throws {
-        let options = SandboxAuthorizationOptions.fromEnvironment(["BASECAMP_SANDBOX_BROKEN_DISCOVERY": "1"])
+        let options = try SandboxAuthorizationOptions.fromEnvironment(["BASECAMP_SANDBOX_BROKEN_DISCOVERY": "1"])
         #expect(options.servesBrokenDiscovery)
         let module = BasecampSandboxModule(authorization: BasecampSandboxAuthorization(options: options))
         try await withBasecampSandbox(module: module) { sandbox in

@@ -71,7 +71,7 @@ struct RateLimitSandboxTests {
             let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)
             _ = try await account.todos.create(todolistID: list, CreateTodoRequest(content: "First"))
             let second = try await account.todos.create(todolistID: list, CreateTodoRequest(content: "Second"))
-            #expect(module.todos().filter { $0.content == "Second" }.map(\.id) == [Int(second.id)])
+            #expect(module.todos().filter { $0.title == "Second" }.map(\.id) == [Int(second.id)])
             #expect(sandbox.counters().totalRequests == 3)
             #expect(clock.sleeps == [.seconds(10)])
         }

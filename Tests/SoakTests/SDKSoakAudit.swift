@@ -13,8 +13,8 @@ extension ChaosSoakTests.SDKSoak {
         var studentsBefore: Set<Int>
         var students: [MarkbookSandboxModule.StudentRecord] = []
         /// Every to-do before the run (by id), and after it.
-        var todosBefore: [Int: BasecampSandboxModule.StoredTodo]
-        var todos: [BasecampSandboxModule.StoredTodo] = []
+        var todosBefore: [Int: SandboxRecording]
+        var todos: [SandboxRecording] = []
         /// Markbook actions the sandbox refused, and the logins it served.
         var refusals: [String: Int] = [:]
         var logins = 0
@@ -72,7 +72,7 @@ extension ChaosSoakTests.SDKSoak {
         let newStudents = view.students.filter { !view.studentsBefore.contains($0.key) }
         let newTodos = view.todos.filter { view.todosBefore[$0.id] == nil }
         let studentsByMarker = Dictionary(grouping: newStudents, by: \.familyName)
-        let todosByMarker = Dictionary(grouping: newTodos, by: \.content)
+        let todosByMarker = Dictionary(grouping: newTodos, by: \.title)
         report.studentsCreated = newStudents.count
         report.todosCreated = newTodos.count
         for (marker, records) in studentsByMarker where records.count > 1 {
@@ -140,15 +140,15 @@ extension ChaosSoakTests.SDKSoak {
             report.counts.problems.append("student \(marker) was created by no call")
         }
         for todo in newTodos {
-            if !createMarkers[.createTodo, default: []].contains(todo.content) {
-                report.counts.problems.append("to-do \(todo.id) (\(todo.content)) was created by no call")
-            } else if todo.todolistID != fixture.createsListID {
+            if !createMarkers[.createTodo, default: []].contains(todo.title) {
+                report.counts.problems.append("to-do \(todo.id) (\(todo.title)) was created by no call")
+            } else if todo.parentID != fixture.createsListID {
                 report.counts.problems.append(
-                    "to-do \(todo.content) is in list \(todo.todolistID), not the creates list"
+                    "to-do \(todo.title) is in list \(todo.parentID), not the creates list"
                 )
             }
             if todo.completed {
-                report.counts.problems.append("created to-do \(todo.content) was completed by no call")
+                report.counts.problems.append("created to-do \(todo.title) was completed by no call")
             }
         }
 
@@ -170,8 +170,8 @@ extension ChaosSoakTests.SDKSoak {
             }
             let before = view.todosBefore[id]
             if let problem = lastWriter(
-                final: todo.content,
-                initial: before?.content,
+                final: todo.title,
+                initial: before?.title,
                 writes: contentWrites[id, default: []]
             ) {
                 report.counts.problems.append("to-do \(id) content: \(problem)")

@@ -85,9 +85,9 @@ struct SoakSupportTests {
 
         let now = module.todos()
         #expect(now.count == seeded.count + 1)
-        let record = try #require(now.first { $0.content == "inspect me" })
+        let record = try #require(now.first { $0.title == "inspect me" })
         #expect(record.id == Int(created.id))
-        #expect(record.todolistID == Int(list))
+        #expect(record.parentID == Int(list))
         #expect(record.completed)
         #expect(record.status == "active")
     }
@@ -155,23 +155,9 @@ struct SoakSupportTests {
             baseListID: 1,
             createsListID: 2
         )
-        let base = BasecampSandboxModule.StoredTodo(
-            id: 10,
-            todolistID: 1,
-            content: "base-0",
-            description: "",
-            completed: false,
-            status: "active"
-        )
-        func todo(_ id: Int, _ content: String) -> BasecampSandboxModule.StoredTodo {
-            BasecampSandboxModule.StoredTodo(
-                id: id,
-                todolistID: 2,
-                content: content,
-                description: "",
-                completed: false,
-                status: "active"
-            )
+        let base = SandboxRecording(id: 10, type: "Todo", projectID: 1, parentID: 1, title: "base-0")
+        func todo(_ id: Int, _ content: String) -> SandboxRecording {
+            SandboxRecording(id: id, type: "Todo", projectID: 1, parentID: 2, title: content)
         }
         var create = outcome(0, .createTodo, value: "op-0", at: 0)
         create.createdID = 11
@@ -213,11 +199,11 @@ struct SoakSupportTests {
 extension ChaosSoakTests.SDKSoak.SandboxView {
     /// `todo` with new content, as a successful replace leaves it.
     static func updated(
-        _ todo: BasecampSandboxModule.StoredTodo,
+        _ todo: SandboxRecording,
         _ content: String
-    ) -> BasecampSandboxModule.StoredTodo {
+    ) -> SandboxRecording {
         var todo = todo
-        todo.content = content
+        todo.title = content
         return todo
     }
 }

@@ -68,8 +68,7 @@ extension SandboxSecrets {
     /// A device grant's user code like `BXKM-PQRT`: consonants only, so it never spells a word.
     static func userCode() -> String {
         let letters = Array("BCDFGHJKLMNPQRSTVWXZ")
-        var generator = SystemRandomNumberGenerator()
-        let picked = (0..<8).map { _ in letters[Int.random(in: 0..<letters.count, using: &generator)] }
+        let picked = (0..<8).map { _ in letters[Int.random(in: letters.indices)] }
         return String(picked[0..<4]) + "-" + String(picked[4...])
     }
 }

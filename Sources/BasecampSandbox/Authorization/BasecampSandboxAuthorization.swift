@@ -129,8 +129,8 @@ public final class BasecampSandboxAuthorization: Sendable {
         }
     }
 
-    /// Whether `secret` is the registered secret of `clientID` (any id passes when no client is
-    /// registered; a public client needs none). `nil` means the client is unknown.
+    /// Whether `secret` is the registered secret of `clientID`: any id passes when no client is
+    /// registered, a public client needs none, and an unknown client fails.
     func authenticates(clientID: String, secret: String?) -> Bool {
         guard !options.clients.isEmpty else { return true }
         guard let client = options.clients.first(where: { $0.id == clientID }) else { return false }

@@ -1,3 +1,4 @@
+public import APISandbox
 public import Foundation
 
 /// How the sandbox's authorization servers behave: token lifetimes, clients, the device grant,
@@ -88,28 +89,32 @@ public struct SandboxAuthorizationOptions: Sendable {
     /// | `BASECAMP_SANDBOX_BROKEN_DISCOVERY=1` | the issuer's metadata document is broken JSON |
     /// | `BASECAMP_SANDBOX_AUTH_STATE` | the state file; else `BASECAMP_SANDBOX_STATE` plus `.auth.json` |
     ///
-    /// Values that are not numbers or flags are ignored.
+    /// Switches take `1` or `0` (also `true`/`false`, `yes`/`no`); unset or empty is the default.
+    ///
+    /// - Throws: ``APISandbox/SandboxSettingError`` naming a variable whose value is not understood.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> SandboxAuthorizationOptions {
+    ) throws(SandboxSettingError) -> SandboxAuthorizationOptions {
+        func text(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         var options = SandboxAuthorizationOptions()
-        func flag(_ name: String) -> Bool { ["1", "true", "yes"].contains(environment[name]?.lowercased() ?? "") }
-        if let lifetime = environment["BASECAMP_SANDBOX_TOKEN_LIFETIME"].flatMap(Int.init), lifetime > 0 {
-            options.accessTokenLifetime = lifetime
+        options.accessTokenLifetime = try SandboxSettings.integer(
+            "BASECAMP_SANDBOX_TOKEN_LIFETIME",
+            in: environment,
+            default: options.accessTokenLifetime,
+            minimum: 1
+        )
+        if let id = text("BASECAMP_SANDBOX_CLIENT_ID") {
+            options.clients = [Client(id: id, secret: text("BASECAMP_SANDBOX_CLIENT_SECRET"))]
         }
-        if let id = environment["BASECAMP_SANDBOX_CLIENT_ID"], !id.isEmpty {
-            let secret = environment["BASECAMP_SANDBOX_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-            options.clients = [Client(id: id, secret: secret)]
-        }
-        options.requiresIssuedTokens = flag("BASECAMP_SANDBOX_STRICT_TOKENS")
-        options.offersResourceFirstServer = !flag("BASECAMP_SANDBOX_LAUNCHPAD_ONLY")
-        options.offersDeviceGrant = !flag("BASECAMP_SANDBOX_NO_DEVICE")
-        options.servesBrokenDiscovery = flag("BASECAMP_SANDBOX_BROKEN_DISCOVERY")
-        if let path = environment["BASECAMP_SANDBOX_AUTH_STATE"], !path.isEmpty {
-            options.stateFile = URL(fileURLWithPath: path)
-        } else if let path = environment["BASECAMP_SANDBOX_STATE"], !path.isEmpty {
-            options.stateFile = URL(fileURLWithPath: path + ".auth.json")
-        }
+        options.requiresIssuedTokens = try SandboxSettings.flag("BASECAMP_SANDBOX_STRICT_TOKENS", in: environment)
+        options.offersResourceFirstServer = try !SandboxSettings.flag(
+            "BASECAMP_SANDBOX_LAUNCHPAD_ONLY",
+            in: environment
+        )
+        options.offersDeviceGrant = try !SandboxSettings.flag("BASECAMP_SANDBOX_NO_DEVICE", in: environment)
+        options.servesBrokenDiscovery = try SandboxSettings.flag("BASECAMP_SANDBOX_BROKEN_DISCOVERY", in: environment)
+        let stateFile = text("BASECAMP_SANDBOX_AUTH_STATE") ?? text("BASECAMP_SANDBOX_STATE").map { $0 + ".auth.json" }
+        options.stateFile = stateFile.map { URL(fileURLWithPath: $0) }
         return options
     }
 }

@@ -36,7 +36,8 @@ struct AccountData: Codable, Sendable, Equatable {
     func recording(_ id: Int) -> Record? { record(id).flatMap { $0.kind.isRecording ? $0 : nil } }
 
     /// Adds a record held by `parentID` (0 for the account) and returns its id: `id` when given,
-    /// otherwise a new one. A project comes with its dock, whose ids `dockIDs` may choose.
+    /// otherwise a new one. A project comes with its dock (a message board, to-dos, Docs & Files
+    /// and the tools), with ids derived from the project's unless `dockIDs` names them.
     @discardableResult
     mutating func add(
         _ kind: RecordKind,
@@ -64,18 +65,11 @@ struct AccountData: Codable, Sendable, Equatable {
                 updatedAt: time
             )
         )
-        if kind == .project { addDock(to: id, at: time, ids: dockIDs) }
-        return id
-    }
-
-    /// Gives a project its dock: a message board, to-dos, Docs & Files and the tools, with ids
-    /// derived from the project's unless `ids` names them.
-    mutating func addDock(to projectID: Int, at time: String, ids: [RecordKind: Int] = [:]) {
-        for kind in RecordKind.allCases {
-            guard let dock = kind.dock else { continue }
-            let id = ids[kind] ?? projectID + dock.idOffset
-            add(kind, ["title": .string(dock.title)], in: projectID, id: id, at: time)
+        for tool in RecordKind.allCases where kind == .project {
+            guard let dock = tool.dock else { continue }
+            add(tool, ["title": .string(dock.title)], in: id, id: dockIDs[tool] ?? id + dock.idOffset, at: time)
         }
+        return id
     }
 
     /// Applies `change` to the record `id` and stamps it with `now`, as Basecamp stamps every edit.

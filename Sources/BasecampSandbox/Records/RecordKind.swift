@@ -25,12 +25,6 @@ enum RecordKind: String, Codable, Sendable, CaseIterable {
     /// and its path is each record's `url`), how errors name it (`To-do 12 not found.`), the
     /// member that titles it in lists, search and events, and what holds it.
     var facts: (reader: BasecampOperation, noun: String, title: String, container: Container) {
-        Self.table[self] ?? row
-    }
-
-    private static let table = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.row) })
-
-    private var row: (reader: BasecampOperation, noun: String, title: String, container: Container) {
         typealias Spec = OperationCatalog
         switch self {
         case .project: return (Spec.getProject, "Project", "name", .account)

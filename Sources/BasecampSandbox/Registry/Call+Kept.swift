@@ -19,7 +19,7 @@ extension Call {
         case .move: return try move(kind)
         case .status(let status): return try setStatus(status, of: kind)
         case .delete:
-            try write { data in
+            try write { data, _ in
                 let id = try named(kind, in: data).id
                 data.records.removeAll { $0.id == id }
                 return nil
@@ -30,8 +30,7 @@ extension Call {
 
     /// Sets the status of the record the path names: of `kind`, or any recording when `nil`.
     func setStatus(_ status: String, of kind: RecordKind?) throws -> APIReply {
-        let now = self.now
-        try write { data in
+        try write { data, now in
             let id = try named(kind, in: data).id
             try data.change(id, at: now) { $0.status = status }
             return id
@@ -42,8 +41,7 @@ extension Call {
     private func create(_ kind: RecordKind) throws -> APIReply {
         let body = try jsonObject()
         let parentID = lastID ?? 0
-        let now = self.now
-        let (data, id) = try write { data in
+        let (data, id) = try write { data, now in
             let fields = try checked(body, for: kind, in: data)
             try requireContainer(of: kind, parentID, in: data)
             // A body may ask for a draft, which lists leave out until it is published.
@@ -57,9 +55,9 @@ extension Call {
         let data = store.snapshot()
         let parentID = lastID
         if let parentID { try requireContainer(of: kind, parentID, in: data) }
-        let status = queryValue("status") ?? "active"
+        let status = query.first("status") ?? "active"
         let completed =
-            operation.queryParameters.contains { $0.name == "completed" } ? queryValue("completed") == "true" : nil
+            operation.queryParameters.contains { $0.name == "completed" } ? query.first("completed") == "true" : nil
         var records = data.records.filter { record in
             record.kind == kind && record.status == status && parentID.map { record.parentID == $0 } ?? true
                 && completed.map { (record.fields["completed"]?.boolValue ?? false) == $0 } ?? true
@@ -75,8 +73,7 @@ extension Call {
     private func update(_ kind: RecordKind, setting members: [String: JSONValue]?) throws -> APIReply {
         let body = try members == nil ? jsonObject() : [:]
         let cleared = BasecampExamples.clearedWhenOmitted(operation: operation.id)
-        let now = self.now
-        let (data, id) = try write { data in
+        let (data, id) = try write { data, now in
             let record = try named(kind, in: data)
             let fields = try members ?? checked(body, for: kind, in: data, current: record)
             try data.change(record.id, at: now) { record in
@@ -97,8 +94,7 @@ extension Call {
         if let position, (position.intValue ?? 0) < 1 {
             throw APIFailure.invalid("position", "must be a whole number of at least 1")
         }
-        let now = self.now
-        try write { data in
+        try write { data, now in
             var record = try named(kind, in: data)
             for key in ["column_id", "parent_id"] {
                 guard let parentID = body[key]?.intValue else { continue }

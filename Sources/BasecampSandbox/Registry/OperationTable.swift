@@ -7,9 +7,8 @@ enum Answer: Sendable {
     /// An action on records of a kept kind. The operation's last path parameter names the
     /// record, or what holds the records it creates or lists.
     case kept(RecordKind, KeptAction)
-    /// A status change of any recording, whatever its kind (trash, archive, unarchive).
-    case recordingStatus(String)
-    /// A handler of its own: people, search, events, bookmarks, a file's bytes…
+    /// A handler of its own: people, search, events, bookmarks, a file's bytes, the status of
+    /// any recording (trash, archive, unarchive)…
     case route(@Sendable (Call) throws -> APIReply)
 }
 
@@ -42,9 +41,9 @@ enum OperationTable {
         "ArchiveProject": .kept(.project, .status("archived")),
         "UnarchiveProject": .kept(.project, .status("active")),
         // Any recording
-        "TrashRecording": .recordingStatus("trashed"),
-        "ArchiveRecording": .recordingStatus("archived"),
-        "UnarchiveRecording": .recordingStatus("active"),
+        "TrashRecording": .route { try $0.setStatus("trashed", of: nil) },
+        "ArchiveRecording": .route { try $0.setStatus("archived", of: nil) },
+        "UnarchiveRecording": .route { try $0.setStatus("active", of: nil) },
         "ListEvents": .route { try $0.events() },
         "GetProjectTimeline": .route { try $0.timeline() },
         "Search": .route { try $0.search() },
@@ -157,7 +156,6 @@ extension Call {
     func reply() throws -> APIReply {
         switch OperationTable.answers[operation.id] {
         case .kept(let kind, let action)?: return try perform(action, on: kind)
-        case .recordingStatus(let status)?: return try setStatus(status, of: nil)
         case .route(let handler)?: return try handler(self)
         case nil: return try example()
         }

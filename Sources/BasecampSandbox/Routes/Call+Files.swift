@@ -5,13 +5,13 @@ import HTTPCore
 /// upload's versions.
 extension Call {
     func createAttachment() throws -> APIReply {
-        guard let name = queryValue("name"), !name.isEmpty else { throw APIFailure.invalid("name", "can't be blank") }
+        guard let name = query.first("name"), !name.isEmpty else { throw APIFailure.invalid("name", "can't be blank") }
         guard case .file(let stored) = received, stored.byteCount > 0 else {
             throw APIFailure(400, "The request needs a file body.")
         }
-        let (contentType, now) = (contentType ?? "application/octet-stream", self.now)
+        let contentType = contentType ?? "application/octet-stream"
         var sgid = ""
-        try write { data in
+        try write { data, now in
             sgid = "BAh7CEkiCGdpZAY6BkVUSSI\(data.makeID())"
             let attachment = AttachmentRecord(
                 sgid: sgid,

@@ -11,8 +11,7 @@ extension Call {
     /// `CreateBookmark` bookmarks the recording once, however often it is asked, and answers
     /// the bookmark; `DeleteBookmark` removes it.
     func changeBookmark() throws -> APIReply {
-        let now = self.now
-        let (data, id) = try write { data in
+        let (data, id) = try write { data, now in
             let (id, me) = (try named(nil, in: data).id, data.meID)
             data.bookmarks.removeAll { $0.recordingID == id && $0.personID == me && operation.method == .delete }
             if operation.method == .post, data.bookmark(of: id) == nil {
@@ -42,7 +41,7 @@ extension Call {
     /// removes the people its body names.
     func changeSubscription() throws -> APIReply {
         let body = operation.bodyKind == nil ? [:] : try jsonObject()
-        let (data, id) = try write { data in
+        let (data, id) = try write { data, _ in
             let (id, me) = (try named(nil, in: data).id, data.meID)
             let added = operation.id == "Subscribe" ? [me] : try people(body, "subscriptions", data: data)
             let removed = operation.id == "Unsubscribe" ? [me] : try people(body, "unsubscriptions", data: data)

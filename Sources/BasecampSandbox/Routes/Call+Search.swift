@@ -6,20 +6,20 @@ extension Call {
     /// Active recordings whose title or text holds `q` (ignoring case), newest first; `type`,
     /// `bucket_id` and `creator_id` narrow it.
     func search() throws -> APIReply {
-        guard let query = queryValue("q")?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
+        guard let words = query.first("q")?.trimmingCharacters(in: .whitespaces), !words.isEmpty else {
             throw APIFailure(400, "Search needs a query: q=…")
         }
         let data = store.snapshot()
-        let type = queryValue("type")
-        let bucket = queryValue("bucket_id").flatMap { Int($0) }
-        let creator = queryValue("creator_id").flatMap { Int($0) }
+        let type = query.first("type")
+        let bucket = query.int("bucket_id")
+        let creator = query.int("creator_id")
         let found = data.records.filter { recording in
             recording.kind.isRecording && recording.status == "active"
                 && (type == nil || recording.kind.type == type)
                 && (bucket == nil || recording.projectID == bucket)
                 && (creator == nil || recording.creatorID == creator)
-                && (recording.title.localizedCaseInsensitiveContains(query)
-                    || recording.text.localizedCaseInsensitiveContains(query))
+                && (recording.title.localizedCaseInsensitiveContains(words)
+                    || recording.text.localizedCaseInsensitiveContains(words))
         }
         let render = renderer(data)
         return .list(found.sorted { $0.createdAt > $1.createdAt }) { recording in
@@ -31,14 +31,14 @@ extension Call {
     /// separated), with `status` (active by default), sorted by `sort` (`created_at` or
     /// `updated_at`) in `direction` (`desc` by default).
     func recordings() throws -> APIReply {
-        guard let type = queryValue("type"), !type.isEmpty else {
+        guard let type = query.first("type"), !type.isEmpty else {
             throw APIFailure(400, "Name the recordings' type: type=Todo, Message, Kanban::Card…")
         }
         let data = store.snapshot()
-        let buckets = queryValue("bucket").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
-        let status = queryValue("status") ?? "active"
-        let byUpdate = queryValue("sort") == "updated_at"
-        let ascending = queryValue("direction") == "asc"
+        let buckets = query.first("bucket").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
+        let status = query.first("status") ?? "active"
+        let byUpdate = query.first("sort") == "updated_at"
+        let ascending = query.first("direction") == "asc"
         let recordings = data.records.filter { recording in
             recording.kind.isRecording && recording.kind.type == type && recording.status == status
                 && buckets.map { $0.contains(recording.projectID) } ?? true

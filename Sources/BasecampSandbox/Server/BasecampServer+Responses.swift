@@ -10,7 +10,7 @@ extension BasecampServer {
     /// to the next; a `200` GET tagged with its ETag, or `304` when `If-None-Match` names it. The
     /// Spec's example is marked `X-Sandbox-Example: true`, so a test can tell it from kept data.
     func respond(_ answer: APIReply, of call: Call, to request: Request, requestID: String) -> Response {
-        var headers: [HTTPField.Name: String] = [:]
+        var headers = HTTPFields()
         if OperationTable.answers[call.operation.id] == nil { headers[.xSandboxExample] = "true" }
         let status: Int
         let body: JSONValue
@@ -22,14 +22,14 @@ extension BasecampServer {
         case .page(let count, let items):
             let pageSize = call.operation.metadata.pagination?.pageSize ?? 50
             // Clamped so that a huge `page` reads as past the end instead of overflowing.
-            let page = min(max(1, call.queryValue("page").flatMap { Int($0) } ?? 1), count / pageSize + 2)
+            let page = min(max(1, call.query.int("page") ?? 1), count / pageSize + 2)
             let start = min(count, (page - 1) * pageSize)
             let end = min(count, start + pageSize)
             (status, body) = (200, .array(items(start..<end)))
             if call.operation.isPaginated {
                 headers[.xTotalCount] = String(count)
                 if end < count {
-                    var query = call.query.filter { $0.name != "page" }
+                    var query = call.query.items.filter { $0.name != "page" }
                     query.append(("page", String(page + 1)))
                     headers[.link] = "<\(call.origin + call.path)?\(QueryItems.encode(query))>; rel=\"next\""
                 }
@@ -46,9 +46,8 @@ extension BasecampServer {
         return Self.make(status: status, body: data, headers: headers, requestID: requestID)
     }
 
-    static func make(status: Int, body: Data?, headers: [HTTPField.Name: String], requestID: String) -> Response {
-        var fields = HTTPFields()
-        for (name, value) in headers { fields[name] = value }
+    static func make(status: Int, body: Data?, headers: HTTPFields, requestID: String) -> Response {
+        var fields = headers
         fields[.xRequestID] = requestID
         guard let body, status != 204, status != 304 else {
             return Response(status: .init(code: status), headers: fields)
@@ -64,7 +63,7 @@ extension BasecampServer {
     static func failure(_ failure: APIFailure, requestID: String) -> Response {
         if failure.status == 401 {
             // Basecamp refuses a token in plain text, e.g. "OAuth token expired (old age)".
-            let headers: [HTTPField.Name: String] = [
+            let headers: HTTPFields = [
                 .wwwAuthenticate: "Bearer realm=\"Basecamp\"", .contentType: "text/plain; charset=utf-8",
             ]
             return make(status: 401, body: Data(failure.message.utf8), headers: headers, requestID: requestID)

@@ -157,7 +157,7 @@ final class BasecampServer: Sendable {
             server: self,
             operation: operation,
             pathValues: values,
-            query: QueryItems(request.uri.query).items,
+            query: QueryItems(request.uri.query),
             received: body,
             origin: AuthorizationRoutes.origin(request),
             path: path,

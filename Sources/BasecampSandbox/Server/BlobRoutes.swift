@@ -24,55 +24,12 @@ enum BlobRoutes {
     }
 
     /// HMAC-SHA256 of the blob and the expiry, keyed by the blob's storage key, in hex.
-    private static func signature(of blob: AttachmentRecord, expires: Int) -> String {
+    fileprivate static func signature(of blob: AttachmentRecord, expires: Int) -> String {
         let code = HMAC<SHA256>.authenticationCode(
             for: Data("\(blob.sgid) \(expires)".utf8),
             using: SymmetricKey(data: Data(blob.storageKey.utf8))
         )
         return code.map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Storage authorises by the URL's signature alone, and, as S3 does, refuses a request that
-    /// also carries credentials, so a client that leaks its token there fails here too.
-    static func refusingCredentials(_ request: Request, requestID: String) -> Response? {
-        guard request.headers[.authorization] != nil || request.headers[.cookie] != nil else { return nil }
-        return BasecampServer.failure(
-            APIFailure(400, "Only one auth mechanism allowed: storage URLs are signed; send no credentials."),
-            requestID: requestID
-        )
-    }
-
-    /// The storage host's answer at `now`: the blob's bytes (or the range asked for) from `files`
-    /// when the URL is signed for the blob and has not expired, `403` when it is not or has,
-    /// `404` when there is no such blob.
-    static func serve(
-        _ blob: AttachmentRecord?,
-        _ files: BodyFiles,
-        request: Request,
-        now: Date,
-        requestID: String
-    ) -> Response {
-        let query = QueryItems(request.uri.query)
-        guard let blob else { return BasecampServer.failure(APIFailure.notFound("File"), requestID: requestID) }
-        let given = query.first("signature") ?? ""
-        guard let expires = query.first("expires").flatMap(Int.init),
-            // Digests compare in constant time, so the signature cannot be guessed byte by byte.
-            SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(signature(of: blob, expires: expires).utf8))
-        else {
-            return BasecampServer.failure(APIFailure(403, "The storage signature is not valid."), requestID: requestID)
-        }
-        guard now.timeIntervalSince1970 <= Double(expires) else {
-            let failure = APIFailure(403, "The storage URL has expired: ask the API for the download_url again.")
-            return BasecampServer.failure(failure, requestID: requestID)
-        }
-        var fields = HTTPFields()
-        fields[.contentType] = blob.contentType
-        fields[.contentDisposition] =
-            "attachment; filename=\"\(blob.filename.replacingOccurrences(of: "\"", with: ""))\""
-        fields[.xRequestID] = requestID
-        let file = blob.file.map { StoredFileResponse.Bytes.file(files.url($0), byteCount: blob.size) }
-        let bytes = file ?? .data(blob.data)
-        return StoredFileResponse.make(bytes, etag: "\"\(blob.sgid)\"", headers: fields, request: request)
     }
 }
 
@@ -99,24 +56,60 @@ extension BasecampServer {
     func registerStorage(on router: Router<SandboxRequestContext>) {
         let storage = router.group(RouterPath(basePath))
         storage.get("_storage/{sgid}") { request, context in
-            let requestID = self.nextRequestID()
-            if let refusal = BlobRoutes.refusingCredentials(request, requestID: requestID) { return refusal }
-            let blob = context.parameters.get("sgid").flatMap(self.store.snapshot().attachment)
-            return BlobRoutes.serve(
-                blob,
-                self.files,
-                request: request,
-                now: self.timeSource.now(),
-                requestID: requestID
-            )
+            self.storage(request) { requestID throws(APIFailure) in
+                try self.serveBlob(context.parameters.get("sgid"), request, requestID: requestID)
+            }
         }
         storage.get(SandboxResponse.routerPath(BlobRoutes.downloadPath)) { request, _ in
-            let requestID = self.nextRequestID()
-            if let refusal = BlobRoutes.refusingCredentials(request, requestID: requestID) { return refusal }
-            return BasecampServer.failure(
-                APIFailure(403, "Storage serves signed URLs only: fetch the download_url through the API."),
-                requestID: requestID
-            )
+            self.storage(request) { _ throws(APIFailure) in
+                throw APIFailure(403, "Storage serves signed URLs only: fetch the download_url through the API.")
+            }
         }
+    }
+
+    /// What `answer` makes of a storage request, or the failure it throws. Storage authorises by
+    /// the URL's signature alone and, as S3 does, refuses a request that also carries
+    /// credentials, so a client that leaks its token there fails here too.
+    private func storage(_ request: Request, _ answer: (String) throws(APIFailure) -> Response) -> Response {
+        let requestID = nextRequestID()
+        do throws(APIFailure) {
+            guard request.headers[.authorization] == nil, request.headers[.cookie] == nil else {
+                throw APIFailure(400, "Only one auth mechanism allowed: storage URLs are signed; send no credentials.")
+            }
+            return try answer(requestID)
+        } catch {
+            return Self.failure(error, requestID: requestID)
+        }
+    }
+
+    /// The storage host's answer for the blob `sgid`: its bytes (or the range asked for) from
+    /// ``files`` when the URL is signed for it and has not expired.
+    ///
+    /// - Throws: ``APIFailure`` `403` when the URL is not signed for the blob or has expired, `404`
+    ///   when there is no such blob.
+    private func serveBlob(_ sgid: String?, _ request: Request, requestID: String) throws(APIFailure) -> Response {
+        guard let blob = sgid.flatMap(store.snapshot().attachment) else { throw APIFailure.notFound("File") }
+        let query = QueryItems(request.uri.query)
+        let given = query.first("signature") ?? ""
+        guard let expires = query.int("expires"),
+            // Digests compare in constant time, so the signature cannot be guessed byte by byte.
+            SHA256.hash(data: Data(given.utf8))
+                == SHA256.hash(data: Data(BlobRoutes.signature(of: blob, expires: expires).utf8))
+        else { throw APIFailure(403, "The storage signature is not valid.") }
+        guard timeSource.now().timeIntervalSince1970 <= Double(expires) else {
+            throw APIFailure(403, "The storage URL has expired: ask the API for the download_url again.")
+        }
+        var fields = HTTPFields()
+        fields[.contentType] = blob.contentType
+        fields[.contentDisposition] =
+            "attachment; filename=\"\(blob.filename.replacingOccurrences(of: "\"", with: ""))\""
+        fields[.xRequestID] = requestID
+        let file = blob.file.map { StoredFileResponse.Bytes.file(files.url($0), byteCount: blob.size) }
+        return StoredFileResponse.make(
+            file ?? .data(blob.data),
+            etag: "\"\(blob.sgid)\"",
+            headers: fields,
+            request: request
+        )
     }
 }

@@ -11,7 +11,7 @@ struct Call {
     let operation: BasecampOperation
     /// The path's values by the Spec's parameter names, percent-decoded.
     let pathValues: [String: String]
-    let query: [(name: String, value: String)]
+    let query: QueryItems
     let received: Body
     /// `http://host:port` as the client addressed the sandbox, for links in the answer.
     let origin: String
@@ -38,8 +38,6 @@ struct Call {
 
     func integer(_ name: String) -> Int? { pathValues[name].flatMap { Int($0) } }
 
-    func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
-
     /// What the operation's last path parameter names: the record it acts on, or what holds the
     /// records it creates or lists; `nil` when the path names nothing but the account.
     var lastID: Int? {
@@ -55,15 +53,16 @@ struct Call {
         return members
     }
 
-    /// Applies `change` and records the event it makes, in one save, then hands the event to the
-    /// webhooks. `change` returns the record it wrote, if any; the event is about that record or,
-    /// when it is no recording, about the one the path names (a boost's recording).
+    /// Applies `change` at the time it is given, which stamps the event it makes too, in one
+    /// save, then hands the event to the webhooks. `change` returns the record it wrote, if any;
+    /// the event is about that record or, when it is no recording, about the one the path names
+    /// (a boost's recording).
     @discardableResult
-    func write(_ change: (inout AccountData) throws -> Int?) throws -> (data: AccountData, id: Int?) {
+    func write(_ change: (inout AccountData, String) throws -> Int?) throws -> (data: AccountData, id: Int?) {
         let now = self.now
         let action = Self.action(of: operation.id)
         let (data, id, event) = try store.update { data -> (AccountData, Int?, EventRecord?) in
-            let id = try change(&data)
+            let id = try change(&data, now)
             let recording = [id, lastID].compactMap { $0 }.compactMap { data.recording($0) }.first
             guard let action, let recording else { return (data, id, nil) }
             let event = EventRecord(
