@@ -202,6 +202,8 @@ public enum CLIRunner {
                 hint: "Fix the file or delete it to start from the sandbox's seed data, or point "
                     + "\(Tool.environmentPrefix)_SANDBOX_STATE at another file."
             )
+        } catch let error as SandboxSettingError {
+            throw ConfigurationError(error.description, hint: "Unset \(error.variable) or give it a value it takes.")
         }
         let sandbox = try await Sandbox.start(configuration: configuration)
         return StartedSandbox(

@@ -45,4 +45,19 @@ struct StateFileTests {
         #expect(unwritable.exitCode == 1)
         #expect(try unwritable.errorReport().message.contains(nowhere.path))
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A sandbox switch it does not understand stops --sandbox with a configuration error naming it")
+    func badSwitch() async throws {
+        let result = await basecamp(
+            ["--sandbox", "--json", "projects", "list"],
+            variables: ["BASECAMP_SANDBOX_STRICT_TOKENS": "please"]
+        )
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.isEmpty)
+        let report = try result.errorReport()
+        #expect(report.code == "configuration")
+        #expect(report.message.contains("BASECAMP_SANDBOX_STRICT_TOKENS='please' is not understood"))
+        #expect(report.hint == "Unset BASECAMP_SANDBOX_STRICT_TOKENS or give it a value it takes.")
+    }
 }
