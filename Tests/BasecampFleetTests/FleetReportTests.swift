@@ -7,8 +7,8 @@ struct FleetReportTests {
     static let sandbox =
         #"{"role":"sandbox","requests":310,"throttled":0,"not_modified":90,"refreshes":10,"invalid_grant":0,"expiries":10,"seconds":60,"limit_requests":50,"limit_seconds":10,"stored_todos":40,"distinct_todos":40,"edited_todos":12}"#
 
-    static func worker(_ number: Int, creates: Int, edits: Int, signedOut: Bool = false) -> String {
-        #"{"role":"worker","worker":\#(number),"walks":30,"creates":\#(creates),"creates_done":\#(creates),"edits":\#(edits),"edits_done":\#(edits),"failures":{},"signed_out":\#(signedOut)}"#
+    static func worker(_ number: Int, creates: Int, edits: Int, signedOut: Bool = false, run: String = "") -> String {
+        #"{"role":"worker","worker":\#(number),"walks":30,"creates":\#(creates),"creates_done":\#(creates),"edits":\#(edits),"edits_done":\#(edits),"failures":{},"signed_out":\#(signedOut)\#(run)}"#
     }
 
     @Test("a coordinated run's lines sum to the issue's line and meet the goal")
@@ -41,6 +41,16 @@ struct FleetReportTests {
         #expect(report.throttled == 25)
         #expect(report.showsFailures)
         #expect(report.unmetGoals.count == 4)
+    }
+
+    @Test("the rate is judged over the workers' run, from the first start to the last end")
+    func workersWindow() throws {
+        let lines = [
+            Self.sandbox, Self.worker(1, creates: 25, edits: 7, run: #","started_at":1000,"ended_at":1031"#),
+            Self.worker(2, creates: 15, edits: 5, run: #","started_at":969,"ended_at":1030"#),
+        ]
+        let report = try FleetReport(lines: lines)
+        #expect(report.line.contains(" limit_use=1.00 "))
     }
 
     @Test("a run without its sandbox line, or with a line that is not a count, is refused")

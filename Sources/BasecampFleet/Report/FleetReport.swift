@@ -21,6 +21,9 @@ struct FleetReport: Sendable, Equatable {
     var signedOutWorkers = 0
     var receivers = 0
     var eventsHandled = 0
+    /// Redeliveries the receivers answered without running the handler.
+    var answeredAsHandled = 0
+    var answeredAsInFlight = 0
 
     /// Sums `lines` (one JSON object per line; blank lines are skipped).
     ///
@@ -53,6 +56,8 @@ struct FleetReport: Sendable, Equatable {
             case "receiver":
                 receivers += 1
                 for id in counts.handled ?? [] { handled[id, default: 0] += 1 }
+                answeredAsHandled += counts.duplicatesAnswered ?? 0
+                answeredAsInFlight += counts.inFlightAnswered ?? 0
             default:
                 throw FleetReportError("line \(number + 1) has an unknown role \"\(counts.role.prefix(40))\"")
             }
@@ -106,7 +111,8 @@ struct FleetReport: Sendable, Equatable {
         return [
             "operations: \(operations) started by \(workers) workers; failed: \(failed.isEmpty ? "none" : failed)",
             "workers signed out by a refused refresh: \(signedOutWorkers)",
-            "receivers: \(receivers) replicas handled \(eventsHandled) events",
+            "receivers: \(receivers) replicas handled \(eventsHandled) events; redeliveries answered without"
+                + " running the handler: \(answeredAsHandled) already handled, \(answeredAsInFlight) in flight elsewhere",
         ]
     }
 }
