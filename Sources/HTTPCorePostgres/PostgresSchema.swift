@@ -50,6 +50,31 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX webhook_deliveries_by_age ON \(schema).webhook_deliveries (receiver, updated_at)",
             ],
+            // 3: the shared ETag cache; write_order is the eviction order (oldest stored first).
+            [
+                "CREATE SEQUENCE \(schema).cache_write_order",
+                """
+                CREATE TABLE \(schema).cache_entries (
+                    namespace text NOT NULL,
+                    key text NOT NULL,
+                    primary_key text NOT NULL,
+                    url_key text NOT NULL,
+                    vary_headers text[] NOT NULL,
+                    status integer NOT NULL,
+                    header_names text[] NOT NULL,
+                    header_values text[] NOT NULL,
+                    body bytea NOT NULL,
+                    byte_count bigint NOT NULL,
+                    display_url text NOT NULL,
+                    stored_at timestamptz NOT NULL,
+                    write_order bigint NOT NULL,
+                    PRIMARY KEY (namespace, key)
+                )
+                """,
+                "CREATE INDEX cache_entries_by_primary_key ON \(schema).cache_entries (namespace, primary_key)",
+                "CREATE INDEX cache_entries_by_url ON \(schema).cache_entries (namespace, url_key)",
+                "CREATE INDEX cache_entries_by_write_order ON \(schema).cache_entries (namespace, write_order)",
+            ],
         ]
     }
 

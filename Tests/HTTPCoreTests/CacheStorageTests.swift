@@ -56,7 +56,7 @@ struct CacheStorageTests {
 
         let secondTransport = revalidatingTransport()
         let reopened = directory.diskCache
-        #expect(reopened.count == 1)
+        #expect(try await reopened.count == 1)
         let secondClient = try makeCachingClient(secondTransport, cache: reopened)
         let response = try await secondClient.response(endpoint)
         #expect(secondTransport.requests.count == 1)

@@ -68,7 +68,7 @@ struct PollingTests {
         let values = try await firstVersions(2, of: client.poll(endpoint, every: .seconds(1)))
         #expect(values == [1, 2])
         #expect(hooks.cacheKinds.contains(.revalidated))
-        #expect(cache.count == 1)
+        #expect(try await cache.count == 1)
     }
 
     @Test("Errors back off by the retry policy and polling goes on")

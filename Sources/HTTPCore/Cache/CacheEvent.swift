@@ -6,7 +6,8 @@ public import HTTPTypes
 /// A cached GET normally produces `hit` (a stored entry matched, so the request went out with
 /// `If-None-Match` / `If-Modified-Since`) followed by `revalidated` (the server answered 304 and
 /// the stored body was used) — or by `stored` when the resource changed. A request with no
-/// matching entry produces `miss`, then `stored` if the response could be cached.
+/// matching entry produces `miss`, then `stored` if the response could be cached. A shared
+/// storage that fails produces `unavailable`, and the request goes on as a miss.
 public struct CacheEvent: Sendable {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -20,6 +21,9 @@ public struct CacheEvent: Sendable {
         case stored
         /// An entry was dropped; ``CacheEvent/reason`` says why.
         case evicted
+        /// A ``SharedCacheStorage`` failed (``CacheEvent/failure`` says how); the request went on
+        /// as if nothing were stored: a lookup became a miss, a response was not stored.
+        case unavailable
     }
 
     /// Why an entry was dropped.
@@ -53,6 +57,8 @@ public struct CacheEvent: Sendable {
     public var attempt: Int
     /// The size of the entry concerned, as counted against the cache's byte limit.
     public var byteCount: Int?
+    /// What the storage reported; `nil` unless ``kind`` is ``Kind/unavailable``.
+    public var failure: String?
 
     /// Creates an event.
     public init(
@@ -63,7 +69,8 @@ public struct CacheEvent: Sendable {
         url: String,
         callID: UInt64,
         attempt: Int,
-        byteCount: Int? = nil
+        byteCount: Int? = nil,
+        failure: String? = nil
     ) {
         self.kind = kind
         self.reason = reason
@@ -73,5 +80,6 @@ public struct CacheEvent: Sendable {
         self.callID = callID
         self.attempt = attempt
         self.byteCount = byteCount
+        self.failure = failure
     }
 }

@@ -33,7 +33,7 @@ struct CacheStage: Middleware {
         default:
             let result = try await next(request, body, context)
             if (200..<300).contains(result.response.status.code), let url = request.url {
-                invalidate(after: request, url: url, result: result, context: context)
+                await invalidate(after: request, url: url, result: result, context: context)
             }
             return result
         }
@@ -46,14 +46,15 @@ struct CacheStage: Middleware {
         }
 
         let key = ResponseCache.requestKey(for: request, url: url, redactor: context.redactor)
-        let lookup = cache.lookup(key, headers: request.headerFields)
+        let lookup = await cache.lookup(key, headers: request.headerFields)
         for dropped in lookup.dropped {
             evicted(dropped, .unreadable, request, context)
         }
+        if let failure = lookup.failure { unavailable(failure, url: url, request, context) }
         guard let entry = lookup.entry else {
             emit(.miss, url: displayURL(url, context), request, context)
             let result = try await next(request, body, context)
-            storeIfAllowed(result, request: request, key: key, context: context)
+            await storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
 
@@ -65,10 +66,10 @@ struct CacheStage: Middleware {
         revalidation.isCacheRevalidation = true
         let result = try await next(conditional, body, revalidation)
         guard result.response.status.code == 304 else {
-            storeIfAllowed(result, request: request, key: key, context: context)
+            await storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
-        return revalidated(entry, by: result, request: request, url: url, context: context)
+        return await revalidated(entry, by: result, request: request, url: url, context: context)
     }
 
     /// The URL as hooks and stored entries show it; only worked out when something shows it.
@@ -83,7 +84,7 @@ struct CacheStage: Middleware {
         request: HTTPRequest,
         url: String,
         context: RequestContext
-    ) -> TransportResponse {
+    ) async -> TransportResponse {
         var headers = entry.headers
         var validatorsChanged = false
         let fresh = result.response.headerFields
@@ -102,13 +103,11 @@ struct CacheStage: Middleware {
         )
         emit(.revalidated, url: displayURL(url, context), bytes: entry.byteCount, request, context)
         if CacheControl(result.response.headerFields[values: .cacheControl]).noStore {
-            if let dropped = cache.remove(key: entry.key) {
-                evicted(dropped, .notCacheable, request, context)
-            }
+            report(await cache.remove(key: entry.key), .notCacheable, url: url, request, context)
         } else if validatorsChanged {
             var updated = entry
             updated.headers = Self.storable(headers, redactor: context.redactor)
-            cache.refresh(updated)
+            report(await cache.refresh(updated), url: url, request, context)
         }
         return served
     }
@@ -118,7 +117,7 @@ struct CacheStage: Middleware {
         request: HTTPRequest,
         key: ResponseCache.RequestKey,
         context: RequestContext
-    ) {
+    ) async {
         let status = result.response.status.code
         guard (200..<300).contains(status) else { return }
         let fields = result.response.headerFields
@@ -132,9 +131,8 @@ struct CacheStage: Middleware {
             && !CacheControl(fields[values: .cacheControl]).noStore
         guard storable, let varyHeaders, let fullKey else {
             // The resource changed in a way that may not be kept: the old entry is stale now.
-            if let dropped = cache.removeMatching(key, headers: request.headerFields) {
-                evicted(dropped, .notCacheable, request, context)
-            }
+            let removal = await cache.removeMatching(key, headers: request.headerFields)
+            report(removal, .notCacheable, url: key.url, request, context)
             return
         }
         let entry = CachedResponse(
@@ -148,16 +146,19 @@ struct CacheStage: Middleware {
             storedAt: timeSource.now(),
             displayURL: displayURL(key.url, context)
         )
-        let outcome = cache.store(entry)
-        for (summary, reason) in outcome.evicted {
-            evicted(summary, reason, request, context)
-        }
+        let outcome = await cache.store(entry)
+        report(outcome, url: key.url, request, context)
         if outcome.stored { emit(.stored, url: entry.displayURL, bytes: entry.byteCount, request, context) }
     }
 
     /// Drops entries for the written URL and for the URLs the response says it changed
     /// (`Location`, `Content-Location`) when they are on the same origin (RFC 9111 §4.4).
-    private func invalidate(after request: HTTPRequest, url: URL, result: TransportResponse, context: RequestContext) {
+    private func invalidate(
+        after request: HTTPRequest,
+        url: URL,
+        result: TransportResponse,
+        context: RequestContext
+    ) async {
         var targets = [url]
         for name in [HTTPField.Name.location, .contentLocation] {
             guard let value = result.response.headerFields[name], let target = URL(string: value, relativeTo: url)
@@ -170,9 +171,8 @@ struct CacheStage: Middleware {
             }
         }
         for target in targets {
-            for dropped in cache.invalidate(urlKey: ResponseCache.urlKey(target)) {
-                evicted(dropped, .invalidated, request, context)
-            }
+            let removal = await cache.invalidate(urlKey: ResponseCache.urlKey(target))
+            report(removal, .invalidated, url: target.absoluteString, request, context)
         }
     }
 
@@ -198,6 +198,38 @@ struct CacheStage: Middleware {
         return fields
     }
 
+    /// Reports what storing dropped, and a shared storage's failure.
+    private func report(
+        _ outcome: ResponseCache.StoreOutcome,
+        url: String,
+        _ request: HTTPRequest,
+        _ context: RequestContext
+    ) {
+        for (summary, reason) in outcome.evicted {
+            evicted(summary, reason, request, context)
+        }
+        if let failure = outcome.failure { unavailable(failure, url: url, request, context) }
+    }
+
+    /// Reports what a removal dropped, and a shared storage's failure.
+    private func report(
+        _ removal: ResponseCache.Removal,
+        _ reason: CacheEvent.EvictionReason,
+        url: String,
+        _ request: HTTPRequest,
+        _ context: RequestContext
+    ) {
+        for dropped in removal.dropped {
+            evicted(dropped, reason, request, context)
+        }
+        if let failure = removal.failure { unavailable(failure, url: url, request, context) }
+    }
+
+    /// Reports that the shared storage failed; the request goes on as if nothing were stored.
+    private func unavailable(_ failure: any Error, url: String, _ request: HTTPRequest, _ context: RequestContext) {
+        emit(.unavailable, url: displayURL(url, context), failure: failure, request, context)
+    }
+
     /// Reports that `summary`'s entry was dropped.
     private func evicted(
         _ summary: CacheEntrySummary,
@@ -214,6 +246,7 @@ struct CacheStage: Middleware {
         reason: CacheEvent.EvictionReason? = nil,
         url: @autoclosure () -> String,
         bytes: Int? = nil,
+        failure: (any Error)? = nil,
         _ request: HTTPRequest,
         _ context: RequestContext
     ) {
@@ -227,7 +260,8 @@ struct CacheStage: Middleware {
                 url: url(),
                 callID: context.callID,
                 attempt: context.attempt,
-                byteCount: bytes
+                byteCount: bytes,
+                failure: failure.map { String(describing: $0) }
             )
         )
     }

@@ -103,11 +103,16 @@ public struct CacheEntrySummary: Sendable, Hashable {
     }
 }
 
-/// Where a ``ResponseCache`` keeps its entries.
+/// Where a ``ResponseCache`` keeps its entries when it keeps their index itself: in memory or on
+/// a local disk.
 ///
 /// The cache does the bookkeeping (limits, least-recently-used order, invalidation) and calls
 /// the storage while holding its own lock, so a storage only needs to be a thread-safe
-/// key–value store. One storage belongs to one cache.
+/// key–value store, and the index and the storage never disagree. The calls are synchronous for
+/// that reason, and because they are quick. One storage belongs to one cache.
+///
+/// A storage that other processes write to, or that is reached over a network, is a
+/// ``SharedCacheStorage`` instead: it keeps the index itself and is called asynchronously.
 ///
 /// Implementations must never crash on damaged data: an entry that cannot be read back is
 /// simply absent.

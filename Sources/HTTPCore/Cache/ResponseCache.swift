@@ -14,6 +14,7 @@ import HTTPTypes
 /// var configuration = ClientConfiguration(baseURL: url)
 /// configuration.cache = ResponseCache()                       // memory, 1000 entries, 32 MiB
 /// configuration.cache = ResponseCache(storage: DiskCacheStorage(directory: cacheDirectory))
+/// configuration.cache = ResponseCache(shared: storage)        // one cache for a fleet
 /// ```
 ///
 /// Only GET and HEAD are cached. Entries are keyed by method, full URL, a credential scope (a
@@ -23,18 +24,29 @@ import HTTPTypes
 /// the entries for its URL. The least recently used entries go first when ``maxEntries`` or
 /// ``maxBytes`` would be exceeded.
 ///
+/// With a ``CacheStorage`` (memory or disk) the cache keeps the index itself; with a
+/// ``SharedCacheStorage`` the storage does, since other processes write to it too. A storage
+/// failure never fails a request: it is a miss, reported as a ``CacheEvent/Kind/unavailable``
+/// event.
+///
 /// One cache may be shared by several clients; it is safe to use from any task.
 public final class ResponseCache: Sendable {
-    /// The most entries kept.
+    /// The most entries kept; unbounded (`Int.max`) with a shared storage, which bounds bytes.
     public let maxEntries: Int
     /// The most bytes kept (bodies plus headers); a response larger than this is not stored.
     public let maxBytes: Int
-    /// Where entries live.
-    public let storage: any CacheStorage
+    /// Where entries live when the cache keeps their index (memory or disk); `nil` with a
+    /// shared storage.
+    public var storage: (any CacheStorage)? { sharedStorage == nil ? indexedStorage : nil }
+    /// The storage that keeps its own index, shared by processes; `nil` with memory or disk.
+    public let sharedStorage: (any SharedCacheStorage)?
 
-    private let state = Locked(IndexState())
+    /// The indexed storage; an unused empty memory store when ``sharedStorage`` is set, since
+    /// every operation asks the shared storage first.
+    let indexedStorage: any CacheStorage
+    let state = Locked(IndexState())
 
-    /// Creates a cache.
+    /// Creates a cache that keeps its index in the process.
     ///
     /// - Parameters:
     ///   - maxEntries: The most entries kept (default 1000).
@@ -48,172 +60,68 @@ public final class ResponseCache: Sendable {
     ) {
         self.maxEntries = max(maxEntries, 0)
         self.maxBytes = max(maxBytes, 0)
-        self.storage = storage
+        self.indexedStorage = storage
+        self.sharedStorage = nil
+    }
+
+    /// Creates a cache on a storage that several processes share, which finds, bounds and
+    /// evicts entries itself; ``maxBytes`` is the storage's.
+    public init(shared storage: any SharedCacheStorage) {
+        self.maxEntries = .max
+        self.maxBytes = max(storage.maxBytes, 0)
+        self.indexedStorage = MemoryCacheStorage()
+        self.sharedStorage = storage
     }
 
     /// How many entries the cache holds.
+    ///
+    /// - Throws: What a shared storage throws when it cannot be reached.
     public var count: Int {
-        state.withLock { state in
-            load(&state)
-            return state.records.count
+        get async throws {
+            if let sharedStorage { return try await sharedStorage.usage().entryCount }
+            return indexedUsage().entryCount
         }
     }
 
     /// How many bytes the entries take, as counted against ``maxBytes``.
+    ///
+    /// - Throws: What a shared storage throws when it cannot be reached.
     public var totalBytes: Int {
-        state.withLock { state in
-            load(&state)
-            return state.totalBytes
+        get async throws {
+            if let sharedStorage { return try await sharedStorage.usage().byteCount }
+            return indexedUsage().byteCount
         }
     }
 
     /// Drops every entry.
-    public func removeAll() {
-        state.withLock { state in
-            storage.removeAll()
-            state = IndexState()
-            state.loaded = true
-        }
+    ///
+    /// - Throws: What a shared storage throws when it cannot be reached.
+    public func removeAll() async throws {
+        if let sharedStorage { return try await sharedStorage.removeAll() }
+        indexedRemoveAll()
     }
 
     /// Drops every entry for `url`, whatever the method, credentials or variant, and returns
     /// how many were dropped. The client does this by itself after a successful write.
+    ///
+    /// - Throws: What a shared storage throws when it cannot be reached.
     @discardableResult
-    public func invalidate(_ url: URL) -> Int {
-        invalidate(urlKey: Self.urlKey(url)).count
+    public func invalidate(_ url: URL) async throws -> Int {
+        let urlKey = Self.urlKey(url)
+        if let sharedStorage { return try await sharedStorage.removeEntries(forURLKey: urlKey).count }
+        return indexedInvalidate(urlKey: urlKey).count
     }
 
-    // MARK: Keys
-
-    /// The parts of a request's key that do not depend on a stored response.
-    struct RequestKey {
-        var primary: String
-        /// The request's URL as text (a request carries no fragment).
-        var url: String
-
-        /// The key that groups every entry for the URL; hashed only when an entry is stored.
-        var urlKey: String { ResponseCache.urlKey(text: url) }
-    }
-
-    /// Headers whose values identify who is asking; their digest scopes every key, so one
-    /// user's entries are never served to another.
-    static let credentialHeaders: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
-
-    /// The key for `request`, whose URL is `url`: its method, URL and the credential headers it
-    /// carries, in a fixed order whatever the header order (the standard ones first, then the
-    /// redactor's others by name).
-    static func requestKey(for request: HTTPRequest, url: String, redactor: Redactor) -> RequestKey {
-        var hasher = CacheKeyHasher()
-        hasher.update(field: "httpcore-cache-v1")
-        hasher.update(field: request.method.rawValue)
-        hasher.update(field: url)
-        var present: [HTTPField.Name] = []
-        for field in request.headerFields
-        where !present.contains(field.name)
-            && (credentialHeaders.contains(field.name) || redactor.secretHeaders.contains(field.name))
-        {
-            present.append(field.name)
-        }
-        present.sort { lhs, rhs in
-            let left = credentialHeaders.firstIndex(of: lhs) ?? credentialHeaders.count
-            let right = credentialHeaders.firstIndex(of: rhs) ?? credentialHeaders.count
-            return left != right ? left < right : lhs.canonicalName < rhs.canonicalName
-        }
-        for name in present {
-            hasher.update(field: name.canonicalName)
-            for value in request.headerFields[values: name] { hasher.update(field: value) }
-        }
-        return RequestKey(primary: hasher.finalize(), url: url)
-    }
-
-    static func fullKey(primary: String, varyHeaders: [String], request: HTTPFields) -> String {
-        guard !varyHeaders.isEmpty else { return primary }
-        var hasher = CacheKeyHasher()
-        hasher.update(field: primary)
-        for name in varyHeaders {
-            hasher.update(field: name)
-            let values = HTTPField.Name(name).map { request[values: $0] } ?? []
-            hasher.update(field: values.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-        }
-        return hasher.finalize()
-    }
-
-    static func urlKey(_ url: URL) -> String {
-        urlKey(text: normalized(url))
-    }
-
-    static func urlKey(text: String) -> String {
-        var hasher = CacheKeyHasher()
-        hasher.update(field: "httpcore-cache-url-v1")
-        hasher.update(field: text)
-        return hasher.finalize()
-    }
-
-    /// The URL without its fragment, which never reaches the server.
-    private static func normalized(_ url: URL) -> String {
-        let text = url.absoluteString
-        guard let hash = text.firstIndex(of: "#") else { return text }
-        return String(text[..<hash])
-    }
-
-    // MARK: Index
-
-    private struct Record: Sendable {
-        var summary: CacheEntrySummary
-        var lastUse: UInt64
-    }
-
-    private struct IndexState: Sendable {
-        var loaded = false
-        var records: [String: Record] = [:]
-        var byPrimary: [String: Set<String>] = [:]
-        var byURL: [String: Set<String>] = [:]
-        var totalBytes = 0
-        var useCounter: UInt64 = 0
-    }
+    // MARK: Operations for the cache stage
 
     /// What a lookup found.
     struct Lookup: Sendable {
         /// The stored response matching the request, if any.
         var entry: CachedResponse?
         /// Entries found damaged and dropped on the way.
-        var dropped: [CacheEntrySummary]
-    }
-
-    /// The entry matching a request, marked as just used.
-    func lookup(_ key: RequestKey, headers: HTTPFields) -> Lookup {
-        state.withLock { state in
-            load(&state)
-            guard let match = matchingRecord(key, headers: headers, in: state) else {
-                return Lookup(entry: nil, dropped: [])
-            }
-            guard let entry = storage.entry(forKey: match), entry.key == match else {
-                let dropped = remove(match, from: &state)
-                return Lookup(entry: nil, dropped: dropped.map { [$0] } ?? [])
-            }
-            state.useCounter += 1
-            state.records[match]?.lastUse = state.useCounter
-            return Lookup(entry: entry, dropped: [])
-        }
-    }
-
-    /// Drops the entry a request would match, when a newer response for it may not be kept.
-    func removeMatching(_ key: RequestKey, headers: HTTPFields) -> CacheEntrySummary? {
-        state.withLock { state in
-            load(&state)
-            return matchingRecord(key, headers: headers, in: state).flatMap { remove($0, from: &state) }
-        }
-    }
-
-    /// The key of the stored variant whose `Vary` header values equal the request's.
-    private func matchingRecord(_ key: RequestKey, headers: HTTPFields, in state: IndexState) -> String? {
-        guard let variants = state.byPrimary[key.primary] else { return nil }
-        for variant in variants {
-            guard let vary = state.records[variant]?.summary.varyHeaders else { continue }
-            let candidate = Self.fullKey(primary: key.primary, varyHeaders: vary, request: headers)
-            if variants.contains(candidate) { return candidate }
-        }
-        return nil
+        var dropped: [CacheEntrySummary] = []
+        /// The shared storage's failure, when it could not be asked.
+        var failure: (any Error)?
     }
 
     /// What storing did.
@@ -221,101 +129,89 @@ public final class ResponseCache: Sendable {
         /// Whether the entry is now in the cache.
         var stored: Bool
         /// Entries dropped to make room or because the resource's `Vary` changed.
-        var evicted: [(summary: CacheEntrySummary, reason: CacheEvent.EvictionReason)]
+        var evicted: [(summary: CacheEntrySummary, reason: CacheEvent.EvictionReason)] = []
+        /// The shared storage's failure, when it could not be written.
+        var failure: (any Error)?
     }
 
-    /// Stores `entry`, evicting the least recently used entries beyond the limits.
-    func store(_ entry: CachedResponse) -> StoreOutcome {
-        let size = entry.byteCount
-        return state.withLock { state in
-            load(&state)
-            var evicted: [(summary: CacheEntrySummary, reason: CacheEvent.EvictionReason)] = []
-            guard size <= maxBytes, maxEntries > 0 else {
-                if let dropped = remove(entry.key, from: &state) { evicted.append((dropped, .notCacheable)) }
-                return StoreOutcome(stored: false, evicted: evicted)
-            }
-            do {
-                try storage.store(entry)
-            } catch {
-                if let dropped = remove(entry.key, from: &state) { evicted.append((dropped, .unreadable)) }
-                return StoreOutcome(stored: false, evicted: evicted)
-            }
-            // A resource whose Vary changed leaves variants that can never match again.
-            for variant in state.byPrimary[entry.primaryKey] ?? []
-            where variant != entry.key && state.records[variant]?.summary.varyHeaders != entry.varyHeaders {
-                if let dropped = remove(variant, from: &state) { evicted.append((dropped, .replaced)) }
-            }
-            if let old = state.records[entry.key] { state.totalBytes -= old.summary.byteCount }
-            state.useCounter += 1
-            state.records[entry.key] = Record(summary: entry.summary, lastUse: state.useCounter)
-            state.byPrimary[entry.primaryKey, default: []].insert(entry.key)
-            state.byURL[entry.urlKey, default: []].insert(entry.key)
-            state.totalBytes += size
-            while state.records.count > maxEntries || state.totalBytes > maxBytes {
-                guard
-                    let oldest = state.records.lazy.filter({ $0.key != entry.key })
-                        .min(by: { $0.value.lastUse < $1.value.lastUse })?.key,
-                    let dropped = remove(oldest, from: &state)
-                else { break }
-                evicted.append((dropped, .capacity))
-            }
-            return StoreOutcome(stored: true, evicted: evicted)
+    /// What a removal dropped.
+    struct Removal: Sendable {
+        /// The entries dropped.
+        var dropped: [CacheEntrySummary] = []
+        /// The shared storage's failure, when it could not be asked.
+        var failure: (any Error)?
+    }
+
+    /// The entry matching a request, marked as just used.
+    func lookup(_ key: RequestKey, headers: HTTPFields) async -> Lookup {
+        guard let sharedStorage else { return indexedLookup(key, headers: headers) }
+        do {
+            let query = CacheQuery(primaryKey: key.primary, requestHeaders: headers)
+            return Lookup(entry: try await sharedStorage.entry(matching: query))
+        } catch {
+            return Lookup(entry: nil, failure: error)
         }
     }
 
-    /// Replaces a stored entry's headers after a 304 changed its validators, keeping its place.
-    func refresh(_ entry: CachedResponse) {
-        state.withLock { state in
-            guard let record = state.records[entry.key], (try? storage.store(entry)) != nil else { return }
-            state.totalBytes += entry.byteCount - record.summary.byteCount
-            state.records[entry.key]?.summary = entry.summary
+    /// Drops the entry a request would match, when a newer response for it may not be kept.
+    func removeMatching(_ key: RequestKey, headers: HTTPFields) async -> Removal {
+        guard sharedStorage != nil else {
+            return Removal(dropped: indexedRemoveMatching(key, headers: headers).map { [$0] } ?? [])
         }
+        let found = await lookup(key, headers: headers)
+        guard let entry = found.entry else { return Removal(failure: found.failure) }
+        return await remove(key: entry.key)
+    }
+
+    /// Stores `entry`, evicting entries beyond the limits.
+    func store(_ entry: CachedResponse) async -> StoreOutcome {
+        guard let sharedStorage else { return indexedStore(entry) }
+        guard entry.byteCount <= maxBytes else {
+            let removal = await remove(key: entry.key)
+            return StoreOutcome(
+                stored: false,
+                evicted: removal.dropped.map { ($0, .notCacheable) },
+                failure: removal.failure
+            )
+        }
+        do {
+            let dropped = try await sharedStorage.store(entry)
+            // A dropped variant of the same resource went because its Vary changed.
+            return StoreOutcome(
+                stored: true,
+                evicted: dropped.map { ($0, $0.primaryKey == entry.primaryKey ? .replaced : .capacity) }
+            )
+        } catch {
+            return StoreOutcome(stored: false, failure: error)
+        }
+    }
+
+    /// Replaces a stored entry's headers after a 304 changed its validators.
+    func refresh(_ entry: CachedResponse) async -> StoreOutcome {
+        guard sharedStorage != nil else {
+            indexedRefresh(entry)
+            return StoreOutcome(stored: true)
+        }
+        return await store(entry)
     }
 
     /// Drops the entry under `key`.
-    func remove(key: String) -> CacheEntrySummary? {
-        state.withLock { state in
-            load(&state)
-            return remove(key, from: &state)
+    func remove(key: String) async -> Removal {
+        guard let sharedStorage else { return Removal(dropped: indexedRemove(key: key).map { [$0] } ?? []) }
+        do {
+            return Removal(dropped: try await sharedStorage.removeEntry(forKey: key).map { [$0] } ?? [])
+        } catch {
+            return Removal(failure: error)
         }
     }
 
     /// Drops every entry for a URL digest.
-    func invalidate(urlKey: String) -> [CacheEntrySummary] {
-        state.withLock { state in
-            load(&state)
-            return (state.byURL[urlKey] ?? []).compactMap { remove($0, from: &state) }
-        }
-    }
-
-    private func remove(_ key: String, from state: inout IndexState) -> CacheEntrySummary? {
-        storage.removeEntry(forKey: key)
-        guard let record = state.records.removeValue(forKey: key) else { return nil }
-        let summary = record.summary
-        state.totalBytes -= summary.byteCount
-        state.byPrimary[summary.primaryKey]?.remove(key)
-        if state.byPrimary[summary.primaryKey]?.isEmpty == true { state.byPrimary[summary.primaryKey] = nil }
-        state.byURL[summary.urlKey]?.remove(key)
-        if state.byURL[summary.urlKey]?.isEmpty == true { state.byURL[summary.urlKey] = nil }
-        return summary
-    }
-
-    /// Builds the index from storage the first time it is needed, so a disk cache opened by a
-    /// new process knows its entries.
-    private func load(_ state: inout IndexState) {
-        guard !state.loaded else { return }
-        state.loaded = true
-        for summary in storage.summaries() {
-            state.useCounter += 1
-            state.records[summary.key] = Record(summary: summary, lastUse: state.useCounter)
-            state.byPrimary[summary.primaryKey, default: []].insert(summary.key)
-            state.byURL[summary.urlKey, default: []].insert(summary.key)
-            state.totalBytes += summary.byteCount
-        }
-        while state.records.count > maxEntries || state.totalBytes > maxBytes {
-            guard let oldest = state.records.min(by: { $0.value.lastUse < $1.value.lastUse })?.key,
-                remove(oldest, from: &state) != nil
-            else { break }
+    func invalidate(urlKey: String) async -> Removal {
+        guard let sharedStorage else { return Removal(dropped: indexedInvalidate(urlKey: urlKey)) }
+        do {
+            return Removal(dropped: try await sharedStorage.removeEntries(forURLKey: urlKey))
+        } catch {
+            return Removal(failure: error)
         }
     }
 }
