@@ -178,4 +178,52 @@ struct AuthRefreshLockTests {
             #expect(await FileCredentialStore(url: file).load()?.accessToken == "fresh")
         }
     }
+
+    @Test("Credentials renewed elsewhere that have expired since are refreshed from, not sent")
+    func expiredRenewalRefreshed() async throws {
+        try await withFile { file in
+            // Another worker rotated the tokens, then everyone was idle past their expiry.
+            try await FileCredentialStore(url: file).save(
+                TokenCredentials(
+                    accessToken: "rotated",
+                    refreshToken: "rotated-r",
+                    expiresAt: Date(timeIntervalSince1970: 2_000)
+                )
+            )
+            let transport = ScriptedTransport { request in
+                if request.url.path.hasSuffix("/oauth/token") {
+                    guard request.bodyText?.contains("refresh_token=rotated-r") == true else {
+                        return reply(request, status: 400, json: ["error": "invalid_grant"])
+                    }
+                    return reply(
+                        request,
+                        json: ["access_token": "fresh", "refresh_token": "fresh-r", "expires_in": 3600]
+                    )
+                }
+                let good = request.header("Authorization") == "Bearer fresh"
+                return reply(request, status: good ? 200 : 401, json: [:])
+            }
+            let auth = RefreshingTokenAuth(
+                credentials: TokenCredentials(
+                    accessToken: "spent",
+                    refreshToken: "spent-r",
+                    expiresAt: Date(timeIntervalSince1970: 1_000)
+                ),
+                refresh: RefreshEndpoint(path: "oauth/token"),
+                store: FileCredentialStore(url: file)
+            )
+            let client = try Client(
+                configuration: ClientConfiguration(
+                    baseURL: try #require(URL(string: "https://api.example.com")),
+                    retry: .none,
+                    auth: auth
+                ),
+                transport: transport
+            )
+            _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+            // One refresh from the stored refresh token, and the call sent once, with its result.
+            #expect(transport.requests.map(\.url.path) == ["/oauth/token", "/x"])
+            #expect(await FileCredentialStore(url: file).load()?.accessToken == "fresh")
+        }
+    }
 }
