@@ -19,12 +19,16 @@ struct FleetClientParts {
     init(fleet: FleetOptions, database: PostgresDatabase?) async throws {
         if let database {
             auth = fleet.oauth.refreshingAuth(store: fleet.credentialStore(database), refreshMargin: .zero)
+            cache = ResponseCache(shared: PostgresCacheStorage(database: database, namespace: fleet.run))
         } else {
             let signIn = await FileCredentialStore(url: URL(fileURLWithPath: fleet.credentialsFile)).load()
             guard let signIn else { throw FleetReportError("no sign-in in \(fleet.credentialsFile); run signin first") }
             auth = fleet.oauth.refreshingAuth(credentials: signIn, refreshMargin: .zero)
+            cache = ResponseCache()
         }
-        limiter = TokenBucketRateLimiter(.basecamp)
-        cache = ResponseCache()
+        // Until the fleet-wide PostgresRateLimiter is on this branch, a coordinated worker keeps
+        // to its share of the account's budget; an uncoordinated one takes the whole budget.
+        let share = database == nil ? 1 : max(fleet.workers, 1)
+        limiter = TokenBucketRateLimiter(RequestRate(max(RequestRate.basecamp.permits / share, 1), per: .seconds(10)))
     }
 }

@@ -53,6 +53,8 @@ struct FleetWorkload: Sendable {
             } catch {
                 let code = (error as? APIError)?.code.rawValue ?? "other"
                 failures[code, default: 0] += 1
+                // The tools' errors never hold a secret, so the run's log can say what failed.
+                FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
                 // A refused refresh signs the whole worker out: a job would stop here.
                 signedOut = code == APIError.Code.authRequired.rawValue
             }
