@@ -7,6 +7,8 @@
 #   Scripts/bench.sh --workloads get,cache    # a subset; --list shows them
 #   Scripts/bench.sh --rounds 21 --iterations 500
 #   Scripts/bench.sh --strict                 # exit 2 when a floor does not hold
+#   Scripts/bench.sh --workloads postgres --postgres-url "$(Scripts/postgres.sh start)"
+#                                             # workload 10 (also reads HTTPCORE_POSTGRES_URL)
 #   Scripts/bench.sh --processes 1            # every round in one process (default: rounds of the
 #                                             # per-request workloads shared by 3 processes)
 #

@@ -13,7 +13,7 @@ let swiftSettings: [SwiftSetting] = [
 /// What the benchmarks measure and run on, from the root package.
 let sdkProducts = [
     "HTTPCore", "HTTPCoreAsyncHTTPClient", "HTTPCoreObservability", "APISandbox", "Basecamp", "BasecampSandbox",
-    "Markbook", "HTTPCoreOpenAPI",
+    "Markbook", "HTTPCoreOpenAPI", "HTTPCorePostgres",
 ]
 
 let package = Package(

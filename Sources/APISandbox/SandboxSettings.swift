@@ -10,8 +10,8 @@ public enum SandboxSettings {
     public static func rateLimit(
         _ variable: String,
         in environment: [String: String],
-        default: RateLimit?
-    ) throws(SandboxSettingError) -> RateLimit? {
+        default: SandboxRateLimit?
+    ) throws(SandboxSettingError) -> SandboxRateLimit? {
         guard let text = environment[variable], !text.isEmpty else { return `default` }
         let value = text.trimmingCharacters(in: .whitespaces).lowercased()
         if value == "off" { return nil }
@@ -21,7 +21,7 @@ public enum SandboxSettings {
         else {
             throw SandboxSettingError(variable: variable, value: text, expected: "REQUESTS/SECONDS (e.g. 50/10) or off")
         }
-        return RateLimit(requests, per: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+        return SandboxRateLimit(requests, per: .milliseconds(Int64((seconds * 1000).rounded(.up))))
     }
 
     /// The size `variable` sets, in bytes: a whole number, optionally ending in `K`, `M` or `G`

@@ -42,9 +42,9 @@ public struct BasecampSandboxModule: SandboxModule {
     public var webhookRetryDelays = defaultWebhookRetryDelays
     /// How long a webhook receiver has to answer one delivery.
     public var webhookTimeout: Duration = .seconds(10)
-    /// Basecamp's rate limit, per account and address: ``APISandbox/RateLimit/basecamp`` unless
+    /// Basecamp's rate limit, per account and address: ``APISandbox/SandboxRateLimit/basecamp`` unless
     /// changed; `rateLimiter.setLimit(nil)` switches it off (copies of the module share it).
-    public let rateLimiter = APISandbox.RateLimiter(.basecamp)
+    public let rateLimiter = SandboxRateLimiter(.basecamp)
     /// The largest file `POST /attachments.json` takes (streamed to disk); larger ones get `413`.
     public var maximumUploadBytes = BodyFiles.defaultMaximumBytes
     /// The clock every time the sandbox writes is read from (`created_at`, `updated_at`, events,

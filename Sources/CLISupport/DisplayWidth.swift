@@ -11,6 +11,8 @@ public enum DisplayWidth {
 
     /// The columns one character takes: 0, 1 or 2.
     public static func of(_ character: Character) -> Int {
+        // Printable ASCII is most of what a tool prints, and always one column.
+        if let ascii = character.asciiValue, (0x20..<0x7F).contains(ascii) { return 1 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first(where: { !isZeroWidth($0) }) else { return 0 }
         if scalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation {

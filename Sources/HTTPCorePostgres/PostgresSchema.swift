@@ -75,6 +75,8 @@ enum PostgresSchema {
                 "CREATE INDEX cache_entries_by_url ON \(schema).cache_entries (namespace, url_key)",
                 "CREATE INDEX cache_entries_by_write_order ON \(schema).cache_entries (namespace, write_order)",
             ],
+            // 4: rate-limit budgets shared by a fleet, and the statement that leases permits.
+            rateLimits(in: schema),
         ]
     }
 

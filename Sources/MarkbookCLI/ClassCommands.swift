@@ -22,8 +22,7 @@ struct ClassCreateCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Option(help: ArgumentHelp("The class name.", valueName: "name"))
     var name: String
@@ -41,15 +40,15 @@ struct ClassCreateCommand: MarkbookCommand {
     }
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let classKey = try await Lookup.creating(check: "markbook show \(key)") {
+        let classKey = try await Lookup.creating(check: "markbook show \(markbook.key)") {
             try await client.createClass(
-                markbookKey: key,
+                markbookKey: markbook.key,
                 name: name,
                 teacherFamilyName: teacherFamily,
                 teacherGivenName: teacherGiven
             )
         }
-        try context.printRecord(Output(markbookKey: key, classKey: classKey, name: name)) {
+        try context.printRecord(Output(markbookKey: markbook.key, classKey: classKey, name: name)) {
             context.print("Created class \(classKey): \(name).")
         }
     }

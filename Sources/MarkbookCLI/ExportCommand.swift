@@ -33,8 +33,7 @@ struct ExportCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Option(
         name: [.customShort("o"), .long],
@@ -57,7 +56,7 @@ struct ExportCommand: MarkbookCommand {
         }
         // Looked at before the markbook is fetched, so a path that cannot be written costs nothing.
         let destination = try output.map { try FileDestination(path: $0, replacing: force) }
-        let sheet = try await client.getMarkbook(key: key)
+        let sheet = try await client.getMarkbook(key: markbook.key)
         let data: Data
         if let delimited = format.delimited {
             let table = MarkbookGrid(sheet: sheet).table()

@@ -45,8 +45,7 @@ struct ImportCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Argument(help: ArgumentHelp("The grid to import: .csv, .tsv or .json.", valueName: "file"))
     var file: String
@@ -85,7 +84,7 @@ struct ImportCommand: MarkbookCommand {
         let grid = try readGrid()
         let importer = MarkbookImporter(client: client, maximumConcurrentWrites: concurrency)
         let rules = MarkbookResultRules(allowsOutOfRange: allowOutOfRange, allowsText: text)
-        let plan = try await importer.plan(markbookKey: key, grid: grid, rules: rules)
+        let plan = try await importer.plan(markbookKey: markbook.key, grid: grid, rules: rules)
         let view = ImportPlanView(
             plan: plan,
             file: file,
@@ -156,7 +155,7 @@ struct ImportCommand: MarkbookCommand {
     private func refusal(of plan: MarkbookImportPlan) -> APIError? {
         if !plan.unknownColumns.isEmpty, !ignoreUnknownColumns {
             return plan.unknownColumnsError().withHint(
-                "Correct the headers ('markbook show \(key)' lists the tasks; a shared name needs the key), or "
+                "Correct the headers ('markbook show \(markbook.key)' lists the tasks; a shared name needs the key), or "
                     + "pass --ignore-unknown-columns to import the other columns."
             )
         }

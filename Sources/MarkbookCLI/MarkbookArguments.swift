@@ -39,3 +39,12 @@ enum MarkbookArgument {
         }
     }
 }
+
+/// The markbook a command works on: its first argument, shared by every command that takes one.
+struct MarkbookKeyArgument: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"),
+        transform: MarkbookArgument.key
+    )
+    var key: Int
+}

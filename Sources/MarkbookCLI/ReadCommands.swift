@@ -70,11 +70,7 @@ struct ShowCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(
-        help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"),
-        transform: MarkbookArgument.key
-    )
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Flag(help: "Fetch with getmarkbookalt (results as a flat list); the output is the same.")
     var alt = false
@@ -83,7 +79,8 @@ struct ShowCommand: MarkbookCommand {
     var raw = false
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let sheet = alt ? try await client.getMarkbookAlt(key: key) : try await client.getMarkbook(key: key)
+        let sheet =
+            alt ? try await client.getMarkbookAlt(key: markbook.key) : try await client.getMarkbook(key: markbook.key)
         try context.printRecord(SheetJSON(sheet)) {
             context.print(Self.heading(sheet))
             if !sheet.classes.isEmpty {
@@ -161,20 +158,17 @@ struct OutcomesCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(
-        help: ArgumentHelp("The markbook's key (see 'markbook list').", valueName: "key"),
-        transform: MarkbookArgument.key
-    )
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Flag(help: "Fetch with getoutcomesalt (levels as a flat list); the output is the same.")
     var alt = false
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let outcomes = alt ? try await client.getOutcomesAlt(key: key) : try await client.getOutcomes(key: key)
+        let outcomes =
+            alt ? try await client.getOutcomesAlt(key: markbook.key) : try await client.getOutcomes(key: markbook.key)
         try context.printRecord(OutcomesJSON(outcomes)) {
             guard !outcomes.outcomes.isEmpty else {
-                context.print("Markbook \(key) has no outcomes.")
+                context.print("Markbook \(markbook.key) has no outcomes.")
                 return
             }
             var list = TextTable(columns: [

@@ -30,8 +30,7 @@ struct ResultSetCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Option(
         help: ArgumentHelp("The student's key (see 'markbook show').", valueName: "key"),
@@ -77,7 +76,7 @@ struct ResultSetCommand: MarkbookCommand {
         do {
             change = try await Lookup.restating(sidOption: false) {
                 try await client.setResult(
-                    markbookKey: key,
+                    markbookKey: markbook.key,
                     studentKey: student,
                     taskKey: task,
                     to: result,
@@ -91,7 +90,7 @@ struct ResultSetCommand: MarkbookCommand {
         let written = change.result
         try context.printRecord(
             Output(
-                markbookKey: key,
+                markbookKey: markbook.key,
                 studentKey: change.student.key,
                 taskKey: change.task.key,
                 previous: Nullable(change.previous?.raw),

@@ -24,8 +24,7 @@ struct StudentCreateCommand: MarkbookCommand {
 
     @ParentCommand var tool: MarkbookTool
 
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Option(help: ArgumentHelp("The school's student id.", valueName: "sid"))
     var sid: String
@@ -50,9 +49,9 @@ struct StudentCreateCommand: MarkbookCommand {
     var classKey: Int
 
     func execute(in context: CommandContext, client: MarkbookClient) async throws {
-        let studentKey = try await Lookup.creating(check: "markbook show \(key)") {
+        let studentKey = try await Lookup.creating(check: "markbook show \(markbook.key)") {
             try await client.createStudent(
-                markbookKey: key,
+                markbookKey: markbook.key,
                 sid: sid,
                 familyName: family,
                 givenName: given,
@@ -61,7 +60,7 @@ struct StudentCreateCommand: MarkbookCommand {
                 classKey: classKey
             )
         }
-        try context.printRecord(StudentChange(markbookKey: key, studentKey: studentKey)) {
+        try context.printRecord(StudentChange(markbookKey: markbook.key, studentKey: studentKey)) {
             context.print(
                 "Created student \(studentKey): \(family), \(preferred.isEmpty ? given : preferred) (\(sid))."
             )
@@ -180,15 +179,14 @@ protocol OneStudentCommand: MarkbookCommand {
 
 extension OneStudentCommand {
     /// The markbook's key.
-    var key: Int { target.key }
+    var key: Int { target.markbook.key }
     /// The student's key.
     var student: Int { target.student }
 }
 
 /// The `KEY STUDENT` arguments of the commands about one student.
 struct StudentArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("The markbook's key.", valueName: "key"), transform: MarkbookArgument.key)
-    var key: Int
+    @OptionGroup var markbook: MarkbookKeyArgument
 
     @Argument(help: ArgumentHelp("The student's key.", valueName: "student"), transform: MarkbookArgument.key)
     var student: Int

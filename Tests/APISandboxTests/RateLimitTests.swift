@@ -2,12 +2,12 @@ import APISandbox
 import Foundation
 import Testing
 
-/// `RateLimiter` and the settings read from the environment.
+/// `SandboxRateLimiter` and the settings read from the environment.
 @Suite("Rate limits and sandbox settings")
 struct RateLimitTests {
     @Test("50 per 10 s: the 51st in the window waits until the oldest leaves it; refusals are not counted")
     func slidingWindow() {
-        let limiter = RateLimiter(.basecamp)
+        let limiter = SandboxRateLimiter(.basecamp)
         let start = Duration.seconds(100)
         for offset in 0..<50 {
             #expect(limiter.admit("1 127.0.0.1", at: start + .milliseconds(offset * 100)) == nil)
@@ -22,13 +22,13 @@ struct RateLimitTests {
 
     @Test("Switched off it admits everything; a new limit starts counting afresh")
     func switching() {
-        let limiter = RateLimiter(RateLimit(1, per: .seconds(60)))
+        let limiter = SandboxRateLimiter(SandboxRateLimit(1, per: .seconds(60)))
         #expect(limiter.admit("a", at: .zero) == nil)
         #expect(limiter.admit("a", at: .zero) != nil)
         limiter.setLimit(nil)
         #expect(limiter.limit == nil)
         #expect((0..<1000).allSatisfy { _ in limiter.admit("a", at: .zero) == nil })
-        limiter.setLimit(RateLimit(2, per: .seconds(60)))
+        limiter.setLimit(SandboxRateLimit(2, per: .seconds(60)))
         #expect(limiter.admit("a", at: .zero) == nil)
         #expect(limiter.admit("a", at: .zero) == nil)
         #expect(limiter.admit("a", at: .zero) != nil)
@@ -36,12 +36,12 @@ struct RateLimitTests {
 
     @Test("Retry-After is whole seconds, rounded up, at least 1")
     func retryAfter() {
-        #expect(RateLimiter.retryAfter(.seconds(4)) == "4")
-        #expect(RateLimiter.retryAfter(.milliseconds(3001)) == "4")
-        #expect(RateLimiter.retryAfter(.milliseconds(1)) == "1")
-        #expect(RateLimiter.retryAfter(.zero) == "1")
-        #expect(RateLimit.basecamp.description == "50 requests per 10 seconds")
-        #expect(RateLimit(20, per: .milliseconds(500)).description == "20 requests per 0.5 seconds")
+        #expect(SandboxRateLimiter.retryAfter(.seconds(4)) == "4")
+        #expect(SandboxRateLimiter.retryAfter(.milliseconds(3001)) == "4")
+        #expect(SandboxRateLimiter.retryAfter(.milliseconds(1)) == "1")
+        #expect(SandboxRateLimiter.retryAfter(.zero) == "1")
+        #expect(SandboxRateLimit.basecamp.description == "50 requests per 10 seconds")
+        #expect(SandboxRateLimit(20, per: .milliseconds(500)).description == "20 requests per 0.5 seconds")
     }
 
     @Test("Settings: off, REQUESTS/SECONDS, sizes with K/M/G; anything else names the variable")
@@ -52,7 +52,7 @@ struct RateLimitTests {
         #expect(try SandboxSettings.rateLimit(name, in: [name: "OFF"], default: .basecamp) == nil)
         #expect(
             try SandboxSettings.rateLimit(name, in: [name: "20/0.5"], default: nil)
-                == RateLimit(20, per: .milliseconds(500))
+                == SandboxRateLimit(20, per: .milliseconds(500))
         )
         for bad in ["fast", "0/10", "50/0", "50", "50/-1", "50/x"] {
             #expect(throws: SandboxSettingError.self) {

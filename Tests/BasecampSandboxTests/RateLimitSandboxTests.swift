@@ -12,7 +12,7 @@ import Testing
 @Suite("The sandbox's rate limit")
 struct RateLimitSandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
-    static func module(_ limit: RateLimit?, clock: TestClock) -> BasecampSandboxModule {
+    static func module(_ limit: SandboxRateLimit?, clock: TestClock) -> BasecampSandboxModule {
         var module = BasecampSandboxModule()
         module.timeSource = clock
         if limit != .basecamp { module.rateLimiter.setLimit(limit) }
@@ -45,7 +45,8 @@ struct RateLimitSandboxTests {
     @Test("A window of its own for tests: Retry-After says when a request leaves it")
     func ownWindow() async throws {
         let clock = TestClock()
-        try await withBasecampSandbox(module: Self.module(RateLimit(3, per: .seconds(4)), clock: clock)) { sandbox in
+        try await withBasecampSandbox(module: Self.module(SandboxRateLimit(3, per: .seconds(4)), clock: clock)) {
+            sandbox in
             #expect(try await sandbox.raw("GET", "/\(accountID)/projects.json").status == 200)
             try await clock.sleep(for: .milliseconds(1500))
             for _ in 0..<2 {
@@ -64,7 +65,7 @@ struct RateLimitSandboxTests {
     @Test("A create refused with 429 is sent again after Retry-After, and kept once")
     func createRetried() async throws {
         let clock = TestClock()
-        let module = Self.module(RateLimit(1, per: .seconds(10)), clock: clock)
+        let module = Self.module(SandboxRateLimit(1, per: .seconds(10)), clock: clock)
         try await withBasecampSandbox(module: module) { sandbox in
             let account = try sandbox.account(clock: clock)
             let list = Int64(BasecampSandboxSeed.launchChecklistTodolistID)

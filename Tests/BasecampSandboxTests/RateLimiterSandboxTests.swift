@@ -33,7 +33,7 @@ struct RateLimiterSandboxTests {
         let clock = TestClock()
         var module = BasecampSandboxModule()
         module.timeSource = clock
-        module.rateLimiter.setLimit(RateLimit(5, per: .seconds(10)))
+        module.rateLimiter.setLimit(SandboxRateLimit(5, per: .seconds(10)))
         try await withBasecampSandbox(module: module) { sandbox in
             let limited = try account(
                 sandbox,

@@ -173,7 +173,7 @@ struct AdapterTests {
         let transport = ScriptedTransport([.json([:])])
         var configuration = ClientConfiguration(
             baseURL: try #require(URL(string: "https://api.example.com")),
-            middlewares: [PassThrough()],
+            middlewares: [ClosureMiddleware { request, body, context, next in try await next(request, body, context) }],
             hooks: recorder,
             timeSource: TestClock()
         )
@@ -304,16 +304,4 @@ final class CountingHooks: Hooks {
     func operationEnded(_ event: OperationEndEvent) { events.withLock { $0 += 1 } }
     func requestStarted(_ event: RequestStartEvent) { events.withLock { $0 += 1 } }
     func requestEnded(_ event: RequestEndEvent) { events.withLock { $0 += 1 } }
-}
-
-/// A middleware that changes nothing, standing in for the user's own.
-struct PassThrough: Middleware {
-    func intercept(
-        _ request: HTTPRequest,
-        body: Data?,
-        context: RequestContext,
-        next: MiddlewareNext
-    ) async throws -> TransportResponse {
-        try await next(request, body, context)
-    }
 }

@@ -5,6 +5,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreOpenAPI
+import HTTPCoreTesting
 import OpenAPIRuntime
 import Testing
 
@@ -36,7 +37,7 @@ struct SandboxTests {
     private func withSandboxAPI(
         _ kind: CoreTransport,
         faults: FaultInjection = .none,
-        _ body: (BasecampOpenAPIExample.Client, HTTPCoreTransport, EventRecorder) async throws -> Void
+        _ body: (BasecampOpenAPIExample.Client, HTTPCoreTransport, HookRecorder) async throws -> Void
     ) async throws {
         let configuration = SandboxConfiguration(modules: [BasecampSandboxModule()], faults: faults)
         try await kind.with { httpTransport in
@@ -50,10 +51,10 @@ struct SandboxTests {
     private func run(
         _ sandbox: Sandbox,
         _ httpTransport: any HTTPTransport,
-        _ body: (BasecampOpenAPIExample.Client, HTTPCoreTransport, EventRecorder) async throws -> Void
+        _ body: (BasecampOpenAPIExample.Client, HTTPCoreTransport, HookRecorder) async throws -> Void
     ) async throws {
         let serverURL = sandbox.baseURL.appending(path: "basecamp")
-        let events = EventRecorder()
+        let events = HookRecorder()
         let core = try HTTPCore.Client(
             configuration: ClientConfiguration(
                 baseURL: serverURL,

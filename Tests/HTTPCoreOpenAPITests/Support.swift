@@ -17,7 +17,7 @@ struct Harness {
     let transport: HTTPCoreTransport
     let scripted: ScriptedTransport
     let clock: TestClock
-    let events: EventRecorder
+    let events: HookRecorder
 
     init(
         _ steps: [ScriptedTransport.Step] = [],
@@ -28,7 +28,7 @@ struct Harness {
     ) throws {
         let base = try #require(Self.serverURL)
         let clock = TestClock()
-        let events = EventRecorder()
+        let events = HookRecorder()
         let scripted =
             handler.map { ScriptedTransport(clock: clock, handler: $0) } ?? ScriptedTransport(steps, clock: clock)
         (self.clock, self.events, self.scripted) = (clock, events, scripted)
@@ -112,25 +112,4 @@ enum Fixtures {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix("httpcore-openapi-") }
     }
-}
-
-/// Hooks that keep every event, for asserting what the pipeline did under the generated client.
-final class EventRecorder: Hooks {
-    private let storage = Locked<Events>(Events())
-
-    struct Events: Sendable {
-        var operationStarts: [OperationStartEvent] = []
-        var operationEnds: [OperationEndEvent] = []
-        var retries: [RetryEvent] = []
-        var cache: [CacheEvent] = []
-        var auth: [AuthEvent] = []
-    }
-
-    var events: Events { storage.withLock { $0 } }
-
-    func operationStarted(_ event: OperationStartEvent) { storage.withLock { $0.operationStarts.append(event) } }
-    func operationEnded(_ event: OperationEndEvent) { storage.withLock { $0.operationEnds.append(event) } }
-    func retryScheduled(_ event: RetryEvent) { storage.withLock { $0.retries.append(event) } }
-    func cache(_ event: CacheEvent) { storage.withLock { $0.cache.append(event) } }
-    func auth(_ event: AuthEvent) { storage.withLock { $0.auth.append(event) } }
 }

@@ -62,12 +62,31 @@ struct PostgresCacheStorageTests {
 
     private static let item = Endpoint<Data>(.get, "items/1")
 
+    /// A storage whose calls may wait long on a loaded machine (a full suite, a migration
+    /// queued behind another test's): these tests are about sharing, not about timeouts.
+    private static func storage(
+        _ database: PostgresDatabase,
+        _ namespace: String,
+        maxBytes: Int = 1 << 20
+    ) -> PostgresCacheStorage {
+        PostgresCacheStorage(database: database, namespace: namespace, maxBytes: maxBytes, timeout: .seconds(30))
+    }
+
+    /// Runs `body` with one storage per pool, all in one namespace of their own, and a server.
+    private static func withStorages(
+        _ count: Int,
+        maxBytes: Int = 1 << 20,
+        _ body: ([PostgresCacheStorage], Server) async throws -> Void
+    ) async throws {
+        try await PostgresTestServer.withDatabases(count) { pools in
+            let namespace = PostgresTestServer.uniqueKey("cache")
+            try await body(pools.map { storage($0, namespace, maxBytes: maxBytes) }, Server())
+        }
+    }
+
     @Test("Stored by one worker's pool, a 304 revalidation for another's; another credential misses")
     func sharedAcrossPools() async throws {
-        try await PostgresTestServer.withDatabases(2) { pools in
-            let namespace = PostgresTestServer.uniqueKey("cache")
-            let storages = pools.map { PostgresCacheStorage(database: $0, namespace: namespace) }
-            let server = Server()
+        try await Self.withStorages(2) { storages, server in
             _ = try await Self.client(storages[0], server).send(Self.item)
             let hooks = Recorder()
             let response = try await Self.client(storages[1], server, hooks: hooks).response(Self.item)
@@ -79,12 +98,13 @@ struct PostgresCacheStorageTests {
             #expect(stranger.kinds == [.miss, .stored])
             #expect(try await storages[0].usage().entryCount == 2)
             // The table holds digests and the redacted URL, never the token.
-            try await pools[0].withConnection("read the cache") { connection in
+            let database = storages[0].database
+            try await database.withConnection("read the cache") { connection in
                 let rows = try await connection.query(
                     """
                     SELECT key || primary_key || display_url || array_to_string(header_names, ',')
                         || array_to_string(header_values, ',')
-                    FROM \(unescaped: pools[0].schema).cache_entries WHERE namespace = \(namespace)
+                    FROM \(unescaped: database.schema).cache_entries WHERE namespace = \(storages[0].namespace)
                     """,
                     logger: PostgresDatabase.quiet
                 )
@@ -95,10 +115,7 @@ struct PostgresCacheStorageTests {
 
     @Test("A write by one worker drops the entry every worker would have revalidated")
     func writeInvalidatesAcrossPools() async throws {
-        try await PostgresTestServer.withDatabases(2) { pools in
-            let namespace = PostgresTestServer.uniqueKey("cache")
-            let storages = pools.map { PostgresCacheStorage(database: $0, namespace: namespace) }
-            let server = Server()
+        try await Self.withStorages(2) { storages, server in
             let reader = try Self.client(storages[0], server)
             _ = try await reader.send(Self.item)
             let writerHooks = Recorder()
@@ -113,11 +130,8 @@ struct PostgresCacheStorageTests {
 
     @Test("Workers on two pools storing at once stay under the byte bound; the oldest entries go")
     func byteBoundAcrossPools() async throws {
-        try await PostgresTestServer.withDatabases(2) { pools in
-            let namespace = PostgresTestServer.uniqueKey("cache")
-            let bound = 4000
-            let storages = pools.map { PostgresCacheStorage(database: $0, namespace: namespace, maxBytes: bound) }
-            let server = Server()
+        let bound = 4000
+        try await Self.withStorages(2, maxBytes: bound) { storages, server in
             let clients = try storages.map { try Self.client($0, server) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for number in 1...12 {
@@ -140,12 +154,10 @@ struct PostgresCacheStorageTests {
 
     @Test("The database going away: requests succeed as misses, each failure reported, and calls stop waiting")
     func databaseGoneDegradesToMisses() async throws {
-        try await PostgresTestServer.withDatabases(1) { pools in
-            let namespace = PostgresTestServer.uniqueKey("cache")
-            let server = Server()
-            let storage = PostgresCacheStorage(database: pools[0], namespace: namespace)
+        try await Self.withStorages(1) { storages, server in
+            let storage = storages[0]
             _ = try await Self.client(storage, server).send(Self.item)
-            await pools[0].shutdown()
+            await storage.database.shutdown()
             let hooks = Recorder()
             let response = try await Self.client(storage, server, hooks: hooks).response(Self.item)
             #expect(!response.fromCache)

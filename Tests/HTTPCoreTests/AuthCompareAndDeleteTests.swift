@@ -25,14 +25,14 @@ struct AuthCompareAndDeleteTests {
 
     @Test("FileCredentialStore keeps a file holding other tokens")
     func fileStore() async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "httpcore-cad-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = FileCredentialStore(url: directory.appending(path: "credentials.json"))
-        try await store.save(other)
-        #expect(try await store.remove(ifStillMatching: refused) == false)
-        #expect(await store.load() == other)
-        #expect(try await store.remove(ifStillMatching: other) == true)
-        #expect(await store.load() == nil)
+        try await withTemporaryFolder { directory in
+            let store = FileCredentialStore(url: directory.appending(path: "credentials.json"))
+            try await store.save(other)
+            #expect(try await store.remove(ifStillMatching: refused) == false)
+            #expect(await store.load() == other)
+            #expect(try await store.remove(ifStillMatching: other) == true)
+            #expect(await store.load() == nil)
+        }
     }
 
     @Test("A sign-in saved while a stale refresh is refused survives it")

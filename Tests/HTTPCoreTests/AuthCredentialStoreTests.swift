@@ -5,17 +5,10 @@ import Testing
 
 @Suite("Auth: credential stores")
 struct AuthCredentialStoreTests {
-    /// A fresh directory under the system temporary directory, removed after `body`.
-    private func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "httpcore-auth-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(directory)
-    }
-
     /// Runs `body` with a store that saved ``sample`` to `credentials.json` in a fresh directory,
     /// and the file.
     private func withSavedSample(_ body: (FileCredentialStore, URL) async throws -> Void) async throws {
-        try await withTemporaryDirectory { directory in
+        try await withTemporaryFolder { directory in
             let url = directory.appending(path: "credentials.json")
             let store = FileCredentialStore(url: url)
             try await store.save(sample)
@@ -36,7 +29,7 @@ struct AuthCredentialStoreTests {
 
     @Test("Round trip: what is saved loads back equal, in a 0600 file in a 0700 directory")
     func roundTrip() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withTemporaryFolder { directory in
             let url = directory.appending(path: "nested/credentials.json")
             let store = FileCredentialStore(url: url)
             try await store.save(sample)
@@ -79,21 +72,17 @@ struct AuthCredentialStoreTests {
         arguments: [nil, "", "{not json", "[]", #"{"refresh_token":"r"}"#, #"{"access_token":42}"#]
     )
     func unreadable(content: String?) async throws {
-        try await withTemporaryDirectory { directory in
+        try await withTemporaryFolder { directory in
             let url = directory.appending(path: "credentials.json")
-            if let content {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try Data(content.utf8).write(to: url)
-            }
+            if let content { try Data(content.utf8).write(to: url) }
             #expect(await FileCredentialStore(url: url).load() == nil)
         }
     }
 
     @Test("A corrupt file makes RefreshingTokenAuth ask for sign-in, without sending anything")
     func corruptFileStrategy() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withTemporaryFolder { directory in
             let url = directory.appending(path: "credentials.json")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data("\u{0}garbage".utf8).write(to: url)
             let auth = RefreshingTokenAuth(
                 refresh: RefreshEndpoint(path: "token"),
@@ -122,8 +111,7 @@ struct AuthCredentialStoreTests {
 
     @Test("A save that cannot be written throws usage naming the file, never its content")
     func unwritable() async throws {
-        try await withTemporaryDirectory { directory in
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try await withTemporaryFolder { directory in
             let blocker = directory.appending(path: "file")
             try Data().write(to: blocker)
             let store = FileCredentialStore(url: blocker.appending(path: "credentials.json"))

@@ -10,9 +10,7 @@ import Testing
 @Suite("Auth: refreshes take turns across stores of one file")
 struct AuthRefreshLockTests {
     private func withFile(_ body: (URL) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "httpcore-lock-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(directory.appending(path: "credentials.json"))
+        try await withTemporaryFolder { try await body($0.appending(path: "credentials.json")) }
     }
 
     /// A client whose token endpoint rotates `refresh-N` and holds the first refresh until

@@ -26,23 +26,24 @@ struct TemporaryDirectory {
     }
 }
 
+/// A transport answering 304 to requests for ETag `"v1"` and `{"name": name, "version": 1}`
+/// otherwise.
+func revalidatingTransport(name: String = "disk") -> ScriptedTransport {
+    ScriptedTransport(clock: nil) { request in
+        if request.header("If-None-Match") == "\"v1\"" {
+            return TransportResponse(response: HTTPResponse(status: .notModified), url: request.url)
+        }
+        return TransportResponse(
+            response: HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\""]),
+            body: Data(#"{"name":"\#(name)","version":1}"#.utf8),
+            url: request.url
+        )
+    }
+}
+
 @Suite("Cache storage")
 struct CacheStorageTests {
     private let endpoint = Endpoint<Resource>(.get, "resources/1")
-
-    /// A transport answering 304 to conditional requests and a fresh versioned body otherwise.
-    private func revalidatingTransport() -> ScriptedTransport {
-        ScriptedTransport(clock: nil) { request in
-            if request.header("If-None-Match") == "\"v1\"" {
-                return TransportResponse(response: HTTPResponse(status: .notModified), url: request.url)
-            }
-            return TransportResponse(
-                response: HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\""]),
-                body: Data(#"{"name":"disk","version":1}"#.utf8),
-                url: request.url
-            )
-        }
-    }
 
     @Test("Disk store: a new client with a new cache on the same directory revalidates the stored entry")
     func diskSurvivesNewClient() async throws {

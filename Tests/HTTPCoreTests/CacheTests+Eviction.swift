@@ -7,7 +7,7 @@ import Testing
 extension CacheTests {
     @Test("LRU by entries: the least recently used entry goes first")
     func lruByEntries() async throws {
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let cache = ResponseCache(maxEntries: 2)
         let transport = ScriptedTransport(clock: nil) { request in
             if request.header("If-None-Match") != nil {

@@ -51,7 +51,7 @@ extension CacheTests {
 
     @Test("Entries are scoped by credentials: another token never gets the entry, and no key holds a token")
     func credentialScope() async throws {
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let transport = ScriptedTransport([
             .json(["name": "alice", "version": 1], headers: [.eTag: "\"same\""]),
             .json(["name": "bob", "version": 1], headers: [.eTag: "\"same\""]),

@@ -89,25 +89,14 @@ final class FakeSharedStorage: SharedCacheStorage {
 struct SharedCacheTests {
     private let endpoint = Endpoint<Resource>(.get, "resources/1")
 
-    private func revalidating() -> ScriptedTransport {
-        ScriptedTransport(clock: nil) { request in
-            if request.header("If-None-Match") == "\"v1\"" {
-                return TransportResponse(response: HTTPResponse(status: .notModified), url: request.url)
-            }
-            return TransportResponse(
-                response: HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\""]),
-                body: Data(#"{"name":"shared","version":1}"#.utf8),
-                url: request.url
-            )
-        }
-    }
+    private func revalidating() -> ScriptedTransport { revalidatingTransport(name: "shared") }
 
     @Test("Two caches on one shared storage: what one stored is a 304 revalidation for the other")
     func sharedBetweenCaches() async throws {
         let storage = FakeSharedStorage()
         _ = try await makeCachingClient(revalidating(), cache: ResponseCache(shared: storage)).send(endpoint)
         let transport = revalidating()
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let other = ResponseCache(shared: storage)
         let response = try await makeCachingClient(transport, cache: other, hooks: hooks).response(endpoint)
         #expect(response.fromCache)
@@ -124,7 +113,7 @@ struct SharedCacheTests {
         _ = try await makeCachingClient(revalidating(), cache: cache).send(endpoint)
         storage.isFailing = true
         let transport = revalidating()
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let response = try await makeCachingClient(transport, cache: cache, hooks: hooks).response(endpoint)
         #expect(!response.fromCache)
         #expect(response.value == Resource(name: "shared", version: 1))
@@ -144,7 +133,7 @@ struct SharedCacheTests {
             .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
             .status(204),
         ])
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let client = try makeCachingClient(transport, cache: ResponseCache(shared: storage), hooks: hooks)
         _ = try await client.send(endpoint)
         #expect(storage.keys.count == 1)
@@ -162,7 +151,7 @@ struct SharedCacheTests {
         let storage = FakeSharedStorage(maxBytes: 1500)
         let cache = ResponseCache(shared: storage)
         #expect(cache.maxBytes == 1500)
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let body = String(repeating: "x", count: 900)
         let transport = ScriptedTransport(clock: nil) { request in
             TransportResponse(

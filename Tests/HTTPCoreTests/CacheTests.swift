@@ -4,31 +4,16 @@ import HTTPCoreTesting
 import HTTPTypes
 import Testing
 
-/// Hooks that keep cache, page and request events, for the cache, pagination and polling tests.
-final class CacheAndPageRecorder: Hooks {
-    struct Events: Sendable {
-        var cache: [CacheEvent] = []
-        var pages: [PageEvent] = []
-        var requestEnds: [RequestEndEvent] = []
-        var operationEnds: [OperationEndEvent] = []
-    }
-
-    private let storage = Locked(Events())
-
-    var events: Events { storage.withLock { $0 } }
+extension HookRecorder {
+    /// What the cache did, in order.
     var cacheKinds: [CacheEvent.Kind] { events.cache.map(\.kind) }
-
-    func cache(_ event: CacheEvent) { storage.withLock { $0.cache.append(event) } }
-    func page(_ event: PageEvent) { storage.withLock { $0.pages.append(event) } }
-    func requestEnded(_ event: RequestEndEvent) { storage.withLock { $0.requestEnds.append(event) } }
-    func operationEnded(_ event: OperationEndEvent) { storage.withLock { $0.operationEnds.append(event) } }
 }
 
 /// A client with `cache` on `transport`, recording hook events, retries off unless asked.
 func makeCachingClient(
     _ transport: ScriptedTransport,
     cache: ResponseCache = ResponseCache(),
-    hooks: CacheAndPageRecorder = CacheAndPageRecorder(),
+    hooks: HookRecorder = HookRecorder(),
     configure: (inout ClientConfiguration) -> Void = { _ in }
 ) throws -> Client {
     try makeClient(transport) {
@@ -43,7 +28,7 @@ func makeCachingClient(
 /// tests of what later answers do to that entry.
 struct StoredResource {
     let cache = ResponseCache()
-    let hooks = CacheAndPageRecorder()
+    let hooks = HookRecorder()
     let transport: ScriptedTransport
     let client: Client
 
@@ -69,7 +54,7 @@ struct CacheTests {
 
     @Test("ETag: stored, then If-None-Match → 304 → the stored body, fromCache on result and request hook")
     func etagRevalidation() async throws {
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let transport = ScriptedTransport([
             .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
             .status(304, headers: [.eTag: "\"v1\""]),

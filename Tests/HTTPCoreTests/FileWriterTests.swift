@@ -15,96 +15,91 @@ import Glibc
 /// write is pointed at is destroyed.
 @Suite("Writing files: destinations, the writer, downloads to streams")
 struct FileWriterTests {
-    /// A fresh folder of its own.
-    private static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "httpcore-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     private static func names(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
     @Test("What a path names decides the kind: new, regular, stream; links are followed")
-    func kinds() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appending(path: "file.txt")
-        try Data("x".utf8).write(to: file)
-        let fifo = folder.appending(path: "fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        try FileManager.default.createSymbolicLink(
-            atPath: folder.appending(path: "link").path,
-            withDestinationPath: "file.txt"
-        )
-        try FileManager.default.createSymbolicLink(
-            atPath: folder.appending(path: "dangling").path,
-            withDestinationPath: "new.txt"
-        )
+    func kinds() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appending(path: "file.txt")
+            try Data("x".utf8).write(to: file)
+            let fifo = folder.appending(path: "fifo").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appending(path: "link").path,
+                withDestinationPath: "file.txt"
+            )
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appending(path: "dangling").path,
+                withDestinationPath: "new.txt"
+            )
 
-        #expect(try FileDestination(path: folder.appending(path: "new.bin").path).kind == .newFile)
-        #expect(try FileDestination(path: file.path).kind == .regularFile)
-        #expect(try FileDestination(path: "/dev/null").kind == .stream)
-        #expect(try FileDestination(path: fifo).kind == .stream)
-        #expect(try FileDestination(path: "-") == .standardOutput)
-        let link = try FileDestination(path: folder.appending(path: "link").path)
-        #expect(link.kind == .regularFile)
-        #expect(link.target.lastPathComponent == "file.txt")
-        let dangling = try FileDestination(path: folder.appending(path: "dangling").path)
-        #expect(dangling.kind == .newFile)
-        #expect(dangling.target.lastPathComponent == "new.txt")
+            #expect(try FileDestination(path: folder.appending(path: "new.bin").path).kind == .newFile)
+            #expect(try FileDestination(path: file.path).kind == .regularFile)
+            #expect(try FileDestination(path: "/dev/null").kind == .stream)
+            #expect(try FileDestination(path: fifo).kind == .stream)
+            #expect(try FileDestination(path: "-") == .standardOutput)
+            let link = try FileDestination(path: folder.appending(path: "link").path)
+            #expect(link.kind == .regularFile)
+            #expect(link.target.lastPathComponent == "file.txt")
+            let dangling = try FileDestination(path: folder.appending(path: "dangling").path)
+            #expect(dangling.kind == .newFile)
+            #expect(dangling.target.lastPathComponent == "new.txt")
+        }
     }
 
     @Test("A folder, a missing folder and a file that may not be replaced are refused before any work")
-    func refusals() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appending(path: "file.txt")
-        try Data("x".utf8).write(to: file)
-        #expect(throws: FileWriteError(path: folder.path, reason: .isFolder)) {
-            try FileDestination(path: folder.path)
+    func refusals() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appending(path: "file.txt")
+            try Data("x".utf8).write(to: file)
+            #expect(throws: FileWriteError(path: folder.path, reason: .isFolder)) {
+                try FileDestination(path: folder.path)
+            }
+            let missing = folder.appending(path: "missing/out.txt").path
+            #expect(
+                throws: FileWriteError(path: missing, reason: .missingFolder(folder.appending(path: "missing").path))
+            ) {
+                try FileDestination(path: missing)
+            }
+            #expect(throws: FileWriteError(path: file.path, reason: .exists)) {
+                try FileDestination(path: file.path, replacing: false)
+            }
+            let error = FileWriteError(path: missing, reason: .missingFolder("/x"))
+            #expect(error.description == "Cannot write \(missing): the folder /x does not exist.")
         }
-        let missing = folder.appending(path: "missing/out.txt").path
-        #expect(throws: FileWriteError(path: missing, reason: .missingFolder(folder.appending(path: "missing").path))) {
-            try FileDestination(path: missing)
-        }
-        #expect(throws: FileWriteError(path: file.path, reason: .exists)) {
-            try FileDestination(path: file.path, replacing: false)
-        }
-        let error = FileWriteError(path: missing, reason: .missingFolder("/x"))
-        #expect(error.description == "Cannot write \(missing): the folder /x does not exist.")
     }
 
     @Test("A save replaces whole, keeps the replaced file's mode, and leaves no staging file")
-    func save() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appending(path: "grid.csv")
-        try Data("old".utf8).write(to: file)
-        chmod(file.path, 0o640)
-        try FileWriter.save(Data("new".utf8), to: FileDestination(file))
-        #expect(try String(contentsOf: file, encoding: .utf8) == "new")
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o640)
-        #expect(try Self.names(folder) == ["grid.csv"])
+    func save() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appending(path: "grid.csv")
+            try Data("old".utf8).write(to: file)
+            chmod(file.path, 0o640)
+            try FileWriter.save(Data("new".utf8), to: FileDestination(file))
+            #expect(try String(contentsOf: file, encoding: .utf8) == "new")
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o640)
+            #expect(try Self.names(folder) == ["grid.csv"])
 
-        let secret = folder.appending(path: "secret.json")
-        try PrivateFile.save(Data("{}".utf8), to: secret)
-        #expect(try FileManager.default.attributesOfItem(atPath: secret.path)[.posixPermissions] as? Int == 0o600)
+            let secret = folder.appending(path: "secret.json")
+            try PrivateFile.save(Data("{}".utf8), to: secret)
+            #expect(try FileManager.default.attributesOfItem(atPath: secret.path)[.posixPermissions] as? Int == 0o600)
+        }
     }
 
     @Test("A file that appears after the destination was looked at is not replaced without permission")
-    func appearedMeanwhile() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appending(path: "report.pdf")
-        let destination = try FileDestination(file, replacing: false)
-        try Data("someone else's".utf8).write(to: file)
-        #expect(throws: FileWriteError(path: file.path, reason: .exists)) {
-            try FileWriter.save(Data("mine".utf8), to: destination)
+    func appearedMeanwhile() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appending(path: "report.pdf")
+            let destination = try FileDestination(file, replacing: false)
+            try Data("someone else's".utf8).write(to: file)
+            #expect(throws: FileWriteError(path: file.path, reason: .exists)) {
+                try FileWriter.save(Data("mine".utf8), to: destination)
+            }
+            #expect(try String(contentsOf: file, encoding: .utf8) == "someone else's")
+            #expect(try Self.names(folder) == ["report.pdf"])
         }
-        #expect(try String(contentsOf: file, encoding: .utf8) == "someone else's")
-        #expect(try Self.names(folder) == ["report.pdf"])
     }
 
     @Test(
@@ -138,36 +133,36 @@ struct FileWriterTests {
 
     @Test("A download to a FIFO streams in place, and a retry continues it where it stopped")
     func downloadToFIFO() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appending(path: "fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // The reader is a thread started here, not a task: opening a FIFO blocks until the other
-        // end opens, and a task could wait for a pool thread that the writer's open holds.
-        let (received, delivered) = AsyncStream.makeStream(of: Data.self)
-        Thread {
-            // read(2) to the end: Foundation reads a FIFO only as far as its size, 0.
-            let descriptor = open(fifo, O_RDONLY)
-            var data = Data()
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while descriptor >= 0 {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count <= 0 { break }
-                data.append(contentsOf: buffer[..<count])
+        try await withTemporaryFolder { folder in
+            let fifo = folder.appending(path: "fifo").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // The reader is a thread started here, not a task: opening a FIFO blocks until the other
+            // end opens, and a task could wait for a pool thread that the writer's open holds.
+            let (received, delivered) = AsyncStream.makeStream(of: Data.self)
+            Thread {
+                // read(2) to the end: Foundation reads a FIFO only as far as its size, 0.
+                let descriptor = open(fifo, O_RDONLY)
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while descriptor >= 0 {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count <= 0 { break }
+                    data.append(contentsOf: buffer[..<count])
+                }
+                if descriptor >= 0 { close(descriptor) }
+                delivered.yield(data)
+                delivered.finish()
             }
-            if descriptor >= 0 { close(descriptor) }
-            delivered.yield(data)
-            delivered.finish()
+            .start()
+            let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
+            let client = try transport.client()
+            let result = try await client.download(Endpoint<Data>(.get, "big"), to: FileDestination(path: fifo))
+            var reader = received.makeAsyncIterator()
+            #expect(await reader.next() == Data("0123456789".utf8))
+            #expect(transport.ranges == [nil, "bytes=5-"])
+            #expect(result.resumedFrom == 5)
+            #expect(try Self.names(folder) == ["fifo"])
         }
-        .start()
-        let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
-        let client = try transport.client()
-        let result = try await client.download(Endpoint<Data>(.get, "big"), to: FileDestination(path: fifo))
-        var reader = received.makeAsyncIterator()
-        #expect(await reader.next() == Data("0123456789".utf8))
-        #expect(transport.ranges == [nil, "bytes=5-"])
-        #expect(result.resumedFrom == 5)
-        #expect(try Self.names(folder) == ["fifo"])
     }
 
     @Test("A stream that already took part of the body cannot start over: streamRestarted, not a retry loop")

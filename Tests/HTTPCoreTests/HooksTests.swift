@@ -28,7 +28,7 @@ struct HooksTests {
 
     @Test("Events carry operation, method, redacted URL, attempt, status and request id")
     func payloads() async throws {
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let clock = TestClock()
         let transport = ScriptedTransport([.json(["ok": true], headers: [.xRequestID: "r-9"])])
         var configuration = ClientConfiguration(
@@ -60,7 +60,7 @@ struct HooksTests {
 
     @Test("A failing call reports its error to operation and request hooks")
     func failure() async throws {
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let client = try makeClient(ScriptedTransport([.connectionRefused])) { $0.hooks = recorder }
         _ = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(recorder.events.requestEnds.first?.error?.code == .network)
@@ -69,20 +69,13 @@ struct HooksTests {
 
     @Test("A middleware can decorate every request")
     func middleware() async throws {
-        struct Stamp: Middleware {
-            func intercept(
-                _ request: HTTPRequest,
-                body: Data?,
-                context: RequestContext,
-                next: MiddlewareNext
-            ) async throws -> TransportResponse {
-                var request = request
-                request.headerFields[header("X-Stamp")] = "\(context.operation.name)#\(context.attempt)"
-                return try await next(request, body, context)
-            }
+        let stamp = ClosureMiddleware { request, body, context, next in
+            var request = request
+            request.headerFields[header("X-Stamp")] = "\(context.operation.name)#\(context.attempt)"
+            return try await next(request, body, context)
         }
         let transport = ScriptedTransport([.json([:])])
-        let client = try makeClient(transport) { $0.middlewares = [Stamp()] }
+        let client = try makeClient(transport) { $0.middlewares = [stamp] }
         _ = try await client.send(Endpoint<JSONValue>(.get, "x", operation: OperationMetadata(name: "Op")))
         #expect(transport.requests.first?.header("X-Stamp") == "Op#1")
     }

@@ -8,7 +8,7 @@ extension PaginationTests {
     @Test("Every page goes through the whole chain: retry, hooks and a page event each")
     func fullChainPerPage() async throws {
         let clock = TestClock()
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let failures = Locked(1)
         let transport = pagedTransport(
             [[1, 2], [3, 4], [5]],
@@ -44,7 +44,7 @@ extension PaginationTests {
 
     @Test("Pages go through the cache: a second walk is three 304s served from the cache")
     func pagesThroughCache() async throws {
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let transport = ScriptedTransport(clock: nil) { request in
             let number = request.queryItems.first { $0.name == "page" }?.value.flatMap { Int($0) } ?? 1
             if request.header("If-None-Match") == "\"p\(number)\"" {

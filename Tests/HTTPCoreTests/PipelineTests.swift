@@ -24,7 +24,7 @@ struct PipelineTests {
             configuration: configuration,
             baseURL: configuration.baseURL,
             redactor: Redactor(),
-            hooks: EventRecorder(),
+            hooks: HookRecorder(),
             transport: ScriptedTransport()
         )
         #expect(full.callStages.map(Self.name) == ["call", "OperationReportStage"])
@@ -60,7 +60,7 @@ struct PipelineTests {
     @Test("A middleware sees what retry, auth and the cache did; the request hooks see what it did")
     func stagesSeeEachOther() async throws {
         let probe = Probe(name: "probe")
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let transport = ScriptedTransport([
             .status(503),
             .json(["ok": true], headers: [.eTag: "\"v1\""]),
@@ -92,7 +92,7 @@ struct PipelineTests {
     @Test("Auth renews at most once per call: a 401 after the replay and a retry is delivered")
     func oneRenewalPerCall() async throws {
         let strategy = RenewingAuth()
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let transport = ScriptedTransport([.status(401), .status(503), .status(401)])
         let client = try makeClient(transport) {
             $0.auth = strategy
@@ -111,7 +111,7 @@ struct PipelineTests {
         let transport = ScriptedTransport([.status(409), .status(409), .json([:])])
         let outside = AnswerProbe()
         let client = try makeClient(transport) {
-            $0.middlewares = [AlwaysReplay()]
+            $0.middlewares = [alwaysReplay]
             $0.callMiddlewares = [outside]
         }
         let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
@@ -122,7 +122,7 @@ struct PipelineTests {
 
         let once = ScriptedTransport([.status(409), .json(["ok": true])])
         let replayed = try makeClient(once) {
-            $0.middlewares = [AlwaysReplay()]
+            $0.middlewares = [alwaysReplay]
             $0.callMiddlewares = [outside]
         }
         _ = try await replayed.send(Endpoint<JSONValue>(.get, "x"))
@@ -135,7 +135,7 @@ struct PipelineTests {
     func callMiddlewareSeesTheOutcome() async throws {
         let transport = ScriptedTransport([.status(503), .status(200, body: "not json")])
         let outside = AnswerProbe()
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let client = try makeClient(transport) {
             $0.callMiddlewares = [outside]
             $0.hooks = recorder
@@ -157,7 +157,7 @@ struct PipelineTests {
             clock.advance(by: .milliseconds(250))
             return TransportResponse(response: HTTPResponse(status: .ok), body: Data("{}".utf8), url: request.url)
         }
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         var configuration = ClientConfiguration(
             baseURL: try #require(URL(string: "https://api.example.com")),
             hooks: recorder,
@@ -210,17 +210,10 @@ final class Probe: Middleware {
 }
 
 /// Asks for a replay after every 409, even after the call's one replay.
-private struct AlwaysReplay: Middleware {
-    func intercept(
-        _ request: HTTPRequest,
-        body: Data?,
-        context: RequestContext,
-        next: MiddlewareNext
-    ) async throws -> TransportResponse {
-        var result = try await next(request, body, context)
-        if result.response.status.code == 409 { result.replay = ReplayRequest(reason: "conflict") }
-        return result
-    }
+private let alwaysReplay = ClosureMiddleware { request, body, context, next in
+    var result = try await next(request, body, context)
+    if result.response.status.code == 409 { result.replay = ReplayRequest(reason: "conflict") }
+    return result
 }
 
 /// A call middleware that records each call's outcome as it saw it.

@@ -61,7 +61,7 @@ struct PollingTests {
 
     @Test("Uses the client's own cache when it has one (revalidation events on its hooks)")
     func usesClientCache() async throws {
-        let hooks = CacheAndPageRecorder()
+        let hooks = HookRecorder()
         let cache = ResponseCache()
         let transport = ScriptedTransport([Self.version(1, etag: "a"), .status(304), Self.version(2, etag: "b")])
         let client = try makeCachingClient(transport, cache: cache, hooks: hooks)

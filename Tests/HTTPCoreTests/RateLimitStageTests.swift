@@ -37,8 +37,8 @@ struct RateLimitStageTests {
         #expect(transport.requests.map(\.time) == [.zero, .seconds(10)])
     }
 
-    @Test("Each redirect hop costs a permit")
-    func redirectsCostPermits() async throws {
+    @Test("A redirect's hops share the attempt's permit")
+    func redirectsShareAPermit() async throws {
         let clock = TestClock()
         let transport = ScriptedTransport(
             [.status(302, headers: [.location: "https://api.example.com/v1/y"]), .json([:])],
@@ -46,7 +46,20 @@ struct RateLimitStageTests {
         )
         let limiter = TokenBucketRateLimiter(RequestRate(1, per: .seconds(10)))
         _ = try await client(transport, clock: clock, limiter: limiter).send(Endpoint<JSONValue>(.get, "x"))
+        #expect(transport.requests.map(\.time) == [.zero, .zero])
+    }
+
+    @Test("A request waiting for its permit is authorized after the wait, with the token current then")
+    func authorizedAfterTheWait() async throws {
+        let clock = TestClock()
+        let transport = ScriptedTransport([.json([:]), .json([:])], clock: clock)
+        let limiter = TokenBucketRateLimiter(RequestRate(1, per: .seconds(10)))
+        let client = try client(transport, clock: clock, limiter: limiter) {
+            $0.auth = TokenProviderAuth(ClockTokenProvider(clock: clock))
+        }
+        for _ in 0..<2 { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
         #expect(transport.requests.map(\.time) == [.zero, .seconds(10)])
+        #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer t0", "Bearer t10"])
     }
 
     @Test("Requests the key leaves out are not limited")
@@ -118,5 +131,15 @@ struct RateLimitStageTests {
         #expect(error?.message.contains("deadline") == true)
         #expect(transport.requests.count == 1)
         #expect(clock.sleeps.isEmpty)
+    }
+}
+
+/// A token named after the second the test clock reads, as a provider that rotates tokens would
+/// hand out a newer one later.
+private struct ClockTokenProvider: TokenProvider {
+    let clock: TestClock
+
+    func currentToken() async throws -> String {
+        "t\(clock.monotonicNow().components.seconds)"
     }
 }

@@ -62,7 +62,7 @@ struct RedactionTests {
 
     @Test("Hook payloads and error descriptions never carry secrets")
     func hooksAndErrors() async throws {
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let transport = ScriptedTransport([
             .json(["error": "nope"], status: 401, headers: [.setCookie: "sid=cookie-secret"])
         ])

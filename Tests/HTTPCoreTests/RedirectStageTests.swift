@@ -15,7 +15,7 @@ struct RedirectStageTests {
             .status(302, headers: [.location: "/v1/landed?x=1"]),
             .json(["ok": true]),
         ])
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let probe = Probe(name: "probe")
         let client = try makeClient(transport) {
             $0.hooks = recorder

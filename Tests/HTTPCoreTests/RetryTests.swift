@@ -268,7 +268,7 @@ struct RetryTests {
 
     @Test("The retry hook fires before each wait with attempt, error and delay")
     func hook() async throws {
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let clock = TestClock()
         let transport = ScriptedTransport([.status(503), .status(429, headers: [.retryAfter: "4"]), .json([:])])
         let client = try client(transport, clock: clock) {

@@ -16,6 +16,15 @@ func makeClient(
     return try Client(configuration: configuration, transport: transport)
 }
 
+/// Runs `body` with a fresh, empty folder of its own under the temporary directory, and removes
+/// the folder and everything in it afterwards, whatever `body` does.
+func withTemporaryFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "httpcore-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
 /// Sends `count` GETs of `path` at once and waits for all of them, failing on the first error.
 func sendConcurrently(_ count: Int, _ path: String, through client: Client) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -52,27 +61,6 @@ final class EventLog: Sendable {
     private let storage = Locked<[String]>([])
     var entries: [String] { storage.withLock { $0 } }
     func append(_ entry: String) { storage.withLock { $0.append(entry) } }
-}
-
-/// Hooks that keep every event, for asserting payloads.
-final class EventRecorder: Hooks {
-    private let storage = Locked<Events>(Events())
-
-    struct Events: Sendable {
-        var operationStarts: [OperationStartEvent] = []
-        var operationEnds: [OperationEndEvent] = []
-        var requestStarts: [RequestStartEvent] = []
-        var requestEnds: [RequestEndEvent] = []
-        var retries: [RetryEvent] = []
-    }
-
-    var events: Events { storage.withLock { $0 } }
-
-    func operationStarted(_ event: OperationStartEvent) { storage.withLock { $0.operationStarts.append(event) } }
-    func operationEnded(_ event: OperationEndEvent) { storage.withLock { $0.operationEnds.append(event) } }
-    func requestStarted(_ event: RequestStartEvent) { storage.withLock { $0.requestStarts.append(event) } }
-    func requestEnded(_ event: RequestEndEvent) { storage.withLock { $0.requestEnds.append(event) } }
-    func retryScheduled(_ event: RetryEvent) { storage.withLock { $0.retries.append(event) } }
 }
 
 /// A strategy whose every rejection asks for a replay after a (counted) renewal; with a token, it

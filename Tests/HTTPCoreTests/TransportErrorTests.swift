@@ -12,7 +12,7 @@ struct TransportErrorTests {
         arguments: [HTTPRequest.Method.get, .post]
     )
     func invalidURL(method: HTTPRequest.Method) async throws {
-        let recorder = EventRecorder()
+        let recorder = HookRecorder()
         let transport = ScriptedTransport([.invalidURL, .json([:]), .json([:])])
         let client = try makeClient(transport, baseURL: "http://[::1]:8080") { $0.hooks = recorder }
         let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(method, "x")) }

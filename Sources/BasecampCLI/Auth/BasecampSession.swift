@@ -172,13 +172,24 @@ struct BasecampSession {
         )
     }
 
-    /// The SDK's client on this session's credentials and settings.
+    /// The SDK's client on this session's credentials and settings. With
+    /// `BASECAMP_CREDENTIALS_URL` set, each account's rate budget is shared through that
+    /// database by every process using it; without, requests go as fast as asked and 429s are
+    /// retried as before.
+    ///
+    /// - Throws: `usage` (exit 64) when `BASECAMP_CREDENTIALS_URL` is not usable.
     func client(global: GlobalOptions) throws -> BasecampClient {
-        let config = BasecampConfig(
+        var config = BasecampConfig(
             baseURL: connection.configuration.baseURL,
             enableRetry: !global.noRetry,
             timeoutInterval: global.timeout
         )
+        let shared = SharedCredentials(
+            variables: context.environment.variables,
+            sandbox: context.usesSandbox,
+            profile: profile.name
+        )
+        config.rateLimiter = try shared?.rateLimiter()
         return try BasecampClient(
             auth: auth,
             userAgent: userAgent.value,

@@ -1,11 +1,12 @@
+import Basecamp
 import Foundation
 import HTTPCore
 import HTTPCorePostgres
 
 /// `BASECAMP_CREDENTIALS_URL=postgres://…`: the sign-in's tokens kept in PostgreSQL instead of
 /// `credentials.json`, so scheduled jobs on several machines share one sign-in and refresh it
-/// once between them (the refresh lock holds across machines). `login.json` stays a file on
-/// each machine; copy it there after signing in once.
+/// once between them (the refresh lock holds across machines), and share each account's rate
+/// budget. `login.json` stays a file on each machine; copy it there after signing in once.
 struct SharedCredentials: Sendable {
     /// The variable that turns it on.
     static let variable = "BASECAMP_CREDENTIALS_URL"
@@ -33,6 +34,16 @@ struct SharedCredentials: Sendable {
         } catch {
             return UnusableCredentialStore(error: error as? APIError ?? .usage("\(Self.variable) is not usable."))
         }
+    }
+
+    /// Basecamp's rate limit with each account's budget kept in the database, so every
+    /// process using it stays under the limit together. Permits are leased one at a time: a
+    /// command's process lives too briefly to spend a batch, and unspent permits would count
+    /// against the account until the window ended.
+    ///
+    /// - Throws: ``HTTPCore/APIError/usage(_:)`` when the connection string is not usable.
+    func rateLimiter() throws -> any RateLimiter {
+        PostgresRateLimiter(database: try database(), limit: .basecamp, batchSize: 1)
     }
 
     /// One pool per connection string for the process, running from first use until the

@@ -17,7 +17,7 @@ final class BasecampServer: Sendable {
     let store: AccountStore
     /// Where uploaded files are kept, with the module's cap.
     let files: BodyFiles
-    let rateLimiter: APISandbox.RateLimiter
+    let rateLimiter: SandboxRateLimiter
     let rejectedTokens: Set<String>
     /// The authorization servers, whose verdict on a token the API follows.
     let authorization: BasecampSandboxAuthorization
@@ -101,7 +101,7 @@ final class BasecampServer: Sendable {
             if let wait = rateLimiter.admit("\(account) \(context.peerAddress)", at: timeSource.monotonicNow()) {
                 let limit = rateLimiter.limit?.description ?? ""
                 response = Self.failure(APIFailure(429, "Rate limit exceeded: \(limit)."), requestID: requestID)
-                response.headers[.retryAfter] = APISandbox.RateLimiter.retryAfter(wait)
+                response.headers[.retryAfter] = SandboxRateLimiter.retryAfter(wait)
                 return response
             }
             // Any non-empty bearer token works, except those the module rejects and those the

@@ -17,7 +17,7 @@ package enum FileDescriptorIO {
         guard let base = bytes.baseAddress else { return nil }
         var offset = 0
         while offset < bytes.count {
-            let count = systemWrite(descriptor, base + offset, bytes.count - offset)
+            let count = write(descriptor, base + offset, bytes.count - offset)
             if count >= 0 {
                 offset += count
                 continue
@@ -48,7 +48,7 @@ package enum FileDescriptorIO {
         guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
         while offset < bytes.count {
-            let count = systemRead(descriptor, base + offset, bytes.count - offset)
+            let count = read(descriptor, base + offset, bytes.count - offset)
             if count > 0 {
                 offset += count
             } else if count == 0 {
@@ -69,26 +69,6 @@ package enum FileDescriptorIO {
         Glibc.close(descriptor)
         #else
         Musl.close(descriptor)
-        #endif
-    }
-
-    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(descriptor, bytes, count)
-        #elseif canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-        #else
-        Musl.write(descriptor, bytes, count)
-        #endif
-    }
-
-    private static func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.read(descriptor, bytes, count)
-        #elseif canImport(Glibc)
-        Glibc.read(descriptor, bytes, count)
-        #else
-        Musl.read(descriptor, bytes, count)
         #endif
     }
 }

@@ -53,6 +53,7 @@ struct Pipeline: Sendable {
             [
                 RetryStage(configuration: configuration, hooks: hooks),
                 DownloadResumeStage(),
+                configuration.rateLimit.map { RateLimitStage(rateLimit: $0, timeSource: configuration.timeSource) },
                 configuration.auth.map {
                     AuthStage(
                         strategy: $0,
@@ -68,7 +69,6 @@ struct Pipeline: Sendable {
             + configuration.middlewares.map { $0 }
             + [
                 RedirectStage(policy: configuration.redirectPolicy, redactor: redactor),
-                configuration.rateLimit.map { RateLimitStage(rateLimit: $0, timeSource: configuration.timeSource) },
                 hooks.map {
                     RequestHooksStage(
                         hooks: $0,

@@ -4,8 +4,10 @@ import HTTPTypes
 /// Takes a permit from the client's ``RateLimiter`` before each request goes out, and pauses the
 /// request's key when the server answers 429 (or 503) with a `Retry-After`.
 ///
-/// Inside redirects and next to the request hooks, so every request really sent costs a permit:
-/// each attempt retry makes and each hop of a redirect, but not an answer a stage gave itself.
+/// Inside retry, so each attempt (and each replay auth asks for) costs a permit, and outside
+/// auth, so a request that waited for its permit is authorized afterwards, with a token that is
+/// still good, rather than sent with one that expired while it waited. The hops of one attempt's
+/// redirect share its permit.
 struct RateLimitStage: Middleware {
     let rateLimit: RateLimiting
     let timeSource: any TimeSource

@@ -3,7 +3,8 @@ public import HTTPTypes
 /// Decides how fast requests may go out: a permit per request, per key.
 ///
 /// A client with a ``ClientConfiguration/rateLimit`` asks its limiter for a permit before every
-/// request it sends (each retry and each redirect hop included), and tells it when the server
+/// attempt it makes (each retry and each replay auth asks for included; the hops of one attempt's
+/// redirect share its permit), and tells it when the server
 /// answers `429 Too Many Requests` with a `Retry-After`, so every caller sharing the limiter
 /// waits until then instead of being refused in turn. ``TokenBucketRateLimiter`` keeps the
 /// budget in the process; a limiter backed by a shared database can keep one budget for a fleet

@@ -9,7 +9,7 @@ struct BenchmarkCommand {
     static let usage = """
         usage: httpcore-bench [--quick] [--rounds N] [--iterations N] [--workloads a,b,...]
                               [--server process|inprocess] [--chunk N | --interleave] [--list]
-                              [--processes N] [--awake-cores] [--rounds-detail]
+                              [--processes N] [--awake-cores] [--rounds-detail] [--postgres-url URL]
 
           --quick        tiny sizes: proves every workload runs (CI), numbers mean little
           --rounds N     rounds per workload, the sides taking turns in each (default 11)
@@ -29,6 +29,8 @@ struct BenchmarkCommand {
           --rounds-detail
                          after the table, list every row's per-round ratios in order, to show
                          how far a ratio moves within a run
+          --postgres-url the PostgreSQL server workload 10 runs against (default:
+                         HTTPCORE_POSTGRES_URL; without either its rows say "skipped")
 
         for profilers (perf record):
                httpcore-bench profile-pipeline [count] [200|304|decode|bytes|304-bytes|hooks-bytes|bytes+decode|compare]
@@ -98,6 +100,8 @@ struct BenchmarkCommand {
         if let iterations = try options.int("iterations") { settings.iterations = max(iterations, 1) }
         if let chunk = try options.int("chunk") { settings.chunk = chunk > 0 ? chunk : nil }
         if options.flags.contains("interleave") { settings.chunk = 1 }
+        let postgresURL = options.values["postgres-url"] ?? ProcessInfo.processInfo.environment["HTTPCORE_POSTGRES_URL"]
+        settings.postgresURL = postgresURL.flatMap { $0.isEmpty ? nil : $0 }
         return settings
     }
 

@@ -106,7 +106,7 @@ extension Workload {
     var splitsRounds: Bool {
         switch self {
         case .get, .cache, .concurrent, .hooks: true
-        case .pagination, .decode, .download, .sandbox, .openapi, .ceiling: false
+        case .pagination, .decode, .download, .sandbox, .openapi, .sharedcache, .ceiling: false
         }
     }
 }

@@ -29,7 +29,7 @@ extension Runner {
             let client = try client(kind) { $0.cache = cache }
             _ = try await client.send(Self.document)
             let probe = try await client.response(Self.document)
-            guard probe.fromCache, cache.count == 1 else {
+            guard probe.fromCache, try await cache.count == 1 else {
                 throw BenchError("the cache did not revalidate /bench/doc (fromCache: \(probe.fromCache))")
             }
             let (_, cachedBody) = try await rawGET(kind, documentURL)

@@ -93,10 +93,17 @@ extension Runner {
 
     /// A client over a transport that answers `body` from memory; with `revalidating`, the
     /// client has a cache and the transport answers its conditional requests with a 304.
-    /// With `observed`, the client also has the hooks workload's logging, metrics and tracing.
-    static func inMemoryClient(baseURL: URL, body: Data, revalidating: Bool, observed: Bool = false) throws -> Client {
+    /// With `observed`, the client also has the hooks workload's logging, metrics and tracing;
+    /// `cache` replaces the memory cache a revalidating client has.
+    static func inMemoryClient(
+        baseURL: URL,
+        body: Data,
+        revalidating: Bool,
+        observed: Bool = false,
+        cache: ResponseCache? = nil
+    ) throws -> Client {
         var configuration = ClientConfiguration(baseURL: baseURL)
-        if revalidating { configuration.cache = ResponseCache() }
+        if revalidating { configuration.cache = cache ?? ResponseCache() }
         if observed { observeWithNoOpBackends(&configuration) }
         let transport = CannedTransport(body, etag: revalidating ? BenchModule.etag : nil)
         return try Client(configuration: configuration, transport: transport)

@@ -33,6 +33,8 @@ struct Settings: Sendable {
     /// Calls per side before per-request workloads switch to the next side within a
     /// round; `nil` runs each side's whole round as one block.
     var chunk: Int? = 25
+    /// The PostgreSQL server workload 10 runs against; `nil` skips it.
+    var postgresURL: String? = nil
 
     static let quick = Settings(
         rounds: 3,
@@ -53,7 +55,7 @@ struct Settings: Sendable {
 
 /// The workloads, in the order of the table.
 enum Workload: String, CaseIterable, Sendable {
-    case get, cache, concurrent, pagination, hooks, decode, download, sandbox, openapi, ceiling
+    case get, cache, concurrent, pagination, hooks, decode, download, sandbox, openapi, sharedcache, postgres, ceiling
 
     var summary: String {
         switch self {
@@ -67,6 +69,10 @@ enum Workload: String, CaseIterable, Sendable {
         case .sandbox: "8. a page of a 2,500-item to-do list from the Basecamp sandbox vs a page of a 120-item one"
         case .openapi:
             "9. a swift-openapi-generator client's GET on HTTPCoreOpenAPI vs on swift-openapi-urlsession / -async-http-client"
+        case .sharedcache:
+            "10. a shared-cache hit on PostgreSQL vs a memory-cache hit, both answered 304 in memory (with --postgres-url or HTTPCORE_POSTGRES_URL)"
+        case .postgres:
+            "11. a PostgreSQL rate-limit permit and a credential load / adopt (with --postgres-url or HTTPCORE_POSTGRES_URL)"
         case .ceiling: "server ceiling on /bench/doc (wrk when installed, else raw AsyncHTTPClient)"
         }
     }
@@ -132,6 +138,8 @@ final class Runner {
             for direction in TransferDirection.allCases { try transferMemory(direction) }
         case .sandbox: try await sandboxPage()
         case .openapi: try await openAPIGET()
+        case .sharedcache: try await sharedCacheHit()
+        case .postgres: try await postgres()
         case .ceiling: try await ceiling()
         }
     }

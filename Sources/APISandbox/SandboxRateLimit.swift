@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 
 /// How many requests one caller may make in a sliding window, as APIs limit requests per account
 /// and address: Basecamp's is 50 in any 10 seconds (``basecamp``).
-public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
+public struct SandboxRateLimit: Sendable, Hashable, CustomStringConvertible {
     /// Requests allowed in any one window.
     public var requests: Int
     /// The window's length.
@@ -15,7 +15,7 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Basecamp's limit: 50 requests per 10 seconds.
-    public static let basecamp = RateLimit(50, per: .seconds(10))
+    public static let basecamp = SandboxRateLimit(50, per: .seconds(10))
 
     /// `50 requests per 10 seconds`.
     public var description: String {
@@ -26,28 +26,28 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Counts requests per caller against a ``RateLimit`` that can be changed, or switched off, while
+/// Counts requests per caller against a ``SandboxRateLimit`` that can be changed, or switched off, while
 /// the sandbox runs; a refused request is not counted, so a client that waits as told gets in.
-public final class RateLimiter: Sendable {
+public final class SandboxRateLimiter: Sendable {
     private struct State {
-        var limit: RateLimit?
+        var limit: SandboxRateLimit?
         var admitted: [String: [Duration]] = [:]
     }
 
     private let state: NIOLockedValueBox<State>
 
     /// A limiter enforcing `limit`; `nil` admits everything.
-    public init(_ limit: RateLimit?) {
+    public init(_ limit: SandboxRateLimit?) {
         state = NIOLockedValueBox(State(limit: limit))
     }
 
     /// The limit in force; `nil` when off.
-    public var limit: RateLimit? {
+    public var limit: SandboxRateLimit? {
         state.withLockedValue { $0.limit }
     }
 
     /// Replaces the limit and forgets what was counted.
-    public func setLimit(_ limit: RateLimit?) {
+    public func setLimit(_ limit: SandboxRateLimit?) {
         state.withLockedValue { $0 = State(limit: limit) }
     }
 
