@@ -20,15 +20,17 @@ struct FleetClientParts {
         if let database {
             auth = fleet.oauth.refreshingAuth(store: fleet.credentialStore(database), refreshMargin: .zero)
             cache = ResponseCache(shared: PostgresCacheStorage(database: database, namespace: fleet.run))
+            // Basecamp's 50 per 10 s kept as 5 per second: a 10 s budget is granted in one burst
+            // that a loaded machine sends over seconds, and the server, counting arrivals, then
+            // sees the next burst's early requests in the same window (429s). Batches of one
+            // spread the permits evenly between the workers.
+            limiter = PostgresRateLimiter(database: database, limit: RequestRate(5, per: .seconds(1)), batchSize: 1)
         } else {
             let signIn = await FileCredentialStore(url: URL(fileURLWithPath: fleet.credentialsFile)).load()
             guard let signIn else { throw FleetReportError("no sign-in in \(fleet.credentialsFile); run signin first") }
             auth = fleet.oauth.refreshingAuth(credentials: signIn, refreshMargin: .zero)
             cache = ResponseCache()
+            limiter = TokenBucketRateLimiter(.basecamp)
         }
-        // Until the fleet-wide PostgresRateLimiter is on this branch, a coordinated worker keeps
-        // to its share of the account's budget; an uncoordinated one takes the whole budget.
-        let share = database == nil ? 1 : max(fleet.workers, 1)
-        limiter = TokenBucketRateLimiter(RequestRate(max(RequestRate.basecamp.permits / share, 1), per: .seconds(10)))
     }
 }

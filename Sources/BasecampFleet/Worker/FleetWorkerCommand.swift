@@ -33,8 +33,9 @@ struct FleetWorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // A connection for each task, and one for the refresh lock held while a task refreshes.
-        let database = try fleet.database(connections: tasks + 1)
+        // A connection for each task, one for the refresh lock held while a task refreshes, and
+        // one for the limiter's lease, taken while tasks may be inside the store or the cache.
+        let database = try fleet.database(connections: tasks + 2)
         let parts = try await FleetClientParts(fleet: fleet, database: database)
         var config = BasecampConfig(baseURL: fleet.apiURL, enableCache: true)
         config.cache = parts.cache
