@@ -62,7 +62,7 @@ listening_url() {
 }
 
 run="fleet-$(date +%s)-$$"
-shared=(--run "$run" --workers "$workers")
+shared=(--run "$run")
 if [ "$coordinated" = 1 ]; then
     if [ -z "${DATABASE_URL:-}" ]; then
         Scripts/postgres.sh url >/dev/null 2>&1 || started_postgres=1

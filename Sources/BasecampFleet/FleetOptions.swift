@@ -23,9 +23,6 @@ struct FleetOptions: ParsableArguments {
     @Option(help: "A name for this run, keeping its rows apart from other runs in the database.")
     var run = "fleet"
 
-    @Option(help: "How many workers share the account.")
-    var workers = 8
-
     func validate() throws {
         if let sandbox, URL(string: sandbox)?.host == nil { throw ValidationError("--sandbox must be a URL") }
         guard uncoordinated || database != nil else {
