@@ -193,6 +193,17 @@ let package = Package(
             ["CLISupport", "Markbook", "MarkbookSandbox", "HTTPCore", "APISandbox", .argumentParser]
         ),
 
+        // MARK: The fleet proof (Scripts/fleet.sh): many processes on one account, coordinated through PostgreSQL
+        executable(
+            "BasecampFleet",
+            [
+                "Basecamp", "BasecampSandbox", "APISandbox", "CLISupport", "HTTPCore", "HTTPCoreOAuth",
+                "HTTPCorePostgres",
+                "HTTPCoreWebhooks", "HTTPCoreWebhooksHummingbird", .argumentParser, .hummingbird, .httpTypes, .logging,
+                .serviceLifecycle,
+            ]
+        ),
+
         // MARK: Examples
         executable("HTTPCoreExample", ["HTTPCore", "APISandbox", .hummingbird]),
 
@@ -270,6 +281,7 @@ let package = Package(
             ]
         ),
         tests("APISandboxTests", ["APISandbox", .hummingbird]),
+        tests("BasecampFleetTests", ["BasecampFleet"]),
         tests(
             "BasecampSandboxTests",
             [
@@ -331,4 +343,5 @@ package.products =
         (name: "markbook", target: "MarkbookCLI"),
         (name: "httpcore-example", target: "HTTPCoreExample"),
         (name: "openapi-example", target: "BasecampOpenAPIExample"),
+        (name: "basecamp-fleet", target: "BasecampFleet"),
     ].map { .executable(name: $0.name, targets: [$0.target]) }

@@ -134,6 +134,41 @@ struct AuthRefreshLockTests {
         }
     }
 
+    /// Sends one call with `credentials` in use and `file` as the store, against a token endpoint
+    /// that rotates to `fresh` only for `refreshToken` (any other is spent) and an API that takes
+    /// only `fresh`; returns what was sent.
+    private func sendOnce(
+        holding credentials: TokenCredentials,
+        store file: URL,
+        refreshableWith refreshToken: String
+    ) async throws -> ScriptedTransport {
+        let transport = ScriptedTransport { request in
+            if request.url.path.hasSuffix("/oauth/token") {
+                guard request.bodyText?.contains("refresh_token=\(refreshToken)") == true else {
+                    return reply(request, status: 400, json: ["error": "invalid_grant"])
+                }
+                return reply(request, json: ["access_token": "fresh", "refresh_token": "fresh-r", "expires_in": 3600])
+            }
+            let good = request.header("Authorization") == "Bearer fresh"
+            return reply(request, status: good ? 200 : 401, json: [:])
+        }
+        let auth = RefreshingTokenAuth(
+            credentials: credentials,
+            refresh: RefreshEndpoint(path: "oauth/token"),
+            store: FileCredentialStore(url: file)
+        )
+        let client = try Client(
+            configuration: ClientConfiguration(
+                baseURL: try #require(URL(string: "https://api.example.com")),
+                retry: .none,
+                auth: auth
+            ),
+            transport: transport
+        )
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        return transport
+    }
+
     @Test("A store file older than the credentials in use is not adopted as someone else's refresh")
     func staleFileIgnored() async throws {
         try await withFile { file in
@@ -144,35 +179,43 @@ struct AuthRefreshLockTests {
                     expiresAt: Date(timeIntervalSince1970: 1_000)
                 )
             )
-            let transport = ScriptedTransport { request in
-                if request.url.path.hasSuffix("/oauth/token") {
-                    return reply(
-                        request,
-                        json: ["access_token": "fresh", "refresh_token": "fresh-r", "expires_in": 3600]
-                    )
-                }
-                let good = request.header("Authorization") == "Bearer fresh"
-                return reply(request, status: good ? 200 : 401, json: [:])
-            }
-            let auth = RefreshingTokenAuth(
-                credentials: TokenCredentials(
+            let transport = try await sendOnce(
+                holding: TokenCredentials(
                     accessToken: "current",
                     refreshToken: "current-r",
                     expiresAt: Date(timeIntervalSince1970: 2_000)
                 ),
-                refresh: RefreshEndpoint(path: "oauth/token"),
-                store: FileCredentialStore(url: file)
+                store: file,
+                refreshableWith: "current-r"
             )
-            let client = try Client(
-                configuration: ClientConfiguration(
-                    baseURL: try #require(URL(string: "https://api.example.com")),
-                    auth: auth
-                ),
-                transport: transport
-            )
-            _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
             let refresh = try #require(transport.requests.first { $0.url.path.hasSuffix("/oauth/token") })
             #expect(refresh.bodyText?.contains("refresh_token=current-r") == true)
+            #expect(await FileCredentialStore(url: file).load()?.accessToken == "fresh")
+        }
+    }
+
+    @Test("Credentials renewed elsewhere that have expired since are refreshed from, not sent")
+    func expiredRenewalRefreshed() async throws {
+        try await withFile { file in
+            // Another worker rotated the tokens, then everyone was idle past their expiry.
+            try await FileCredentialStore(url: file).save(
+                TokenCredentials(
+                    accessToken: "rotated",
+                    refreshToken: "rotated-r",
+                    expiresAt: Date(timeIntervalSince1970: 2_000)
+                )
+            )
+            let transport = try await sendOnce(
+                holding: TokenCredentials(
+                    accessToken: "spent",
+                    refreshToken: "spent-r",
+                    expiresAt: Date(timeIntervalSince1970: 1_000)
+                ),
+                store: file,
+                refreshableWith: "rotated-r"
+            )
+            // One refresh from the stored refresh token, and the call sent once, with its result.
+            #expect(transport.requests.map(\.url.path) == ["/oauth/token", "/x"])
             #expect(await FileCredentialStore(url: file).load()?.accessToken == "fresh")
         }
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Request pipeline")
 struct PipelineTests {
     @Test(
-        "The stages are built in the documented order: call middlewares and the operation hooks per call; retry, download resume, auth, cache, middlewares, redirects, rate limit and request hooks per attempt"
+        "The stages are built in the documented order: call middlewares and the operation hooks per call; retry, download resume, rate limit, auth, cache, middlewares, redirects and request hooks per attempt"
     )
     func stageOrder() throws {
         var configuration = ClientConfiguration(baseURL: try #require(URL(string: "https://api.example.com")))
@@ -30,8 +30,8 @@ struct PipelineTests {
         #expect(full.callStages.map(Self.name) == ["call", "OperationReportStage"])
         #expect(
             full.stages.map(Self.name) == [
-                "RetryStage", "DownloadResumeStage", "AuthStage", "CacheStage", "first", "second", "RedirectStage",
-                "RateLimitStage", "RequestHooksStage",
+                "RetryStage", "DownloadResumeStage", "RateLimitStage", "AuthStage", "CacheStage", "first", "second",
+                "RedirectStage", "RequestHooksStage",
             ]
         )
 

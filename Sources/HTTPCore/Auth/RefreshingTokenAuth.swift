@@ -179,8 +179,15 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
         { [self] current in
             guard let store else { return try await refreshAndReport(current, trigger, context) }
             return try await store.withRefreshLock {
-                if let renewed = await renewedElsewhere(than: current, in: store) { return renewed }
-                return try await refreshAndReport(current, trigger, context)
+                guard let renewed = await renewedElsewhere(than: current, in: store) else {
+                    return try await refreshAndReport(current, trigger, context)
+                }
+                // Renewed elsewhere long enough ago to have expired since (the fleet was idle):
+                // its refresh token is the live one, so refresh from it rather than send a dead token.
+                guard renewed.refreshToken != nil,
+                    renewed.expires(within: refreshMargin, of: context.timeSource.now())
+                else { return renewed }
+                return try await refreshAndReport(renewed, trigger, context)
             }
         }
     }
