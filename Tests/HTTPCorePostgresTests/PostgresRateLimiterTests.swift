@@ -12,6 +12,8 @@ import Testing
 @Suite("Postgres: rate limiter", PostgresTestServer.trait, .timeLimit(.minutes(1)))
 struct PostgresRateLimiterTests {
     private static let rate = RequestRate(20, per: .seconds(1))
+    /// For tests that need the count to hold still while slow statements run.
+    private static let slowRate = RequestRate(20, per: .seconds(10))
     /// Leases live 300 ms (the default would be 50 ms), so fewer of a slow statement's permits
     /// expire before they are spent.
     private static let lifetime = Duration.milliseconds(300)
@@ -63,14 +65,14 @@ struct PostgresRateLimiterTests {
     func capAndFairness() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
             try await warmUp(pools)
-            // Batches of 2: more turns to take, so both processes are in the race for each.
-            let limiters = pools.enumerated().map { limiter($1, $0, batchSize: 2) }
+            // Batches of 5: four turns per span to race for, and few statements for a busy machine.
+            let limiters = pools.enumerated().map { limiter($1, $0, batchSize: 5) }
             let key = PostgresTestServer.uniqueKey("cap")
             let acquired = Locked([0, 0])
             let start = ContinuousClock.now
-            // 30 grants need a second span (the first holds 20): alone that is 1.3 s; a loaded
-            // machine gets 6 s.
-            let wanted = 30
+            // 25 grants need a second span (the first holds 20): alone that is 1.3 s; a loaded
+            // machine, where statements take a second, gets 10 s.
+            let wanted = 25
             await withTaskGroup(of: Void.self) { group in
                 for (index, limiter) in limiters.enumerated() {
                     for _ in 0..<4 {
@@ -83,7 +85,7 @@ struct PostgresRateLimiterTests {
                     }
                 }
                 while log.countedGrants(for: key, span: Self.span()).count < wanted,
-                    ContinuousClock.now - start < .seconds(6)
+                    ContinuousClock.now - start < .seconds(10)
                 {
                     try? await Task.sleep(for: .milliseconds(20))
                 }
@@ -105,19 +107,27 @@ struct PostgresRateLimiterTests {
     func pauseShared() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
             try await warmUp(pools)
-            let limiters = pools.enumerated().map { limiter($1, $0) }
+            // A long window, so the only wait is the pause's however slow the statements are.
+            let limiters = pools.enumerated().map { limiter($1, $0, rate: Self.slowRate) }
             let key = PostgresTestServer.uniqueKey("pause")
-            try await limiters[1].acquirePermit(for: key, deadline: nil, timeSource: clock)
+            let timeSource = RecordingTimeSource()
+            try await limiters[1].acquirePermit(for: key, deadline: nil, timeSource: timeSource)
             let beforePause = log.count
             await limiters[0].pause(key, for: .milliseconds(400), timeSource: clock)
             // limiters[1] holds at most 3 permits leased before the pause: the 4th needs a lease.
-            for _ in 0..<4 { try await limiters[1].acquirePermit(for: key, deadline: nil, timeSource: clock) }
+            for _ in 0..<4 { try await limiters[1].acquirePermit(for: key, deadline: nil, timeSource: timeSource) }
             let pausedUntil = try await pausedUntil(key, in: pools[1])
-            let granted = log.leases(for: key, from: beforePause).filter { $0.answer.lease.count > 0 }
-            let first = try #require(granted.first)
+            let leases = log.leases(for: key, from: beforePause)
+            let granted = leases.filter { $0.answer.lease.count > 0 }
+            #expect(!granted.isEmpty)
             #expect(granted.allSatisfy { $0.limiter == 1 && $0.answer.lease.id >= pausedUntil })
-            // It asked again once the pause ended, not a window or more later.
-            #expect(first.answer.lease.id - pausedUntil < Duration.milliseconds(1500).wholeMicroseconds)
+            // It slept no longer than the database said the pause had left (plus the jitter).
+            let refused = leases.filter { $0.answer.lease.count == 0 }
+            #expect(!refused.isEmpty && timeSource.sleeps.count == refused.count)
+            for (slept, refusal) in zip(timeSource.sleeps, refused) {
+                #expect(slept <= refusal.answer.wait + Self.slowRate.window / 100)
+                #expect(refusal.answer.wait <= .milliseconds(400))
+            }
         }
     }
 
@@ -127,12 +137,13 @@ struct PostgresRateLimiterTests {
             try await warmUp(pools)
             let key = PostgresTestServer.uniqueKey("wait")
             let started = ContinuousClock.now
-            try await limiter(pools[0], 0, batchSize: 20).acquirePermit(for: key, deadline: nil, timeSource: clock)
+            let spender = limiter(pools[0], 0, batchSize: 20, rate: Self.slowRate)
+            try await spender.acquirePermit(for: key, deadline: nil, timeSource: clock)
             #expect(log.leases(for: key).map(\.answer.lease.count) == [20])
 
             // On a clock that never moves, a limiter that slept instead of failing would hang.
             let frozen = TestClock(mode: .manual)
-            let other = limiter(pools[1], 1)
+            let other = limiter(pools[1], 1, rate: Self.slowRate)
             let error = await expectAPIError(.rateLimit) {
                 try await other.acquirePermit(
                     for: key,
@@ -143,8 +154,9 @@ struct PostgresRateLimiterTests {
             let elapsed = ContinuousClock.now - started
             #expect(frozen.sleeps.isEmpty)
             // The next permit comes a span after the first 20 were granted.
+            let span = Self.span(Self.slowRate)
             let retryAfter = try #require(error?.details.retryAfter)
-            #expect(retryAfter <= Self.span() && retryAfter >= Self.span() - elapsed, "retry after \(retryAfter)")
+            #expect(retryAfter <= span && retryAfter >= span - elapsed, "retry after \(retryAfter)")
 
             let waiting = Task { try await other.acquirePermit(for: key, deadline: nil, timeSource: frozen) }
             await frozen.waitForSleepers()
@@ -158,15 +170,8 @@ struct PostgresRateLimiterTests {
         try await PostgresTestServer.withDatabases(2) { pools in
             try await warmUp(pools)
             // A long window, so nothing leaves the count however slow the statements are.
-            let rate = RequestRate(20, per: .seconds(10))
-            let hoarder = limiter(pools[0], 0, batchSize: 10, rate: rate)
-            // The public initializer, so its wiring (the span, the jitter) meets the real server too.
-            let other = PostgresRateLimiter(
-                database: pools[1],
-                limit: rate,
-                batchSize: 20,
-                leaseLifetime: Self.lifetime
-            )
+            let hoarder = limiter(pools[0], 0, batchSize: 10, rate: Self.slowRate)
+            let other = limiter(pools[1], 1, batchSize: 20, rate: Self.slowRate)
             let key = PostgresTestServer.uniqueKey("return")
             try await hoarder.acquirePermit(for: key, deadline: nil, timeSource: clock)
             try await Task.sleep(for: Self.lifetime + .milliseconds(10))
@@ -175,7 +180,9 @@ struct PostgresRateLimiterTests {
             let hoarded = log.leases(for: key)
             #expect(hoarded.map(\.answer.lease.count) == [10, 10])
             #expect(hoarded.last?.returning == PermitLease(id: hoarded[0].answer.lease.id, count: 9))
-            #expect(try await permitsAtOnce(other, key) == 9)
+            try await other.acquirePermit(for: key, deadline: clock.monotonicNow(), timeSource: clock)
+            #expect(log.leases(for: key).dropFirst(2).first?.answer.lease.count == 9)
+            #expect(log.countedGrants(for: key, span: Self.span(Self.slowRate)).count == 20)
         }
     }
 
@@ -191,16 +198,29 @@ struct PostgresRateLimiterTests {
             await pools[0].shutdown()
             let span = Self.span().wholeMicroseconds
 
-            #expect(try await permitsAtOnce(other, key) >= 10)
+            try await other.acquirePermit(for: key, deadline: nil, timeSource: clock)
             let first = try #require(log.leases(for: key).dropFirst().first?.answer.lease)
             // While the crashed 10 count (a span on the server's clock) only 10 are left.
             #expect(first.count == (first.id - crashedAt < span ? 10 : 20))
 
-            let afterSpent = log.count
-            try await other.acquirePermit(for: key, deadline: nil, timeSource: clock)
-            let next = try #require(log.leases(for: key, from: afterSpent).first { $0.answer.lease.count > 0 })
-            #expect(next.answer.lease.id >= crashedAt + span)
-            #expect(next.answer.lease.id - crashedAt - span < Duration.milliseconds(1500).wholeMicroseconds)
+            // Spending the rest and one more waits until the crashed lease stops counting.
+            let timeSource = RecordingTimeSource()
+            let afterFirst = log.count
+            for _ in 0..<first.count {
+                try await other.acquirePermit(for: key, deadline: nil, timeSource: timeSource)
+            }
+            let leases = log.leases(for: key, from: afterFirst)
+            let refused = leases.filter { $0.answer.lease.count == 0 }
+            #expect(timeSource.sleeps.count == refused.count)
+            for (slept, refusal) in zip(timeSource.sleeps, refused) {
+                #expect(slept <= refusal.answer.wait + Self.rate.window / 100)
+            }
+            // More than 10 of its own beside the crashed 10: the cap below puts them a span later.
+            let grants = log.countedGrants(for: key, span: Self.span())
+            #expect(grants.count { $0 != crashedAt } > first.count)
+            for (first, last) in zip(grants, grants.dropFirst(Self.rate.permits)) {
+                #expect(last - first >= span, "21 permits within \(last - first) µs")
+            }
         }
     }
 
