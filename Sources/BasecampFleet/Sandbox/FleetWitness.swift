@@ -79,10 +79,10 @@ final class FleetWitness: Sendable {
             let window = limit.window.components
             counts.limitSeconds = Double(window.seconds) + Double(window.attoseconds) / 1e18
         }
-        let todos = module.todos().filter { $0.content.hasPrefix(contentPrefix) }
+        let todos = module.todos().filter { $0.title.hasPrefix(contentPrefix) }
         counts.storedTodos = todos.count
-        counts.distinctTodos = Set(todos.map(\.content)).count
-        counts.editedTodos = Set(todos.filter { $0.description == FleetWorkload.editMark }.map(\.content)).count
+        counts.distinctTodos = Set(todos.map(\.title)).count
+        counts.editedTodos = Set(todos.filter { $0.text == FleetWorkload.editMark }.map(\.title)).count
         return counts
     }
 }
