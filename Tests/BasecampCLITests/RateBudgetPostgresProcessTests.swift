@@ -14,7 +14,7 @@ import Testing
             || ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_POSTGRES"] == "1",
         "Needs PostgreSQL: export HTTPCORE_POSTGRES_URL=$(Scripts/postgres.sh start)"
     ),
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(2))
 )
 struct RateBudgetPostgresProcessTests {
     @Test("two machines spend from one budget per account; a pause one process saw holds the other")

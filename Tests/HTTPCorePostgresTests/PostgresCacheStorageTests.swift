@@ -6,7 +6,7 @@ import Testing
 
 @testable import HTTPCorePostgres
 
-@Suite("Postgres: the shared ETag cache", PostgresTestServer.trait, .timeLimit(.minutes(1)))
+@Suite("Postgres: the shared ETag cache", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct PostgresCacheStorageTests {
     /// A server that versions `/items/N` by a counter the test bumps, answering 304 to a request
     /// that names the current version, and 204 to writes.

@@ -9,7 +9,7 @@ import Testing
 /// a small rate (20 per second) so each test takes a second or two alone. The suite must hold
 /// when a loaded machine slows statements to hundreds of milliseconds, so safety (the cap, the
 /// pause) is judged by the grant times the database recorded, and throughput by generous floors.
-@Suite("Postgres: rate limiter", PostgresTestServer.trait, .timeLimit(.minutes(1)))
+@Suite("Postgres: rate limiter", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct PostgresRateLimiterTests {
     private static let rate = RequestRate(20, per: .seconds(1))
     /// For tests that need the count to hold still while slow statements run.

@@ -184,8 +184,9 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
                 }
                 // Renewed elsewhere long enough ago to have expired since (the fleet was idle):
                 // its refresh token is the live one, so refresh from it rather than send a dead token.
-                guard renewed.refreshToken != nil,
-                    renewed.expires(within: refreshMargin, of: context.timeSource.now())
+                // Only an expired one: a token merely inside the refresh margin is adopted, or every
+                // worker waiting on the lock would refresh again.
+                guard renewed.refreshToken != nil, renewed.expires(within: .zero, of: context.timeSource.now())
                 else { return renewed }
                 return try await refreshAndReport(renewed, trigger, context)
             }
