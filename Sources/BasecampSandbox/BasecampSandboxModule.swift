@@ -152,6 +152,12 @@ public struct BasecampSandboxModule: SandboxModule {
         await server.webhooks.stop(within: webhookTimeout + .seconds(5))
     }
 
+    /// Puts the account back to the seed, as `POST {basePath}/_sandbox/reset` does, so one
+    /// sandbox can serve several tests; does nothing before the module is mounted.
+    ///
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the state file cannot be written.
+    public func resetAccount() throws { try server?.store.reset() }
+
     /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,
     /// cards and the other kept kinds), in storage order, as the sandbox holds it now; empty
     /// before the module is mounted. With the module mounted on several sandboxes, the last one

@@ -8,10 +8,6 @@ import Testing
 
 @testable import BasecampCLI
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Every example any `basecamp … --help` prints runs as printed: `--sandbox` ones against the
 /// built-in sandbox, the others with the variables a signed-in user has, pointing at a sandbox
 /// the test owns. Pipelines, uploads and downloads run in a shell in a scratch folder; commands
@@ -108,13 +104,14 @@ struct HelpExampleTests {
         try await withBasecampSandbox(module: module) { _, baseURL in
             let signedIn = credentials(baseURL).merging(["BASECAMP_WEBHOOK_SECRET": "example-secret"]) { $1 }
             for example in batch.examples {
-                try await Self.run(example, signedIn: signedIn)
+                try await Self.run(example, signedIn: signedIn, module: module)
             }
         }
     }
 
-    /// Runs one example; `signedIn` is the environment of a user signed in to the test's sandbox.
-    static func run(_ example: Example, signedIn: [String: String]) async throws {
+    /// Runs one example; `signedIn` is the environment of a user signed in to the test's
+    /// sandbox, which `module` plays.
+    static func run(_ example: Example, signedIn: [String: String], module: BasecampSandboxModule) async throws {
         let words = command(example.line)
         let sandboxed = words.contains("--sandbox")
         let variables = assignments(example.line).merging(sandboxed ? [:] : signedIn) { first, _ in first }
@@ -128,7 +125,7 @@ struct HelpExampleTests {
             #expect(started.contains("Ctrl-C to stop"), "\(example.line): \(started)")
             #expect(try await running.interrupt() == 0, "\(example.line): \(running.stderr.text)")
         } else if sandboxed, !variables.keys.contains(where: { $0.hasPrefix("BASECAMP_SANDBOX_") }) {
-            try await resetAccount(signedIn: signedIn)
+            try module.resetAccount()
             let ownVariables = assignments(example.line).merging(signedIn) { first, _ in first }
             let result = await basecamp(arguments.filter { $0 != "--sandbox" }, variables: ownVariables)
             #expect(result.exitCode == 0, "\(example.line): \(result.stderr)")
@@ -136,16 +133,6 @@ struct HelpExampleTests {
             let result = await basecamp(arguments, variables: variables)
             #expect(result.exitCode == 0, "\(example.line): \(result.stderr)")
         }
-    }
-
-    /// Puts the test sandbox's account back to the seed, as a fresh `--sandbox` run has it.
-    static func resetAccount(signedIn: [String: String]) async throws {
-        let base = try #require(signedIn["BASECAMP_BASE_URL"].flatMap(URL.init(string:)))
-        var request = URLRequest(url: base.appending(path: "_sandbox/reset"))
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(signedIn["BASECAMP_TOKEN"] ?? "")", forHTTPHeaderField: "Authorization")
-        let (_, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 204)
     }
 
     /// Whether the command reads or writes a file in the working directory.

@@ -21,6 +21,10 @@ enum PostgresTestServer {
         "Needs PostgreSQL: export HTTPCORE_POSTGRES_URL=$(Scripts/postgres.sh start), then Scripts/postgres.sh stop"
     )
 
+    /// How long a test's pool waits for a connection: long, because a whole suite on two cores
+    /// can keep a loopback connection waiting for seconds, and these tests are not about that.
+    static let connectTimeout: Duration = .seconds(60)
+
     /// The shared test schema; tests keep apart by their own keys.
     static let sharedSchema = "httpcore_test"
 
@@ -31,7 +35,12 @@ enum PostgresTestServer {
         _ body: (PostgresDatabase) async throws -> Void
     ) async throws {
         let url = try #require(url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
-        let database = try PostgresDatabase(url: url, maximumConnections: maximumConnections, schema: schema)
+        let database = try PostgresDatabase(
+            url: url,
+            maximumConnections: maximumConnections,
+            connectTimeout: connectTimeout,
+            schema: schema
+        )
         try await database.withRunning { database in try await body(database) }
     }
 
@@ -44,7 +53,12 @@ enum PostgresTestServer {
     ) async throws {
         let url = try #require(url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
         let databases = try (0..<count).map { _ in
-            try PostgresDatabase(url: url, maximumConnections: maximumConnections, schema: sharedSchema)
+            try PostgresDatabase(
+                url: url,
+                maximumConnections: maximumConnections,
+                connectTimeout: connectTimeout,
+                schema: sharedSchema
+            )
         }
         for database in databases { database.start() }
         do {
