@@ -30,6 +30,7 @@ struct RateBudgetPostgresProcessTests {
             let machines = folders.map {
                 unshared.merging($0.variables) { $1 }.merging(["BASECAMP_CREDENTIALS_URL": url]) { $1 }
             }
+            let firstSpent = ContinuousClock.now
             let control = try await runBuiltBasecamp(["projects", "list"], variables: unshared)
             for machine in machines {
                 let result = try await runBuiltBasecamp(["projects", "list"], variables: machine)
@@ -52,7 +53,13 @@ struct RateBudgetPostgresProcessTests {
                 while (try? await limiter.acquirePermit(for: account, deadline: now, timeSource: .system)) != nil {
                     left += 1
                 }
-                #expect(left == 47)
+                // Judged while the first permits still count: a loaded machine can take longer
+                // than Basecamp's window to get here, and then they have rightly expired.
+                if ContinuousClock.now - firstSpent < .seconds(10) {
+                    #expect(left == 47)
+                } else {
+                    #expect(left >= 47)
+                }
             }
         }
     }

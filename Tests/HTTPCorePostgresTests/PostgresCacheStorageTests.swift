@@ -69,7 +69,13 @@ struct PostgresCacheStorageTests {
         _ namespace: String,
         maxBytes: Int = 1 << 20
     ) -> PostgresCacheStorage {
-        PostgresCacheStorage(database: database, namespace: namespace, maxBytes: maxBytes, timeout: .seconds(30))
+        PostgresCacheStorage(
+            database: database,
+            namespace: namespace,
+            maxBytes: maxBytes,
+            timeout: .seconds(90),
+            pauseAfterFailure: .zero
+        )
     }
 
     /// Runs `body` with one storage per pool, all in one namespace of their own, and a server.
