@@ -3,7 +3,21 @@ import HTTPCore
 import HTTPCorePostgres
 
 extension Runner {
-    // MARK: 10. Fleet coordination through PostgreSQL
+    // MARK: 11. Fleet coordination through PostgreSQL
+
+    /// A row of a PostgreSQL workload that was not measured because no server was named.
+    func appendSkippedWithoutDatabase(_ workload: String, _ variant: String, baseline: String?) {
+        rows.append(
+            Row(
+                workload: workload,
+                variant: variant,
+                unit: .time,
+                samples: [],
+                baseline: baseline,
+                note: "skipped: no database (--postgres-url or HTTPCORE_POSTGRES_URL)"
+            )
+        )
+    }
 
     /// A permit from the PostgreSQL rate limiter in batches of 4 next to one statement per
     /// permit, and a credential load and adopt (the refresh lock, then a load) from
@@ -13,16 +27,7 @@ extension Runner {
     func postgres() async throws {
         guard let url = settings.postgresURL else {
             for (variant, baseline) in Self.postgresRows {
-                rows.append(
-                    Row(
-                        workload: "11. PostgreSQL",
-                        variant: variant,
-                        unit: .time,
-                        samples: [],
-                        baseline: baseline,
-                        note: "skipped: no database (--postgres-url or HTTPCORE_POSTGRES_URL)"
-                    )
-                )
+                appendSkippedWithoutDatabase("11. PostgreSQL", variant, baseline: baseline)
             }
             return
         }

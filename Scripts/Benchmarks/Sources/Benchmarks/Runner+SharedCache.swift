@@ -13,16 +13,7 @@ extension Runner {
         let workload = "10. shared-cache hit"
         let variant = "Client + PostgresCacheStorage, in-memory 304"
         guard let url = settings.postgresURL else {
-            rows.append(
-                Row(
-                    workload: workload,
-                    variant: variant,
-                    unit: .time,
-                    samples: [],
-                    baseline: nil,
-                    note: "skipped: no database (--postgres-url or HTTPCORE_POSTGRES_URL)"
-                )
-            )
+            appendSkippedWithoutDatabase(workload, variant, baseline: nil)
             return
         }
         let body = try BenchDocument.encoded()
