@@ -107,9 +107,12 @@ public final class TestClock: TimeSource {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Waits (yielding, not sleeping) until `count` sleepers are suspended, so a test can
-    /// act at the moment a wait begins.
-    public func waitForSleepers(_ count: Int = 1) async {
-        while sleeperCount < count { await Task.yield() }
+    /// Waits until `count` sleepers are suspended, so a test can act at the moment a wait
+    /// begins; gives up after `timeLimit` of real time (see ``waitUntil(timeLimit:_:)``).
+    ///
+    /// - Returns: Whether `count` sleepers were waiting in time.
+    @discardableResult
+    public func waitForSleepers(_ count: Int = 1, timeLimit: Duration = .seconds(60)) async -> Bool {
+        await waitUntil(timeLimit: timeLimit) { sleeperCount >= count }
     }
 }

@@ -96,7 +96,7 @@ struct AdapterTests {
         let call = Task {
             try await client.send(Endpoint<JSONValue>(.get, "x", operation: OperationMetadata(name: "Op")))
         }
-        while transport.requests.isEmpty { await Task.yield() }
+        await waitUntil { !transport.requests.isEmpty }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(tracer.activeSpans.isEmpty)

@@ -14,6 +14,8 @@ struct PostgresRateLimiterTests {
     private static let rate = RequestRate(20, per: .seconds(1))
     /// For tests that need the count to hold still while slow statements run.
     private static let slowRate = RequestRate(20, per: .seconds(10))
+    /// A window no test outlasts, however loaded the machine: its permits stay counted.
+    private static let glacialRate = RequestRate(20, per: .seconds(600))
     /// Leases live 300 ms (the default would be 50 ms), so fewer of a slow statement's permits
     /// expire before they are spent.
     private static let lifetime = Duration.milliseconds(300)
@@ -70,8 +72,8 @@ struct PostgresRateLimiterTests {
             let key = PostgresTestServer.uniqueKey("cap")
             let acquired = Locked([0, 0])
             let start = ContinuousClock.now
-            // 25 grants need a second span (the first holds 20): alone that is 1.3 s; a loaded
-            // machine, where statements take a second, gets 10 s.
+            // 25 grants need a second span (the first holds 20): alone that is 1.3 s; a machine
+            // busy with the whole suite, where a statement can take seconds, gets a minute.
             let wanted = 25
             await withTaskGroup(of: Void.self) { group in
                 for (index, limiter) in limiters.enumerated() {
@@ -85,7 +87,7 @@ struct PostgresRateLimiterTests {
                     }
                 }
                 while log.countedGrants(for: key, span: Self.span()).count < wanted,
-                    ContinuousClock.now - start < .seconds(10)
+                    ContinuousClock.now - start < .seconds(60)
                 {
                     try? await Task.sleep(for: .milliseconds(20))
                 }
@@ -123,8 +125,10 @@ struct PostgresRateLimiterTests {
             #expect(!granted.isEmpty)
             #expect(granted.allSatisfy { $0.limiter == 1 && $0.answer.lease.id >= pausedUntil })
             // It slept no longer than the database said the pause had left (plus the jitter).
+            // Usually the first lease after the pause is refused; on a machine so busy that the
+            // statement arrives after the pause has ended, the checks above are what hold.
             let refused = leases.filter { $0.answer.lease.count == 0 }
-            #expect(!refused.isEmpty && timeSource.sleeps.count == refused.count)
+            #expect(timeSource.sleeps.count == refused.count)
             for (slept, refusal) in zip(timeSource.sleeps, refused) {
                 #expect(slept <= refusal.answer.wait + Self.slowRate.window / 100)
                 #expect(refusal.answer.wait <= .seconds(2))
@@ -138,13 +142,13 @@ struct PostgresRateLimiterTests {
             try await warmUp(pools)
             let key = PostgresTestServer.uniqueKey("wait")
             let started = ContinuousClock.now
-            let spender = limiter(pools[0], 0, batchSize: 20, rate: Self.slowRate)
+            let spender = limiter(pools[0], 0, batchSize: 20, rate: Self.glacialRate)
             try await spender.acquirePermit(for: key, deadline: nil, timeSource: clock)
             #expect(log.leases(for: key).map(\.answer.lease.count) == [20])
 
             // On a clock that never moves, a limiter that slept instead of failing would hang.
             let frozen = TestClock(mode: .manual)
-            let other = limiter(pools[1], 1, rate: Self.slowRate)
+            let other = limiter(pools[1], 1, rate: Self.glacialRate)
             let error = await expectAPIError(.rateLimit) {
                 try await other.acquirePermit(
                     for: key,
@@ -155,12 +159,12 @@ struct PostgresRateLimiterTests {
             let elapsed = ContinuousClock.now - started
             #expect(frozen.sleeps.isEmpty)
             // The next permit comes a span after the first 20 were granted.
-            let span = Self.span(Self.slowRate)
+            let span = Self.span(Self.glacialRate)
             let retryAfter = try #require(error?.details.retryAfter)
             #expect(retryAfter <= span && retryAfter >= span - elapsed, "retry after \(retryAfter)")
 
             let waiting = Task { try await other.acquirePermit(for: key, deadline: nil, timeSource: frozen) }
-            await frozen.waitForSleepers()
+            #expect(await frozen.waitForSleepers())
             waiting.cancel()
             await #expect(throws: CancellationError.self) { try await waiting.value }
         }
@@ -170,9 +174,9 @@ struct PostgresRateLimiterTests {
     func unusedPermitsReturn() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
             try await warmUp(pools)
-            // A long window, so nothing leaves the count however slow the statements are.
-            let hoarder = limiter(pools[0], 0, batchSize: 10, rate: Self.slowRate)
-            let other = limiter(pools[1], 1, batchSize: 20, rate: Self.slowRate)
+            // A window no test outlasts, so nothing leaves the count however slow the statements are.
+            let hoarder = limiter(pools[0], 0, batchSize: 10, rate: Self.glacialRate)
+            let other = limiter(pools[1], 1, batchSize: 20, rate: Self.glacialRate)
             let key = PostgresTestServer.uniqueKey("return")
             try await hoarder.acquirePermit(for: key, deadline: nil, timeSource: clock)
             try await Task.sleep(for: Self.lifetime + .milliseconds(10))
@@ -183,7 +187,7 @@ struct PostgresRateLimiterTests {
             #expect(hoarded.last?.returning == PermitLease(id: hoarded[0].answer.lease.id, count: 9))
             try await other.acquirePermit(for: key, deadline: clock.monotonicNow(), timeSource: clock)
             #expect(log.leases(for: key).dropFirst(2).first?.answer.lease.count == 9)
-            #expect(log.countedGrants(for: key, span: Self.span(Self.slowRate)).count == 20)
+            #expect(log.countedGrants(for: key, span: Self.span(Self.glacialRate)).count == 20)
         }
     }
 

@@ -78,14 +78,15 @@ struct AuthRefreshLockTests {
             }
             // One strategy is refreshing (held at the gate); the other is waiting for the lock.
             // Without the lock both would reach the token endpoint; stop waiting then too.
-            while !(refreshes.value == 1 && lockClock.sleeperCount == 1) && refreshes.value < 2 { await Task.yield() }
+            await waitUntil { (refreshes.value == 1 && lockClock.sleeperCount == 1) || refreshes.value >= 2 }
             #expect(refreshes.value == 1)
             gate.open()
             // The waiter polls for the lock on the lock clock: let it look again until both are done.
-            while finished.value < 2 {
+            let bothDone = await waitUntil {
                 if lockClock.sleeperCount > 0 { lockClock.advance(by: .milliseconds(100)) }
-                await Task.yield()
+                return finished.value == 2
             }
+            #expect(bothDone)
             #expect(try await one.value["ok"] == true)
             #expect(try await two.value["ok"] == true)
             #expect(refreshes.value == 1)

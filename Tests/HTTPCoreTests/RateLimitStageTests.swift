@@ -86,7 +86,7 @@ struct RateLimitStageTests {
         #expect(transport.requests.count == 2)
         clock.advance(by: .seconds(10))
         await clock.waitForSleepers(1)
-        while transport.requests.count < 4 { await Task.yield() }
+        await waitUntil { transport.requests.count >= 4 }
         #expect(transport.requests.count == 4)
         clock.advance(by: .seconds(10))
         try await calls.value

@@ -20,9 +20,9 @@ struct RateLimiterTests {
         }
     }
 
-    /// Yields until `log` holds `count` entries (the granted waiters have run).
+    /// Waits until `log` holds `count` entries (the granted waiters have run).
     private func waitForLog(_ log: EventLog, count: Int) async {
-        while log.entries.count < count { await Task.yield() }
+        #expect(await waitUntil { log.entries.count >= count })
     }
 
     @Test("3 per 10 s: three permits at once, the fourth one window after the first")

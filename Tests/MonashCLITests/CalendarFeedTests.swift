@@ -24,7 +24,7 @@ struct CalendarFeedTests {
                 let index = min(state.fetches, state.weeks.count) - 1
                 return state.weeks[index]
             }
-            while state.withLock({ $0.held }) { await Task.yield() }
+            await waitUntil { !state.withLock { $0.held } }
             guard let week else {
                 throw APIError.network(APIError.Details(message: "The connection was refused."))
             }
@@ -173,7 +173,7 @@ struct CalendarFeedTests {
         let revisions = try await withThrowingTaskGroup(of: CalendarFeed.Revision.self) { group in
             for _ in 0..<8 { group.addTask { try await feed.revision() } }
             // Every request arrives while the first check is still waiting for the API.
-            while api.fetches == 0 { await Task.yield() }
+            await waitUntil { api.fetches > 0 }
             for _ in 0..<1000 { await Task.yield() }
             api.release()
             return try await group.reduce(into: []) { $0.append($1) }
