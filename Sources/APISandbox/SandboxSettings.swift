@@ -111,6 +111,18 @@ public struct SandboxSettingError: Error, Sendable, Hashable, CustomStringConver
     /// What it takes.
     public var expected: String
 
+    /// Creates the error for a module's own setting.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable's name.
+    ///   - value: What it was set to.
+    ///   - expected: What it takes, as the message ends: "give `expected`."
+    public init(variable: String, value: String, expected: String) {
+        self.variable = variable
+        self.value = value
+        self.expected = expected
+    }
+
     /// `BASECAMP_SANDBOX_RATE_LIMIT='fast' is not understood: give REQUESTS/SECONDS (e.g. 50/10) or off.`
     public var description: String {
         "\(variable)='\(value)' is not understood: give \(expected)."

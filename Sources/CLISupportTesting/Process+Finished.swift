@@ -16,8 +16,16 @@ extension Process {
         defer { folder.remove() }
         let (stdoutFile, stderrFile) = (folder.file("stdout"), folder.file("stderr"))
         for file in [stdoutFile, stderrFile] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        standardOutput = try FileHandle(forWritingTo: stdoutFile)
-        standardError = try FileHandle(forWritingTo: stderrFile)
+        let output = try FileHandle(forWritingTo: stdoutFile)
+        let errors = try FileHandle(forWritingTo: stderrFile)
+        // The child has its own copies; the process object keeps these open for as long as it
+        // lives, so a suite running hundreds of children would run out of low descriptors.
+        defer {
+            try? output.close()
+            try? errors.close()
+        }
+        standardOutput = output
+        standardError = errors
         if standardInput == nil { standardInput = FileHandle.nullDevice }
         try run()
         let deadline = ContinuousClock.now + timeLimit

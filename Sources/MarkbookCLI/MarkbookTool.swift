@@ -58,12 +58,7 @@ struct MarkbookTool: CommandLineTool {
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxModules(environment: CLIEnvironment) throws -> [any SandboxModule] {
         let clock = environment.clock
-        let options: MarkbookSandboxOptions
-        do {
-            options = try MarkbookSandboxOptions(environment: environment.variables)
-        } catch let error as MarkbookSandboxOptionError {
-            throw ConfigurationError(error.description, hint: "Unset it to play the real API without faults.")
-        }
+        let options = try MarkbookSandboxOptions(environment: environment.variables)
         guard let path = environment.variables["MARKBOOK_SANDBOX_STATE"], !path.isEmpty else {
             return [MarkbookSandboxModule(acceptsAnyCredentials: true, options: options, now: { clock.now() })]
         }

@@ -1,3 +1,4 @@
+import APISandbox
 import Foundation
 
 /// How a ``MarkbookSandboxModule`` plays backups and whether it makes result writes fail: the
@@ -87,23 +88,27 @@ public struct MarkbookSandboxOptions: Sendable, Hashable {
     /// Reads the options from environment variables (see the table above); unset ones keep
     /// their defaults.
     ///
-    /// - Throws: ``MarkbookSandboxOptionError`` naming the variable when a value cannot be read,
+    /// - Throws: ``APISandbox/SandboxSettingError`` naming the variable when a value cannot be read,
     ///   so a typo is an error rather than a sandbox quietly playing something else.
     public init(environment: [String: String]) throws {
         self.init()
         if let text = Self.value(Self.backupVariable, environment) {
             guard let mode = BackupMode(rawValue: text.lowercased()) else {
-                throw MarkbookSandboxOptionError(
+                throw SandboxSettingError(
                     variable: Self.backupVariable,
                     value: text,
-                    expected: BackupMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    expected: "one of " + BackupMode.allCases.map(\.rawValue).joined(separator: ", ")
                 )
             }
             backup = mode
         }
         if let text = Self.value(Self.failAfterVariable, environment) {
             guard let count = Int(text), count >= 0 else {
-                throw MarkbookSandboxOptionError(variable: Self.failAfterVariable, value: text, expected: "a count ≥ 0")
+                throw SandboxSettingError(
+                    variable: Self.failAfterVariable,
+                    value: text,
+                    expected: "a count of 0 or more"
+                )
             }
             resultWriteFaults.failAfterWrites = count
         }
@@ -112,10 +117,10 @@ public struct MarkbookSandboxOptions: Sendable, Hashable {
                 text.split(separator: ",").map { pair in
                     let parts = pair.split(separator: ":").map { Int($0.trimmingCharacters(in: .whitespaces)) }
                     guard parts.count == 2, let student = parts[0], let task = parts[1] else {
-                        throw MarkbookSandboxOptionError(
+                        throw SandboxSettingError(
                             variable: Self.failCellsVariable,
                             value: text,
-                            expected: "STUDENTKEY:TASKKEY pairs separated by commas, e.g. 5001:4001,5002:4003"
+                            expected: "STUDENTKEY:TASKKEY pairs separated by commas (e.g. 5001:4001,5002:4003)"
                         )
                     }
                     return MarkbookSandboxModule.ResultCell(studentKey: student, taskKey: task)
@@ -124,7 +129,7 @@ public struct MarkbookSandboxOptions: Sendable, Hashable {
         }
         if let text = Self.value(Self.failWithVariable, environment) {
             guard let failure = Self.failure(text) else {
-                throw MarkbookSandboxOptionError(
+                throw SandboxSettingError(
                     variable: Self.failWithVariable,
                     value: text,
                     expected: "error, error:REASON, http:CODE or lost:CODE (CODE from 400 to 599)"
@@ -150,24 +155,4 @@ public struct MarkbookSandboxOptions: Sendable, Hashable {
         default: return nil
         }
     }
-}
-
-/// An environment variable for the Markbook sandbox whose value cannot be read.
-public struct MarkbookSandboxOptionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The variable.
-    public var variable: String
-    /// Its value.
-    public var value: String
-    /// What it should be.
-    public var expected: String
-
-    /// Creates the error.
-    public init(variable: String, value: String, expected: String) {
-        self.variable = variable
-        self.value = value
-        self.expected = expected
-    }
-
-    /// `MARKBOOK_SANDBOX_BACKUP is "soon"; expected scheduled, ready, pending, none.`
-    public var description: String { "\(variable) is \"\(value)\"; expected \(expected)." }
 }

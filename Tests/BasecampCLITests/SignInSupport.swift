@@ -67,8 +67,14 @@ func browserSignIn(
     process.arguments = arguments
     process.environment = BuiltExecutable.environment(personPresent.merging(variables) { $1 })
     process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-    process.standardError = try FileHandle(forWritingTo: stderrURL)
+    let output = try FileHandle(forWritingTo: stdoutURL)
+    let errors = try FileHandle(forWritingTo: stderrURL)
+    defer {
+        try? output.close()
+        try? errors.close()
+    }
+    process.standardOutput = output
+    process.standardError = errors
     try process.run()
     defer { if process.isRunning { process.terminate() } }
 

@@ -209,6 +209,7 @@ struct ImportWorkflowTests {
             variables: ["MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER": "soon"]
         )
         #expect(typo.exitCode == 1)
-        #expect(typo.stderr.contains("MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER is \"soon\""))
+        #expect(typo.stderr.contains("MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER='soon' is not understood"))
+        #expect(typo.stderr.contains("Unset MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER"))
     }
 }

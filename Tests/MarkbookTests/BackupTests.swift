@@ -131,7 +131,7 @@ struct BackupTests {
             do {
                 _ = try MarkbookSandboxOptions(environment: [name: value])
                 Issue.record("\(name)=\(value) was accepted")
-            } catch let error as MarkbookSandboxOptionError {
+            } catch let error as SandboxSettingError {
                 #expect(error.variable == name)
                 #expect(error.description.contains(name) && error.description.contains(value))
             }
