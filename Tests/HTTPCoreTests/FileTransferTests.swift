@@ -6,11 +6,18 @@ import Testing
 @testable import HTTPCore
 
 @Suite("Streaming downloads to files and uploads from files")
-struct FileTransferTests {
+final class FileTransferTests: Sendable {
+    /// The folder every file of one test lives in, removed when the test ends.
+    private let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("httpcore-transfer-\(UUID().uuidString)", isDirectory: true)
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
     /// A file named `name` in a fresh directory of its own, not created yet.
-    private static func file(named name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("httpcore-transfer-\(UUID().uuidString)", isDirectory: true)
+    private func file(named name: String) throws -> URL {
+        let folder = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent(name)
     }
@@ -29,7 +36,7 @@ struct FileTransferTests {
 
     @Test("A download lands in the destination, with progress, and leaves no partial file")
     func downloadsToFile() async throws {
-        let destination = try Self.file(named: "report.pdf")
+        let destination = try file(named: "report.pdf")
         let transport = ScriptedTransport([
             .status(200, headers: [.eTag: "\"v1\"", .contentLength: "11"], body: "hello world")
         ])
@@ -51,7 +58,7 @@ struct FileTransferTests {
 
     @Test("A partial file with a validator is resumed with Range and If-Range")
     func resumesPartialFile() async throws {
-        let destination = try Self.file(named: "report.txt")
+        let destination = try file(named: "report.txt")
         let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([
             .status(206, headers: [.contentRange: "bytes 6-10/11", .eTag: "\"v1\""], body: "world")
@@ -67,7 +74,7 @@ struct FileTransferTests {
 
     @Test("A server that sends the whole file despite If-Range replaces the partial file")
     func changedFileStartsOver() async throws {
-        let destination = try Self.file(named: "report.txt")
+        let destination = try file(named: "report.txt")
         _ = try Self.leavePartial("stale bytes", validator: "\"old\"", for: destination)
         let transport = ScriptedTransport([.status(200, headers: [.eTag: "\"new\""], body: "new")])
         let result = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination)
@@ -77,7 +84,7 @@ struct FileTransferTests {
 
     @Test("A 206 that does not continue the partial file is refused, and the partial file kept")
     func mismatchedRangeRefused() async throws {
-        let destination = try Self.file(named: "report.txt")
+        let destination = try file(named: "report.txt")
         let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([.status(206, headers: [.contentRange: "bytes 0-4/11"], body: "hello")])
         let client = try makeClient(transport) { $0.retry = .none }
@@ -91,7 +98,7 @@ struct FileTransferTests {
 
     @Test("A 416 to a resumed request discards the partial file and fetches the whole file once")
     func rangeNotSatisfiableStartsOver() async throws {
-        let destination = try Self.file(named: "report.txt")
+        let destination = try file(named: "report.txt")
         _ = try Self.leavePartial("far too long", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([
             .status(416, headers: [.contentRange: "bytes */3"]),
@@ -104,7 +111,7 @@ struct FileTransferTests {
 
     @Test("Without resume, a partial file is ignored and overwritten")
     func resumeOff() async throws {
-        let destination = try Self.file(named: "report.txt")
+        let destination = try file(named: "report.txt")
         _ = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
         let transport = ScriptedTransport([.status(200, body: "fresh")])
         _ = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination, resume: false)
@@ -114,7 +121,7 @@ struct FileTransferTests {
 
     @Test("An error answer is an APIError and writes nothing to the destination")
     func errorStatusWritesNothing() async throws {
-        let destination = try Self.file(named: "missing.txt")
+        let destination = try file(named: "missing.txt")
         let transport = ScriptedTransport([.status(404, body: "{\"error\":\"Not found\"}")])
         let client = try makeClient(transport)
         let error = await caughtAPIError {
@@ -127,7 +134,7 @@ struct FileTransferTests {
 
     @Test("A retried download asks only for the bytes the failed attempt did not store")
     func retryResumes() async throws {
-        let destination = try Self.file(named: "big.bin")
+        let destination = try file(named: "big.bin")
         let transport = HalfThenFailTransport(body: Data("0123456789".utf8))
         let result = try await transport.client().download(Endpoint<Data>(.get, "big"), to: destination)
         #expect(transport.ranges == [nil, "bytes=5-"])
@@ -137,7 +144,7 @@ struct FileTransferTests {
 
     @Test("An upload sends the file's bytes with its length and the endpoint's content type")
     func uploadsFromFile() async throws {
-        let file = try Self.file(named: "photo.png")
+        let file = try file(named: "photo.png")
         let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0) })
         try bytes.write(to: file)
         let transport = ScriptedTransport([.json(["id": 7], status: 201)])

@@ -5,10 +5,18 @@ import HTTPTypes
 import Testing
 
 @Suite("Streaming file transfers over a real loopback server")
-struct FileTransferLoopbackTests {
-    private static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("loopback-transfer-\(UUID().uuidString)", isDirectory: true)
+final class FileTransferLoopbackTests: Sendable {
+    /// The folder every file of one test lives in (megabytes each), removed when the test ends.
+    private let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("loopback-transfer-\(UUID().uuidString)", isDirectory: true)
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// A fresh directory of its own under the test's folder.
+    private func directory() throws -> URL {
+        let url = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -17,7 +25,7 @@ struct FileTransferLoopbackTests {
     func downloadBeyondBodyLimit(_ transportUnderTest: TransportUnderTest) async throws {
         try await withContract(transportUnderTest) { sandbox, transport in
             let client = try makeClient(sandbox, transport) { $0.maxResponseBodySize = 64 * 1024 }
-            let destination = try Self.directory().appendingPathComponent("file.bin")
+            let destination = try directory().appendingPathComponent("file.bin")
             let count = 3 * 1024 * 1024 + 17
             let last = Locked<TransferProgress?>(nil)
             let result = try await client.download(
@@ -35,7 +43,7 @@ struct FileTransferLoopbackTests {
     func resumes(_ transportUnderTest: TransportUnderTest) async throws {
         try await withContract(transportUnderTest) { sandbox, transport in
             let client = try makeClient(sandbox, transport)
-            let destination = try Self.directory().appendingPathComponent("file.bin")
+            let destination = try directory().appendingPathComponent("file.bin")
             let count = 200_000
             let partial = Client.partialFile(for: destination)
             try Data.sandboxPattern(count: 70_000).write(to: partial)
@@ -51,7 +59,7 @@ struct FileTransferLoopbackTests {
     func uploads(_ transportUnderTest: TransportUnderTest) async throws {
         try await withContract(transportUnderTest) { sandbox, transport in
             let client = try makeClient(sandbox, transport)
-            let file = try Self.directory().appendingPathComponent("upload.bin")
+            let file = try directory().appendingPathComponent("upload.bin")
             let bytes = Data.sandboxPattern(count: 700_001)
             try bytes.write(to: file)
             let last = Locked<TransferProgress?>(nil)
