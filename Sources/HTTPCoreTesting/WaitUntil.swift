@@ -11,7 +11,8 @@
 /// ```
 ///
 /// - Parameters:
-///   - timeLimit: How long to wait before giving up (a minute by default: the whole suite may be competing for the cores).
+///   - timeLimit: How long to wait before giving up: a minute by default, since the whole suite
+///     may be competing for the cores.
 ///   - condition: What to wait for; checked between yields, so keep it cheap.
 /// - Returns: Whether `condition` held before the time ran out.
 @discardableResult
