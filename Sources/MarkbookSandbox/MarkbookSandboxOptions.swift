@@ -102,15 +102,13 @@ public struct MarkbookSandboxOptions: Sendable, Hashable {
             }
             backup = mode
         }
-        if let text = Self.value(Self.failAfterVariable, environment) {
-            guard let count = Int(text), count >= 0 else {
-                throw SandboxSettingError(
-                    variable: Self.failAfterVariable,
-                    value: text,
-                    expected: "a count of 0 or more"
-                )
-            }
-            resultWriteFaults.failAfterWrites = count
+        if Self.value(Self.failAfterVariable, environment) != nil {
+            resultWriteFaults.failAfterWrites = try SandboxSettings.integer(
+                Self.failAfterVariable,
+                in: environment,
+                default: 0,
+                minimum: 0
+            )
         }
         if let text = Self.value(Self.failCellsVariable, environment) {
             resultWriteFaults.cells = try Set(

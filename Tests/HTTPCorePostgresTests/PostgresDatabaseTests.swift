@@ -113,14 +113,7 @@ struct PostgresMigrationTests {
     @Test("Workers migrating at once take turns; each ends at the current version")
     func concurrentMigrations() async throws {
         try await PostgresTestServer.withFreshSchema { database in
-            let url = try #require(PostgresTestServer.url)
-            let others = try (0..<3).map { _ in
-                try PostgresDatabase(
-                    url: url,
-                    connectTimeout: PostgresTestServer.connectTimeout,
-                    schema: database.schema
-                )
-            }
+            let others = try (0..<3).map { _ in try PostgresTestServer.database(schema: database.schema) }
             let versions = try await withThrowingTaskGroup(of: Int.self) { group in
                 for other in others {
                     group.addTask { try await other.withRunning { try await $0.migrate() } }
@@ -151,11 +144,7 @@ struct PostgresMigrationTests {
             components.user = role
             components.password = "worker-pw"
             let workerURL = try #require(components.string)
-            let worker = try PostgresDatabase(
-                url: workerURL,
-                connectTimeout: PostgresTestServer.connectTimeout,
-                schema: database.schema
-            )
+            let worker = try PostgresTestServer.database(at: workerURL, schema: database.schema)
             try await worker.withRunning { worker in
                 let store = PostgresCredentialStore(database: worker, integration: "tests", identity: "restricted")
                 try await store.save(TokenCredentials(accessToken: "a"))
@@ -181,12 +170,7 @@ struct PostgresMigrationTests {
                     logger: PostgresDatabase.quiet
                 )
             }
-            let url = try #require(PostgresTestServer.url)
-            let later = try PostgresDatabase(
-                url: url,
-                connectTimeout: PostgresTestServer.connectTimeout,
-                schema: database.schema
-            )
+            let later = try PostgresTestServer.database(schema: database.schema)
             let error = try await later.withRunning { later in await caughtAPIError { try await later.migrate() } }
             #expect(error?.code == .usage)
             #expect(error?.message.contains("version 99") == true)

@@ -28,19 +28,29 @@ enum PostgresTestServer {
     /// The shared test schema; tests keep apart by their own keys.
     static let sharedSchema = "httpcore_test"
 
+    /// A pool (not yet running) on the test server, or at `server` (another user's address), in
+    /// `schema`, with the tests' ``connectTimeout``.
+    static func database(
+        at server: String? = nil,
+        schema: String = sharedSchema,
+        maximumConnections: Int = 4
+    ) throws -> PostgresDatabase {
+        let url = try #require(server ?? url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
+        return try PostgresDatabase(
+            url: url,
+            maximumConnections: maximumConnections,
+            connectTimeout: connectTimeout,
+            schema: schema
+        )
+    }
+
     /// Runs `body` with a running database on the test server in `schema`.
     static func withDatabase(
         schema: String = sharedSchema,
         maximumConnections: Int = 4,
         _ body: (PostgresDatabase) async throws -> Void
     ) async throws {
-        let url = try #require(url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
-        let database = try PostgresDatabase(
-            url: url,
-            maximumConnections: maximumConnections,
-            connectTimeout: connectTimeout,
-            schema: schema
-        )
+        let database = try database(schema: schema, maximumConnections: maximumConnections)
         try await database.withRunning { database in try await body(database) }
     }
 
@@ -51,15 +61,7 @@ enum PostgresTestServer {
         maximumConnections: Int = 4,
         _ body: ([PostgresDatabase]) async throws -> Void
     ) async throws {
-        let url = try #require(url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
-        let databases = try (0..<count).map { _ in
-            try PostgresDatabase(
-                url: url,
-                maximumConnections: maximumConnections,
-                connectTimeout: connectTimeout,
-                schema: sharedSchema
-            )
-        }
+        let databases = try (0..<count).map { _ in try database(maximumConnections: maximumConnections) }
         for database in databases { database.start() }
         do {
             try await body(databases)

@@ -135,6 +135,16 @@ struct AuthRefreshLockTests {
         }
     }
 
+    /// Credentials whose access token is `name` and refresh token `name-r`, expiring `seconds`
+    /// after 1970.
+    private static func tokens(_ name: String, expiringAt seconds: TimeInterval) -> TokenCredentials {
+        TokenCredentials(
+            accessToken: name,
+            refreshToken: "\(name)-r",
+            expiresAt: Date(timeIntervalSince1970: seconds)
+        )
+    }
+
     /// Sends one call with `credentials` in use and `file` as the store, against a token endpoint
     /// that rotates to `fresh` only for `refreshToken` (any other is spent) and an API that takes
     /// only `fresh`; returns what was sent.
@@ -173,19 +183,9 @@ struct AuthRefreshLockTests {
     @Test("A store file older than the credentials in use is not adopted as someone else's refresh")
     func staleFileIgnored() async throws {
         try await withFile { file in
-            try await FileCredentialStore(url: file).save(
-                TokenCredentials(
-                    accessToken: "old",
-                    refreshToken: "old-r",
-                    expiresAt: Date(timeIntervalSince1970: 1_000)
-                )
-            )
+            try await FileCredentialStore(url: file).save(Self.tokens("old", expiringAt: 1_000))
             let transport = try await sendOnce(
-                holding: TokenCredentials(
-                    accessToken: "current",
-                    refreshToken: "current-r",
-                    expiresAt: Date(timeIntervalSince1970: 2_000)
-                ),
+                holding: Self.tokens("current", expiringAt: 2_000),
                 store: file,
                 refreshableWith: "current-r"
             )
@@ -199,19 +199,9 @@ struct AuthRefreshLockTests {
     func expiredRenewalRefreshed() async throws {
         try await withFile { file in
             // Another worker rotated the tokens, then everyone was idle past their expiry.
-            try await FileCredentialStore(url: file).save(
-                TokenCredentials(
-                    accessToken: "rotated",
-                    refreshToken: "rotated-r",
-                    expiresAt: Date(timeIntervalSince1970: 2_000)
-                )
-            )
+            try await FileCredentialStore(url: file).save(Self.tokens("rotated", expiringAt: 2_000))
             let transport = try await sendOnce(
-                holding: TokenCredentials(
-                    accessToken: "spent",
-                    refreshToken: "spent-r",
-                    expiresAt: Date(timeIntervalSince1970: 1_000)
-                ),
+                holding: Self.tokens("spent", expiringAt: 1_000),
                 store: file,
                 refreshableWith: "rotated-r"
             )

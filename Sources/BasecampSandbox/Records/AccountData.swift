@@ -65,7 +65,8 @@ struct AccountData: Codable, Sendable, Equatable {
                 updatedAt: time
             )
         )
-        for tool in RecordKind.allCases where kind == .project {
+        guard kind == .project else { return id }
+        for tool in RecordKind.allCases {
             guard let dock = tool.dock else { continue }
             add(tool, ["title": .string(dock.title)], in: id, id: dockIDs[tool] ?? id + dock.idOffset, at: time)
         }
