@@ -76,15 +76,18 @@ public final class TestClock: TimeSource {
             }
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let resumeNow = state.withLock { state -> Bool in
+                    // Checked under the lock: a cancellation handler that ran before this point
+                    // found no sleeper to resume, so this one must not be parked.
+                    let outcome = state.withLock { state -> Result<Void, any Error>? in
                         state.sleeps.append(duration)
-                        if duration <= .zero { return true }
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        if duration <= .zero { return .success(()) }
                         state.sleepers.append(
                             Sleeper(id: id, deadline: state.elapsed + duration, continuation: continuation)
                         )
-                        return false
+                        return nil
                     }
-                    if resumeNow { continuation.resume() }
+                    if let outcome { continuation.resume(with: outcome) }
                 }
             } onCancel: {
                 let cancelled = state.withLock { state -> Sleeper? in
