@@ -29,7 +29,15 @@ extension PostgresCredentialStore {
                 )
                 try await Self.acquire(name, on: connection, store: description)
             } catch {
-                try? await connection.run("ROLLBACK", logger: PostgresDatabase.quiet)
+                if Task.isCancelled {
+                    // The cancelled wait closed the connection (or this closes it), which ends the
+                    // transaction on the server; a query sent on a closing connection may never be
+                    // answered.
+                    let closing: EventLoopFuture<Void> = connection.close()
+                    _ = closing
+                } else {
+                    try? await connection.run("ROLLBACK", logger: PostgresDatabase.quiet)
+                }
                 throw error
             }
             let outcome: Swift.Result<Result, any Error>

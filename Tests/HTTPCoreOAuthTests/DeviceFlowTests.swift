@@ -215,12 +215,7 @@ struct DeviceFlowTests {
             if case .codeIssued = update { break }
         }
         // The flow was waiting to poll; leaving the loop cancels it, which ends that wait.
-        var yields = 0
-        while manual.sleeperCount > 0, yields < 100_000 {
-            await Task.yield()
-            yields += 1
-        }
-        #expect(manual.sleeperCount == 0)
+        #expect(await waitUntil { manual.sleeperCount == 0 })
         #expect(waiting.requests.count == 1)
     }
 }
