@@ -29,7 +29,7 @@ extension PostgresCredentialStore {
                 )
                 try await Self.acquire(name, on: connection, store: description)
             } catch {
-                if Task.isCancelled {
+                if Task.isCancelled || connection.isGone(after: error) {
                     // The cancelled wait closed the connection (or this closes it), which ends the
                     // transaction on the server; a query sent on a closing connection may never be
                     // answered.

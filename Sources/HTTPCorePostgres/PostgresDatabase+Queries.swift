@@ -48,7 +48,10 @@ extension PostgresDatabase {
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         guard let connection else { return try await withConnection(action, body) }
-        return try await Self.outcome(action) { try await body(connection) }.get()
+        return try await Self.outcome(action) {
+            try connection.requireOpen()
+            return try await body(connection)
+        }.get()
     }
 
     /// What `body` returned or threw, its database failures as ``APIError``s.
@@ -60,6 +63,15 @@ extension PostgresDatabase {
             return .success(try await body())
         } catch let error as PSQLError {
             return .failure(apiError(error, action))
+        } catch is ClosedConnectionError {
+            return .failure(
+                APIError.network(
+                    APIError.Details(
+                        message: "Could not \(action): PostgreSQL closed the connection.",
+                        hint: "Try again; check the server's health."
+                    )
+                )
+            )
         } catch {
             return .failure(error)
         }
@@ -91,7 +103,7 @@ extension PostgresDatabase {
         do {
             result = try await body()
         } catch {
-            try? await connection.run("ROLLBACK", logger: logger)
+            if !connection.isGone(after: error) { try? await connection.run("ROLLBACK", logger: logger) }
             throw error
         }
         try await connection.run("COMMIT", logger: logger)
@@ -153,7 +165,33 @@ extension PostgresConnection {
     /// finished it, so a failure (a lock timeout, a broken constraint) would otherwise be lost
     /// with the unread rows, and a lock query would return before the lock is had.
     func run(_ query: PostgresQuery, logger: Logger = PostgresDatabase.quiet) async throws {
+        try requireOpen()
         let rows = try await self.query(query, logger: logger)
         for try await _ in rows {}
     }
+
+    /// Throws ``ClosedConnectionError`` when the connection has closed: postgres-nio never answers
+    /// a query written to a closed connection, so one sent after the server dropped it (a
+    /// `ROLLBACK` after the failure that the drop caused) would wait for ever.
+    func requireOpen() throws {
+        if isClosed { throw ClosedConnectionError() }
+    }
+
+    /// Whether `error` says the connection is gone (the server ended it, or it closed), so
+    /// nothing more may be sent on it: the server rolls back what was open.
+    func isGone(after error: any Error) -> Bool {
+        if isClosed || error is ClosedConnectionError { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError: return true
+        case .server:
+            // Class 57 (operator intervention: the backend was terminated) and 08 (connection
+            // exception) end the session.
+            return PostgresDatabase.sqlState(error).map { $0.hasPrefix("57") || $0.hasPrefix("08") } ?? false
+        default: return false
+        }
+    }
 }
+
+/// A query was not sent because its connection had closed.
+struct ClosedConnectionError: Error {}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import PostgresNIO
+import Testing
+
+@testable import HTTPCorePostgres
+
+/// postgres-nio never answers a query written to a connection that has closed, so these run the
+/// work in a task and give up waiting after a while rather than hang the suite.
+@Suite("Postgres: a connection that has gone", PostgresTestServer.trait, .timeLimit(.minutes(2)))
+struct PostgresClosedConnectionTests {
+    @Test("A query on a connection that has closed fails at once as a network error")
+    func queryAfterClose() async throws {
+        try await PostgresTestServer.withDatabases(1) { pools in
+            let outcome = try await finished {
+                try await pools[0].withConnection("read the answer") { connection in
+                    try await connection.close()
+                    try await connection.run("SELECT 1")
+                }
+            }
+            let error = try #require(outcome.failure as? APIError)
+            #expect(error.message == "Could not read the answer: PostgreSQL closed the connection.")
+            #expect(error.code == .network)
+        }
+    }
+
+    @Test("A transaction whose backend the server ends fails without sending ROLLBACK to it")
+    func terminatedInTransaction() async throws {
+        try await PostgresTestServer.withDatabases(1) { pools in
+            let outcome = try await finished {
+                try await pools[0].withConnection("run the transaction") { connection in
+                    try await PostgresDatabase.inTransaction(on: connection, logger: PostgresDatabase.quiet) {
+                        try await connection.run("SELECT pg_terminate_backend(pg_backend_pid())")
+                    }
+                }
+            }
+            let error = try #require(outcome.failure as? APIError)
+            #expect(error.code == .network)
+            // The pool may hand out the lost connection once more before it notices (that use
+            // fails as a network error too); then it connects anew.
+            var answered = false
+            for _ in 0..<20 where !answered {
+                answered =
+                    (try? await pools[0].withConnection("read the answer") { connection in
+                        try await connection.run("SELECT 1")
+                        return true
+                    }) ?? false
+                if !answered { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(answered)
+        }
+    }
+
+    /// The outcome of `work`, failing the test if it has not ended within 20 seconds.
+    private func finished(
+        _ work: @escaping @Sendable () async throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Result<Void, any Error> {
+        let outcome = Locked<Result<Void, any Error>?>(nil)
+        let task = Task {
+            let result: Result<Void, any Error>
+            do {
+                try await work()
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+        }
+        let ended = await waitUntil(timeLimit: .seconds(20)) { outcome.withLock { $0 } != nil }
+        if !ended { task.cancel() }
+        return try #require(outcome.withLock { $0 }, "the work never ended", sourceLocation: sourceLocation)
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
