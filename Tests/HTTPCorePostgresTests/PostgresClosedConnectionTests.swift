@@ -7,19 +7,20 @@ import Testing
 @testable import HTTPCorePostgres
 
 /// postgres-nio never answers a query written to a connection that has closed, so these run the
-/// work in a task and give up waiting after a while rather than hang the suite.
+/// queries after the connection is leased in a task, and give up waiting after a while rather
+/// than hang the suite.
 @Suite("Postgres: a connection that has gone", PostgresTestServer.trait, .timeLimit(.minutes(2)))
 struct PostgresClosedConnectionTests {
     @Test("A query on a connection that has closed fails at once as a network error")
     func queryAfterClose() async throws {
         try await PostgresTestServer.withDatabases(1) { pools in
-            let outcome = try await finished {
-                try await pools[0].withConnection("read the answer") { connection in
-                    try await connection.close()
-                    try await connection.run("SELECT 1")
-                }
+            let outcome = try await pools[0].withConnection("close a connection") { connection in
+                try await connection.close()
+                return try await finished { try await connection.run("SELECT 1") }
             }
-            let error = try #require(outcome.failure as? APIError)
+            #expect(outcome.failure is ClosedConnectionError)
+            let reported = await PostgresDatabase.outcome("read the answer") { try outcome.get() }
+            let error = try #require(reported.failure as? APIError)
             #expect(error.message == "Could not read the answer: PostgreSQL closed the connection.")
             #expect(error.code == .network)
         }
@@ -28,15 +29,15 @@ struct PostgresClosedConnectionTests {
     @Test("A transaction whose backend the server ends fails without sending ROLLBACK to it")
     func terminatedInTransaction() async throws {
         try await PostgresTestServer.withDatabases(1) { pools in
-            let outcome = try await finished {
-                try await pools[0].withConnection("run the transaction") { connection in
+            let outcome = try await pools[0].withConnection("end a backend") { connection in
+                try await finished {
                     try await PostgresDatabase.inTransaction(on: connection, logger: PostgresDatabase.quiet) {
                         try await connection.run("SELECT pg_terminate_backend(pg_backend_pid())")
                     }
                 }
             }
-            let error = try #require(outcome.failure as? APIError)
-            #expect(error.code == .network)
+            let error = try #require(outcome.failure as? PSQLError)
+            #expect(PostgresDatabase.sqlState(error) == "57P01")
             // The pool may hand out the lost connection once more before it notices (that use
             // fails as a network error too); then it connects anew.
             var answered = false
@@ -52,7 +53,7 @@ struct PostgresClosedConnectionTests {
         }
     }
 
-    /// The outcome of `work`, failing the test if it has not ended within 20 seconds.
+    /// The outcome of `work`, failing the test if it has not ended within 30 seconds.
     private func finished(
         _ work: @escaping @Sendable () async throws -> Void,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -68,7 +69,7 @@ struct PostgresClosedConnectionTests {
             }
             outcome.withLock { $0 = result }
         }
-        let ended = await waitUntil(timeLimit: .seconds(20)) { outcome.withLock { $0 } != nil }
+        let ended = await waitUntil(timeLimit: .seconds(30)) { outcome.withLock { $0 } != nil }
         if !ended { task.cancel() }
         return try #require(outcome.withLock { $0 }, "the work never ended", sourceLocation: sourceLocation)
     }
