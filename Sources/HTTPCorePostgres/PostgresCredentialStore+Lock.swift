@@ -1,5 +1,4 @@
 import HTTPCore
-import NIOCore
 import PostgresNIO
 
 extension PostgresCredentialStore {
@@ -33,8 +32,7 @@ extension PostgresCredentialStore {
                     // The cancelled wait closed the connection (or this closes it), which ends the
                     // transaction on the server; a query sent on a closing connection may never be
                     // answered.
-                    let closing: EventLoopFuture<Void> = connection.close()
-                    _ = closing
+                    connection.closeWithoutWaiting()
                 } else {
                     try? await connection.run("ROLLBACK", logger: PostgresDatabase.quiet)
                 }
@@ -68,8 +66,7 @@ extension PostgresCredentialStore {
                     logger: PostgresDatabase.quiet
                 )
             } onCancel: {
-                let closing: EventLoopFuture<Void> = connection.close()
-                _ = closing
+                connection.closeWithoutWaiting()
             }
         } catch let error as PSQLError where PostgresDatabase.sqlState(error) == "55P03" {
             throw APIError.network(

@@ -177,6 +177,13 @@ extension PostgresConnection {
         if isClosed { throw ClosedConnectionError() }
     }
 
+    /// Starts closing the connection, for a cancellation handler that cannot wait; a query
+    /// waiting on it then fails, and the server ends any transaction that was open.
+    func closeWithoutWaiting() {
+        let closing: EventLoopFuture<Void> = close()
+        _ = closing
+    }
+
     /// Whether `error` says the connection is gone (the server ended it, or it closed), so
     /// nothing more may be sent on it: the server rolls back what was open.
     func isGone(after error: any Error) -> Bool {
