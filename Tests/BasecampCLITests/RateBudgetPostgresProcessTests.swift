@@ -41,8 +41,10 @@ struct RateBudgetPostgresProcessTests {
             try await database.withRunning { database in
                 // The tool's limit and lease lifetime, so this limiter reads the same budget.
                 let limiter = PostgresRateLimiter(database: database, limit: .basecamp, batchSize: 1)
-                await limiter.pause(account, for: .seconds(2), timeSource: .system)
+                // Timed from before the pause is recorded: the server dates it, and this task
+                // may resume seconds after that on a loaded machine.
                 let start = ContinuousClock.now
+                await limiter.pause(account, for: .seconds(2), timeSource: .system)
                 let paused = try await runBuiltBasecamp(["projects", "list"], variables: machines[1])
                 #expect(paused.exitCode == control.exitCode, "\(paused.stderr)")
                 #expect(ContinuousClock.now - start >= .milliseconds(1900))
