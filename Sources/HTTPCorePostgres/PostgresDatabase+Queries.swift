@@ -20,7 +20,7 @@ extension PostgresDatabase {
                     do {
                         return try await client.withConnection { connection in
                             leased.withLock { $0 = true }
-                            return await Self.outcome(action) { try await body(connection) }
+                            return await Self.outcome(action, on: connection, body)
                         }
                     } catch {
                         return .failure(Self.unreachable(action, error))
@@ -48,10 +48,20 @@ extension PostgresDatabase {
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         guard let connection else { return try await withConnection(action, body) }
-        return try await Self.outcome(action) {
+        return try await Self.outcome(action, on: connection, body).get()
+    }
+
+    /// What `body` returned or threw on `connection`, as ``outcome(_:_:)`` says; a connection
+    /// that has closed fails at once, since the pool can hand one out before it notices.
+    static func outcome<Result>(
+        _ action: String,
+        on connection: PostgresConnection,
+        _ body: (PostgresConnection) async throws -> Result
+    ) async -> Swift.Result<Result, any Error> {
+        await outcome(action) {
             try connection.requireOpen()
             return try await body(connection)
-        }.get()
+        }
     }
 
     /// What `body` returned or threw, its database failures as ``APIError``s.

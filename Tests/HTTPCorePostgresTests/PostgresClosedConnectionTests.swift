@@ -26,6 +26,22 @@ struct PostgresClosedConnectionTests {
         }
     }
 
+    @Test("Work handed a connection that has closed is not started, and fails as a network error")
+    func workOnClosedConnection() async throws {
+        try await PostgresTestServer.withDatabases(1) { pools in
+            let started = Locked(false)
+            let outcome = try await pools[0].withConnection("close a connection") { connection in
+                try await connection.close()
+                return await PostgresDatabase.outcome("read the answer", on: connection) { _ in
+                    started.withLock { $0 = true }
+                }
+            }
+            #expect(!started.withLock { $0 })
+            let error = try #require(outcome.failure as? APIError)
+            #expect(error.message == "Could not read the answer: PostgreSQL closed the connection.")
+        }
+    }
+
     @Test("A transaction whose backend the server ends fails without sending ROLLBACK to it")
     func terminatedInTransaction() async throws {
         try await PostgresTestServer.withDatabases(1) { pools in
