@@ -323,7 +323,7 @@ let package = Package(
             "SecretScanTests",
             [
                 "MonashCLI", "MonashSandbox", "MarkbookCLI", "MarkbookSandbox", "BasecampCLI", "BasecampSandbox",
-                "CLISupport", "CLISupportTesting", "HTTPCore", "APISandbox", .hummingbird,
+                "CLISupport", "CLISupportTesting", "HTTPCore", "HTTPCoreTesting", "APISandbox", .hummingbird,
             ]
         ),
     ]

@@ -65,7 +65,7 @@ struct AsyncHTTPClientTransportTests {
             try await transport.shutdown()
             let error = await transportError {
                 _ = try await transport.send(
-                    postRequest(to: sandbox, "/_test/echo"),
+                    postRequest(to: sandbox.port, "/_test/echo"),
                     body: nil,
                     options: TransportOptions()
                 )

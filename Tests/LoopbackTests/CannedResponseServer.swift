@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -18,25 +19,9 @@ final class CannedResponseServer: Sendable {
 
     /// Starts listening; `response` is the whole answer, status line to body.
     init(response: String) throws {
-        let listener = socket(AF_INET, Self.streamType, 0)
-        guard listener >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, 8) == 0
-                    && getsockname(listener, address, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
+        let (listener, port) = try LoopbackSocket.bound(listening: true)
         self.listener = listener
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let bytes = Array(response.utf8)
         Thread.detachNewThread {
             Self.serve(listener, bytes)
@@ -48,12 +33,6 @@ final class CannedResponseServer: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
-
-    #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
-    #else
-    private static let streamType = SOCK_STREAM
-    #endif
 
     private static func serve(_ listener: Int32, _ response: [UInt8]) {
         while true {

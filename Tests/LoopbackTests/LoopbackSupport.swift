@@ -80,7 +80,19 @@ func makeClient(
     timeout: Duration = SanitizerRun.hangTimeout,
     configure: (inout ClientConfiguration) -> Void = { _ in }
 ) throws -> Client {
-    var configuration = ClientConfiguration(baseURL: sandbox.baseURL, timeout: timeout, retry: .none)
+    try makeClient(sandbox.baseURL, transport, timeout: timeout, configure: configure)
+}
+
+/// A client for the server at `baseURL` over `transport`, as ``makeClient(_:_:timeout:configure:)``
+/// makes one for a sandbox.
+func makeClient(
+    _ baseURL: URL?,
+    _ transport: any HTTPTransport,
+    timeout: Duration = SanitizerRun.hangTimeout,
+    configure: (inout ClientConfiguration) -> Void = { _ in }
+) throws -> Client {
+    let baseURL = try #require(baseURL)
+    var configuration = ClientConfiguration(baseURL: baseURL, timeout: timeout, retry: .none)
     configure(&configuration)
     return try Client(configuration: configuration, transport: transport)
 }

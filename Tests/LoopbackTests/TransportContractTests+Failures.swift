@@ -8,17 +8,17 @@ import Testing
 extension TransportContractTests {
     @Test("A refused connection is a network error, even for a POST", arguments: TransportUnderTest.allCases)
     func connectionRefused(kind: TransportUnderTest) async throws {
-        let stopped = try await Sandbox.start()
-        await stopped.stop()
-        try await kind.withTransport { transport in
-            let client = try makeClient(stopped, transport)
-            let started = ContinuousClock.now
-            let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "anything")) }
-            #expect(error?.code == .network)
-            #expect(error?.exitCode == 6)
-            #expect(error?.message.contains("127.0.0.1:\(stopped.port)") == true, "\(String(describing: error))")
-            // Reported at once, not after makeClient's timeout (30 s, or 120 s under a sanitizer).
-            #expect(ContinuousClock.now - started < .seconds(15 * SanitizerRun.slowdown))
+        try await withRefusingPort { port in
+            try await kind.withTransport { transport in
+                let client = try makeClient(URL(string: "http://127.0.0.1:\(port)"), transport)
+                let started = ContinuousClock.now
+                let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "anything")) }
+                #expect(error?.code == .network)
+                #expect(error?.exitCode == 6)
+                #expect(error?.message.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
+                // Reported at once, not after makeClient's timeout (a minute, or four under a sanitizer).
+                #expect(ContinuousClock.now - started < .seconds(15 * SanitizerRun.slowdown))
+            }
         }
     }
 
@@ -29,34 +29,33 @@ extension TransportContractTests {
         arguments: TransportUnderTest.allCases
     )
     func ipv6LiteralHost(kind: TransportUnderTest) async throws {
-        let stopped = try await Sandbox.start()
-        await stopped.stop()
-        let baseURL = try #require(URL(string: "http://[::1]:\(stopped.port)"))
-        try await kind.withTransport { transport in
-            let attempts = Locked(0)
-            let client = try makeClient(stopped, transport) {
-                $0.baseURL = baseURL
-                $0.retry = RetryPolicy(baseDelay: .milliseconds(1), jitter: .none)
-                $0.middlewares = [
-                    ClosureMiddleware { request, body, context, next in
-                        attempts.withLock { $0 += 1 }
-                        return try await next(request, body, context)
-                    }
-                ]
+        try await withRefusingPort(ipv6: true) { port in
+            let baseURL = try #require(URL(string: "http://[::1]:\(port)"))
+            try await kind.withTransport { transport in
+                let attempts = Locked(0)
+                let client = try makeClient(baseURL, transport) {
+                    $0.retry = RetryPolicy(baseDelay: .milliseconds(1), jitter: .none)
+                    $0.middlewares = [
+                        ClosureMiddleware { request, body, context, next in
+                            attempts.withLock { $0 += 1 }
+                            return try await next(request, body, context)
+                        }
+                    ]
+                }
+                let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "anything")) }
+                #if canImport(FoundationNetworking)
+                if kind == .urlSession {
+                    #expect(error?.code == .usage, "\(String(describing: error))")
+                    #expect(error?.exitCode == 64)
+                    #expect(error?.message.contains("[::1]:\(port)") == true)
+                    #expect(attempts.withLock { $0 } == 1)
+                    return
+                }
+                #endif
+                #expect(error?.code == .network, "\(String(describing: error))")
+                #expect(error?.message.contains("[::1]:\(port)") == true, "\(String(describing: error))")
+                #expect(attempts.withLock { $0 } == 3)
             }
-            let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "anything")) }
-            #if canImport(FoundationNetworking)
-            if kind == .urlSession {
-                #expect(error?.code == .usage, "\(String(describing: error))")
-                #expect(error?.exitCode == 64)
-                #expect(error?.message.contains("[::1]:\(stopped.port)") == true)
-                #expect(attempts.withLock { $0 } == 1)
-                return
-            }
-            #endif
-            #expect(error?.code == .network, "\(String(describing: error))")
-            #expect(error?.message.contains("[::1]:\(stopped.port)") == true, "\(String(describing: error))")
-            #expect(attempts.withLock { $0 } == 3)
         }
     }
 
@@ -137,24 +136,22 @@ extension TransportContractTests {
 
     @Test("Only a refused connection says the request was not sent", arguments: TransportUnderTest.allCases)
     func requestMayHaveBeenSent(kind: TransportUnderTest) async throws {
-        let stopped = try await Sandbox.start()
-        await stopped.stop()
         try await withContract(kind) { sandbox, transport in
             sandbox.script("closed", [.fault(.closeBeforeResponse)])
-            // The error of posting `{}` to `path` on `server`.
-            func postError(to server: Sandbox, _ path: String) async -> TransportError? {
+            // The error of posting `{}` to `path` on the server at `port`.
+            func postError(to port: Int, _ path: String) async -> TransportError? {
                 await transportError {
                     _ = try await transport.send(
-                        postRequest(to: server, path),
+                        postRequest(to: port, path),
                         body: Data("{}".utf8),
                         options: TransportOptions(timeout: .seconds(5 * SanitizerRun.slowdown))
                     )
                 }
             }
-            let refused = await postError(to: stopped, "/anything")
+            let refused = try await withRefusingPort { port in await postError(to: port, "/anything") }
             #expect(refused?.kind == .cannotConnect)
             #expect(refused?.requestMayHaveBeenSent == false)
-            let closed = await postError(to: sandbox, "/_test/script/closed")
+            let closed = await postError(to: sandbox.port, "/_test/script/closed")
             #expect(closed?.kind == .connectionLost)
             #expect(closed?.requestMayHaveBeenSent == true)
         }

@@ -125,12 +125,12 @@ struct TransportContractTests {
     // gap past 5 s, so this one is skipped there (the script says so); every other build runs it.
 }
 
-/// A POST to `path` on `sandbox`, for tests that talk to a transport directly.
-func postRequest(to sandbox: Sandbox, _ path: String) -> HTTPRequest {
+/// A POST to `path` on the loopback server at `port`, for tests that talk to a transport directly.
+func postRequest(to port: Int, _ path: String) -> HTTPRequest {
     HTTPRequest(
         method: .post,
         scheme: "http",
-        authority: "127.0.0.1:\(sandbox.port)",
+        authority: "127.0.0.1:\(port)",
         path: path,
         headerFields: [.contentType: "application/json"]
     )

@@ -57,13 +57,13 @@ struct BinaryTests {
         }
     }
 
-    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Connection refused exits 6")
     func connectionRefused() async throws {
-        let baseURL = try await refusingBaseURL()
-        let result = try await runBuiltMonash(["--no-retry", "next"], variables: ["MONASH_BASE_URL": baseURL])
-        #expect(result.exitCode == 6)
-        #expect(result.stderr.hasPrefix("error: "))
+        try await withRefusingBaseURL { baseURL in
+            let result = try await runBuiltMonash(["--no-retry", "next"], variables: ["MONASH_BASE_URL": baseURL])
+            #expect(result.exitCode == 6)
+            #expect(result.stderr.hasPrefix("error: "))
+        }
     }
 
     @Test("Bad arguments exit 64 with usage on stderr")

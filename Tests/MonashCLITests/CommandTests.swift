@@ -206,23 +206,25 @@ struct FailureTests {
         #expect(result.stderr.contains("missing key `parkings[0].slot`"))
     }
 
-    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Connection refused exits 6; without --no-retry it was tried three times")
     func connectionRefused() async throws {
-        let baseURL = try await refusingBaseURL()
-        let once = await monash(["--base-url", baseURL, "--no-retry", "timetable"])
-        #expect(once.exitCode == 6)
-        #expect(once.stderr.hasPrefix("error: "))
-        #expect(once.stderr.contains("hint: Check the base URL"))
+        try await withRefusingBaseURL { baseURL in
+            let once = await monash(["--base-url", baseURL, "--no-retry", "timetable"])
+            #expect(once.exitCode == 6)
+            #expect(once.stderr.hasPrefix("error: "))
+            #expect(once.stderr.contains("hint: Check the base URL"))
 
-        let clock = TestClock()
-        let retried = await monash(["--base-url", baseURL, "--verbose", "--json", "timetable"]) { $0.clock = clock }
-        #expect(retried.exitCode == 6)
-        #expect(clock.sleeps.count == 2)
-        #expect(retried.stderr.components(separatedBy: "-> network after").count - 1 == 3)
-        let report = try retried.errorReport()
-        #expect(report.code == "network")
-        #expect(report.retryable)
+            let clock = TestClock()
+            let retried = await monash(["--base-url", baseURL, "--verbose", "--json", "timetable"]) {
+                $0.clock = clock
+            }
+            #expect(retried.exitCode == 6)
+            #expect(clock.sleeps.count == 2)
+            #expect(retried.stderr.components(separatedBy: "-> network after").count - 1 == 3)
+            let report = try retried.errorReport()
+            #expect(report.code == "network")
+            #expect(report.retryable)
+        }
     }
 
     @Test(

@@ -46,13 +46,9 @@ func withBrokenService(_ body: (String) async throws -> Void) async throws {
     }
 }
 
-/// A loopback URL where nothing listens: a sandbox's port after it stopped.
-@available(macOS 14, iOS 17, tvOS 17, *)
-func refusingBaseURL() async throws -> String {
-    let sandbox = try await Sandbox.start()
-    let url = sandbox.baseURL.appending(path: "monash").absoluteString
-    await sandbox.stop()
-    return url
+/// Runs `body` with a loopback base URL whose port refuses connections meanwhile.
+func withRefusingBaseURL(_ body: (String) async throws -> Void) async throws {
+    try await withRefusingPort { port in try await body("http://127.0.0.1:\(port)/monash") }
 }
 
 /// The `timetable --json` shape, for decoding in tests.

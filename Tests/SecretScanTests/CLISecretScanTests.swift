@@ -3,6 +3,7 @@ import CLISupport
 import CLISupportTesting
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import Hummingbird
 import MonashSandbox
 import Testing
@@ -94,8 +95,7 @@ struct CLISecretScanTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("monash: failure paths (HTTP 500, refused connection, bad URL, bad options)")
     func monashFailures() async throws {
-        let stopped = try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [failingModule])) {
-            sandbox in
+        try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [failingModule])) { sandbox in
             let broken = Self.withUserInfo(sandbox.baseURL.appending(path: "broken"))
             for extra in [[], ["--json"], ["--no-retry"]] {
                 let result = await Self.monash(["--verbose", "--base-url", broken, "timetable"] + extra)
@@ -103,15 +103,16 @@ struct CLISecretScanTests {
                 #expect(result.stderr.contains("[http]"))
                 Self.expectClean(result, "monash 500 \(extra)")
             }
-            return sandbox.baseURL
         }
 
-        // Nothing listens on the stopped sandbox's port.
-        let refused = Self.withUserInfo(stopped.appending(path: "monash"))
-        for extra in [[], ["--json"]] {
-            let result = await Self.monash(["--verbose", "--timeout", "2", "--base-url", refused, "parking"] + extra)
-            #expect(result.exitCode == 6, "refused connection: \(result.stderr)")
-            Self.expectClean(result, "monash refused \(extra)")
+        try await withRefusingPort { port in
+            let refused = Self.withUserInfo(URL(string: "http://127.0.0.1:\(port)/monash") ?? URL(filePath: "/"))
+            for extra in [[], ["--json"]] {
+                let arguments = ["--verbose", "--timeout", "2", "--base-url", refused, "parking"] + extra
+                let result = await Self.monash(arguments)
+                #expect(result.exitCode == 6, "refused connection: \(result.stderr)")
+                Self.expectClean(result, "monash refused \(extra)")
+            }
         }
 
         // Rejected before any request: not a URL, plain http to a public host, conflicting options.
