@@ -134,9 +134,7 @@ public final class Sandbox: Sendable {
         // running should not hold up stop() for minutes, so escalate to cancellation.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
         let serviceGroup = ServiceGroup(configuration: groupConfiguration)
-        // High priority, so the server answers in time while the test process keeps the
-        // concurrency pool busy, as a server on another machine would.
-        let runTask = Task(priority: .high) {
+        let runTask = Task {
             do {
                 try await serviceGroup.run()
                 boundPortContinuation.finish()
