@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// TCP sockets on a loopback address, for a test's own server (one that writes bytes no HTTP
-/// server would) or a port that must refuse connections (see ``withRefusingPort(ipv6:_:)``).
+/// server would) or a port that must refuse connections (see ``withRefusingPort(ipv6:isolation:_:)``).
 public enum LoopbackSocket {
     /// Binds a new socket to a port the system picks on 127.0.0.1 (or `::1`) and, when
     /// `listening`, listens on it.
@@ -16,7 +16,7 @@ public enum LoopbackSocket {
     /// - Throws: `POSIXError` when no socket can be made or bound (no IPv6 loopback, say).
     public static func bound(ipv6: Bool = false, listening: Bool) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, streamType, 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        guard descriptor >= 0 else { throw lastError() }
         let port: Int?
         if ipv6 {
             var address = sockaddr_in6()
@@ -30,8 +30,9 @@ public enum LoopbackSocket {
             port = attach(descriptor, &address, listening: listening) ? Int(UInt16(bigEndian: address.sin_port)) : nil
         }
         guard let port else {
+            let error = lastError()
             close(descriptor)
-            throw POSIXError(.EADDRINUSE)
+            throw error
         }
         return (descriptor, port)
     }
@@ -47,6 +48,11 @@ public enum LoopbackSocket {
             }
         }
         return bound
+    }
+
+    /// The failure `errno` names.
+    private static func lastError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 
     #if canImport(Glibc)
@@ -74,7 +80,11 @@ public enum LoopbackSocket {
 /// can listen there, it is held on 127.0.0.1.
 ///
 /// - Throws: What `body` throws; `POSIXError` when no loopback port can be bound.
-public func withRefusingPort<Result>(ipv6: Bool = false, _ body: (Int) async throws -> Result) async throws -> Result {
+public func withRefusingPort<Result>(
+    ipv6: Bool = false,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (Int) async throws -> Result
+) async throws -> Result {
     let held = ipv6 ? try? LoopbackSocket.bound(ipv6: true, listening: false) : nil
     let (descriptor, port) = try held ?? LoopbackSocket.bound(listening: false)
     defer { close(descriptor) }
