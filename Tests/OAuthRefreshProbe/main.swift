@@ -5,10 +5,10 @@
 //
 // STORE is a credentials file, or a postgres:// URL: then the credentials are the row of
 // integration `basecamp` and identity PROBE_IDENTITY in schema PROBE_SCHEMA (variables).
-// Waits until PROCESSES probes have reached the barrier, then runs TASKS tasks (1 by default)
-// at once, each with its own refreshing strategy on the stored credentials, refreshing them as
-// CLIENT_ID at TOKEN_URL (Launchpad's spelling) if they are about to expire, and sending one GET
-// to API_URL. Prints `ok STATUS` for one task or `ok N` (N tasks answered 200) for several and
+// Reads the stored credentials into TASKS refreshing strategies (1 by default), waits until
+// PROCESSES probes have reached the barrier, then runs a task for each at once, refreshing the
+// credentials as CLIENT_ID at TOKEN_URL (Launchpad's spelling) if they are about to expire, and
+// sending one GET to API_URL. Prints `ok STATUS` for one task or `ok N` (N tasks answered 200) for several and
 // exits 0, or prints the first error's code and exits with its exit code. Never prints a token.
 
 import Foundation
@@ -25,14 +25,6 @@ else {
         Data("usage: OAuthRefreshProbe FILE|POSTGRES_URL CLIENT_ID TOKEN_URL API_URL BARRIER_DIR N [TASKS]\n".utf8)
     )
     exit(64)
-}
-
-// Everyone starts the call at the same moment, so the refreshes would overlap without the lock.
-let barrier = URL(fileURLWithPath: arguments[5])
-try FileManager.default.createDirectory(at: barrier, withIntermediateDirectories: true)
-_ = FileManager.default.createFile(atPath: barrier.appending(path: "\(getpid())").path, contents: nil)
-while (try FileManager.default.contentsOfDirectory(atPath: barrier.path).count) < processes {
-    usleep(1000)
 }
 
 let variables = ProcessInfo.processInfo.environment
@@ -55,11 +47,26 @@ let oauth = OAuthClient(
     server: AuthorizationServer(authorizationEndpoint: nil, tokenEndpoint: tokenURL, tokenRequestStyle: .legacyType),
     network: OAuthNetwork(userAgent: "oauth-refresh-probe (tests@example.com)")
 )
+// Every task reads the stored credentials before the barrier, so all of them hold the same
+// expiring token however late a loaded machine runs a process past it.
+var clients: [Client] = []
+for _ in 0..<tasks {
+    let auth = oauth.refreshingAuth(store: store)
+    _ = await auth.credentials
+    clients.append(try Client(configuration: ClientConfiguration(baseURL: apiURL, retry: .none, auth: auth)))
+}
+
+// Everyone starts the call at the same moment, so the refreshes would overlap without the lock.
+let barrier = URL(fileURLWithPath: arguments[5])
+try FileManager.default.createDirectory(at: barrier, withIntermediateDirectories: true)
+_ = FileManager.default.createFile(atPath: barrier.appending(path: "\(getpid())").path, contents: nil)
+while (try FileManager.default.contentsOfDirectory(atPath: barrier.path).count) < processes {
+    usleep(1000)
+}
+
 do {
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-        for _ in 0..<tasks {
-            let auth = oauth.refreshingAuth(store: store)
-            let client = try Client(configuration: ClientConfiguration(baseURL: apiURL, retry: .none, auth: auth))
+        for client in clients {
             group.addTask { try await client.response(Endpoint<Data>(.get, "")).status.code }
         }
         var statuses: [Int] = []
