@@ -42,10 +42,11 @@ struct SignInPostgresProcessTests {
             let secondMachine = firstMachine.merging(second.variables) { $1 }
 
             // Expired on the clients' side only: one refresh serves both.
-            let database = try PostgresDatabase(url: url)
+            // A minute for a connection: the whole suite shares two cores with this test.
+            let database = try PostgresDatabase(url: url, connectTimeout: .seconds(60))
             try await database.withRunning { database in
                 let store = PostgresCredentialStore(database: database, integration: "basecamp", identity: "default")
-                var stored = try #require(await store.load())
+                var stored = try #require(try await store.loadOrThrow())
                 stored.expiresAt = Date().addingTimeInterval(-60)
                 try await store.save(stored)
             }
