@@ -145,7 +145,7 @@ extension TransportContractTests {
                     _ = try await transport.send(
                         postRequest(to: port, path),
                         body: Data("{}".utf8),
-                        options: TransportOptions(timeout: .seconds(5 * SanitizerRun.slowdown))
+                        options: TransportOptions(timeout: SanitizerRun.hangTimeout)
                     )
                 }
             }
