@@ -106,7 +106,7 @@ struct CLISecretScanTests {
         }
 
         try await withRefusingPort { port in
-            let refused = Self.withUserInfo(URL(string: "http://127.0.0.1:\(port)/monash") ?? URL(filePath: "/"))
+            let refused = Self.withUserInfo(try #require(URL(string: "http://127.0.0.1:\(port)/monash")))
             for extra in [[], ["--json"]] {
                 let arguments = ["--verbose", "--timeout", "2", "--base-url", refused, "parking"] + extra
                 let result = await Self.monash(arguments)
