@@ -276,7 +276,7 @@ let package = Package(
         tests(
             "LoopbackTests",
             [
-                "HTTPCore", "HTTPCoreTesting", "HTTPCoreAsyncHTTPClient", "APISandbox",
+                "HTTPCore", "HTTPCoreTesting", "HTTPCoreAsyncHTTPClient", "APISandbox", "CLISupportTesting",
                 .hummingbird, .asyncHTTPClient, .nioCore, .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),

@@ -111,7 +111,7 @@ struct AsyncHTTPClientTransportTests {
             let started = ContinuousClock.now
             let error = await transportError {
                 _ = try await transport.send(
-                    sandboxRequest(to: sandbox, "/_test/hold/head"),
+                    sandboxRequest(to: sandbox.port, "/_test/hold/head"),
                     body: nil,
                     options: TransportOptions(timeout: .seconds(1))
                 )
@@ -134,11 +134,11 @@ struct AsyncHTTPClientTransportTests {
     )
     func stalledAfterFirstPart() async throws {
         try await withAHCContract { sandbox, transport in
-            try await warmUp(sandbox, transport)
+            try await warmUp(sandbox.port, transport)
             let started = ContinuousClock.now
             let error = await transportError {
                 _ = try await transport.send(
-                    sandboxRequest(to: sandbox, "/_test/bytes/2048?chunked=1&chunk_size=1024&hold=rest"),
+                    sandboxRequest(to: sandbox.port, "/_test/bytes/2048?chunked=1&chunk_size=1024&hold=rest"),
                     body: nil,
                     options: TransportOptions(timeout: .seconds(5))
                 )
@@ -151,25 +151,27 @@ struct AsyncHTTPClientTransportTests {
     }
 
     // Wall-clock by nature, like the contract's idle-timeout test: 100 ms gaps for nine seconds,
-    // longer than the timeout, so the request's one timer must set itself again and again.
+    // longer than the timeout, so the request's one timer must set itself again and again. The
+    // sandbox runs in a process of its own, so its gaps keep their length while this process is
+    // busy with the rest of the suite.
     @Test(
         "A body that keeps arriving outlives its timeout",
         .disabled(if: SanitizerRun.isActive, "wall-clock idle-timeout test; a sanitizer's slowdown stretches the gaps")
     )
     func steadyBodyOutlivesTimeouts() async throws {
-        try await withAHCContract { sandbox, transport in
-            try await warmUp(sandbox, transport)
-            let started = ContinuousClock.now
-            // Gaps of 100 ms against an 8 s timeout: a full-suite run that stalls the process for
-            // seconds must not pass for a server that stopped.
-            let response = try await transport.send(
-                sandboxRequest(to: sandbox, "/_test/bytes/9000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
-                body: nil,
-                options: TransportOptions(timeout: .seconds(8))
-            )
-            #expect(ContinuousClock.now - started > .seconds(8))
-            #expect(response.body.count == 9000)
-            #expect(response.body.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
+        try await withSandboxProcess { port in
+            try await TransportUnderTest.asyncHTTPClient.withTransport { transport in
+                try await warmUp(port, transport)
+                let started = ContinuousClock.now
+                let response = try await transport.send(
+                    sandboxRequest(to: port, "/_test/bytes/9000?chunked=1&chunk_size=100&chunk_delay_ms=100"),
+                    body: nil,
+                    options: TransportOptions(timeout: .seconds(8))
+                )
+                #expect(ContinuousClock.now - started > .seconds(8))
+                #expect(response.body.count == 9000)
+                #expect(response.body.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
+            }
         }
     }
 
@@ -182,7 +184,7 @@ struct AsyncHTTPClientTransportTests {
         let loop = HTTPClient.defaultEventLoopGroup.next()
         try await Sandbox.withRunning { sandbox in
             try await withAsyncHTTPClientTransport(eventLoopGroup: loop) { transport in
-                let request = sandboxRequest(to: sandbox, "/_test/hold/both")
+                let request = sandboxRequest(to: sandbox.port, "/_test/hold/both")
                 let patient = Task {
                     try await transport.send(request, body: nil, options: TransportOptions(timeout: .seconds(600)))
                 }
@@ -208,7 +210,7 @@ struct AsyncHTTPClientTransportTests {
     func promptCancellation(inBody: Bool) async throws {
         try await withAHCContract { sandbox, transport in
             let path = inBody ? "/_test/bytes/2048?chunked=1&chunk_size=1024&hold=rest" : "/_test/hold/head"
-            let request = sandboxRequest(to: sandbox, path)
+            let request = sandboxRequest(to: sandbox.port, path)
             let task = Task { try await transport.send(request, body: nil, options: TransportOptions()) }
             try await sandbox.waitUntilWaiting(onHold: inBody ? "rest" : "head")
             task.cancel()
@@ -222,7 +224,7 @@ struct AsyncHTTPClientTransportTests {
     @Test("A gzip body arrives decompressed, and the limit counts the decompressed bytes")
     func gzipBody() async throws {
         try await withAHCContract(SandboxConfiguration(modules: [ProbeRoutes()])) { sandbox, transport in
-            let request = sandboxRequest(to: sandbox, "/ahc-probe/gzip")
+            let request = sandboxRequest(to: sandbox.port, "/ahc-probe/gzip")
             let response = try await transport.send(request, body: nil, options: TransportOptions())
             #expect(response.body == Data(repeating: UInt8(ascii: "x"), count: ProbeRoutes.gzipExpandsTo))
 
@@ -244,7 +246,7 @@ struct AsyncHTTPClientTransportTests {
             options.maxErrorBodySize = 100
             let started = ContinuousClock.now
             let response = try await transport.send(
-                sandboxRequest(to: sandbox, "/ahc-probe/error-stream"),
+                sandboxRequest(to: sandbox.port, "/ahc-probe/error-stream"),
                 body: nil,
                 options: options
             )
@@ -253,7 +255,8 @@ struct AsyncHTTPClientTransportTests {
             #expect(ContinuousClock.now - started < .seconds(60))
             sandbox.release(ProbeRoutes.errorStreamHold)
             // The connection the cut closed is not reused for the next request.
-            let next = try await transport.send(sandboxRequest(to: sandbox, "/_test/echo"), body: nil, options: options)
+            let echo = sandboxRequest(to: sandbox.port, "/_test/echo")
+            let next = try await transport.send(echo, body: nil, options: options)
             #expect(next.response.status == .ok)
         }
     }

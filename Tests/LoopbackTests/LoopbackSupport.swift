@@ -1,5 +1,6 @@
 import APISandbox
 import AsyncHTTPClient
+import CLISupportTesting
 import Foundation
 import HTTPCore
 import HTTPCoreAsyncHTTPClient
@@ -129,4 +130,24 @@ extension Data {
         while data.count < count { data.append(block) }
         return data.prefix(count)
     }
+}
+
+/// Runs `body` with the built `api-sandbox` listening on a port of its own, in another process,
+/// and stops it afterwards.
+///
+/// A body it streams keeps its pace however long this process's busy threads make a task wait
+/// (seconds, in a full parallel run on two cores), as a server on another machine would; a test
+/// that times a stream's gaps needs that.
+func withSandboxProcess(_ body: (_ port: Int) async throws -> Void) async throws {
+    let server = try RunningExecutable("api-sandbox", arguments: ["--port", "0"])
+    do {
+        let banner = try await server.waitFor("Test routes", in: server.stdout)
+        let listening = banner.split(separator: "\n").first { $0.hasPrefix("api-sandbox listening on ") }
+        let port = try #require(listening?.split(separator: ":").last.flatMap { Int($0) }, "\(banner)")
+        try await body(port)
+    } catch {
+        _ = try? await server.interrupt()
+        throw error
+    }
+    #expect(try await server.interrupt() == 0)
 }

@@ -40,7 +40,7 @@ extension TransportContractTests {
             let started = ContinuousClock.now
             let error = await transportError {
                 _ = try await transport.send(
-                    sandboxRequest(to: sandbox, "/announced-large"),
+                    sandboxRequest(to: sandbox.port, "/announced-large"),
                     body: nil,
                     options: TransportOptions(maxBodySize: 1024)
                 )
@@ -50,7 +50,7 @@ extension TransportContractTests {
             sandbox.release(AnnouncedLengthRoute.hold)
             // HEAD announces a length too and has no body: nothing to refuse.
             let head = try await transport.send(
-                sandboxRequest(to: sandbox, "/_test/bytes/\(8 * 1024 * 1024)", method: .head),
+                sandboxRequest(to: sandbox.port, "/_test/bytes/\(8 * 1024 * 1024)", method: .head),
                 body: nil,
                 options: TransportOptions(maxBodySize: 1024)
             )

@@ -94,7 +94,7 @@ extension TransportContractTests {
         // transport that misses a task's end reported before it listened for it would wait
         // forever, and a thousand tries make that race likely to show.
         try await withContract(kind) { sandbox, transport in
-            let request = sandboxRequest(to: sandbox, "/_test/bytes/16")
+            let request = sandboxRequest(to: sandbox.port, "/_test/bytes/16")
             for _ in 0..<1000 {
                 let call = Task {
                     withUnsafeCurrentTask { $0?.cancel() }

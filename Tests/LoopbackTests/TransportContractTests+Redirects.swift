@@ -12,7 +12,7 @@ extension TransportContractTests {
     )
     func transportSendsOneHop(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in
-            let request = sandboxRequest(to: sandbox, "/_test/redirect/302?to=%2F_test%2Fecho%2Flanded")
+            let request = sandboxRequest(to: sandbox.port, "/_test/redirect/302?to=%2F_test%2Fecho%2Flanded")
             let result = try await transport.send(request, body: nil, options: TransportOptions())
             #expect(result.response.status.code == 302)
             #expect(result.response.headerFields[.location] == "/_test/echo/landed")

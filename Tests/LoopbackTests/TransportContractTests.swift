@@ -148,16 +148,16 @@ func transportError(_ body: () async throws -> Void) async -> TransportError? {
     }
 }
 
-/// A request for `path` on `sandbox`, as a transport receives it from the client.
-func sandboxRequest(to sandbox: Sandbox, _ path: String, method: HTTPRequest.Method = .get) -> HTTPRequest {
-    HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(sandbox.port)", path: path)
+/// A request for `path` on the sandbox at `port`, as a transport receives it from the client.
+func sandboxRequest(to port: Int, _ path: String, method: HTTPRequest.Method = .get) -> HTTPRequest {
+    HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
 }
 
-/// Opens a connection to `sandbox` first, so a timed exchange measures the exchange and not
-/// connecting on a machine busy with the rest of the suite.
-func warmUp(_ sandbox: Sandbox, _ transport: any HTTPTransport) async throws {
+/// Opens a connection to the sandbox at `port` first, so a timed exchange measures the exchange
+/// and not connecting on a machine busy with the rest of the suite.
+func warmUp(_ port: Int, _ transport: any HTTPTransport) async throws {
     let response = try await transport.send(
-        sandboxRequest(to: sandbox, "/_test/echo"),
+        sandboxRequest(to: port, "/_test/echo"),
         body: nil,
         options: TransportOptions()
     )
