@@ -11,14 +11,13 @@ extension TransportContractTests {
         try await withRefusingPort { port in
             try await kind.withTransport { transport in
                 let client = try makeClient(URL(string: "http://127.0.0.1:\(port)"), transport)
-                let started = ContinuousClock.now
                 let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.post, "anything")) }
                 #expect(error?.code == .network)
                 #expect(error?.exitCode == 6)
-                #expect(error?.message.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
-                // Reported at once, not after makeClient's timeout (a minute, or four under a
-                // sanitizer); a full parallel run has delayed the answer 16 s.
-                #expect(ContinuousClock.now - started < .seconds(30 * SanitizerRun.slowdown))
+                // The refusal's own message, not the timeout's: how long it took is the loaded
+                // machine's (a full parallel run has taken 31 s).
+                let refused = "Could not connect to 127.0.0.1:\(port)"
+                #expect(error?.message.hasPrefix(refused) == true, "\(String(describing: error))")
             }
         }
     }
@@ -107,8 +106,9 @@ extension TransportContractTests {
                     _ = try await client.send(Endpoint<JSONValue>(.post, "_test/writes", body: body))
                 }
                 #expect(error?.code == .ambiguous, "round \(round)")
-                // Not after the client's timeout, as when libcurl resent it without its body.
-                #expect(ContinuousClock.now - started < .seconds(15 * SanitizerRun.slowdown), "round \(round)")
+                // Not after the client's timeout (a minute), as when libcurl resent it without its
+                // body; half of it, since a full parallel run has stalled a call for 31 s.
+                #expect(ContinuousClock.now - started < .seconds(30 * SanitizerRun.slowdown), "round \(round)")
                 let counters = sandbox.counters()
                 #expect(counters.requestsByPath["/_test/writes"] == round, "round \(round): the write was sent again")
                 #expect(counters.writesApplied == round, "round \(round)")
