@@ -9,36 +9,44 @@ import Darwin
 /// TCP sockets on a loopback address, for a test's own server (one that writes bytes no HTTP
 /// server would) or a port that must refuse connections (see ``withRefusingPort(ipv6:isolation:_:)``).
 public enum LoopbackSocket {
-    /// Binds a new socket to a port the system picks on 127.0.0.1 (or `::1`) and, when
+    /// Binds a new socket to `port` (0: one the system picks) on 127.0.0.1 (or `::1`) and, when
     /// `listening`, listens on it.
     ///
     /// - Returns: The socket's descriptor and its port; the caller closes the descriptor.
-    /// - Throws: `POSIXError` when no socket can be made or bound (no IPv6 loopback, say).
-    public static func bound(ipv6: Bool = false, listening: Bool) throws -> (descriptor: Int32, port: Int) {
+    /// - Throws: `POSIXError` when no socket can be made or bound (the port is taken, or there is
+    ///   no IPv6 loopback).
+    public static func bound(
+        port: Int = 0,
+        ipv6: Bool = false,
+        listening: Bool
+    ) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, streamType, 0)
         guard descriptor >= 0 else { throw lastError() }
-        let port: Int?
+        let requested = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        let bound: Int?
         if ipv6 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_addr = in6addr_loopback
-            port = attach(descriptor, &address, listening: listening) ? Int(UInt16(bigEndian: address.sin6_port)) : nil
+            address.sin6_port = requested
+            bound = attach(descriptor, &address, listening: listening) ? Int(UInt16(bigEndian: address.sin6_port)) : nil
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            port = attach(descriptor, &address, listening: listening) ? Int(UInt16(bigEndian: address.sin_port)) : nil
+            address.sin_port = requested
+            bound = attach(descriptor, &address, listening: listening) ? Int(UInt16(bigEndian: address.sin_port)) : nil
         }
-        guard let port else {
+        guard let bound else {
             let error = lastError()
             close(descriptor)
             throw error
         }
-        return (descriptor, port)
+        return (descriptor, bound)
     }
 
-    /// Binds `descriptor` to `address` (port 0), listens when asked, and reads the port the
-    /// system chose back into `address`; false when any step fails.
+    /// Binds `descriptor` to `address`, listens when asked, and reads the bound port back into
+    /// `address`; false when any step fails.
     private static func attach<Address>(_ descriptor: Int32, _ address: inout Address, listening: Bool) -> Bool {
         var length = socklen_t(MemoryLayout<Address>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
