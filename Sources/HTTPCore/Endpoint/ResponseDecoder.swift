@@ -29,8 +29,19 @@ extension ResponseDecoder where Response: Decodable {
     public static var json: ResponseDecoder<Response> {
         ResponseDecoder { body, _, json in
             guard !body.isEmpty else { throw EmptyBodyError() }
-            return try json.decode(Response.self, from: body)
+            return try parsedJSONValue(body) ?? json.decode(Response.self, from: body)
         }
+    }
+
+    /// The body read by ``JSONValue/init(parsing:)`` when `Response` is `JSONValue` or
+    /// `[JSONValue]`, which it reads in one pass where `JSONDecoder` tries each kind in turn (key
+    /// and date strategies leave such values as they are); `nil` for other types, and for a body
+    /// of another shape, which `JSONDecoder` then reports.
+    private static func parsedJSONValue(_ body: Data) -> Response? {
+        guard Response.self == JSONValue.self || Response.self == [JSONValue].self,
+            let value = try? JSONValue(parsing: body)
+        else { return nil }
+        return value as? Response ?? value.arrayValue as? Response
     }
 }
 

@@ -131,9 +131,16 @@ extension JSONValue: Codable {
 extension JSONValue {
     /// Parses JSON text into a value.
     ///
+    /// UTF-8 JSON is read in one pass; anything else `JSONDecoder` accepts (a trailing comma,
+    /// UTF-16) is read as `JSONDecoder` reads it, so both give the same value.
+    ///
     /// - Throws: `DecodingError` when the data is not JSON.
     public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        if let value = JSONValueParser.value(of: data) {
+            self = value
+        } else {
+            self = try JSONDecoder().decode(JSONValue.self, from: data)
+        }
     }
 
     /// The value as compact JSON text with sorted keys, so equal values give equal bytes.

@@ -1,11 +1,18 @@
 import Foundation
 import HTTPCore
 
-/// Parsing arbitrary bytes never traps; whatever parses re-encodes to JSON that parses again.
+/// Parsing arbitrary bytes never traps; it gives what `JSONDecoder` gives for the same bytes (the
+/// same value, or an error from both); whatever parses re-encodes to JSON that parses again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONValue(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    guard let value = try? JSONValue(parsing: data) else { return 0 }
+    let parsed = try? JSONValue(parsing: data)
+    let decoded = try? JSONDecoder().decode(JSONValue.self, from: data)
+    precondition(
+        parsed == decoded,
+        "JSONValue(parsing:) gave \(String(describing: parsed)), JSONDecoder \(String(describing: decoded))"
+    )
+    guard let value = parsed else { return 0 }
     let encoded = value.encoded()
     do {
         let again = try JSONValue(parsing: encoded)
