@@ -65,7 +65,7 @@ struct JSONValueParsingTests {
 
     @Test("Random documents, compact and pretty-printed, read as JSONDecoder reads them")
     func randomDocuments() throws {
-        var random = SplitMix64(seed: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         for _ in 0..<300 {
             let value = Self.randomValue(depth: 0, using: &random)
             for formatting: JSONEncoder.OutputFormatting in [[], [.prettyPrinted, .sortedKeys]] {
@@ -104,7 +104,7 @@ struct JSONValueParsingTests {
         }
     }
 
-    static func randomValue(depth: Int, using random: inout SplitMix64) -> JSONValue {
+    static func randomValue(depth: Int, using random: inout SeededGenerator) -> JSONValue {
         let pick = random.next() % (depth < 4 ? 9 : 6)
         switch pick {
         case 0: return .null
@@ -122,23 +122,8 @@ struct JSONValueParsingTests {
         }
     }
 
-    static func randomString(using random: inout SplitMix64) -> String {
+    static func randomString(using random: inout SeededGenerator) -> String {
         let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "é", "€", "😀", "\u{7F}"]
         return String((0..<random.next() % 8).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
-    }
-}
-
-/// A small seeded generator, so a failure names inputs that come back on the next run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -19,15 +19,9 @@ struct LinkHeaderPropertyTests {
     }
 
     struct Generator {
-        var state: UInt64
+        var seeded: SeededGenerator
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
+        mutating func next() -> UInt64 { seeded.next() }
 
         mutating func pick<Element>(_ choices: [Element]) -> Element {
             choices[Int(next() % UInt64(choices.count))]
@@ -95,7 +89,7 @@ struct LinkHeaderPropertyTests {
     @Test("Every well-formed link-value is found, in order, whatever malformed ones surround it")
     func differential() throws {
         let base = try #require(Self.base)
-        var generator = Generator(state: 0x5EED)
+        var generator = Generator(seeded: SeededGenerator(seed: 0x5EED))
         for _ in 0..<3000 {
             var pieces: [Piece] = []
             for _ in 0..<Int(1 + generator.next() % 6) {
