@@ -239,7 +239,7 @@ let package = Package(
                 "HTTPCoreTesting", "APISandbox",
             ]
         ),
-        tests("HTTPCoreTests", ["HTTPCore", "HTTPCoreTesting", .httpTypesFoundation]),
+        tests("HTTPCoreTests", ["HTTPCore", "HTTPCoreTesting", "APISandbox", .httpTypesFoundation]),
         // One process of the multi-process refresh tests (BasecampSandboxTests, HTTPCorePostgresTests).
         executable(
             "OAuthRefreshProbe",

@@ -1,3 +1,4 @@
+import APISandbox
 import Foundation
 import HTTPCore
 import HTTPTypes
@@ -65,7 +66,7 @@ struct JSONValueParsingTests {
 
     @Test("Random documents, compact and pretty-printed, read as JSONDecoder reads them")
     func randomDocuments() throws {
-        var random = SeededGenerator(seed: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         for _ in 0..<300 {
             let value = Self.randomValue(depth: 0, using: &random)
             for formatting: JSONEncoder.OutputFormatting in [[], [.prettyPrinted, .sortedKeys]] {
@@ -104,7 +105,7 @@ struct JSONValueParsingTests {
         }
     }
 
-    static func randomValue(depth: Int, using random: inout SeededGenerator) -> JSONValue {
+    static func randomValue(depth: Int, using random: inout SplitMix64) -> JSONValue {
         let pick = random.next() % (depth < 4 ? 9 : 6)
         switch pick {
         case 0: return .null
@@ -122,7 +123,7 @@ struct JSONValueParsingTests {
         }
     }
 
-    static func randomString(using random: inout SeededGenerator) -> String {
+    static func randomString(using random: inout SplitMix64) -> String {
         let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "é", "€", "😀", "\u{7F}"]
         return String((0..<random.next() % 8).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
     }
