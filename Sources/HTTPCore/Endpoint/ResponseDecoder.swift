@@ -33,13 +33,13 @@ extension ResponseDecoder where Response: Decodable {
         }
     }
 
-    /// The body read by ``JSONValue/init(parsing:)`` when `Response` is `JSONValue` or
-    /// `[JSONValue]`, which it reads in one pass where `JSONDecoder` tries each kind in turn (key
-    /// and date strategies leave such values as they are); `nil` for other types, and for a body
-    /// of another shape, which `JSONDecoder` then reports.
+    /// The body read in one pass by ``JSONValueParser`` when `Response` is `JSONValue` or
+    /// `[JSONValue]`, which `JSONDecoder` reads by trying each kind in turn (key and date
+    /// strategies leave such values as they are); `nil` for other types and for a body the parser
+    /// refuses or of another shape, which `JSONDecoder` then reads or reports.
     private static func parsedJSONValue(_ body: Data) -> Response? {
         guard Response.self == JSONValue.self || Response.self == [JSONValue].self,
-            let value = try? JSONValue(parsing: body)
+            let value = JSONValueParser.value(of: body)
         else { return nil }
         return value as? Response ?? value.arrayValue as? Response
     }
