@@ -21,17 +21,19 @@ extension TransportContractTests {
         }
     }
 
-    @Test("1,000 sequential requests reuse one keep-alive connection", arguments: TransportUnderTest.allCases)
+    @Test("300 sequential requests reuse one keep-alive connection", arguments: TransportUnderTest.allCases)
     func sequentialKeepAlive(kind: TransportUnderTest) async throws {
         try await withConnectionProbe(kind) { client, connections in
             let started = ContinuousClock.now
-            for index in 0..<1000 {
+            // Each request is two hops on the concurrency pool the whole suite shares, so a full
+            // run stretches every one; 300 keep the test well inside its 30 s there.
+            for index in 0..<300 {
                 let answer = try await client.send(Endpoint<JSONValue>(.get, "loopback-probe/\(index)"))
                 #expect(answer["index"]?.intValue == index)
             }
             let elapsed = ContinuousClock.now - started
-            Measurements.record("\(kind.rawValue): 1,000 sequential requests in \(elapsed.formattedMilliseconds)")
-            #expect(connections.requests == 1000)
+            Measurements.record("\(kind.rawValue): 300 sequential requests in \(elapsed.formattedMilliseconds)")
+            #expect(connections.requests == 300)
             #expect(connections.distinctConnections <= 2, "\(connections.distinctConnections) connections")
         }
     }
