@@ -44,23 +44,24 @@ extension TransportContractTests {
     )
     func bodyTimeout(kind: TransportUnderTest) async throws {
         // A body that keeps arriving is not idle, however long it takes in total. The gaps are a
-        // hundredth of the timeout, and the sandbox runs in a process of its own, so a full-suite
-        // run that keeps this process's threads busy for seconds cannot stretch one past it.
+        // thirtieth of the timeout, and the sandbox runs in a process of its own, so a full-suite
+        // run that keeps this process's threads busy cannot stretch one past it. The body is kept
+        // short because URLSession on Linux keeps a core busy while a body trickles in.
         try await withSandboxProcess { port in
             try await kind.withTransport { transport in
                 let patient = try makeClient(URL(string: "http://127.0.0.1:\(port)"), transport) {
-                    $0.timeout = .seconds(10)
+                    $0.timeout = .seconds(3)
                 }
                 let started = ContinuousClock.now
                 let slow = try await patient.send(
                     Endpoint<Data>(
                         .get,
-                        "_test/bytes/10400",
+                        "_test/bytes/3500",
                         query: ["chunked": 1, "chunk_size": 100, "chunk_delay_ms": 100]
                     )
                 )
-                #expect(slow.count == 10400)
-                #expect(ContinuousClock.now - started > .seconds(10))
+                #expect(slow.count == 3500)
+                #expect(ContinuousClock.now - started > .seconds(3))
             }
         }
     }
