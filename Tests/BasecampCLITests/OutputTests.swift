@@ -1,4 +1,5 @@
 import APISandbox
+import ArgumentParser
 import BasecampSandbox
 import CLISupport
 import Foundation
@@ -157,19 +158,42 @@ struct OutputTests {
         for group in ServiceCommands.all {
             // Hand-written commands in a group (`todos edit`, `webhooks listen`) have their own help tests.
             for command in group.configuration.subcommands where command is any OperationCommand.Type {
-                let arguments = [
-                    group.configuration.commandName ?? "", command.configuration.commandName ?? "", "--help",
-                ]
-                let help = await basecamp(arguments) { $0.columns = 60 }
-                let lines = help.stdout.split(separator: "\n")
+                let path = [group.configuration.commandName ?? "", command.configuration.commandName ?? ""]
+                let help = Self.help(for: command, width: 60)
+                let lines = help.split(separator: "\n")
                 guard let index = lines.firstIndex(of: "Example:") else {
-                    Issue.record("\(arguments) has no example")
+                    Issue.record("\(path) has no example")
                     continue
                 }
-                #expect(lines[index + 1].hasPrefix("  basecamp --sandbox \(arguments[0]) \(arguments[1])"))
+                #expect(lines[index + 1].hasPrefix("  basecamp --sandbox \(path[0]) \(path[1])"))
                 #expect(lines.contains("Same call, raw JSON:"))
-                #expect(!help.stdout.contains("one of the values below"))
+                #expect(!help.contains("one of the values below"))
             }
+        }
+    }
+
+    @Test("The help drawn for a command is what `basecamp … --help` prints")
+    func helpAsPrinted() async {
+        for (arguments, command) in [
+            (["todos", "list"], TodosListCommand.self as any ParsableCommand.Type),
+            (["messages", "create"], MessagesCreateCommand.self),
+        ] {
+            let printed = await basecamp(arguments + ["--help"]) { $0.columns = 60 }
+            #expect(printed.exitCode == 0)
+            #expect(printed.stdout == Self.help(for: command, width: 60) + "\n")
+        }
+    }
+
+    /// The help `basecamp … --help` prints for `command` at `width` columns, drawn without
+    /// running the tool: parsing a command line costs a debug build ~50 ms, and ``examples()``
+    /// draws 250 helps.
+    static func help(for command: any ParsableCommand.Type, width: Int) -> String {
+        GlobalOptions.$environmentPrefix.withValue(BasecampCommand.environmentPrefix) {
+            HelpText.wrap(
+                BasecampCommand.helpMessage(for: command, columns: HelpText.unwrappedWidth),
+                width: width,
+                commands: [BasecampCommand.toolName]
+            )
         }
     }
 }
