@@ -58,12 +58,14 @@ final class BasecampServer: Sendable {
     func register(on router: Router<SandboxRequestContext>) {
         let api = router.group(RouterPath(basePath))
         for (path, operations) in Self.specRoutes {
+            // Joined once, not once per method: registering is most of a sandbox's start-up.
+            let fullPath = RouterPath(basePath).appendingPath(path)
             let hasGet = operations.contains { $0.method == .get }
             for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] where method != .head || !hasGet
             {
                 let operation = operations.first { $0.method == method }
                 let streams = operation?.id == "CreateAttachment"
-                api.on(path, method: method) { request, context in
+                router.on(fullPath, method: method) { request, context in
                     try await self.handle(request, context, streamingBody: streams) { body, requestID in
                         let call = try self.call(operation, request, context, body: body)
                         return self.respond(try call.reply(), of: call, to: request, requestID: requestID)
