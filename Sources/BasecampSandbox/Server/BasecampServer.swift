@@ -56,10 +56,10 @@ final class BasecampServer: Sendable {
     /// redirect to the storage origin (see ``registerStorage(on:)``), and the reset. A path with a
     /// GET gets its HEAD from the router, which answers it with the GET's headers.
     func register(on router: Router<SandboxRequestContext>) {
-        let api = router.group(RouterPath(basePath))
+        let base = RouterPath(basePath)
         for (path, operations) in Self.specRoutes {
             // Joined once, not once per method: registering is most of a sandbox's start-up.
-            let fullPath = RouterPath(basePath).appendingPath(path)
+            let fullPath = base.appendingPath(path)
             let hasGet = operations.contains { $0.method == .get }
             for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] where method != .head || !hasGet
             {
@@ -73,6 +73,7 @@ final class BasecampServer: Sendable {
                 }
             }
         }
+        let api = router.group(base)
         api.get(SandboxResponse.routerPath(BlobRoutes.downloadPath)) { request, context in
             try await self.handle(request, context) { _, requestID in
                 try self.redirectToStorage(request, context, requestID: requestID)
