@@ -33,6 +33,9 @@ def main() -> int:
             elif event["kind"] == "testCaseEnded" and case in started:
                 own[case] = max(own.get(case, 0.0), at - started.pop(case))
     slowest = sorted(own.items(), key=lambda item: -item[1])
+    if not slowest:
+        print("no test case ended in this event stream", file=sys.stderr)
+        return 2
     for (test, argument), seconds in slowest[:15]:
         print(f"{seconds:7.2f} s  {test}" + (f"  ({argument[:60]})" if argument else ""))
     over = [case for case, seconds in slowest if seconds > limit]
