@@ -2,7 +2,10 @@ import Foundation
 
 /// Entity tags as a sandbox answers conditional requests with them.
 public enum EntityTag {
+    // Inlinable so that a caller's `Data` or `[UInt8]` is hashed by a loop specialised for it,
+    // not byte by byte through a generic iterator.
     /// A strong validator from a body's bytes (64-bit FNV-1a, quoted), so equal bodies share a tag.
+    @inlinable
     public static func of(_ bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {

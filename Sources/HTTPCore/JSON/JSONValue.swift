@@ -144,33 +144,13 @@ extension JSONValue {
     }
 
     /// The value as compact JSON text with sorted keys, so equal values give equal bytes.
+    ///
+    /// Keys are ordered by their UTF-8 bytes and `/` is not escaped: the bytes `JSONEncoder`
+    /// writes with `[.sortedKeys, .withoutEscapingSlashes]` on Linux, on every platform. A number
+    /// JSON cannot express (infinite or NaN) is `null`; so is a value whose arrays and objects
+    /// nest 512 deep, which `JSONEncoder` refuses too.
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON primitive or container,
-        // except non-finite doubles, which JSON cannot express; those become null.
-        let encodable = containsNonFiniteNumbers ? replacingNonFiniteNumbers() : self
-        return (try? encoder.encode(encodable)) ?? Data("null".utf8)
-    }
-
-    /// Whether a number somewhere in the value is infinite or NaN; most values have none, and
-    /// are encoded without being copied.
-    private var containsNonFiniteNumbers: Bool {
-        switch self {
-        case .number(let value): !value.isFinite
-        case .array(let values): values.contains { $0.containsNonFiniteNumbers }
-        case .object(let members): members.values.contains { $0.containsNonFiniteNumbers }
-        default: false
-        }
-    }
-
-    private func replacingNonFiniteNumbers() -> JSONValue {
-        switch self {
-        case .number(let value) where !value.isFinite: return .null
-        case .array(let values): return .array(values.map { $0.replacingNonFiniteNumbers() })
-        case .object(let members): return .object(members.mapValues { $0.replacingNonFiniteNumbers() })
-        default: return self
-        }
+        Data(JSONValueWriter.bytes(of: self) ?? Array("null".utf8))
     }
 }
 

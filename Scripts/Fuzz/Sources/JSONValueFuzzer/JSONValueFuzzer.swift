@@ -2,7 +2,8 @@ import Foundation
 import HTTPCore
 
 /// Parsing arbitrary bytes never traps; it gives what `JSONDecoder` gives for the same bytes (the
-/// same value, or an error from both); whatever parses re-encodes to JSON that parses again.
+/// same value, or an error from both); whatever parses is written as `JSONEncoder` writes it, and
+/// that JSON parses again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONValue(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -14,6 +15,11 @@ public func fuzzJSONValue(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     )
     guard let value = parsed else { return 0 }
     let encoded = value.encoded()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Parsed JSON holds no infinite or NaN number, so JSONEncoder fails only past its depth.
+    let reference = (try? encoder.encode(value)) ?? Data("null".utf8)
+    precondition(encoded == reference, "JSONValue.encoded() wrote \(encoded), JSONEncoder \(reference)")
     do {
         let again = try JSONValue(parsing: encoded)
         _ = again.objectValue
