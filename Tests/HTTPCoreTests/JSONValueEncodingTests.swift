@@ -35,12 +35,7 @@ struct JSONValueEncodingTests {
 
     @Test("Every example in Spec/ is written as JSONEncoder writes it")
     func specExamples() throws {
-        let spec = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Spec")
-        let files = try #require(FileManager.default.enumerator(at: spec, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "json" }
-        #expect(files.count > 50)
-        for file in files {
+        for file in try JSONValueParsingTests.specJSONFiles() {
             let value = try JSONValue(parsing: Data(contentsOf: file))
             #expect(Self.text(value) == (try Self.encodedByJSONEncoder(value)), "\(file.lastPathComponent)")
         }

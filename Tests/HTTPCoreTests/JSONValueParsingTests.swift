@@ -52,12 +52,7 @@ struct JSONValueParsingTests {
 
     @Test("Every example in Spec/ reads as JSONDecoder reads it")
     func specExamples() throws {
-        let spec = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "Spec")
-        let files = try #require(FileManager.default.enumerator(at: spec, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }
-        #expect(files.count > 50)
-        for file in files {
+        for file in try Self.specJSONFiles() {
             let bytes = try Array(Data(contentsOf: file))
             let expected = try #require(Self.decoded(bytes), "\(file.lastPathComponent)")
             #expect(try JSONValue(parsing: Data(bytes)) == expected, "\(file.lastPathComponent)")
@@ -103,6 +98,16 @@ struct JSONValueParsingTests {
         #expect(throws: DecodingError.self) {
             try ResponseDecoder<[JSONValue]>.json.decode(body, HTTPResponse(status: .ok), decoder)
         }
+    }
+
+    /// Every JSON file under `Spec/`: the examples the APIs answer with.
+    static func specJSONFiles() throws -> [URL] {
+        let spec = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Spec")
+        let files = try #require(FileManager.default.enumerator(at: spec, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }
+        #expect(files.count > 50)
+        return files
     }
 
     static func randomValue(depth: Int, using random: inout SplitMix64) -> JSONValue {
