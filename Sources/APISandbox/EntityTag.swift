@@ -2,18 +2,21 @@ import Foundation
 
 /// Entity tags as a sandbox answers conditional requests with them.
 public enum EntityTag {
-    // Inlinable so that a caller's `Data` or `[UInt8]` is hashed by a loop specialised for it,
-    // not byte by byte through a generic iterator.
     /// A strong validator from a body's bytes (64-bit FNV-1a, quoted), so equal bodies share a tag.
-    @inlinable
     public static func of(_ bytes: some Sequence<UInt8>) -> String {
+        // `Data`'s iterator is not inlined across modules; its buffer is read at full speed.
+        let hash = bytes.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(bytes)
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        return hash
     }
 
     /// Whether the `If-None-Match` values name `etag` by the weak comparison (RFC 9110 §13.1.2):

@@ -31,6 +31,30 @@ struct AllOperationsTests {
         #expect(OperationCatalog.operations(service: "todos").count == 8)
     }
 
+    @Test("path(_:) fills every template by parameter name, percent-encoding values; path(_:) by place agrees")
+    func pathsFilled() throws {
+        for operation in OperationCatalog.all {
+            var values: [String: String] = [:]
+            var expected = operation.pathTemplate
+            for (place, parameter) in operation.pathParameters.enumerated() {
+                let numeric = parameter.name == "accountId" || parameter.kind == .integer
+                values[parameter.name] = numeric ? "\(place + 1)0" : "a b/\(place)é"
+                let encoded = numeric ? "\(place + 1)0" : "a%20b%2F\(place)%C3%A9"
+                expected = expected.replacingOccurrences(of: "{\(parameter.name)}", with: encoded)
+            }
+            #expect(try operation.path(values) == expected, "\(operation.id)")
+            #expect(!expected.contains("{"), "\(operation.id)")
+            let byPlace = operation.path { place, parameter in "<\(place) \(parameter.name)>" }
+            let byName = operation.pathParameters.enumerated().reduce(operation.pathTemplate) { path, entry in
+                path.replacingOccurrences(
+                    of: "{\(entry.element.name)}",
+                    with: "<\(entry.offset) \(entry.element.name)>"
+                )
+            }
+            #expect(byPlace == byName, "\(operation.id)")
+        }
+    }
+
     @Test("Each generated method sends the Spec's method, path, query and body", arguments: OperationCatalog.all)
     func operationRoundTrip(_ operation: BasecampOperation) async throws {
         let spec = try #require(SpecSamples.shared)

@@ -92,8 +92,9 @@ struct AccountData: Codable, Sendable, Equatable {
     /// list asks for fifty of them.
     func positions(of kind: RecordKind, in parentID: Int) -> [Int: Int] {
         var positions: [Int: Int] = [:]
-        for record in records where record.kind == kind && record.parentID == parentID {
-            positions[record.id] = positions.count + 1
+        // By place: going through the records themselves would copy each one.
+        for place in records.indices where records[place].kind == kind && records[place].parentID == parentID {
+            positions[records[place].id] = positions.count + 1
         }
         return positions
     }

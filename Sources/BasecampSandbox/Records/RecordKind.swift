@@ -106,14 +106,12 @@ enum RecordKind: String, Codable, Sendable, CaseIterable {
     /// A record's API path below the account: the reading operation's template with the record's
     /// id last, its project for `bucketId`, and what holds it for anything else.
     func path(of record: Record) -> String {
-        let parameters = facts.reader.pathParameters
-        var path = String(facts.reader.pathTemplate.dropFirst("/{accountId}".count))
-        for (place, parameter) in parameters.enumerated().dropFirst() {
-            let value =
-                place == parameters.count - 1
-                ? record.id : parameter.name == "bucketId" ? record.projectID : record.parentID
-            path = path.replacingOccurrences(of: "{\(parameter.name)}", with: String(value))
+        let last = facts.reader.pathParameters.count - 1
+        // Below the account: its placeholder is left empty, and the template's first `/` dropped.
+        let path = facts.reader.path { place, parameter in
+            guard place > 0 else { return "" }
+            return String(place == last ? record.id : parameter.name == "bucketId" ? record.projectID : record.parentID)
         }
-        return path
+        return String(path.dropFirst())
     }
 }

@@ -58,15 +58,17 @@ extension Call {
         let status = query.first("status") ?? "active"
         let completed =
             operation.queryParameters.contains { $0.name == "completed" } ? query.first("completed") == "true" : nil
-        var records = data.records.filter { record in
+        func listed(_ record: Record) -> Bool {
             record.kind == kind && record.status == status && parentID.map { record.parentID == $0 } ?? true
                 && completed.map { (record.fields["completed"]?.boolValue ?? false) == $0 } ?? true
         }
+        // Places in the account's records rather than copies of them: a page renders 50 of thousands.
+        var places = data.records.indices.filter { listed(data.records[$0]) }
         // Messages list newest first, as on the board; everything else in the order it was made.
-        if kind == .message { records.sort { $0.createdAt > $1.createdAt } }
+        if kind == .message { places.sort { data.records[$0].createdAt > data.records[$1].createdAt } }
         let positions = parentID.map { data.positions(of: kind, in: $0) } ?? [:]
         let render = renderer(data)
-        return .list(records) { render.record($0, position: positions[$0.id]) }
+        return .list(places) { render.record(data.records[$0], position: positions[data.records[$0].id]) }
     }
 
     /// Writes `members` when given, otherwise the checked body.

@@ -24,11 +24,8 @@ struct Renderer {
         self.appBase = "https://3.basecamp.com/\(data.accountID)"
         self.data = data
         self.people = Dictionary(data.people.map { ($0.id, Self.person($0)) }) { first, _ in first }
-        var counts: [Int: Int] = [:]
-        for record in data.records where record.kind == .comment && record.status == "active" {
-            counts[record.parentID, default: 0] += 1
-        }
-        self.commentCounts = counts
+        let comments = data.records.lazy.filter { $0.kind == .comment && $0.status == "active" }
+        self.commentCounts = Dictionary(comments.map { ($0.parentID, 1) }, uniquingKeysWith: +)
     }
 
     func api(_ path: String) -> JSONValue { .string(apiBase + path) }
