@@ -1,3 +1,4 @@
+import APISandbox
 import BasecampSandbox
 import CLISupport
 import Foundation
@@ -198,6 +199,35 @@ struct SignInCommandTests {
         #expect(result.stderr.contains("Open this address in your browser"))
         #expect(try result.errorReport().message.hasPrefix("No sign-in arrived at http://127.0.0.1:"))
         #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+    }
+
+    @Test(
+        "--device when the API's own sign-in document could not be had: the failed fetch (exit 6 or 7), not a usage error",
+        arguments: [(SandboxFault.connection(.closeBeforeResponse), Int32(6)), (.serviceUnavailable, 7)]
+    )
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func deviceWithoutDiscovery(fault: SandboxFault, exitCode: Int32) async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let faults = FaultInjection(
+            sequence: Array(repeating: fault, count: 10),
+            pathPrefixes: ["/.well-known/oauth-protected-resource"]
+        )
+        try await withBasecampSandbox(faults: faults) { sandbox, base in
+            let variables = folder.variables.merging([
+                "BASECAMP_BASE_URL": base,
+                "BASECAMP_LAUNCHPAD_URL": sandbox.baseURL.appending(path: "launchpad").absoluteString,
+                "BASECAMP_CLIENT_ID": "signin-tests",
+            ]) { $1 }
+            let result = await basecamp(["--json", "auth", "login", "--device"], variables: variables) {
+                $0.standardInputIsTerminal = true
+            }
+            #expect(result.exitCode == exitCode, "\(result.stderr)")
+            let report = try result.errorReport()
+            #expect(report.message.hasPrefix("Device sign-in needs the sign-in server the API names. Discovery failed"))
+            #expect(report.hint?.contains("without --device") == true)
+            #expect(!FileManager.default.fileExists(atPath: folder.credentials.path))
+        }
     }
 
     @Test("a real sign-in needs a client id: exit 64 naming the flag and where to register")

@@ -122,7 +122,7 @@ struct AuthLoginCommand: BasecampSubcommand {
                     "No display here: sign in with a code on another device (--no-browser prints an address instead)."
                 )
             }
-            credentials = try await deviceSignIn(oauth, context: context)
+            credentials = try await deviceSignIn(oauth, foundBy: discovered.source, context: context)
         } else {
             guard #available(macOS 14, iOS 17, tvOS 17, *) else {
                 throw ValidationError("The browser sign-in needs macOS 14 or later; use --device.")
@@ -245,8 +245,28 @@ struct AuthLoginCommand: BasecampSubcommand {
         return try await oauth.exchange(callback: callback, for: request)
     }
 
-    private func deviceSignIn(_ oauth: OAuthClient, context: CommandContext) async throws -> TokenCredentials {
+    private func deviceSignIn(
+        _ oauth: OAuthClient,
+        foundBy source: DiscoveredAuthorizationServer.Source,
+        context: CommandContext
+    ) async throws -> TokenCredentials {
         guard oauth.server.supportsDeviceGrant else {
+            // At Launchpad only because the API's document could not be had this time (no answer, a
+            // 429 or a 5xx): report that failure (exit 6 or 7), which trying again may cure, not a
+            // usage error.
+            if case .fallback(.resourceDiscoveryFailed(let failure)) = source,
+                case .fetchFailed(let status) = failure.reason, status.map({ $0 == 429 || $0 >= 500 }) ?? true
+            {
+                throw APIError(
+                    failure.code,
+                    APIError.Details(
+                        message: "Device sign-in needs the sign-in server the API names. \(failure.message)",
+                        hint: "Try again; or run 'basecamp auth login' without --device to sign in in a browser.",
+                        httpStatus: status,
+                        cause: failure
+                    )
+                )
+            }
             throw APIError.usage(
                 "This Basecamp sign-in server does not offer device sign-in.",
                 hint: "Run 'basecamp auth login' without --device, and open the address it prints on any machine."
