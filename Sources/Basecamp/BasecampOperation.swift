@@ -158,23 +158,25 @@ public struct BasecampOperation: Sendable, Hashable, Identifiable {
 
     /// The path template with each parameter's placeholder replaced by what `value` gives for it
     /// (its `place` among ``pathParameters`` and the parameter), taken as it is: no checks, no
-    /// percent-encoding. The template is read once, so this suits a path built for every record
-    /// of a page.
+    /// percent-encoding. A placeholder that names none of the parameters is left as written. The
+    /// template is read once, so this suits a path built for every record of a page.
     ///
     /// ```swift
     /// OperationCatalog.getTodo.path { _, parameter in parameter.name == "accountId" ? "999" : "1" }
     /// // "/999/todos/1"
     /// ```
     public func path(_ value: (_ place: Int, _ parameter: Parameter) -> String) -> String {
-        // After each `{` of the template: a parameter's name (in the Spec's order) up to `}`, then text.
         var path = ""
-        for (place, piece) in pathTemplate.split(separator: "{", omittingEmptySubsequences: false).enumerated() {
-            guard place > 0 else {
-                path += piece
-                continue
+        // After each `{` of the template: a placeholder's name up to `}`, then text.
+        for (index, piece) in pathTemplate.split(separator: "{", omittingEmptySubsequences: false).enumerated() {
+            let name = piece.prefix { $0 != "}" }
+            if index > 0, name.count < piece.count, let place = pathParameters.firstIndex(where: { $0.name == name }) {
+                path += value(place, pathParameters[place])
+                path += piece.dropFirst(name.count + 1)
+            } else {
+                // The text before the first placeholder, or a `{` that opens no parameter's.
+                path += (index > 0 ? "{" : "") + piece
             }
-            path += value(place - 1, pathParameters[place - 1])
-            path += piece.drop { $0 != "}" }.dropFirst()
         }
         return path
     }

@@ -55,6 +55,28 @@ struct AllOperationsTests {
         }
     }
 
+    @Test("path(_:) goes by name: parameters listed out of the template's order, a stray `{` kept as written")
+    func pathByName() throws {
+        let operation = BasecampOperation(
+            id: "Custom",
+            service: "custom",
+            swiftName: "custom",
+            method: .get,
+            pathTemplate: "/{accountId}/things/{thingId}/{unknown}/x{y.json",
+            pathParameters: [
+                .init(name: "thingId", swiftName: "thingID", kind: .integer, isRequired: true),
+                .init(name: "accountId", swiftName: "accountID", kind: .string, isRequired: true),
+            ],
+            summary: "A hand-made operation.",
+            successStatus: 200,
+            isReadOnly: true,
+            isIdempotent: true,
+            retry: .none
+        )
+        #expect(try operation.path(["accountId": "9", "thingId": "42"]) == "/9/things/42/{unknown}/x{y.json")
+        #expect(operation.path { place, _ in "<\(place)>" } == "/<1>/things/<0>/{unknown}/x{y.json")
+    }
+
     @Test("Each generated method sends the Spec's method, path, query and body", arguments: OperationCatalog.all)
     func operationRoundTrip(_ operation: BasecampOperation) async throws {
         let spec = try #require(SpecSamples.shared)
