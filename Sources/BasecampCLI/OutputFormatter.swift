@@ -221,11 +221,15 @@ struct OutputFormatter {
         }
     }
 
+    /// How the SDK spells these words after the first.
+    private static let acronyms = ["id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs"]
+
     /// `due_on` → `dueOn`, `app_url` → `appURL`, `assignee_ids` → `assigneeIDs`: the SDK's rule.
     static func swiftName(_ key: String) -> String {
-        let acronyms = ["id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs"]
+        // Called for every key of every record printed; most are one word and stay as they are.
+        guard key.contains("_") else { return key }
         let words = key.split(separator: "_").map { $0.lowercased() }
-        guard let first = words.first, words.count > 1 || key.contains("_") else { return key }
+        guard let first = words.first else { return key }
         return first + words.dropFirst().map { acronyms[$0] ?? ($0.prefix(1).uppercased() + $0.dropFirst()) }.joined()
     }
 

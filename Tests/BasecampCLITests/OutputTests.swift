@@ -13,6 +13,18 @@ struct OutputTests {
     static let hardware = "1069479338"
     static let kickoff = "1069479988"
 
+    @Test(
+        "--json names: the API's snake_case as the SDK spells it",
+        arguments: [
+            ("due_on", "dueOn"), ("app_url", "appURL"), ("assignee_ids", "assigneeIDs"), ("id", "id"),
+            ("comments_count", "commentsCount"), ("download_urls", "downloadURLs"), ("ID", "ID"), ("_", "_"),
+            ("trailing_", "trailing"), ("Mixed_Case_id", "mixedCaseID"),
+        ]
+    )
+    func swiftNames(key: String, name: String) {
+        #expect(OutputFormatter.swiftName(key) == name)
+    }
+
     @Test("--format csv/tsv/jsonl and --fields on a list, by the --json names")
     func formats() async throws {
         let csv = await basecamp(
