@@ -1,5 +1,6 @@
 public import CLISupport
 import Foundation
+import HTTPCore
 
 extension CLIRunner {
     /// Runs the tool in-process with captured output, for tests: the same parsing, context, error
@@ -53,7 +54,11 @@ public struct CommandResult: Sendable, Hashable {
     ///
     /// - Throws: The decoder's error when stdout is not that JSON.
     public func json<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
-        try JSONDecoder().decode(Value.self, from: Data(stdout.utf8))
+        // `JSONValue`'s own parser: through `Decodable` it throws once for each kind it rules out.
+        if Value.self == JSONValue.self, let value = try JSONValue(parsing: Data(stdout.utf8)) as? Value {
+            return value
+        }
+        return try JSONDecoder().decode(Value.self, from: Data(stdout.utf8))
     }
 
     /// Decodes the last line of stderr as the ``ErrorReport`` a failed `--json` run prints.

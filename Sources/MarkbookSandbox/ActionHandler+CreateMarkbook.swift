@@ -4,7 +4,7 @@ import HTTPCore
 extension ActionHandler {
     mutating func createMarkbook(_ form: Parameters) throws(StatusError) -> [String: JSONValue] {
         let text = try form.require("jsondata")
-        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+        guard let payload = try? JSONValue(parsing: Data(text.utf8)),
             case .object = payload
         else { throw StatusError("invalid jsondata") }
         guard let requestedName = payload["markbookname"]?.wireText?.trimmingCharacters(in: .whitespaces),

@@ -7,7 +7,7 @@ extension SandboxWorld {
     /// API's own lowercase names. A student's `rawresults` and `outcomelevels` follow the
     /// markbook's task and outcome order; empty ones are left out.
     init(seed data: Data) throws {
-        let seed = SeedReader(json: try JSONDecoder().decode(JSONValue.self, from: data))
+        let seed = SeedReader(json: try JSONValue(parsing: data))
         self.init(
             schoolName: try seed.string("schoolname"),
             users: try seed.objects("users").map { user in

@@ -50,7 +50,7 @@ enum TokenInput {
     }
 
     private static func fromJSON(_ data: Data, now: Date) throws -> TokenCredentials {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard case .object(let object)? = try? JSONValue(parsing: data) else {
             throw failure("stdin starts like JSON but is not a JSON object.")
         }
         guard case .string(let access)? = object["access_token"], isToken(access) else {
