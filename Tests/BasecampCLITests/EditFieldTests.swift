@@ -179,12 +179,30 @@ struct EditFieldTests {
         return try JSONValue(parsing: Data(result.stdout.utf8))
     }
 
+    /// The records the reads answer, each read once: the members of one command edit the same
+    /// record, and each read starts a sandbox (136 cases, eight records).
+    static let records = RecordShelf()
+
+    actor RecordShelf {
+        private var reads: [String: Task<JSONValue, any Error>] = [:]
+
+        func record(of command: String, id: String) async throws -> JSONValue {
+            let key = "\(command) \(id)"
+            if let read = reads[key] { return try await read.value }
+            let read = Task {
+                try await EditFieldTests.record(for: try #require(EditFieldTests.editCommands[command]), id: id)
+            }
+            reads[key] = read
+            return try await read.value
+        }
+    }
+
     /// Runs the edit with `options` on a scripted transport and returns the body it wrote.
     static func written(_ member: Member, _ options: [String]) async throws -> JSONValue {
         let command = try #require(editCommands[member.command])
         let base = try #require(commands[member.command])
         let replaces = command.operation.replacesWholeRecord
-        let record = try await record(for: command, id: base[2])
+        let record = try await records.record(of: member.command, id: base[2])
         let transport = ScriptedTransport(replaces ? [.json(record), .json(record)] : [.json(record)])
         // What the record cannot supply is required; the url row sets it itself.
         var arguments = base + options
