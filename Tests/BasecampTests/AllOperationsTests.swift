@@ -31,7 +31,7 @@ struct AllOperationsTests {
         #expect(OperationCatalog.operations(service: "todos").count == 8)
     }
 
-    @Test("path(_:) fills every template by parameter name, percent-encoding values; path(_:) by place agrees")
+    @Test("path(_:) fills every template by parameter name, percent-encoding values; the closure form agrees")
     func pathsFilled() throws {
         for operation in OperationCatalog.all {
             var values: [String: String] = [:]
