@@ -106,9 +106,10 @@ enum RecordKind: String, Codable, Sendable, CaseIterable {
     /// A record's API path below the account: the reading operation's template with the record's
     /// id last, its project for `bucketId`, and what holds it for anything else.
     func path(of record: Record) -> String {
-        let last = facts.reader.pathParameters.count - 1
+        let reader = facts.reader
+        let last = reader.pathParameters.count - 1
         // Below the account: its placeholder is left empty, and the template's first `/` dropped.
-        let path = facts.reader.path { place, parameter in
+        let path = reader.path { place, parameter in
             guard place > 0 else { return "" }
             return String(place == last ? record.id : parameter.name == "bucketId" ? record.projectID : record.parentID)
         }
