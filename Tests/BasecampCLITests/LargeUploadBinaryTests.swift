@@ -51,9 +51,12 @@ struct LargeUploadBinaryTests {
     // process's children all count towards the one figure the system keeps for them.
     @Test("A 1 GiB upload is streamed to the sandbox's disk and kept whole")
     func oneGibibyte() async throws {
-        let size: Int64 = 1 << 30
-        let (folder, file) = try Self.sparseFile(size)
+        let blocks = 1024
+        let size = Int64(blocks * PatternFile.blockSize)
+        let folder = try ScratchFolder("basecamp-large")
         defer { folder.remove() }
+        let file = folder.file("big.bin")
+        try PatternFile.write(blocks: blocks, to: file)
         let state = folder.file("state.json")
         let result = try await runBuiltBasecamp(
             ["--sandbox", "--json", "upload", file.path, "--project", Self.project],
@@ -63,7 +66,46 @@ struct LargeUploadBinaryTests {
         #expect(try result.json(JSONValue.self)["byteSize"]?.intValue == Int(size))
         let kept = try FileManager.default.contentsOfDirectory(atPath: state.path + ".files")
         #expect(kept.count == 1)
-        let attributes = try FileManager.default.attributesOfItem(atPath: state.path + ".files/" + (kept.first ?? ""))
+        let keptFile = URL(fileURLWithPath: state.path + ".files/" + (kept.first ?? ""))
+        let attributes = try FileManager.default.attributesOfItem(atPath: keptFile.path)
         #expect((attributes[.size] as? NSNumber)?.int64Value == size)
+        for block in stride(from: 0, to: blocks, by: 97) + [blocks - 1] {
+            #expect(try PatternFile.read(block: block, of: keptFile) == PatternFile.block(block), "block \(block)")
+        }
+    }
+}
+
+/// A large file of real bytes: 1 MiB blocks, each a fixed pattern led by its own index, so a
+/// block kept out of order, twice or not at all is seen by reading a few of them back.
+///
+/// Real bytes rather than a sparse file: the first read of a file's holes has the kernel
+/// zero-fill every page, which for 1 GiB costs more CPU than the upload itself.
+enum PatternFile {
+    static let blockSize = 1 << 20
+
+    /// The bytes every block shares: a 251-byte cycle, so no two nearby offsets look alike.
+    private static let cycle = Data((0..<blockSize).map { UInt8($0 % 251) })
+
+    /// Block `index`: the cycle with its first eight bytes replaced by the index.
+    static func block(_ index: Int) -> Data {
+        var data = cycle
+        withUnsafeBytes(of: UInt64(index).littleEndian) { data.replaceSubrange(0..<8, with: $0) }
+        return data
+    }
+
+    static func write(blocks: Int, to file: URL) throws {
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        for index in 0..<blocks {
+            try handle.write(contentsOf: block(index))
+        }
+    }
+
+    static func read(block index: Int, of file: URL) throws -> Data? {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(index * blockSize))
+        return try handle.read(upToCount: blockSize)
     }
 }
