@@ -54,11 +54,13 @@ public struct CommandResult: Sendable, Hashable {
     ///
     /// - Throws: The decoder's error when stdout is not that JSON.
     public func json<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
+        let data = Data(stdout.utf8)
         // `JSONValue`'s own parser: through `Decodable` it throws once for each kind it rules out.
-        if Value.self == JSONValue.self, let value = try JSONValue(parsing: Data(stdout.utf8)) as? Value {
-            return value
+        if Value.self == JSONValue.self || Value.self == [JSONValue].self {
+            let value = try JSONValue(parsing: data)
+            if let typed = value as? Value ?? value.arrayValue as? Value { return typed }
         }
-        return try JSONDecoder().decode(Value.self, from: Data(stdout.utf8))
+        return try JSONDecoder().decode(Value.self, from: data)
     }
 
     /// Decodes the last line of stderr as the ``ErrorReport`` a failed `--json` run prints.
