@@ -91,6 +91,13 @@ struct FormatTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test("An unknown --format is refused with the five values it takes, in order")
+    func unknownFormat() async {
+        let result = await run(["records", "--format", "xml"])
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("Please provide one of 'table', 'json', 'jsonl', 'csv' or 'tsv'."))
+    }
+
     @Test("An empty list: csv prints the header of the fields asked for, json an empty array")
     func empty() async throws {
         #expect(await run(["records", "--none", "--format", "csv", "--fields", "id,name"]).stdout == "id,name\n")

@@ -18,6 +18,10 @@ public enum OutputFormat: String, CaseIterable, Sendable, Hashable, ExpressibleB
     /// written as `\t`, `\n`, `\r` and `\\`.
     case tsv
 
+    /// The values `--format` takes, in declaration order; made once, because ArgumentParser asks
+    /// for them each time it builds the option, several times in every parse.
+    public static let allValueStrings = allCases.map(\.rawValue)
+
     /// Whether a failure is reported as one JSON object on stderr rather than as text.
     public var reportsErrorsAsJSON: Bool {
         self == .json || self == .jsonl
