@@ -170,6 +170,8 @@ let package = Package(
         ),
         // Test helpers for the tools' own tests (not linked into any tool).
         library("CLISupportTesting", ["CLISupport", "APISandbox", "HTTPCore", .hummingbird]),
+        // The PostgreSQL server the package's own tests use, and when they skip it.
+        library("PostgresTesting", ["HTTPCorePostgres"]),
         executable(
             "MonashCLI",
             [
@@ -251,7 +253,7 @@ let package = Package(
             "HTTPCorePostgresTests",
             [
                 "HTTPCorePostgres", "HTTPCore", "HTTPCoreTesting", "HTTPCoreWebhooks", "HTTPCoreOAuth", "APISandbox",
-                "BasecampSandbox", "Basecamp", "CLISupportTesting", .postgresNIO, .httpTypes,
+                "BasecampSandbox", "Basecamp", "CLISupportTesting", "PostgresTesting", .postgresNIO, .httpTypes,
             ]
         ),
         tests(
@@ -298,7 +300,7 @@ let package = Package(
             [
                 "BasecampCLI", "BasecampSandbox", "Basecamp", "CLISupport", "CLISupportTesting", "APISandbox",
                 "HTTPCore", "HTTPCoreTesting",
-                "HTTPCoreWebhooks", "HTTPCorePostgres", .hummingbird, .httpTypes,
+                "HTTPCoreWebhooks", "HTTPCorePostgres", "PostgresTesting", .hummingbird, .httpTypes,
             ]
         ),
         tests(

@@ -2,6 +2,7 @@ import Basecamp
 import Foundation
 import HTTPCore
 import HTTPCorePostgres
+import PostgresTesting
 import Testing
 
 /// `BASECAMP_CREDENTIALS_URL` also shares each account's rate budget: the built `basecamp` on
@@ -9,18 +10,14 @@ import Testing
 /// pause another process recorded. Needs `HTTPCORE_POSTGRES_URL`, as the sign-in test beside it.
 @Suite(
     "The built basecamp sharing a rate budget in PostgreSQL",
-    .enabled(
-        if: ProcessInfo.processInfo.environment["HTTPCORE_POSTGRES_URL"] != nil
-            || ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_POSTGRES"] == "1",
-        "Needs PostgreSQL: export HTTPCORE_POSTGRES_URL=$(Scripts/postgres.sh start)"
-    ),
+    PostgresTestServer.trait,
     .timeLimit(.minutes(2))
 )
 struct RateBudgetPostgresProcessTests {
     @Test("two machines spend from one budget per account; a pause one process saw holds the other")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func twoMachinesShareOneBudget() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["HTTPCORE_POSTGRES_URL"])
+        let url = try #require(PostgresTestServer.url)
         // An account of its own, so no other test's requests spend from this budget.
         let account = String(Int.random(in: 100_000_000...999_999_999))
         let folders = [SignInFolder(), SignInFolder()]

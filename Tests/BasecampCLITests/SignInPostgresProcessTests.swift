@@ -5,6 +5,7 @@ import CLISupportTesting
 import Foundation
 import HTTPCore
 import HTTPCorePostgres
+import PostgresTesting
 import Testing
 
 /// `BASECAMP_CREDENTIALS_URL`: the built `basecamp` on two "machines" (two config folders)
@@ -12,17 +13,13 @@ import Testing
 /// prints, as `HTTPCORE_POSTGRES_URL`; `.ci/run` sets it.
 @Suite(
     "Signing in with the built basecamp, tokens in PostgreSQL",
-    .enabled(
-        if: ProcessInfo.processInfo.environment["HTTPCORE_POSTGRES_URL"] != nil
-            || ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_POSTGRES"] == "1",
-        "Needs PostgreSQL: export HTTPCORE_POSTGRES_URL=$(Scripts/postgres.sh start)"
-    )
+    PostgresTestServer.trait
 )
 struct SignInPostgresProcessTests {
     @Test("two machines, one sign-in in PostgreSQL: one refresh between them; a logout on one signs both out")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func twoMachinesShareOneSignIn() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["HTTPCORE_POSTGRES_URL"])
+        let url = try #require(PostgresTestServer.url)
         let options = SandboxAuthorizationOptions(requiresIssuedTokens: true)
         try await SignInProcessTests.withAuthorizationServer(options) { authorization, base, first in
             let shared = ["BASECAMP_CREDENTIALS_URL": url]

@@ -6,6 +6,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreOAuth
 import HTTPTypes
+import PostgresTesting
 import Testing
 
 @testable import HTTPCorePostgres

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
+import PostgresTesting
 import Testing
 
 @testable import HTTPCorePostgres

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreTesting
 import PostgresNIO
+import PostgresTesting
 import Testing
 
 @testable import HTTPCorePostgres

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreWebhooks
 import HTTPTypes
+import PostgresTesting
 import Testing
 
 @testable import HTTPCorePostgres

@@ -1,26 +1,13 @@
 import Foundation
 import HTTPCore
+import PostgresTesting
 import Testing
 
 @testable import HTTPCorePostgres
 
-/// The PostgreSQL server the tests use: `HTTPCORE_POSTGRES_URL`, which `Scripts/postgres.sh start`
-/// prints (`.ci/run` starts one and sets `HTTPCORE_REQUIRE_POSTGRES=1`, so there a missing or
-/// unreachable server fails the tests instead of skipping them).
-enum PostgresTestServer {
-    static let environment = ProcessInfo.processInfo.environment
-    static let url = environment["HTTPCORE_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    static let isRequired = environment["HTTPCORE_REQUIRE_POSTGRES"] == "1"
-
-    /// Whether the tests that need the server run: with a URL, or when required (to fail).
-    static let isConfigured = url != nil || isRequired
-
-    /// Skips a suite locally when no server is configured, saying how to run it.
-    static let trait = Testing.ConditionTrait.enabled(
-        if: isConfigured,
-        "Needs PostgreSQL: export HTTPCORE_POSTGRES_URL=$(Scripts/postgres.sh start), then Scripts/postgres.sh stop"
-    )
-
+/// The test server's databases: pools on ``PostgresTestServer`` (`PostgresTesting`) with the
+/// tests' timeout, in the shared schema or one of their own.
+extension PostgresTestServer {
     /// How long a test's pool waits for a connection: long, because a whole suite on two cores
     /// can keep a loopback connection waiting for seconds, and these tests are not about that.
     static let connectTimeout: Duration = .seconds(60)
@@ -35,7 +22,7 @@ enum PostgresTestServer {
         schema: String = sharedSchema,
         maximumConnections: Int = 4
     ) throws -> PostgresDatabase {
-        let url = try #require(server ?? url, "HTTPCORE_REQUIRE_POSTGRES=1 but HTTPCORE_POSTGRES_URL is not set")
+        let url = try #require(server ?? url, "HTTPCORE_POSTGRES_URL is not set")
         return try PostgresDatabase(
             url: url,
             maximumConnections: maximumConnections,
