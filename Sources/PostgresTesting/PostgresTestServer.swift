@@ -19,10 +19,11 @@ public enum PostgresTestServer {
     /// for it then fails when it is missing or silent, instead of the suites being skipped.
     public static let isRequired = ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_POSTGRES"] == "1"
 
-    /// Where the server is, without the URL's user and password, for messages.
+    /// Where the server is, as `HTTPCorePostgres` reads the URL, without its user and password,
+    /// for messages.
     public static var address: String {
-        guard let url, let components = URLComponents(string: url) else { return "no address" }
-        return "\(components.host ?? "?"):\(components.port.map(String.init) ?? "5432")"
+        guard let url, let server = try? PostgresDatabase.configuration(url: url) else { return "no usable URL" }
+        return "\(server.host ?? "?"):\(server.port.map(String.init) ?? "?")"
     }
 
     /// The condition for a suite that needs the server: met when it answers.
