@@ -25,6 +25,8 @@ struct JSONValueEncodingTests {
         "", "plain", "quote \" backslash \\ slash /", "é € 😀 \u{7F} \u{2028} \u{FEFF}",
         .string(String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })),
         ["b": 1, "B": 2, "a": 3, "é": 4, "Z": 5, "10": 6, "9": 7, "_": 8, "": 9, "a\u{0}": 10],
+        // A decomposed é sorts by its bytes (before "f"), not as the composed é it equals.
+        ["f": 1, "e\u{301}": 2, "ab": 3, "abc": 4, "a": 5, "\u{7F}": 6, "😀": 7, "€": 8],
         ["nested": ["list": [1, "two", [3.5, nil], ["deep": [:]]], "empty": []]],
     ]
 
