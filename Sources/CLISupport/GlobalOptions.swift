@@ -18,10 +18,10 @@ public struct GlobalOptions: Sendable, Equatable {
     public var baseURL: String?
 
     /// Whether to start the in-process sandbox and talk to it instead of a real server (`--sandbox`).
-    public var sandbox: Bool
+    public var sandbox = false
 
     /// Whether results are printed as JSON, and errors as one JSON object (`--json`).
-    public var json: Bool
+    public var json = false
 
     /// How results are printed (`--format`); `nil` when not given.
     public var format: OutputFormat?
@@ -30,34 +30,13 @@ public struct GlobalOptions: Sendable, Equatable {
     public var fields: FieldList?
 
     /// Whether each HTTP attempt is described on stderr (`-v`, `--verbose`).
-    public var verbose: Bool
+    public var verbose = false
 
     /// Whether to make each request only once (`--no-retry`).
-    public var noRetry: Bool
+    public var noRetry = false
 
     /// Seconds each attempt may wait for the server (`--timeout`).
-    public var timeout: Double
-
-    /// Creates the options a command line gave; the defaults are those of an empty one.
-    public init(
-        baseURL: String? = nil,
-        sandbox: Bool = false,
-        json: Bool = false,
-        format: OutputFormat? = nil,
-        fields: FieldList? = nil,
-        verbose: Bool = false,
-        noRetry: Bool = false,
-        timeout: Double = GlobalOptions.defaultTimeout
-    ) {
-        self.baseURL = baseURL
-        self.sandbox = sandbox
-        self.json = json
-        self.format = format
-        self.fields = fields
-        self.verbose = verbose
-        self.noRetry = noRetry
-        self.timeout = timeout
-    }
+    public var timeout = GlobalOptions.defaultTimeout
 
     /// The format results are printed in: `--format`, or `json` for `--json`, else `table`.
     public var outputFormat: OutputFormat {
