@@ -16,8 +16,8 @@ extension GlobalOptions {
     /// ```
     ///
     /// The root declares them itself rather than nesting an option group: ArgumentParser's debug
-    /// build checks a nested group again each time it builds the root's options, which made a
-    /// fifth of every parse (docs/performance.md).
+    /// build checks a nested group again each time it builds the root's options, several times
+    /// a parse (see docs/performance.md).
     public enum Help {
         /// `--base-url`.
         public static let baseURLName: NameSpecification = .customLong("base-url")
