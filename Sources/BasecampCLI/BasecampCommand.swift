@@ -96,15 +96,7 @@ struct BasecampCommand: CommandLineTool {
         return options
     }
 
-    @Option(name: Help.baseURLName, help: Help.baseURL(environmentPrefix: environmentPrefix))
-    var baseURL: String?
-    @Flag(help: Help.sandbox) var sandbox = false
-    @Flag(help: Help.json) var json = false
-    @Option(help: Help.format) var format: OutputFormat?
-    @Option(help: Help.fields) var fields: FieldList?
-    @Flag(name: Help.verboseName, help: Help.verbose) var verbose = false
-    @Flag(name: Help.noRetryName, help: Help.noRetry) var noRetry = false
-    @Option(help: Help.timeout) var timeout = GlobalOptions.defaultTimeout
+    @OptionGroup var global: GlobalOptions
 
     @Option(help: ArgumentHelp("An OAuth 2 access token (prefer BASECAMP_TOKEN).", valueName: "token"))
     var token: String?
@@ -129,7 +121,6 @@ struct BasecampCommand: CommandLineTool {
     var maxPages: Int?
 
     func validate() throws {
-        try global.validate()
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
     }
 }

@@ -34,6 +34,17 @@ public enum CLIRunner {
         arguments: [String],
         environment: CLIEnvironment
     ) async -> Int32 {
+        // Help drawn while parsing names the tool's own variables (see GlobalOptions).
+        await GlobalOptions.$environmentPrefix.withValue(Tool.environmentPrefix) {
+            await runCommand(tool, arguments: arguments, environment: environment)
+        }
+    }
+
+    private static func runCommand<Tool: CommandLineTool>(
+        _ tool: Tool.Type,
+        arguments: [String],
+        environment: CLIEnvironment
+    ) async -> Int32 {
         let scrubber = SecretScrubber()
         for secret in secretArguments(arguments, names: Tool.secretOptionNames) {
             scrubber.register(secret)

@@ -3,9 +3,9 @@ public import ArgumentParser
 
 /// The root command of one of the package's command-line tools (`monash`, `basecamp`, `markbook`).
 ///
-/// The root declares the shared options (see ``GlobalOptions/Help``) and says how the tool finds
-/// its API: the prefix of its environment variables and the sandbox modules that play the API for
-/// `--sandbox`. Its subcommands conform to ``ToolCommand``. Start it with ``CLIRunner/main(_:)``.
+/// The root declares the shared ``GlobalOptions`` and says how the tool finds its API: the prefix
+/// of its environment variables and the sandbox modules that play the API for `--sandbox`. Its
+/// subcommands conform to ``ToolCommand``. Start it with ``CLIRunner/main(_:)``.
 ///
 /// ```swift
 /// struct Monash: CommandLineTool {
@@ -21,17 +21,7 @@ public import ArgumentParser
 ///         [MonashSandboxModule()]
 ///     }
 ///
-///     @Option(name: Help.baseURLName, help: Help.baseURL(environmentPrefix: environmentPrefix))
-///     var baseURL: String?
-///     @Flag(help: Help.sandbox) var sandbox = false
-///     @Flag(help: Help.json) var json = false
-///     @Option(help: Help.format) var format: OutputFormat?
-///     @Option(help: Help.fields) var fields: FieldList?
-///     @Flag(name: Help.verboseName, help: Help.verbose) var verbose = false
-///     @Flag(name: Help.noRetryName, help: Help.noRetry) var noRetry = false
-///     @Option(help: Help.timeout) var timeout = GlobalOptions.defaultTimeout
-///
-///     func validate() throws { try global.validate() }
+///     @OptionGroup var global: GlobalOptions
 /// }
 /// ```
 public protocol CommandLineTool: AsyncParsableCommand {
@@ -72,29 +62,8 @@ public protocol CommandLineTool: AsyncParsableCommand {
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func sandboxConfiguration(environment: CLIEnvironment) throws -> SandboxConfiguration
 
-    /// `--base-url`, declared with ``GlobalOptions/Help``'s name and help, as the options below.
-    var baseURL: String? { get }
-
-    /// `--sandbox`.
-    var sandbox: Bool { get }
-
-    /// `--json`.
-    var json: Bool { get }
-
-    /// `--format`.
-    var format: OutputFormat? { get }
-
-    /// `--fields`.
-    var fields: FieldList? { get }
-
-    /// `-v`, `--verbose`.
-    var verbose: Bool { get }
-
-    /// `--no-retry`.
-    var noRetry: Bool { get }
-
-    /// `--timeout`.
-    var timeout: Double { get }
+    /// The shared options, declared as `@OptionGroup var global: GlobalOptions`.
+    var global: GlobalOptions { get }
 }
 
 extension CommandLineTool {
@@ -111,24 +80,6 @@ extension CommandLineTool {
     @available(macOS 14, iOS 17, tvOS 17, *)
     public static func sandboxConfiguration(environment: CLIEnvironment) throws -> SandboxConfiguration {
         SandboxConfiguration(modules: try sandboxModules(environment: environment))
-    }
-
-    /// The names and help of the shared options, for the root's declarations.
-    public typealias Help = GlobalOptions.Help
-
-    /// The shared options the command line gave, as one value. The root's `validate()` calls
-    /// its ``GlobalOptions/validate()``.
-    public var global: GlobalOptions {
-        GlobalOptions(
-            baseURL: baseURL,
-            sandbox: sandbox,
-            json: json,
-            format: format,
-            fields: fields,
-            verbose: verbose,
-            noRetry: noRetry,
-            timeout: timeout
-        )
     }
 
     /// The name the tool is invoked by, e.g. `monash`.

@@ -1,51 +1,76 @@
-import ArgumentParser
+public import ArgumentParser
 
-/// The options every command-line tool in this package accepts, in the same spelling, as the
-/// one value a command reads them from.
+/// The options every command-line tool in this package accepts, in the same spelling.
 ///
-/// Each tool's root ``CommandLineTool`` declares them as its own options, one line each with the
-/// names and help in ``Help``, and ``CommandLineTool/global`` gathers them here; leaf commands
-/// reach them through `@ParentCommand`. They may be given before or after the subcommand
-/// (`monash --json parking` and `monash parking --json` are the same).
-public struct GlobalOptions: Sendable, Equatable {
+/// The tool's root command declares them once with `@OptionGroup var global: GlobalOptions`;
+/// leaf commands reach them through `@ParentCommand`. They may be given before or after the
+/// subcommand (`monash --json parking` and `monash parking --json` are the same).
+public struct GlobalOptions: ParsableArguments, Sendable {
     /// The longest `--timeout` accepted, so a typo cannot make a command hang for a day.
     public static let maximumTimeout: Double = 3600
 
-    /// The `--timeout` when none is given.
-    public static let defaultTimeout: Double = 30
+    /// The prefix of the running tool's environment variables while its arguments are parsed
+    /// and its help is drawn (``CLIRunner`` sets it), so the shared help can name the tool's own
+    /// variable, e.g. `MONASH_BASE_URL`.
+    @TaskLocal public static var environmentPrefix: String?
 
-    /// The API's base URL (`--base-url`); overrides the tool's `<PREFIX>_BASE_URL` variable.
+    /// The API's base URL; overrides the tool's `<PREFIX>_BASE_URL` environment variable.
+    @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp(
+            "The API's base URL (or set \(GlobalOptions.environmentPrefix.map { $0 + "_BASE_URL" } ?? "its *_BASE_URL variable")).",
+            valueName: "url"
+        )
+    )
     public var baseURL: String?
 
-    /// Whether to start the in-process sandbox and talk to it instead of a real server (`--sandbox`).
+    /// Whether to start the in-process sandbox and talk to it instead of a real server.
+    @Flag(help: "Start the built-in sandbox on a free loopback port and use it; needs no credentials.")
     public var sandbox = false
 
-    /// Whether results are printed as JSON, and errors as one JSON object (`--json`).
+    /// Whether results are printed as JSON (and errors as one JSON object): `--format json`.
+    @Flag(help: "Short for --format json.")
     public var json = false
 
-    /// How results are printed (`--format`); `nil` when not given.
+    /// How results are printed; `nil` when not given.
+    @Option(
+        help: ArgumentHelp(
+            "How to print results: table (the default), json, jsonl, csv or tsv. Under json and jsonl a failure is one JSON object on stderr.",
+            valueName: "format"
+        )
+    )
     public var format: OutputFormat?
 
-    /// The fields to print, in order (`--fields`).
+    /// The fields to print, in order.
+    @Option(
+        help: ArgumentHelp(
+            "Print only these fields, in this order: the JSON names, comma-separated, with dots for nested ones (creator.name).",
+            valueName: "a,b,c"
+        )
+    )
     public var fields: FieldList?
-
-    /// Whether each HTTP attempt is described on stderr (`-v`, `--verbose`).
-    public var verbose = false
-
-    /// Whether to make each request only once (`--no-retry`).
-    public var noRetry = false
-
-    /// Seconds each attempt may wait for the server (`--timeout`).
-    public var timeout = GlobalOptions.defaultTimeout
 
     /// The format results are printed in: `--format`, or `json` for `--json`, else `table`.
     public var outputFormat: OutputFormat {
         json ? .json : format ?? .table
     }
 
+    /// Whether each HTTP attempt is described on stderr.
+    @Flag(name: [.customShort("v"), .long], help: "Print one redacted line per HTTP attempt on stderr.")
+    public var verbose = false
+
+    /// Whether to make each request only once.
+    @Flag(name: .customLong("no-retry"), help: "Send each request once; do not retry failures.")
+    public var noRetry = false
+
+    /// Seconds each attempt may wait for the server.
+    @Option(help: ArgumentHelp("Seconds each attempt may wait for the server.", valueName: "seconds"))
+    public var timeout: Double = 30
+
+    /// Creates the defaults; ArgumentParser fills in the parsed values.
+    public init() {}
+
     /// Rejects values no command could use; the tool exits 64 with a usage message.
-    ///
-    /// - Throws: `ValidationError` naming the option.
     public func validate() throws {
         guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
             throw ValidationError("--timeout must be more than 0 and at most \(Int(Self.maximumTimeout)) seconds.")

@@ -72,18 +72,13 @@ struct MarkbookTool: CommandLineTool {
         ]
     }
 
-    @Option(name: Help.baseURLName, help: Help.baseURL(environmentPrefix: environmentPrefix))
-    var baseURL: String?
-    @Flag(help: Help.sandbox) var sandbox = false
-    @Flag(help: Help.json) var json = false
-    @Option(help: Help.format) var format: OutputFormat?
-    @Option(help: Help.fields) var fields: FieldList?
-    @Flag(name: Help.verboseName, help: Help.verbose) var verbose = false
-    @Flag(name: Help.noRetryName, help: Help.noRetry) var noRetry = false
-    @Option(help: Help.timeout) var timeout = GlobalOptions.defaultTimeout
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var credentials: CredentialOptions
+}
 
-    // The account every command uses; the environment variables are preferred (flags show up in
-    // the process list).
+/// The account options every command shares; the environment variables are preferred (flags
+/// show up in the process list).
+struct CredentialOptions: ParsableArguments {
     @Option(name: .customLong("api-key"), help: ArgumentHelp("The school's API key.", valueName: "key"))
     var apiKey: String?
 
@@ -92,8 +87,6 @@ struct MarkbookTool: CommandLineTool {
 
     @Option(help: ArgumentHelp("The user's password.", valueName: "password"))
     var password: String?
-
-    func validate() throws { try global.validate() }
 }
 
 /// A `markbook` command that talks to the API: it gets a ready client, and its failures get
@@ -110,7 +103,7 @@ extension MarkbookCommand {
     var global: GlobalOptions { tool.global }
 
     func run(in context: CommandContext) async throws {
-        let client = try await context.markbookClient(tool)
+        let client = try await context.markbookClient(tool.credentials)
         do {
             try await execute(in: context, client: client)
         } catch let error as APIError where error.details.rawStatus != nil {
@@ -133,27 +126,27 @@ extension MarkbookCommand {
 }
 
 extension CommandContext {
-    /// A client for the API the global options point at, with the account from `tool`'s flags
-    /// or the environment (under `--sandbox`, the sandbox's stand-in account when none is given).
-    func markbookClient(_ tool: MarkbookTool) async throws -> MarkbookClient {
+    /// A client for the API the global options point at, with the account from the flags or
+    /// the environment (under `--sandbox`, the sandbox's stand-in account when none is given).
+    func markbookClient(_ credentials: CredentialOptions) async throws -> MarkbookClient {
         let connection = try await connection()
         let account = MarkbookSandboxModule.Account.sandbox
         let apiKey = try credential(
-            tool.apiKey,
+            credentials.apiKey,
             option: "--api-key",
             variable: "MARKBOOK_API_KEY",
             sandboxValue: account.apiKey
         )
         // The user name is not a secret (it is a login id, listed by `markbook users`), so it is
         // resolved like a credential but not registered for scrubbing.
-        let username = tool.username.flatMap { $0.isEmpty ? nil : $0 } ?? variable("MARKBOOK_USERNAME")
+        let username = credentials.username.flatMap { $0.isEmpty ? nil : $0 } ?? variable("MARKBOOK_USERNAME")
         guard let username = username ?? (usesSandbox ? account.username : nil) else {
             throw APIError.authRequired(
                 APIError.Details(message: "No value for --username.", hint: "Set MARKBOOK_USERNAME or pass --username.")
             )
         }
         let password = try credential(
-            tool.password,
+            credentials.password,
             option: "--password",
             variable: "MARKBOOK_PASSWORD",
             sandboxValue: account.password

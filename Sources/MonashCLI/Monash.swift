@@ -44,15 +44,7 @@ struct Monash: CommandLineTool {
         return [MonashSandboxModule(defaultWeek: week, today: { clock.now() })]
     }
 
-    @Option(name: Help.baseURLName, help: Help.baseURL(environmentPrefix: environmentPrefix))
-    var baseURL: String?
-    @Flag(help: Help.sandbox) var sandbox = false
-    @Flag(help: Help.json) var json = false
-    @Option(help: Help.format) var format: OutputFormat?
-    @Option(help: Help.fields) var fields: FieldList?
-    @Flag(name: Help.verboseName, help: Help.verbose) var verbose = false
-    @Flag(name: Help.noRetryName, help: Help.noRetry) var noRetry = false
-    @Option(help: Help.timeout) var timeout = GlobalOptions.defaultTimeout
+    @OptionGroup var global: GlobalOptions
 
     @Option(
         name: .customLong("time-zone"),
@@ -62,8 +54,6 @@ struct Monash: CommandLineTool {
         )
     )
     var timeZone: TimeZoneChoice?
-
-    func validate() throws { try global.validate() }
 }
 
 /// A `monash` subcommand: it reaches the root, and so the global options and `--time-zone`,

@@ -200,10 +200,12 @@ struct OutputTests {
     /// running the tool: parsing a command line costs a debug build ~50 ms, and ``examples()``
     /// draws 250 helps.
     static func help(for command: any ParsableCommand.Type, width: Int) -> String {
-        HelpText.wrap(
-            BasecampCommand.helpMessage(for: command, columns: HelpText.unwrappedWidth),
-            width: width,
-            commands: [BasecampCommand.toolName]
-        )
+        GlobalOptions.$environmentPrefix.withValue(BasecampCommand.environmentPrefix) {
+            HelpText.wrap(
+                BasecampCommand.helpMessage(for: command, columns: HelpText.unwrappedWidth),
+                width: width,
+                commands: [BasecampCommand.toolName]
+            )
+        }
     }
 }

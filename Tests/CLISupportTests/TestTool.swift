@@ -32,18 +32,8 @@ struct TestTool: CommandLineTool {
         [CannedResponseModule(path: "testtool/hello", body: #"{"greeting":"hello from the sandbox"}"#)]
     }
 
-    @Option(name: Help.baseURLName, help: Help.baseURL(environmentPrefix: environmentPrefix))
-    var baseURL: String?
-    @Flag(help: Help.sandbox) var sandbox = false
-    @Flag(help: Help.json) var json = false
-    @Option(help: Help.format) var format: OutputFormat?
-    @Option(help: Help.fields) var fields: FieldList?
-    @Flag(name: Help.verboseName, help: Help.verbose) var verbose = false
-    @Flag(name: Help.noRetryName, help: Help.noRetry) var noRetry = false
-    @Option(help: Help.timeout) var timeout = GlobalOptions.defaultTimeout
+    @OptionGroup var global: GlobalOptions
     @Option(help: "The API token.") var token: String?
-
-    func validate() throws { try global.validate() }
 }
 
 /// Prints its words, as a table or JSON.
