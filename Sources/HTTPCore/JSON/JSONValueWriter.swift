@@ -39,7 +39,7 @@ struct JSONValueWriter {
         case .object(let members):
             guard depth + 1 < Self.maximumDepth else { return false }
             bytes.append(UInt8(ascii: "{"))
-            let sorted = members.sorted { Self.keyPrecedes($0.key, $1.key) }
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             for (index, member) in sorted.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 writeString(member.key)
@@ -49,22 +49,6 @@ struct JSONValueWriter {
             bytes.append(UInt8(ascii: "}"))
         }
         return true
-    }
-
-    /// Whether `left` sorts before `right` in the order of their UTF-8 bytes. Compared over the
-    /// strings' contiguous bytes rather than their `utf8` views, whose generic comparison is slow
-    /// in the debug builds test suites run, where every sandbox answer sorts its keys.
-    static func keyPrecedes(_ left: String, _ right: String) -> Bool {
-        var left = left
-        var right = right
-        return left.withUTF8 { left in
-            right.withUTF8 { right in
-                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
-                    return left[index] < right[index]
-                }
-                return left.count < right.count
-            }
-        }
     }
 
     /// The shortest text that reads back as the same double, without a trailing `.0`.
