@@ -21,7 +21,7 @@ func executable(_ name: String, _ dependencies: [Target.Dependency], path: Strin
 
 /// A test target in `Tests/`, with the package's Swift settings.
 func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-    .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+    .testTarget(name: name, dependencies: dependencies + ["TestRunDefaults"], swiftSettings: swiftSettings)
 }
 
 // The other packages' products the targets use.
@@ -242,6 +242,8 @@ let package = Package(
             ]
         ),
         tests("HTTPCoreTests", ["HTTPCore", "HTTPCoreTesting", "APISandbox", .httpTypesFoundation]),
+        // Linked into every test target: a plain `swift test` runs 16 test cases at a time.
+        .target(name: "TestRunDefaults", path: "Tests/TestRunDefaults"),
         // One process of the multi-process refresh tests (BasecampSandboxTests, HTTPCorePostgresTests).
         executable(
             "OAuthRefreshProbe",
