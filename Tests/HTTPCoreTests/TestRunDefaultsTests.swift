@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+#if !os(Windows)
 /// The test bundle's own setting (the `TestRunDefaults` target), which a plain `swift test` relies on.
 @Suite("The test run's defaults")
 struct TestRunDefaultsTests {
@@ -10,3 +11,4 @@ struct TestRunDefaultsTests {
         #expect(Int(width).map { $0 > 0 } == true)
     }
 }
+#endif

@@ -4,6 +4,8 @@
 // suite is tuned for unless the caller has set one.
 #include <stdlib.h>
 
+#if !defined(_WIN32)
 __attribute__((constructor)) static void setDefaultParallelizationWidth(void) {
     setenv("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH", "16", 0);
 }
+#endif
