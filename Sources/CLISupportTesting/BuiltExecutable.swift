@@ -66,8 +66,12 @@ public enum BuiltExecutable {
     }
 
     /// The variables a child inherits from the test process by default: enough to run, nothing
-    /// tool-specific, so an `*_BASE_URL` or token on the developer's machine cannot leak in.
-    public static let inheritedVariables = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL"]
+    /// tool-specific, so an `*_BASE_URL` or token on the developer's machine cannot leak in. The
+    /// sanitizers' options are among them, so a child built with `--sanitize` reports (or stays
+    /// quiet) as the test process does.
+    public static let inheritedVariables = [
+        "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS",
+    ]
 
     /// A child's environment: the test process's ``inheritedVariables``, then `variables`.
     public static func environment(_ variables: [String: String]) -> [String: String] {
