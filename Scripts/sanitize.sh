@@ -29,7 +29,7 @@ tsan_filter='AuthRefreshTests|AuthSessionTests|MarkbookTests\.SessionTests|AuthC
 #     (AsyncHTTPClientTransportTests): which message comes depends on the head arriving in time.
 # The code paths they cover still run under both sanitizers: the contract's stalled-body, no-head
 # timeout, body-limit, error-body-limit and cancellation tests, on both transports. Each mode
-# prints what its run skipped. Under ASan the BinaryTests suites are left out too (run_address).
+# prints what its run skipped.
 
 # Runs `swift test "$@"` with output to the terminal and $log, then lists what the run skipped and
 # counts sanitizer reports, so a clean result is visibly clean. (Swift Testing marks a passed test
