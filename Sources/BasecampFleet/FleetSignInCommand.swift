@@ -36,23 +36,33 @@ struct FleetSignInCommand: AsyncParsableCommand {
             throw FleetReportError("the sandbox did not redirect the sign-in (status \(approval.response.status.code))")
         }
         let credentials = try await oauth.exchange(callback: callback, for: request)
-        if let database = try fleet.database(connections: 1) {
-            let store = fleet.credentialStore(database)
-            try await store.save(credentials)
-            await database.shutdown()
+        let database = try fleet.database(connections: 2)
+        var config = BasecampConfig(baseURL: fleet.apiURL)
+        if let database {
+            try await fleet.credentialStore(database).save(credentials)
+            // The webhook's request counts against the account's limit like any worker's, so it
+            // takes a permit from the same budget: outside it, it would be the fleet's 51st
+            // request in the workers' first 10 s.
+            config.rateLimiter = FleetClientParts.sharedLimiter(database)
         } else {
             try await FileCredentialStore(url: URL(fileURLWithPath: fleet.credentialsFile)).save(credentials)
         }
         let basecamp = try BasecampClient(
             auth: BearerTokenAuth(token: credentials.accessToken),
             userAgent: FleetOptions.userAgent,
-            config: BasecampConfig(baseURL: fleet.apiURL)
+            config: config
         )
         let balancer = fleet.sandboxURL.appending(path: String(FleetOptions.balancerPath.dropFirst()))
-        _ = try await basecamp.forAccount(fleet.accountID).webhooks.create(
-            bucketID: Int64(BasecampSandboxSeed.letoLaptopProjectID),
-            CreateWebhookRequest(payloadURL: balancer.absoluteString, types: ["Todo"])
-        )
+        do {
+            _ = try await basecamp.forAccount(fleet.accountID).webhooks.create(
+                bucketID: Int64(BasecampSandboxSeed.letoLaptopProjectID),
+                CreateWebhookRequest(payloadURL: balancer.absoluteString, types: ["Todo"])
+            )
+        } catch {
+            await database?.shutdown()
+            throw error
+        }
+        await database?.shutdown()
         announce("fleet signed in; webhook delivers to \(balancer.absoluteString)")
     }
 }

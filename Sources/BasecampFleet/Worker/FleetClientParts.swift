@@ -20,11 +20,7 @@ struct FleetClientParts {
         if let database {
             auth = fleet.oauth.refreshingAuth(store: fleet.credentialStore(database), refreshMargin: .zero)
             cache = ResponseCache(shared: PostgresCacheStorage(database: database, namespace: fleet.run))
-            // Basecamp's 50 per 10 s kept as 5 per second: a 10 s budget is granted in one burst
-            // that a loaded machine sends over seconds, and the server, counting arrivals, then
-            // sees the next burst's early requests in the same window (429s). Batches of one
-            // spread the permits evenly between the workers.
-            limiter = PostgresRateLimiter(database: database, limit: RequestRate(5, per: .seconds(1)), batchSize: 1)
+            limiter = Self.sharedLimiter(database)
         } else {
             let signIn = await FileCredentialStore(url: URL(fileURLWithPath: fleet.credentialsFile)).load()
             guard let signIn else { throw FleetReportError("no sign-in in \(fleet.credentialsFile); run signin first") }
@@ -32,5 +28,16 @@ struct FleetClientParts {
             cache = ResponseCache()
             limiter = TokenBucketRateLimiter(.basecamp)
         }
+    }
+
+    /// The account's one budget, which every API request of a coordinated fleet takes its permit
+    /// from, the sign-in's included.
+    ///
+    /// Basecamp's 50 per 10 s kept as 5 per second: a 10 s budget is granted in one burst that a
+    /// loaded machine sends over seconds, and the server, counting arrivals, then sees the next
+    /// burst's early requests in the same window (429s). Batches of one spread the permits evenly
+    /// between the workers.
+    static func sharedLimiter(_ database: PostgresDatabase) -> PostgresRateLimiter {
+        PostgresRateLimiter(database: database, limit: RequestRate(5, per: .seconds(1)), batchSize: 1)
     }
 }
