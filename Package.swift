@@ -287,7 +287,7 @@ let package = Package(
             ]
         ),
         tests("APISandboxTests", ["APISandbox", .hummingbird]),
-        tests("BasecampFleetTests", ["BasecampFleet"]),
+        tests("BasecampFleetTests", ["BasecampFleet", "Basecamp", "HTTPCore", "HTTPCorePostgres"]),
         tests(
             "BasecampSandboxTests",
             [

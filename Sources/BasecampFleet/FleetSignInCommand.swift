@@ -3,6 +3,7 @@ import Basecamp
 import BasecampSandbox
 import Foundation
 import HTTPCore
+import HTTPCorePostgres
 import HTTPTypes
 
 /// `basecamp-fleet signin`: signs in once through the sandbox's Launchpad (the authorization
@@ -37,20 +38,15 @@ struct FleetSignInCommand: AsyncParsableCommand {
         }
         let credentials = try await oauth.exchange(callback: callback, for: request)
         let database = try fleet.database(connections: 2)
-        var config = BasecampConfig(baseURL: fleet.apiURL)
         if let database {
             try await fleet.credentialStore(database).save(credentials)
-            // The webhook's request counts against the account's limit like any worker's, so it
-            // takes a permit from the same budget: outside it, it would be the fleet's 51st
-            // request in the workers' first 10 s.
-            config.rateLimiter = FleetClientParts.sharedLimiter(database)
         } else {
             try await FileCredentialStore(url: URL(fileURLWithPath: fleet.credentialsFile)).save(credentials)
         }
         let basecamp = try BasecampClient(
             auth: BearerTokenAuth(token: credentials.accessToken),
             userAgent: FleetOptions.userAgent,
-            config: config
+            config: Self.apiConfiguration(fleet, database: database)
         )
         let balancer = fleet.sandboxURL.appending(path: String(FleetOptions.balancerPath.dropFirst()))
         do {
@@ -64,5 +60,15 @@ struct FleetSignInCommand: AsyncParsableCommand {
         }
         await database?.shutdown()
         announce("fleet signed in; webhook delivers to \(balancer.absoluteString)")
+    }
+
+    /// The settings of the client that creates the webhook. Its request counts against the
+    /// account's limit like any worker's, so a coordinated fleet's sign-in takes a permit from
+    /// the same budget: outside it, it would be the fleet's 51st request in the workers' first
+    /// 10 s.
+    static func apiConfiguration(_ fleet: FleetOptions, database: PostgresDatabase?) -> BasecampConfig {
+        var config = BasecampConfig(baseURL: fleet.apiURL)
+        config.rateLimiter = database.map(FleetClientParts.sharedLimiter)
+        return config
     }
 }
