@@ -49,15 +49,10 @@ struct FleetSignInCommand: AsyncParsableCommand {
             config: Self.apiConfiguration(fleet, database: database)
         )
         let balancer = fleet.sandboxURL.appending(path: String(FleetOptions.balancerPath.dropFirst()))
-        do {
-            _ = try await basecamp.forAccount(fleet.accountID).webhooks.create(
-                bucketID: Int64(BasecampSandboxSeed.letoLaptopProjectID),
-                CreateWebhookRequest(payloadURL: balancer.absoluteString, types: ["Todo"])
-            )
-        } catch {
-            await database?.shutdown()
-            throw error
-        }
+        _ = try await basecamp.forAccount(fleet.accountID).webhooks.create(
+            bucketID: Int64(BasecampSandboxSeed.letoLaptopProjectID),
+            CreateWebhookRequest(payloadURL: balancer.absoluteString, types: ["Todo"])
+        )
         await database?.shutdown()
         announce("fleet signed in; webhook delivers to \(balancer.absoluteString)")
     }
