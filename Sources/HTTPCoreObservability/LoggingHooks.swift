@@ -305,7 +305,7 @@ public struct LoggingHooks: Hooks {
         ]
         add(event.operation, to: &metadata)
         if let validUntil = event.validUntil {
-            metadata[Key.authValidUntil] = .string(validUntil.formatted(.iso8601))
+            metadata[Key.authValidUntil] = .string(validUntil.formatted(.utcTimestamp))
         }
         if let error = event.error {
             metadata[Key.errorCode] = .string(error.code.rawValue)

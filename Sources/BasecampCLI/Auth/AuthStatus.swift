@@ -43,7 +43,7 @@ struct AuthStatus: Encodable {
         accounts = login.accounts.map { Account(id: $0.id, name: $0.name, isDefault: $0.id == defaultID) }
         server = sandbox ? "the built-in sandbox" : BasecampSession.origin(of: login.tokenEndpoint).absoluteString
         let expiry = credentials?.expiresAt
-        expiresAt = expiry.map { $0.formatted(.iso8601) }
+        expiresAt = expiry.map { $0.formatted(.utcTimestamp) }
         expired = credentials == nil || expiry.map { $0 <= now } == true
         refreshable = credentials?.refreshToken != nil
         credentialsFile = files.credentialsLocation

@@ -20,7 +20,7 @@ extension AuthorizationRoutes {
         let names = name.split(separator: " ", maxSplits: 1).map(String.init)
         let account = "\(Self.origin(request))\(apiBasePath)/\(data.accountID)"
         return Self.json([
-            "expires_at": .string(expiresAt.formatted(.iso8601)),
+            "expires_at": .string(expiresAt.formatted(.utcTimestamp)),
             "identity": [
                 "id": .integer(data.meID),
                 "first_name": .string(names.first ?? name),

@@ -30,7 +30,7 @@ struct Call {
     }
     var store: AccountStore { server.store }
     /// The time as the module's clock tells it, as Basecamp writes times.
-    var now: String { server.timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+    var now: String { server.timeSource.now().formatted(.utcTimestampWithFraction) }
 
     func renderer(_ data: AccountData) -> Renderer {
         Renderer(origin: origin, storageOrigin: server.storageOrigin, basePath: server.basePath, data: data)

@@ -142,7 +142,7 @@ final class WebhookDispatcher: Sendable {
             BasecampWebhooks.signature(secret: secret).signature(for: body)
         var transportOptions = TransportOptions(timeout: timeout)
         transportOptions.isIdempotent = false
-        let time = timeSource.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let time = timeSource.now().formatted(.utcTimestampWithFraction)
         var (code, message, received): (Int?, String, [String: JSONValue]) = (nil, "", [:])
         do {
             let response = try await transport.send(request, body: body, options: transportOptions)
