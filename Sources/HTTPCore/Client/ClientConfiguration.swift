@@ -58,9 +58,10 @@ public struct ClientConfiguration: Sendable {
     /// The HTTP cache (ETag / Last-Modified revalidation) for GET and HEAD; `nil`, the default,
     /// caches nothing, so private data is never stored unless asked for.
     public var cache: ResponseCache?
-    /// How fast requests may go out: a permit from the limiter before each request really sent
-    /// (every retry and redirect hop included), and a shared pause when the server answers 429
-    /// with a `Retry-After`. `nil`, the default, sends as fast as callers ask.
+    /// How fast requests may go out: a permit from the limiter before each attempt (every retry
+    /// and replay included; the hops of one attempt's redirect share its permit), and a shared
+    /// pause when the server answers 429 (or 503) with a `Retry-After`. `nil`, the default, sends
+    /// as fast as callers ask.
     public var rateLimit: RateLimiting?
     /// Whether the base URL (and absolute URLs such as next-page links) may be plain http to
     /// any host. Off by default: http is accepted only for loopback hosts, because credentials

@@ -15,11 +15,13 @@ import HTTPTypes
 /// Once per attempt:
 /// 5. retry, which sends each attempt on through the rest;
 /// 6. download resume, so each attempt of a download to a file continues the last;
-/// 7. auth, so every attempt, a retry or a replay included, carries the current credentials;
-/// 8. cache, inside auth so entries are keyed by the credentials an attempt carries;
-/// 9. the user's middlewares, in the order configured;
-/// 10. redirects, which send each hop on through the rest;
-/// 11. the rate limit, so every request really sent, each hop included, costs a permit;
+/// 7. the rate limit, so each attempt, a retry or a replay included, costs one permit: the
+///    hops of its redirect share it, and an answer served from the cache costs it too;
+/// 8. auth, inside the rate limit so an attempt that waited for its permit carries the
+///    credentials current after the wait;
+/// 9. cache, inside auth so entries are keyed by the credentials an attempt carries;
+/// 10. the user's middlewares, in the order configured;
+/// 11. redirects, which send each hop on through the rest;
 /// 12. request hooks, next to the transport, so they time and report what is really sent;
 /// 13. the transport, one hop at a time.
 ///
