@@ -25,6 +25,9 @@ public enum ConnectionFault: String, Sendable, Hashable, Codable, CaseIterable {
 public enum SandboxFault: Sendable, Hashable {
     /// Answer `503 Service Unavailable` without running the route.
     case serviceUnavailable
+    /// Run the route, so writes are applied, then answer `502 Bad Gateway` instead of its
+    /// response, as a gateway does when the origin's answer is lost on the way back.
+    case badGatewayAfterRunning
     /// Answer `429 Too Many Requests` with `Retry-After` set to the given number of seconds,
     /// without running the route.
     case tooManyRequests(retryAfterSeconds: Int)

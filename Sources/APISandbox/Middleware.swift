@@ -36,6 +36,12 @@ struct FaultMiddleware: RouterMiddleware {
                 ["error": "injected fault", "fault": "serviceUnavailable"],
                 status: .serviceUnavailable
             )
+        case .badGatewayAfterRunning:
+            _ = try await next(request, context)
+            return try JSONResponse.make(
+                ["error": "injected fault", "fault": "badGatewayAfterRunning"],
+                status: .badGateway
+            )
         case .tooManyRequests(let retryAfterSeconds):
             var response = try JSONResponse.make(
                 ["error": "injected fault", "fault": "tooManyRequests"],

@@ -121,6 +121,52 @@ struct ErrorTableTests {
         #expect(refused.code == .network, "nothing was sent, so the outcome is known")
     }
 
+    @Test(
+        "ambiguous: a 500, 502 or 504 answering a POST that is not safe to repeat, status kept",
+        arguments: [500, 502, 504]
+    )
+    func ambiguousServerError(status: Int) async throws {
+        let error = try await failure(.json(["error": "upstream failed"], status: status), method: .post)
+        #expect(error.code == .ambiguous)
+        #expect(error.exitCode == 8)
+        #expect(!error.isRetryable)
+        #expect(error.httpStatus == status)
+        #expect(error.message == "The server may or may not have applied this request: upstream failed")
+        #expect(error.hint == "Check the resource's state before trying again.")
+    }
+
+    @Test("A server error stays api_error where repeating is safe or nothing was applied")
+    func serverErrorKnownOutcome() async throws {
+        let idempotent = try await failure(.status(502), method: .put)
+        #expect(idempotent.code == .apiError)
+        #expect(idempotent.isRetryable)
+        let unavailable = try await failure(.status(503), method: .post)
+        #expect(unavailable.code == .apiError, "503: the server did not handle the request")
+        #expect(unavailable.isRetryable)
+        let notImplemented = try await failure(.status(501), method: .post)
+        #expect(notImplemented.code == .apiError, "501: the server does not do this at all")
+        let insufficientStorage = try await failure(.status(507), method: .post)
+        #expect(insufficientStorage.code == .limitExceeded)
+
+        let keyed = ScriptedTransport([.status(502)])
+        let keyedClient = try makeClient(keyed) { $0.retry = .none }
+        var endpoint = Endpoint<JSONValue>(.post, "thing")
+        endpoint.headers[.idempotencyKey] = "order-17"
+        let keyedError = await caughtAPIError { _ = try await keyedClient.send(endpoint) }
+        #expect(keyedError?.code == .apiError, "a keyed POST can be sent again: the server applies it once")
+        #expect(keyedError?.isRetryable == true)
+
+        let configured = ScriptedTransport([.status(502)])
+        let configuredClient = try makeClient(configured) {
+            $0.retry = .none
+            $0.idempotencyKeyHeader = .idempotencyKey
+        }
+        let configuredError = await caughtAPIError {
+            _ = try await configuredClient.send(Endpoint<JSONValue>(.post, "thing"))
+        }
+        #expect(configuredError?.code == .apiError, "the client adds a key to every POST")
+    }
+
     @Test("validation: 422 field errors are flattened, sorted, joined")
     func validation422() async throws {
         let error = try await failure(

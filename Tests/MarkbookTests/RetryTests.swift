@@ -160,4 +160,26 @@ struct RetryTests {
             #expect(harness.module.classNames(markbookKey: 1_000_001) == ["10MAT1-A", "10MAT1-B"])
         }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Over HTTP: a create answered 502 after it was applied is ambiguous, not sent again, and lands once")
+    func badGatewayCreateOverHTTP() async throws {
+        try await SandboxHarness.withClient { harness, client in
+            _ = try await client.markbookList()
+            harness.sandbox.setFaults(FaultInjection(sequence: [.badGatewayAfterRunning]))
+            let error = try #require(
+                await expectMarkbookError(.ambiguous) {
+                    _ = try await client.createClass(
+                        markbookKey: 1_000_001,
+                        name: "10MAT1-C",
+                        teacherFamilyName: "Okafor",
+                        teacherGivenName: "Ms Ada"
+                    )
+                }
+            )
+            #expect(error.httpStatus == 502)
+            #expect(!error.isRetryable)
+            #expect(harness.module.classNames(markbookKey: 1_000_001) == ["10MAT1-A", "10MAT1-B", "10MAT1-C"])
+        }
+    }
 }

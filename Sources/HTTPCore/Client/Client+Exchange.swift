@@ -41,8 +41,14 @@ extension Client {
         mapsErrorStatuses: Bool = false,
         through callStage: (any Middleware)? = nil
     ) async throws -> Exchange {
+        let request = withDefaultHeaders(request)
+        let isSafeToRepeat = RetryStage.isSafeToRepeat(
+            request,
+            isIdempotent: isIdempotent,
+            idempotencyKeyHeader: configuration.idempotencyKeyHeader
+        )
         let answered = try await call(
-            withDefaultHeaders(request),
+            request,
             body: body,
             operation: operation,
             isIdempotent: isIdempotent,
@@ -51,7 +57,9 @@ extension Client {
             through: callStage
         ) { [self] result in
             let status = result.response.status.code
-            let final = mapsErrorStatuses && status != 304 ? try checked(result, takesRedirects: false) : result
+            let final =
+                mapsErrorStatuses && status != 304
+                ? try checked(result, takesRedirects: false, isSafeToRepeat: isSafeToRepeat) : result
             return Response(
                 value: NoContent(),
                 status: final.response.status,

@@ -112,6 +112,11 @@ public final class Client: Sendable {
         let (request, body) = try makeRequest(for: endpoint)
         let decoder = endpoint.decoder
         let takesRedirects = endpoint.operation.redirects.map { $0.maxRedirects == 0 } ?? false
+        let isSafeToRepeat = RetryStage.isSafeToRepeat(
+            request,
+            isIdempotent: endpoint.isIdempotent,
+            idempotencyKeyHeader: configuration.idempotencyKeyHeader
+        )
         return try await call(
             request,
             body: body,
@@ -121,7 +126,7 @@ public final class Client: Sendable {
             transfer: transfer,
             through: callStage
         ) { [self] result in
-            try decoded(checked(result, takesRedirects: takesRedirects), with: decoder)
+            try decoded(checked(result, takesRedirects: takesRedirects, isSafeToRepeat: isSafeToRepeat), with: decoder)
         }
     }
 
@@ -174,8 +179,9 @@ public final class Client: Sendable {
     /// `result` when it is a 2xx answer, or a redirect handed to a call whose own redirect
     /// policy follows none (``OperationMetadata/redirects``), which reads the `Location` itself.
     ///
-    /// - Throws: the ``APIError`` any other answer means.
-    func checked(_ result: TransportResponse, takesRedirects: Bool) throws -> TransportResponse {
+    /// - Throws: the ``APIError`` any other answer means; `ambiguous` for a 500, 502 or 504 that
+    ///   answered a request not safe to repeat.
+    func checked(_ result: TransportResponse, takesRedirects: Bool, isSafeToRepeat: Bool) throws -> TransportResponse {
         let status = result.response.status.code
         let isTakenRedirect = takesRedirects && RedirectPolicy.redirectStatuses.contains(status)
         guard (200..<300).contains(status) || isTakenRedirect else {
@@ -185,7 +191,8 @@ public final class Client: Sendable {
                 requestID: result.response.headerFields[configuration.requestIDHeader],
                 receivedAt: configuration.timeSource.now()
             )
-            throw configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
+            let error = configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
+            throw ErrorMapping.outcomeOfServerError(error, isSafeToRepeat: isSafeToRepeat)
         }
         return result
     }

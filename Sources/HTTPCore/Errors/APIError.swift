@@ -15,7 +15,7 @@ import Foundation
 /// | `rate_limit` | 429 | 5 | yes |
 /// | `network` | connection failure, timeout, DNS, reset | 6 | yes |
 /// | `api_error` | 5xx but 507, other statuses, undecodable bodies | 7 | 500/502/503/504 |
-/// | `ambiguous` | the server may or may not have applied a write | 8 | no |
+/// | `ambiguous` | the server may or may not have applied a write: the connection failed after sending it, or a 500, 502 or 504 answered it | 8 | no |
 /// | `validation` | 400, 422 | 9 | no |
 /// | `limit_exceeded` | 507, response body over the limit | 10 | no |
 ///
@@ -41,7 +41,9 @@ public enum APIError: Error, Sendable {
     case network(Details)
     /// A server error, an unexpected status, or a success body that could not be decoded.
     case apiError(Details)
-    /// A write's outcome is unknown: the connection failed after the request may have arrived.
+    /// A write's outcome is unknown: the connection failed after the request may have arrived, or
+    /// a request that is not safe to repeat was answered 500, 502 or 504 (a server can fail after
+    /// applying a write, and a gateway can answer after passing it on).
     case ambiguous(Details)
     /// HTTP 400 or 422; ``Details/fieldErrors`` lists per-field messages.
     case validation(Details)
@@ -154,10 +156,18 @@ public enum APIError: Error, Sendable {
         case .rateLimit, .network: return true
         case .apiError(let details):
             guard let status = details.httpStatus else { return false }
-            return [500, 502, 503, 504].contains(status)
+            return Self.transientServerStatuses.contains(status)
         default: return false
         }
     }
+
+    /// The server errors that may pass if the call is made again: 500, 502, 503 and 504.
+    static let transientServerStatuses: Set<Int> = [500, 502, 503, 504]
+
+    /// The server errors that may come after a request took effect: a server can fail after
+    /// applying a write, and a gateway can answer 502 or 504 after passing it on. A 503 says the
+    /// server did not handle the request.
+    static let outcomeUnknownStatuses: Set<Int> = [500, 502, 504]
 }
 
 extension APIError {

@@ -23,13 +23,26 @@ extension ErrorMapping {
                 return APIError.apiError(details)
             case .cannotConnect, .timedOut, .connectionLost, .invalidResponse, .other:
                 guard error.requestMayHaveBeenSent, !isIdempotent else { return APIError.network(details) }
-                var ambiguous = details
-                ambiguous.message = "The server may or may not have applied this request: \(error.message)"
-                ambiguous.hint = "Check the resource's state before trying again."
-                return APIError.ambiguous(ambiguous)
+                return outcomeUnknown(details)
             }
         default:
             return APIError.network(APIError.Details(message: "The request failed.", cause: SendableDescription(error)))
         }
+    }
+
+    /// `error`, or `ambiguous` when the request is not safe to repeat and the error is a server
+    /// error that may have come after the request took effect (500, 502, 504).
+    package static func outcomeOfServerError(_ error: APIError, isSafeToRepeat: Bool) -> APIError {
+        guard !isSafeToRepeat, error.code == .apiError, let status = error.httpStatus,
+            APIError.outcomeUnknownStatuses.contains(status)
+        else { return error }
+        return outcomeUnknown(error.details)
+    }
+
+    private static func outcomeUnknown(_ details: APIError.Details) -> APIError {
+        var ambiguous = details
+        ambiguous.message = "The server may or may not have applied this request: \(details.message)"
+        ambiguous.hint = "Check the resource's state before trying again."
+        return APIError.ambiguous(ambiguous)
     }
 }

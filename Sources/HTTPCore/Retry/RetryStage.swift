@@ -21,6 +21,19 @@ struct RetryStage: Middleware {
         requestIDHeader = configuration.requestIDHeader
     }
 
+    /// Whether sending `request` twice cannot apply its effect twice: the operation is idempotent,
+    /// or it is a POST or PATCH that carries an idempotency key, or will once this stage adds the
+    /// key the client is configured to send.
+    static func isSafeToRepeat(
+        _ request: HTTPRequest,
+        isIdempotent: Bool,
+        idempotencyKeyHeader: HTTPField.Name?
+    ) -> Bool {
+        guard !isIdempotent else { return true }
+        guard request.method == .post || request.method == .patch else { return false }
+        return idempotencyKeyHeader != nil || request.headerFields.contains(.idempotencyKey)
+    }
+
     /// Runs one call: its first attempt and any retries or replay.
     func intercept(
         _ request: HTTPRequest,
@@ -40,8 +53,11 @@ struct RetryStage: Middleware {
             // recognise a repeat and apply the write once.
             request.headerFields[header] = UUID().uuidString
         }
-        let hasKey = keyable && request.headerFields.contains(idempotencyKeyHeader ?? .idempotencyKey)
-        let eligible = context.isIdempotent || hasKey
+        let eligible = Self.isSafeToRepeat(
+            request,
+            isIdempotent: context.isIdempotent,
+            idempotencyKeyHeader: idempotencyKeyHeader
+        )
         budget?.recordFirstAttempt(at: timeSource.monotonicNow())
 
         while true {
