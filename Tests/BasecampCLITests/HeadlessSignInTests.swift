@@ -36,6 +36,12 @@ struct HeadlessSignInTests {
             now: now
         )
         #expect(at.expiresAt == ISO8601DateFormatter().date(from: "2027-01-15T08:00:00Z"))
+
+        // A token bound to one account is refreshed only with its resource sent back.
+        let boundResponse = #"{"access_token":"at-3","scope":"read","resource":"urn:bc:account:9"}"#
+        let bound = try TokenInput.credentials(from: Data(boundResponse.utf8), now: now)
+        #expect(bound.resource == "urn:bc:account:9")
+        #expect(bound.scope == "read")
     }
 
     @Test(
@@ -48,6 +54,7 @@ struct HeadlessSignInTests {
             "{\"access_token\":\"secret-at\",\"expires_at\":\"tomorrow\"}", "{\"access_token\":\"secret at\"}",
             "{\"access_token\":\"secret-at\",\"refresh_token\":42}",
             "{\"access_token\":\"secret-at\",\"token_type\":\"DPoP\"}", "{\"access_token\": \"secret-at\"",
+            "{\"access_token\":\"secret-at\",\"resource\":\"\"}", "{\"access_token\":\"secret-at\",\"scope\":7}",
         ]
     )
     func badTokenInput(_ input: String) {

@@ -188,6 +188,26 @@ struct RefreshTests {
         #expect(await keptStore.load() == kept)
     }
 
+    @Test(
+        "A refresh refused as malformed, or a 400 that is no OAuth answer, keeps the sign-in",
+        arguments: [
+            ScriptedTransport.Step.json(
+                ["error": "invalid_request", "error_description": "This token is bound to one account"],
+                status: 400
+            ),
+            .status(400, body: "<html>Bad Request</html>"),
+        ]
+    )
+    func malformedRequestKeepsSignIn(_ answer: ScriptedTransport.Step) async throws {
+        let kept = TokenCredentials(accessToken: "old", refreshToken: "still-good")
+        let store = InMemoryCredentialStore(kept)
+        let (auth, error) = try await refreshAfterRejection(answer, store: store)
+        #expect(error?.code == .apiError)
+        #expect(error?.httpStatus == 400)
+        #expect(await auth.isSignInRequired == false)
+        #expect(await store.load() == kept)
+    }
+
     /// Sends one request on a client whose token the API rejects and whose refresh gets
     /// `refreshAnswer`; returns the client's auth and the error the request ended with.
     private func refreshAfterRejection(

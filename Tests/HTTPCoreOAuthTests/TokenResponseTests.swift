@@ -104,11 +104,11 @@ struct TokenResponseTests {
         #expect(error?.message.contains("\n") == false)
     }
 
-    @Test("A free-text error code is not repeated")
+    @Test("A free-text error code is not repeated, nor read as a refused grant")
     func freeTextCode() async {
         let oauth = makeOAuth(ScriptedTransport([oauthError("Your token abc123 is bad")]))
         let error = await caughtAPIError { _ = try await oauth.exchange(code) }
-        #expect(error?.code == .authRequired)
+        #expect(error?.code == .apiError)
         #expect(error?.oauthErrorCode == nil)
         #expect(error?.message.contains("abc123") == false)
     }

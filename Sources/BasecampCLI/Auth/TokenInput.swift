@@ -12,8 +12,9 @@ import HTTPCore
 ///
 /// `access_token` is required; `refresh_token` is optional; the expiry is either `expires_in`
 /// (seconds from now) or `expires_at` (an ISO 8601 time), not both; a `token_type`, when
-/// present, must be `Bearer`. Other members of a token response (`scope`…) are ignored. No
-/// message ever repeats what was read.
+/// present, must be `Bearer`. `scope` and `resource` are kept with the tokens: a token bound to
+/// one account (`resource`, e.g. `urn:bc:account:123`) can only be refreshed by sending it back.
+/// Other members are ignored. No message ever repeats what was read.
 enum TokenInput {
     /// The most stdin may hold: a token response is well under a kilobyte.
     static let maximumBytes = 64 * 1024
@@ -73,7 +74,25 @@ enum TokenInput {
         default:
             throw failure("\"refresh_token\" on stdin must be a token string.")
         }
-        return TokenCredentials(accessToken: access, refreshToken: refresh, expiresAt: try expiry(in: object, now: now))
+        return TokenCredentials(
+            accessToken: access,
+            refreshToken: refresh,
+            expiresAt: try expiry(in: object, now: now),
+            scope: try text(object, "scope"),
+            resource: try text(object, "resource")
+        )
+    }
+
+    /// An optional member that must be a non-empty string when present.
+    private static func text(_ object: [String: JSONValue], _ name: String) throws -> String? {
+        switch object[name] {
+        case nil, .null?:
+            return nil
+        case .string(let text)? where !text.isEmpty:
+            return text
+        default:
+            throw failure("\"\(name)\" on stdin must be a non-empty string.")
+        }
     }
 
     private static func expiry(in object: [String: JSONValue], now: Date) throws -> Date? {

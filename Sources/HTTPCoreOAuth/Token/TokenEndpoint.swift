@@ -75,12 +75,13 @@ struct TokenEndpoint: Sendable {
 
     /// The error for a token endpoint's answer other than 200.
     ///
-    /// A refused grant (a 400 or 401, or another 4xx naming an OAuth error) is `auth_required`
-    /// (sign in again); a refused client, scope or grant type is `usage` (the app's
-    /// configuration); `access_denied` is `forbidden`; 429 is `rate_limit` with its
-    /// `Retry-After`; 408 is `network`; 5xx, redirects and any other status (a 404 from a wrong
-    /// URL) are `api_error`. Only the last three leave a stored refresh token usable, and so do
-    /// `usage` errors: the configuration can be fixed without signing in again.
+    /// A refused grant (`invalid_grant`, another OAuth error in a 4xx, or a bare 401) is
+    /// `auth_required` (sign in again); a refused client, scope or grant type is `usage` (the
+    /// app's configuration); `access_denied` is `forbidden`; 429 is `rate_limit` with its
+    /// `Retry-After`; 408 is `network`; `invalid_request` (a parameter missing or malformed, which
+    /// says nothing of the grant), 5xx, redirects and any other status (a 400 that is no OAuth
+    /// answer, a 404 from a wrong URL) are `api_error`. Only `auth_required` means the stored
+    /// refresh token is spent: every other error leaves it to be used again.
     func error(
         for response: OAuthResponse,
         grant: Grant,
@@ -112,7 +113,11 @@ struct TokenEndpoint: Sendable {
             code = .apiError
             details.message = "The \(endpointName) failed with HTTP \(status)\(oauth.summary); nothing was changed."
             details.hint = "Try again later."
-        case 400..<500 where status <= 401 || oauth.code != nil:
+        case 400..<500 where oauth.code == .invalidRequest:
+            code = .apiError
+            details.message = "The \(endpointName) refused the request as malformed\(oauth.summary) (HTTP \(status))."
+            details.hint = "The sign-in is kept. If this persists, sign in again."
+        case 400..<500 where status == 401 || oauth.code != nil:
             (code, details.message, details.hint) = Self.refusal(
                 oauth,
                 grant: grant,
