@@ -125,6 +125,7 @@ public final class MarkbookClient: Sendable {
         var configuration = configuration
         configuration.idempotencyKeyHeader = nil
         configuration.cache = nil
+        configuration.errorBodyDecoder = Self.scrubbing(configuration.errorBodyDecoder, secrets)
         var sessionlessConfiguration = configuration
         sessionlessConfiguration.auth = nil
         configuration.auth = auth
@@ -147,6 +148,20 @@ public final class MarkbookClient: Sendable {
         }
         http = Self.client(configuration, transport)
         sessionless = Self.client(sessionlessConfiguration, transport)
+    }
+
+    /// A non-2xx answer comes from a gateway or server that may quote the request back, session
+    /// values and API key included, so the error made from it is scrubbed; its body is dropped
+    /// rather than scrubbed member by member, since it is no Markbook answer.
+    private static func scrubbing(_ decoder: ErrorBodyDecoder?, _ secrets: MarkbookSecrets) -> ErrorBodyDecoder {
+        ErrorBodyDecoder { response in
+            var error = decoder?.decode(response) ?? response.standardError
+            error.details.message = secrets.scrub(error.message)
+            error.details.hint = error.hint.map(secrets.scrub)
+            error.details.fieldErrors = []
+            error.details.payload = nil
+            return error
+        }
     }
 
     private static func client(

@@ -143,10 +143,10 @@ public struct MarkbookSandboxOptions: Sendable, Hashable {
     }
 
     private static func failure(_ text: String) -> ResultWriteFaults.Failure? {
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
         let code = argument.flatMap(Int.init).flatMap { (400...599).contains($0) ? $0 : nil }
-        switch parts[0].lowercased() {
+        switch parts.first?.lowercased() {
         case "error": return .status(argument.flatMap { $0.isEmpty ? nil : $0 } ?? "service unavailable")
         case "http": return code.map { .httpStatus($0) }
         case "lost": return code.map { .lostAnswer(httpStatus: $0) }

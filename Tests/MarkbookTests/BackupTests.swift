@@ -127,6 +127,8 @@ struct BackupTests {
         for (name, value) in [
             ("MARKBOOK_SANDBOX_BACKUP", "soon"), ("MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER", "-1"),
             ("MARKBOOK_SANDBOX_FAIL_RESULT_CELLS", "5001"), ("MARKBOOK_SANDBOX_FAIL_RESULTS_WITH", "http:200"),
+            ("MARKBOOK_SANDBOX_FAIL_RESULTS_WITH", ":"), ("MARKBOOK_SANDBOX_FAIL_RESULTS_WITH", ":502"),
+            ("MARKBOOK_SANDBOX_FAIL_RESULTS_WITH", "http:"), ("MARKBOOK_SANDBOX_FAIL_RESULT_CELLS", ":,:"),
         ] {
             do {
                 _ = try MarkbookSandboxOptions(environment: [name: value])

@@ -105,6 +105,27 @@ struct LeakTests {
         }
     }
 
+    @Test("A gateway's error that quotes the request back shows no key or session value")
+    func quotedRequest() async throws {
+        let quoted = "failed GET /?action=markbooklist&sessiontoken=st-0a1b2c3d4e5f&sessionkey=918273645"
+        let body: JSONValue = [
+            "error": .string(quoted + "&apikey=\(TestAccount.apiKey)"), "error_description": "check 918273645",
+        ]
+        let client = try scriptedClient(ScriptedTransport([loginOK, .json(body, status: 500)])) { $0.retry = .none }
+        let error = try #require(
+            await expectMarkbookError(.apiError, sessions: scriptedSessionValues) {
+                _ = try await client.markbookList()
+            }
+        )
+        #expect(
+            error.message
+                == "failed GET /?action=markbooklist&sessiontoken=[REDACTED]&sessionkey=[REDACTED]&apikey=[REDACTED]"
+        )
+        #expect(error.hint == "check [REDACTED]")
+        #expect(error.details.payload == nil)
+        #expect(error.httpStatus == 500)
+    }
+
     @Test("The client's description and dump show the base URL only")
     func description() {
         let client = MarkbookClient(
