@@ -65,7 +65,7 @@ struct AccountContext: Sendable {
         }
         if let maxRetries = config.maxRetries {
             var policy = endpoint.operation.retry ?? RetryPolicy()
-            policy.maxAttempts = maxRetries + 1
+            policy.maxAttempts = min(policy.maxAttempts, maxRetries + 1)
             endpoint.operation.retry = policy
         }
         return endpoint

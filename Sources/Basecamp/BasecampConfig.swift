@@ -25,8 +25,8 @@ public struct BasecampConfig: Sendable {
     public var maxPages: Int
     /// How long one attempt may wait for the server, in seconds (default 30).
     public var timeoutInterval: TimeInterval
-    /// Caps the retries of every operation (0 never retries); `nil`, the default, uses the
-    /// attempts the Spec gives each operation.
+    /// Caps the retries of every operation (0 never retries): it can lower the attempts the Spec
+    /// gives an operation, never raise them. `nil`, the default, uses the Spec's attempts.
     public var maxRetries: Int?
     /// The cache used when ``enableCache`` is on; `nil` creates an in-memory cache.
     public var cache: ResponseCache?

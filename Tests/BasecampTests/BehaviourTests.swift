@@ -104,6 +104,13 @@ struct BehaviourTests {
         let cappedError = await expectAPIError { try await cappedAccount.todos.complete(todoID: 7) }
         #expect(cappedError?.httpStatus == 503)
         #expect(capped.requests.count == 2)
+
+        // A cap above the Spec's three attempts for CompleteTodo does not raise them.
+        let high = ScriptedTransport([.status(503), .status(503), .status(503), .status(503), .status(204)])
+        let highAccount = try makeBasecamp(high, config: BasecampConfig(maxRetries: 5)).forAccount("999")
+        let highError = await expectAPIError { try await highAccount.todos.complete(todoID: 7) }
+        #expect(highError?.httpStatus == 503)
+        #expect(high.requests.count == 3)
     }
 
     @Test("A 422 with field errors becomes validation with flattened messages and the request id")
