@@ -13,7 +13,7 @@ struct NextCommand: MonashSubcommand {
         discussion: """
             Examples:
               monash --sandbox next --from Clayton
-              monash --sandbox next --at 2020-03-13T08:30 --time-zone local
+              monash --sandbox next --at "$(date +%F)T08:30" --time-zone local
             """
     )
 

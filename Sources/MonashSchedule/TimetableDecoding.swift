@@ -14,9 +14,8 @@ extension Timetable {
         do {
             return try decodeWire(data, timeZone: timeZone)
         } catch {
-            throw APIError.apiError(
-                APIError.Details(message: DecodingFailure.describe(error), cause: SendableDescription(error))
-            )
+            let message = DecodingFailure.describe(error, body: data)
+            throw APIError.apiError(APIError.Details(message: message, cause: SendableDescription(error)))
         }
     }
 

@@ -31,4 +31,28 @@ struct DecodingFailureTests {
             #expect(!message.contains("Dictionary") && !message.contains("Swift."))
         }
     }
+
+    @Test("A number that does not fit is not called invalid JSON", arguments: ["645.5", "1e30"])
+    func numberOutOfRange(_ number: String) {
+        struct Park: Decodable { var slot: Int }
+        let body = Data(#"{"slot": \#(number)}"#.utf8)
+        let broken = Data(#"{"slot": 1"#.utf8)
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(Park.self, from: body) }
+        do {
+            _ = try JSONDecoder().decode(Park.self, from: body)
+        } catch {
+            // Foundation on Linux gives no key path here; on Apple platforms it names `slot`.
+            let message = DecodingFailure.describe(error, body: body)
+            #expect(!message.contains("not valid JSON"))
+            #expect(message.contains("does not fit") || message.contains("`slot`"))
+        }
+        do {
+            _ = try JSONDecoder().decode(Park.self, from: broken)
+        } catch {
+            #expect(
+                DecodingFailure.describe(error, body: broken)
+                    == "Could not decode the response: the body is not valid JSON."
+            )
+        }
+    }
 }

@@ -169,12 +169,14 @@ struct ICalendarTests {
         #expect(first.filter { $0 == "BEGIN:VEVENT" }.count == 4)
     }
 
-    @Test("An empty week is a calendar with its time zone and no events")
-    func emptyWeek() throws {
+    @Test("An empty week is a calendar with its time zone and no events, in UTC too", arguments: [false, true])
+    func emptyWeek(utc: Bool) throws {
         let week = try Fixtures.timetable()
-        let lines = lines(week.iCalendar(Self.options))
+        var options = Self.options
+        if utc { options.times = .utc }
+        let lines = lines(week.iCalendar(options))
         #expect(lines.first == "BEGIN:VCALENDAR" && lines.last == "END:VCALENDAR")
-        #expect(lines.contains("BEGIN:VTIMEZONE"))
+        #expect(lines.contains("BEGIN:VTIMEZONE"), "RFC 5545: a calendar holds at least one component")
         #expect(!lines.contains("BEGIN:VEVENT"))
     }
 

@@ -213,7 +213,7 @@ public final class Client: Sendable {
         } catch {
             throw APIError.apiError(
                 APIError.Details(
-                    message: DecodingFailure.describe(error),
+                    message: DecodingFailure.describe(error, body: result.body),
                     httpStatus: result.response.status.code,
                     requestID: requestID,
                     cause: SendableDescription(error)

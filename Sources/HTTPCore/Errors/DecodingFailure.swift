@@ -3,7 +3,10 @@ import Foundation
 /// Describes a `DecodingError` by the key path that failed, e.g. `classes[0].start_time`, and the
 /// JSON it wanted in JSON's words ("an object", "a string"), never a Swift type's name.
 package enum DecodingFailure {
-    package static func describe(_ error: any Error) -> String {
+    /// - Parameter body: The text that failed to decode, when at hand: Foundation reports a number
+    ///   that does not fit its type (`645.5` or `1e30` for an `Int`) as invalid JSON with no key
+    ///   path, and the body tells the two apart.
+    package static func describe(_ error: any Error, body: Data? = nil) -> String {
         guard let decodingError = error as? DecodingError else {
             return "Could not decode the response: \(error)"
         }
@@ -17,6 +20,10 @@ package enum DecodingFailure {
                 "Could not decode the response: null where \(jsonKind(type)) was expected at `\(path(context.codingPath))`."
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
+                if let body, (try? JSONValue(parsing: body)) != nil {
+                    return
+                        "Could not decode the response: it is JSON, but a number in it does not fit its type (too large, or a fraction where a whole number belongs)."
+                }
                 return "Could not decode the response: the body is not valid JSON."
             }
             return

@@ -14,7 +14,8 @@ extension Timetable {
     ///   (`S4, 13 College Walk, Clayton`); `DESCRIPTION`: `Lecturer: Arun`;
     /// - `DTSTART` / `DTEND` in the campus zone with a `VTIMEZONE` (or in UTC, see
     ///   ``ICalendarOptions/Times``); `DTEND` is left out when the API sent an end that is not
-    ///   after the start;
+    ///   after the start; a week with no classes still has the `VTIMEZONE`, so the file holds a
+    ///   component, as RFC 5545 requires;
     /// - `UID` from the class's identity: student, week (ISO 8601, in the campus zone), course and
     ///   class, never its time, so importing the week again after a class moved updates the event
     ///   instead of adding a copy; a class listed twice in a week gets `-2`, `-3`, … in time order;
@@ -41,7 +42,9 @@ extension Timetable {
             text.line("X-PUBLISHED-TTL", refresh)
         }
         let classes = sortedClasses
-        if options.times == .zoned {
+        // RFC 5545 wants at least one component, so an empty week carries the campus zone even
+        // when its times would be in UTC.
+        if options.times == .zoned || classes.isEmpty {
             let starts = classes.map(\.start)
             let ends = classes.map { max($0.start, $0.end) }
             let span = (starts.min() ?? options.stamp)...(ends.max() ?? options.stamp)
