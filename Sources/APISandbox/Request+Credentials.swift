@@ -2,6 +2,12 @@ import Foundation
 public import Hummingbird
 
 extension Request {
+    /// The `User-Agent`, with which APIs such as Basecamp require every request to name its app
+    /// and a contact; `nil` when there is none or it is blank.
+    public var userAgent: String? {
+        headers[.userAgent].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    }
+
     /// The token of `Authorization: Bearer …`; `nil` when there is none or it is empty.
     public var bearerToken: String? {
         let parts = (headers[.authorization] ?? "").split(separator: " ", maxSplits: 1)

@@ -85,6 +85,19 @@ struct SandboxBehaviourTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A request whose User-Agent is blank is refused with 400, before its token is read")
+    func userAgentRequired() async throws {
+        try await withBasecampSandbox { sandbox in
+            let path = "/\(accountID)/projects.json"
+            let blank = try await sandbox.raw("GET", path, token: nil, headers: ["User-Agent": " "])
+            #expect(blank.status == 400)
+            #expect(blank.json?["error"]?.stringValue?.hasPrefix("User-Agent required") == true)
+            let named = try await sandbox.raw("GET", path, headers: ["User-Agent": "App (a@b.c)"])
+            #expect(named.status == 200)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Unknown accounts, records and routes are 404")
     func notFound() async throws {
         try await withBasecampSandbox { sandbox in

@@ -87,7 +87,7 @@ final class BasecampServer: Sendable {
         }
     }
 
-    /// Checks the rate limit and the token, reads the body (into memory, or with `streamingBody`
+    /// Checks the rate limit, the `User-Agent` and the token, reads the body (into memory, or with `streamingBody`
     /// into a file of ``files``), then answers with what `answer` makes of it and a request id; a
     /// failure is answered as Basecamp does.
     private func handle(
@@ -107,11 +107,12 @@ final class BasecampServer: Sendable {
                 response.headers[.retryAfter] = SandboxRateLimiter.retryAfter(wait)
                 return response
             }
+            guard request.userAgent != nil else {
+                throw APIFailure(400, "User-Agent required: name your app and a contact, as MyApp (me@example.com)")
+            }
             // Any non-empty bearer token works, except those the module rejects and those the
             // authorization servers refuse (issued and then expired or revoked).
-            guard let token = request.bearerToken else {
-                throw APIFailure(401, "OAuth token required")
-            }
+            guard let token = request.bearerToken else { throw APIFailure(401, "OAuth token required") }
             guard !rejectedTokens.contains(token) else { throw APIFailure(401, "OAuth token invalid") }
             guard authorization.accepts(token) else { throw APIFailure(401, "OAuth token expired (old age)") }
             let body: Call.Body
