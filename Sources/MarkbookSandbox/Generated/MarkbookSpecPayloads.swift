@@ -591,7 +591,7 @@ public enum MarkbookSpecPayloads {
                   "name": "sid",
                   "type": "string",
                   "swift": "sid",
-                  "description": "The school's student id; must belong to studentkey.",
+                  "description": "The new student's school student id; it cannot be changed later, and one already in the markbook is refused.",
                   "minLength": 1
                 },
                 {
