@@ -276,12 +276,14 @@ struct WebhookDeliveryTests {
             )
             #expect(updated.payloadURL == "https://example.com/other")
             #expect(updated.types == ["Todo", "Comment"])
-            let bad = try await basecamp.raw(
-                "POST",
-                "/\(accountID)/buckets/\(project)/webhooks.json",
-                body: #"{"payload_url":"ftp://example.com","types":[]}"#
-            )
-            #expect(bad.status == 422)
+            for refused in ["ftp://example.com", "http://example.com/hooks"] {
+                let bad = try await basecamp.raw(
+                    "POST",
+                    "/\(accountID)/buckets/\(project)/webhooks.json",
+                    body: #"{"payload_url":"\#(refused)","types":[]}"#
+                )
+                #expect(bad.status == 422, "\(refused): Basecamp delivers over https only")
+            }
             try await account.webhooks.delete(webhookID: Int64(id))
             let gone = try await basecamp.raw("GET", "/\(accountID)/webhooks/\(id)")
             #expect(gone.status == 404)
