@@ -83,7 +83,7 @@ public final class Sandbox: Sendable {
 
         let router = Router(context: SandboxRequestContext.self, options: .autoGenerateHeadEndpoints)
         if configuration.logRequests {
-            router.add(middleware: LogRequestsMiddleware(.info))
+            router.add(middleware: RequestLogMiddleware(modules: configuration.modules))
         }
         // Middleware only wraps routes added after it, so counting and faults go first.
         router.add(middleware: FaultMiddleware(state: state))

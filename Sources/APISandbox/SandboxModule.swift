@@ -38,12 +38,20 @@ public protocol SandboxModule: Sendable {
     /// Called when the sandbox is about to stop, while it still serves: finish, briefly, work
     /// the module started off the request path (such as webhook deliveries).
     func stopping() async
+
+    /// Query parameters whose values the sandbox's request log (`api-sandbox --verbose`) shows
+    /// as `[REDACTED]`, because the API carries credentials in the query; OAuth's own names
+    /// (`access_token`, `code`, `client_secret`…) are always hidden.
+    var secretQueryParameters: [String] { get }
 }
 
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension SandboxModule {
     /// Nothing to finish.
     public func stopping() async {}
+
+    /// No secrets of its own in queries.
+    public var secretQueryParameters: [String] { [] }
 
     /// No routes on a second origin.
     public func registerSecondOrigin(on router: Router<SandboxRequestContext>, state: SandboxState) -> Bool {

@@ -38,6 +38,10 @@ public final class MarkbookSandboxModule: SandboxModule {
         TimeZone(identifier: "Australia/Sydney") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt
     /// How long a session lasts.
     public static let sessionLifetime: TimeInterval = 20 * 60
+
+    /// The session values and the API key travel in every action's query; the password too, if
+    /// a client puts it there.
+    public var secretQueryParameters: [String] { ["sessiontoken", "sessionkey", "apikey", "apipassword"] }
     /// How long a backup URL works after it is first returned.
     public static let backupRetention: TimeInterval = 60 * 60
 

@@ -56,6 +56,27 @@ struct SandboxServerTests {
         #expect(try await server.interrupt() == 0)
     }
 
+    @Test("--verbose logs each request with its secret query values hidden")
+    func verboseHidesSecrets() async throws {
+        let server = try RunningExecutable("api-sandbox", arguments: ["--port", "0", "--verbose"])
+        let banner = try await server.waitFor("Test routes", in: server.stdout)
+        let base = try #require(
+            banner.split(separator: "\n").first { $0.hasPrefix("api-sandbox listening on ") }?.split(separator: " ")
+                .last
+        )
+        let query = "action=userlist&sessiontoken=tok-7f3a9c&sessionkey=4711471147&apikey=KEY-0a1b2c3d"
+        let url = try #require(URL(string: "\(base)/markbook/api/v1.5/?\(query)&access_token=at-55e1"))
+        _ = try await URLSession.shared.data(from: url)
+        // The log goes to stderr, the banner to stdout.
+        try await server.waitFor("action=userlist", in: server.stderr)
+        #expect(try await server.interrupt() == 0)
+        let output = server.stdout.text + server.stderr.text
+        #expect(output.contains("sessiontoken=[REDACTED]&sessionkey=[REDACTED]&apikey=[REDACTED]"))
+        for secret in ["tok-7f3a9c", "4711471147", "KEY-0a1b2c3d", "at-55e1"] {
+            #expect(!output.contains(secret), "\(secret) was logged")
+        }
+    }
+
     @Test("--canned lists the operations that answer a fixed example, and exits 0")
     func canned() async throws {
         let result = try await BuiltExecutable.run("api-sandbox", arguments: ["--canned"])
