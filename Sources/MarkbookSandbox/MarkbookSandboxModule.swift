@@ -154,8 +154,9 @@ public final class MarkbookSandboxModule: SandboxModule {
     public let basePath: String
     /// The account logins must use, unless ``acceptsAnyCredentials``.
     public let account: Account
-    /// Whether any non-empty API key, user and password are accepted (the CLI's `--sandbox`,
-    /// so real credentials in the environment do not get in the way).
+    /// Whether any non-empty user and password, and any API key of 32 characters as the real
+    /// ones are, are accepted (the CLI's `--sandbox`, so real credentials in the environment do
+    /// not get in the way).
     public let acceptsAnyCredentials: Bool
     /// The school's zone, for answer dates and the 1 AM backup build.
     public let timeZone: TimeZone
@@ -176,7 +177,8 @@ public final class MarkbookSandboxModule: SandboxModule {
     /// - Parameters:
     ///   - basePath: The path prefix.
     ///   - account: The only credentials accepted (unless `acceptsAnyCredentials`).
-    ///   - acceptsAnyCredentials: Accept any non-empty credentials.
+    ///   - acceptsAnyCredentials: Accept any non-empty user and password, and any 32-character
+    ///     API key.
     ///   - timeZone: The school's zone; Australia/Sydney by default.
     ///   - options: Backup mode and result-write faults; by default the real API's behaviour.
     ///   - now: The sandbox's clock; tests pass their test clock's `now()`.
@@ -209,7 +211,8 @@ public final class MarkbookSandboxModule: SandboxModule {
     ///   - stateFile: Where to keep the school's data between runs.
     ///   - basePath: The path prefix.
     ///   - account: The only credentials accepted (unless `acceptsAnyCredentials`).
-    ///   - acceptsAnyCredentials: Accept any non-empty credentials.
+    ///   - acceptsAnyCredentials: Accept any non-empty user and password, and any 32-character
+    ///     API key.
     ///   - timeZone: The school's zone; Australia/Sydney by default.
     ///   - options: Backup mode and result-write faults; by default the real API's behaviour.
     ///   - now: The sandbox's clock.

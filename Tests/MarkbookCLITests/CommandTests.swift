@@ -302,6 +302,22 @@ struct CommandTests {
         )
     }
 
+    @Test("--sandbox takes any user and any API key of the real keys' 32 characters, and no other key")
+    func sandboxKeyShape() async throws {
+        let variables = ["MARKBOOK_USERNAME": "someone", "MARKBOOK_PASSWORD": "any-password"]
+        let shaped = await markbook(
+            ["--sandbox", "list"],
+            variables: variables.merging(["MARKBOOK_API_KEY": String(repeating: "k", count: 32)]) { $1 }
+        )
+        #expect(shaped.exitCode == 0, "\(shaped.stderr)")
+        let short = await markbook(
+            ["--sandbox", "--json", "list"],
+            variables: variables.merging(["MARKBOOK_API_KEY": "sixteen-chars-ok"]) { $1 }
+        )
+        #expect(short.exitCode == 3)
+        #expect(try short.errorReport().message.contains("ERROR:invalid credentials"))
+    }
+
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Credentials: none is exit 3 naming the variables; a wrong password is exit 3; neither is ever printed")
     func credentials() async throws {
