@@ -108,8 +108,7 @@ extension Call {
     }
 
     /// A webhook's `payload_url` must be https, as Basecamp's, or http to this machine for tests;
-    /// its `types` are recording types, none meaning all. `secret` is the sandbox's own addition,
-    /// so a test knows what deliveries are signed with.
+    /// `types` are recording types (none: all); `secret`, the sandbox's own, signs deliveries.
     private func checkWebhook(_ fields: inout [String: JSONValue], creating: Bool) throws {
         if let text = fields["payload_url"]?.stringValue {
             guard let url = URL(string: text), let host = url.host, let scheme = url.scheme?.lowercased(),

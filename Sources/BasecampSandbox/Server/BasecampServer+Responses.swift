@@ -27,7 +27,9 @@ extension BasecampServer {
             let end = min(count, start + pageSize)
             (status, body) = (200, .array(items(start..<end)))
             if call.operation.isPaginated {
-                headers[.xTotalCount] = String(count)
+                if let name = call.operation.metadata.pagination?.totalCountHeader.flatMap({ HTTPField.Name($0) }) {
+                    headers[name] = String(count)
+                }
                 if end < count {
                     var query = call.query.items.filter { $0.name != "page" }
                     query.append(("page", String(page + 1)))

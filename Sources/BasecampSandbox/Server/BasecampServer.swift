@@ -107,9 +107,7 @@ final class BasecampServer: Sendable {
                 response.headers[.retryAfter] = SandboxRateLimiter.retryAfter(wait)
                 return response
             }
-            guard request.userAgent != nil else {
-                throw APIFailure(400, "User-Agent required: name your app and a contact, as MyApp (me@example.com)")
-            }
+            guard request.userAgent != nil else { throw APIFailure(400, "User-Agent must name your app and a contact") }
             // Any non-empty bearer token works, except those the module rejects and those the
             // authorization servers refuse (issued and then expired or revoked).
             guard let token = request.bearerToken else { throw APIFailure(401, "OAuth token required") }
