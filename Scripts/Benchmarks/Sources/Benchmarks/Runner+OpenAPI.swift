@@ -69,7 +69,9 @@ extension Runner {
     }
 }
 
-/// The bearer token the baselines send, as a generated client's own middleware adds one.
+/// The bearer token and `User-Agent` the baselines send, as a generated client's own middleware
+/// adds them: the sandbox, as Basecamp, refuses a request without a `User-Agent`, and HTTPCore
+/// sends one by default.
 private struct BenchBearer: ClientMiddleware {
     func intercept(
         _ request: HTTPRequest,
@@ -80,6 +82,7 @@ private struct BenchBearer: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.authorization] = "Bearer bench"
+        request.headerFields[.userAgent] = "httpcore-bench (bench@example.com)"
         return try await next(request, body, baseURL)
     }
 }
