@@ -12,16 +12,9 @@ import Testing
 /// `User-Agent`, on files written by the test.
 @Suite("Sign-in commands")
 struct SignInCommandTests {
-    /// Writes a sign-in to `folder` (a real one, or a `--sandbox` one).
-    static func storeSignIn(
-        in folder: SignInFolder,
-        sandbox: Bool,
-        accounts: [StoredLogin.Account],
-        token: String = "stored-access-token-1234",
-        expiresAt: Date = Date().addingTimeInterval(86_400 * 13)
-    ) async throws {
-        let files = try #require(SignInFiles(variables: folder.variables, sandbox: sandbox))
-        let login = StoredLogin(
+    /// A sign-in's description with these accounts.
+    static func login(accounts: [StoredLogin.Account]) throws -> StoredLogin {
+        StoredLogin(
             clientID: "client-id",
             clientSecret: "client-secret-5678",
             redirectURI: URL(string: "http://127.0.0.1:8765/callback"),
@@ -35,10 +28,49 @@ struct SignInCommandTests {
             accounts: accounts,
             signedInAt: Date()
         )
-        try files.saveLogin(login)
+    }
+
+    /// Writes a sign-in to `folder` (a real one, or a `--sandbox` one).
+    static func storeSignIn(
+        in folder: SignInFolder,
+        sandbox: Bool,
+        accounts: [StoredLogin.Account],
+        token: String = "stored-access-token-1234",
+        expiresAt: Date = Date().addingTimeInterval(86_400 * 13)
+    ) async throws {
+        let files = try #require(SignInFiles(variables: folder.variables, sandbox: sandbox))
+        try files.saveLogin(try login(accounts: accounts))
         try await files.credentialStore(timeSource: SystemTimeSource()).save(
             TokenCredentials(accessToken: token, refreshToken: "stored-refresh-token-9876", expiresAt: expiresAt)
         )
+    }
+
+    /// A store that records whether each save happened while its refresh lock was held.
+    final class LockRecordingStore: CredentialStore {
+        private let state = Locked((held: false, savesUnderLock: [Bool]()))
+        var savesUnderLock: [Bool] { state.withLock { $0.savesUnderLock } }
+
+        func load() async -> TokenCredentials? { nil }
+        func save(_ credentials: TokenCredentials) async throws {
+            state.withLock { $0.savesUnderLock.append($0.held) }
+        }
+        func remove() async throws {}
+        func withRefreshLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+            state.withLock { $0.held = true }
+            defer { state.withLock { $0.held = false } }
+            return try await body()
+        }
+    }
+
+    @Test("A new sign-in is stored under the refresh lock, so a refresh of the old one cannot land on it")
+    func signInTakesRefreshLock() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let files = try #require(SignInFiles(variables: folder.variables, sandbox: false))
+        let store = LockRecordingStore()
+        try await files.save(TokenCredentials(accessToken: "new-access-token"), try Self.login(accounts: []), in: store)
+        #expect(store.savesUnderLock == [true])
+        #expect(FileManager.default.fileExists(atPath: files.loginURL.path))
     }
 
     @Test("several accounts and no --account: a usage error naming them; one account is the default")

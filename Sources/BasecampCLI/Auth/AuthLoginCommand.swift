@@ -161,14 +161,8 @@ struct AuthLoginCommand: BasecampSubcommand {
             accounts: authorization.basecampAccounts.map { StoredLogin.Account(id: $0.id, name: $0.name) },
             signedInAt: context.now
         )
-        try await files.credentialStore(timeSource: connection.configuration.timeSource).save(credentials)
-        do {
-            try files.saveLogin(login)
-        } catch {
-            // The whole sign-in or none: tokens without their login would be a sign-in no command uses.
-            _ = try? await files.remove()
-            throw error
-        }
+        let store = files.credentialStore(timeSource: connection.configuration.timeSource)
+        try await files.save(credentials, login, in: store)
         try AuthStatus.print(login, credentials, files: files, in: context)
     }
 

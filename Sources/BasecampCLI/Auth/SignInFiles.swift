@@ -137,6 +137,23 @@ struct SignInFiles {
         try FileCredentialStore(url: loginURL).writeAtomically(data)
     }
 
+    /// Stores a new sign-in whole, tokens in `store` and then its description, under the
+    /// store's refresh lock as logout removes one: a refresh of the old sign-in that another
+    /// process is making writes first, and this sign-in then replaces it, rather than the
+    /// renewed old tokens landing on top of the new description. On failure nothing is left.
+    func save(_ credentials: TokenCredentials, _ login: StoredLogin, in store: any CredentialStore) async throws {
+        try await store.withRefreshLock {
+            try await store.save(credentials)
+            do {
+                try saveLogin(login)
+            } catch {
+                // Tokens without their login would be a sign-in no command uses.
+                _ = try? await remove()
+                throw error
+            }
+        }
+    }
+
     /// Removes both files, so no half of a sign-in is left, and a named profile's folder once
     /// it is empty; returns whether anything was there.
     func remove() async throws -> Bool {
