@@ -139,6 +139,24 @@ struct SignInProcessTests {
         #expect(try folder.tokens(folder.sandboxCredentials).accessToken != before.accessToken)
     }
 
+    @Test("Launchpad without --port: the browser sign-in says it needs the registered redirect URI")
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func launchpadPortNote() async throws {
+        try await Self.withAuthorizationServer(SandboxAuthorizationOptions(offersResourceFirstServer: false)) {
+            _,
+            variables,
+            _ in
+            let login = try await browserSignIn(["auth", "login", "--no-browser"], variables: variables)
+            #expect(login.exitCode == 0, "\(login.stderr)")
+            #expect(login.stderr.contains("If Launchpad refuses it, run again with --port and the port you"))
+        }
+        try await Self.withAuthorizationServer(SandboxAuthorizationOptions()) { _, variables, _ in
+            let login = try await browserSignIn(["auth", "login", "--no-browser"], variables: variables)
+            #expect(login.exitCode == 0, "\(login.stderr)")
+            #expect(!login.stderr.contains("--port"), "a resource-first server takes any loopback port")
+        }
+    }
+
     @Test("a refresh token the server rejects exits 3 with the sign-in hint")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func rejectedRefreshToken() async throws {

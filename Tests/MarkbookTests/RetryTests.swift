@@ -137,6 +137,16 @@ struct RetryTests {
         }
     }
 
+    /// The write the fault tests send: class 10MAT1-C.
+    private static func createClassC(_ client: MarkbookClient) async throws {
+        _ = try await client.createClass(
+            markbookKey: 1_000_001,
+            name: "10MAT1-C",
+            teacherFamilyName: "Okafor",
+            teacherGivenName: "Ms Ada"
+        )
+    }
+
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Over HTTP: a 503 is retried for a read and not for createclass")
     func serviceUnavailableOverHTTP() async throws {
@@ -146,16 +156,7 @@ struct RetryTests {
             let sheet = try await client.getMarkbookAlt(key: 1_000_001)
             #expect(sheet.students.count == 8)
             harness.sandbox.setFaults(FaultInjection(sequence: [.serviceUnavailable]))
-            let error = try #require(
-                await expectMarkbookError(.apiError) {
-                    _ = try await client.createClass(
-                        markbookKey: 1_000_001,
-                        name: "10MAT1-C",
-                        teacherFamilyName: "Okafor",
-                        teacherGivenName: "Ms Ada"
-                    )
-                }
-            )
+            let error = try #require(await expectMarkbookError(.apiError) { try await Self.createClassC(client) })
             #expect(error.httpStatus == 503)
             #expect(harness.module.classNames(markbookKey: 1_000_001) == ["10MAT1-A", "10MAT1-B"])
         }
@@ -167,16 +168,7 @@ struct RetryTests {
         try await SandboxHarness.withClient { harness, client in
             _ = try await client.markbookList()
             harness.sandbox.setFaults(FaultInjection(sequence: [.badGatewayAfterRunning]))
-            let error = try #require(
-                await expectMarkbookError(.ambiguous) {
-                    _ = try await client.createClass(
-                        markbookKey: 1_000_001,
-                        name: "10MAT1-C",
-                        teacherFamilyName: "Okafor",
-                        teacherGivenName: "Ms Ada"
-                    )
-                }
-            )
+            let error = try #require(await expectMarkbookError(.ambiguous) { try await Self.createClassC(client) })
             #expect(error.httpStatus == 502)
             #expect(!error.isRetryable)
             #expect(harness.module.classNames(markbookKey: 1_000_001) == ["10MAT1-A", "10MAT1-B", "10MAT1-C"])

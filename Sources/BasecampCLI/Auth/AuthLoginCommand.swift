@@ -129,6 +129,13 @@ struct AuthLoginCommand: BasecampSubcommand {
             }
             let listener = try await LoopbackRedirectListener.start(port: port ?? 0)
             oauth.registration.redirectURI = listener.redirectURI
+            if port == nil, !context.usesSandbox, oauth.server.tokenRequestStyle == .legacyType {
+                context.note(
+                    "Launchpad sends the browser back only to your integration's registered redirect URI; this "
+                        + "sign-in waits at \(listener.redirectURI). If Launchpad refuses it, run again with --port "
+                        + "and the port you registered."
+                )
+            }
             do {
                 credentials = try await browserSignIn(oauth, listener: listener, context: context)
                 await listener.close()
