@@ -154,8 +154,8 @@ public final class MarkbookSandboxModule: SandboxModule {
     public let basePath: String
     /// The account logins must use, unless ``acceptsAnyCredentials``.
     public let account: Account
-    /// Whether any non-empty user and password, and any API key of 32 characters as the real
-    /// ones are, are accepted (the CLI's `--sandbox`, so real credentials in the environment do
+    /// Whether any non-empty user and password are accepted, with any API key of the real keys'
+    /// length, 32 characters (the CLI's `--sandbox`, so real credentials in the environment do
     /// not get in the way).
     public let acceptsAnyCredentials: Bool
     /// The school's zone, for answer dates and the 1 AM backup build.
