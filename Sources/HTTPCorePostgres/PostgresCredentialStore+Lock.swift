@@ -9,7 +9,9 @@ extension PostgresCredentialStore {
     /// transaction ends, whether `body` returns or throws, and by the server when the worker
     /// dies or its connection drops. Loads and saves inside `body` use that same connection,
     /// so a pool of one connection cannot deadlock, and they are committed even when `body`
-    /// throws afterwards: a rotated token, once saved, is never rolled back.
+    /// throws afterwards: a rotated token, once saved, is never rolled back. When the commit
+    /// itself fails (the connection dropped between the save and the commit), the last save is
+    /// made again on a fresh connection, since the provider has revoked the token it replaced.
     ///
     /// - Throws: ``APIError/network(_:)`` when the lock stays taken longer than
     ///   ``lockTimeout`` or the database cannot be reached; `CancellationError` when the task is
@@ -19,11 +21,18 @@ extension PostgresCredentialStore {
         let name = lockName
         let timeout = max(1, Int(lockTimeout.seconds * 1000))
         let description = description
-        return try await database.withConnection("take the refresh lock") { connection in
+        let saved = Locked<TokenCredentials?>(nil)
+        let (outcome, committed) = try await database.withConnection("take the refresh lock") {
+            connection -> (Swift.Result<Result, any Error>, Bool) in
             try await connection.run("BEGIN", logger: PostgresDatabase.quiet)
             do {
+                // A server's idle-in-transaction timeout would end the lock while the refresh
+                // request is out, letting a second worker spend the same refresh token.
                 try await connection.run(
-                    "SELECT set_config('lock_timeout', \(String(timeout) + "ms"), true)",
+                    """
+                    SELECT set_config('lock_timeout', \(String(timeout) + "ms"), true),
+                        set_config('idle_in_transaction_session_timeout', '0', true)
+                    """,
                     logger: PostgresDatabase.quiet
                 )
                 try await Self.acquire(name, on: connection, store: description)
@@ -39,21 +48,27 @@ extension PostgresCredentialStore {
                 throw error
             }
             let outcome: Swift.Result<Result, any Error>
+            let held = RefreshLock.Held(name, connection, saved)
             do {
-                outcome = .success(try await RefreshLock.$held.withValue((name, connection)) { try await body() })
+                outcome = .success(try await RefreshLock.$held.withValue(held) { try await body() })
             } catch {
                 outcome = .failure(error)
             }
             // Committed either way: what the body saved stays saved.
             do {
                 try await connection.run("COMMIT", logger: PostgresDatabase.quiet)
+                return (outcome, true)
             } catch {
                 // A connection that cannot end its transaction must not go back to the pool.
                 try? await connection.close()
-                throw error
+                guard saved.withLock({ $0 }) != nil else { throw error }
+                return (outcome, false)
             }
-            return try outcome.get()
         }
+        // The save was lost with the commit, and the provider has revoked the token it replaced:
+        // it is made again on a fresh connection, once the broken one has left the pool.
+        if !committed, let last = saved.withLock({ $0 }) { try await save(last) }
+        return try outcome.get()
     }
 
     /// Waits for the advisory lock; closing the connection on cancellation ends the wait and the
@@ -83,11 +98,30 @@ extension PostgresCredentialStore {
 /// The refresh lock the current task holds, so the store's queries inside the lock use its
 /// connection.
 enum RefreshLock {
-    @TaskLocal static var held: (name: String, connection: PostgresConnection)?
+    /// A lock held: its name, its connection, and the last credentials saved under it.
+    struct Held: Sendable {
+        let name: String
+        let connection: PostgresConnection
+        let saved: Locked<TokenCredentials?>
+
+        init(_ name: String, _ connection: PostgresConnection, _ saved: Locked<TokenCredentials?>) {
+            self.name = name
+            self.connection = connection
+            self.saved = saved
+        }
+    }
+
+    @TaskLocal static var held: Held?
 
     /// The lock's connection when the current task holds the lock named `name`.
     static func connection(for name: String) -> PostgresConnection? {
         guard let held, held.name == name else { return nil }
         return held.connection
+    }
+
+    /// Notes `credentials` as saved under the lock named `name`, if the current task holds it.
+    static func noteSaved(_ credentials: TokenCredentials, for name: String) {
+        guard let held, held.name == name else { return }
+        held.saved.withLock { $0 = credentials }
     }
 }

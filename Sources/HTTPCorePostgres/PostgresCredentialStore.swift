@@ -111,6 +111,7 @@ public struct PostgresCredentialStore: CredentialStore, CustomStringConvertible 
                 logger: PostgresDatabase.quiet
             )
         }
+        RefreshLock.noteSaved(credentials, for: lockName)
     }
 
     /// Deletes the stored credentials; none stored is not an error.

@@ -103,6 +103,27 @@ struct PostgresRefreshLockTests {
         }
     }
 
+    @Test("A save whose commit is lost to a dropped connection is made again, so a rotated token survives")
+    func commitLost() async throws {
+        try await PostgresTestServer.withDatabases(2) { pools in
+            let stores = stores(pools, lockTimeout: .seconds(5))
+            try await stores[1].save(TokenCredentials(accessToken: "old", refreshToken: "revoked-by-the-provider"))
+            let rotated = TokenCredentials(accessToken: "new", refreshToken: "rotated")
+            try await stores[0].withRefreshLock {
+                try await stores[0].save(rotated)
+                // The lock's session dies between the save and the commit.
+                let lock = try #require(RefreshLock.connection(for: stores[0].lockName))
+                let pid = try await lock.query("SELECT pg_backend_pid()", logger: PostgresDatabase.quiet)
+                    .collect().first?.decode(Int32.self)
+                let backend = try #require(pid)
+                try await pools[1].withConnection("end the lock's session") { other in
+                    try await other.run("SELECT pg_terminate_backend(\(backend))", logger: PostgresDatabase.quiet)
+                }
+            }
+            #expect(await stores[1].load() == rotated)
+        }
+    }
+
     @Test("A worker cancelled while waiting stops waiting at once")
     func cancelledWhileWaiting() async throws {
         try await PostgresTestServer.withDatabases(2) { pools in
