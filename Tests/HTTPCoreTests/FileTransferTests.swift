@@ -96,6 +96,64 @@ final class FileTransferTests: Sendable {
         #expect(try Self.text(partial) == "hello ")
     }
 
+    @Test("A 206 that stops short of the end is not the whole file: the retry asks for the rest")
+    func shortRangeResumed() async throws {
+        let destination = try file(named: "report.txt")
+        _ = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
+        let transport = ScriptedTransport([
+            .status(206, headers: [.contentRange: "bytes 6-8/11", .eTag: "\"v1\""], body: "wor"),
+            .status(206, headers: [.contentRange: "bytes 9-10/11", .eTag: "\"v1\""], body: "ld"),
+        ])
+        let result = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination)
+        #expect(transport.requests.map { $0.header("Range") } == ["bytes=6-", "bytes=9-"])
+        #expect(try Self.text(destination) == "hello world")
+        #expect(result.byteCount == 11)
+    }
+
+    @Test("A 206 that stops short, with no retry left, fails and keeps the partial file for later")
+    func shortRangeWithoutRetry() async throws {
+        let destination = try file(named: "report.txt")
+        let partial = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
+        let transport = ScriptedTransport([
+            .status(206, headers: [.contentRange: "bytes 6-8/11", .eTag: "\"v1\""], body: "wor")
+        ])
+        let client = try makeClient(transport) { $0.retry = .none }
+        let error = await caughtAPIError {
+            _ = try await client.download(Endpoint<Data>(.get, "files/1"), to: destination)
+        }
+        #expect(error?.code == .network)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(try Self.text(partial) == "hello wor")
+    }
+
+    @Test("A redirect handed back by an operation that follows none saves nothing and keeps the file")
+    func redirectSavesNothing() async throws {
+        let destination = try file(named: "report.txt")
+        try Data("kept".utf8).write(to: destination)
+        let transport = ScriptedTransport([.status(302, headers: [.location: "https://storage.example.com/f"])])
+        let client = try makeClient(transport)
+        let endpoint = Endpoint<Data>(.get, "files/1", operation: OperationMetadata(redirects: RedirectPolicy.none))
+        let error = await caughtAPIError {
+            _ = try await client.download(endpoint, to: destination)
+        }
+        #expect(error?.code == .apiError)
+        #expect(error?.httpStatus == 302)
+        #expect(try Self.text(destination) == "kept")
+    }
+
+    @Test("If-Range carries Last-Modified only when it is a strong validator, a second before Date")
+    func lastModifiedValidator() {
+        let modified = "Mon, 30 Nov 2026 10:00:00 GMT"
+        #expect(DownloadSink.validator(of: [.eTag: "W/\"x\"", .lastModified: modified]) == nil)
+        #expect(
+            DownloadSink.validator(of: [.lastModified: modified, .date: "Mon, 30 Nov 2026 10:00:00 GMT"]) == nil,
+            "modified within the second the answer was made: the file may change again unseen"
+        )
+        let secondLater: HTTPFields = [.lastModified: modified, .date: "Mon, 30 Nov 2026 10:00:01 GMT"]
+        #expect(DownloadSink.validator(of: secondLater) == modified)
+        #expect(DownloadSink.validator(of: [.eTag: "\"v1\"", .lastModified: modified]) == "\"v1\"")
+    }
+
     @Test("A 416 to a resumed request discards the partial file and fetches the whole file once")
     func rangeNotSatisfiableStartsOver() async throws {
         let destination = try file(named: "report.txt")

@@ -33,5 +33,7 @@ struct RetryAfterTests {
     @Test("Huge values saturate instead of overflowing")
     func saturation() {
         #expect(RetryAfter.parse("99999999999999999999999999", now: now) == .seconds(999_999_999_999))
+        #expect(RetryAfter.parse("0000000000030", now: now) == .seconds(30), "leading zeros are not a huge wait")
+        #expect(RetryAfter.parse("0000000000000", now: now) == nil)
     }
 }

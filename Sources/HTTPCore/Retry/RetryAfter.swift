@@ -16,8 +16,10 @@ public enum RetryAfter {
         guard let first = trimmed.utf8.first else { return nil }
         if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
             guard trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-            // Anything longer than 12 digits is more than 30,000 years: saturate.
-            let seconds = trimmed.count > 12 ? 999_999_999_999 : (Int64(trimmed) ?? 0)
+            // Leading zeros say nothing; anything longer than 12 digits is more than 30,000
+            // years: saturate.
+            let digits = trimmed.drop { $0 == "0" }
+            let seconds = digits.count > 12 ? 999_999_999_999 : (Int64(digits) ?? 0)
             return seconds > 0 ? .seconds(seconds) : nil
         }
         guard let date = HTTPDate.parse(trimmed) else { return nil }

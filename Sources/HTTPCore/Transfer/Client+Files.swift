@@ -84,6 +84,18 @@ extension Client {
         )
         bytes.deadline = endpoint.deadline
         let result = try await response(bytes, through: nil, transfer: FileTransfer(download: sink))
+        guard (200..<300).contains(result.status.code) else {
+            // A redirect handed back because the operation follows none: it has no body to keep.
+            throw APIError.apiError(
+                APIError.Details(
+                    message: "The download was answered with a redirect (HTTP \(result.status.code)) that its "
+                        + "operation does not follow; nothing was saved.",
+                    hint: "Read its Location with response(_:) and download from there.",
+                    httpStatus: result.status.code,
+                    requestID: result.requestID
+                )
+            )
+        }
         let size = sink.bytesOnDisk
         let resumedFrom = sink.resumedFrom
         try sink.complete()

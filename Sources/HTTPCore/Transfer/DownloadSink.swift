@@ -47,6 +47,8 @@ public final class DownloadSink: Sendable {
         var onDisk: Int64 = 0
         var validator: String?
         var total: Int64?
+        /// The whole file's size a `206` announced, in the bytes it sends (no content coding).
+        var rangeTotal: Int64?
         /// Where the current attempt started writing.
         var resumedFrom: Int64 = 0
     }
@@ -80,6 +82,13 @@ public final class DownloadSink: Sendable {
 
     /// Where the last attempt started writing: nonzero when it resumed.
     public var resumedFrom: Int64 { state.withLock { $0.resumedFrom } }
+
+    /// Whether the attempt that began ended short of the size its answer announced: a server may
+    /// answer a `Range` with less than was asked for (RFC 9110 §15.3.7), and the rest must be
+    /// asked for again before the file is complete.
+    var isShort: Bool {
+        state.withLock { state in state.writing == false && state.rangeTotal.map { state.onDisk < $0 } ?? false }
+    }
 
     /// Adds `Range` and `If-Range` to `request` when there is a partial file to continue, and
     /// removes them otherwise.
@@ -118,6 +127,7 @@ public final class DownloadSink: Sendable {
         let validator = Self.validator(of: fields)
         var start: Int64 = 0
         var total = fields[.contentLength].flatMap { Int64($0) }
+        var rangeTotal: Int64?
         if response.status.code == 206 {
             let onDisk = state.withLock { $0.onDisk }
             guard let range = fields[.contentRange].flatMap(ContentRange.init), range.start == onDisk else {
@@ -129,6 +139,8 @@ public final class DownloadSink: Sendable {
             }
             start = range.start
             total = range.total
+            let coding = fields[.contentEncoding]?.lowercased() ?? "identity"
+            if coding == "identity" { rangeTotal = range.total }
         }
         try writer.reposition(to: start)
         if start == 0, !destination.isStream {
@@ -140,6 +152,7 @@ public final class DownloadSink: Sendable {
             state.writing = true
             state.begun = true
             state.total = total
+            state.rangeTotal = rangeTotal
             state.onDisk = start
             state.resumedFrom = start
             if start == 0 { state.validator = validator }
@@ -181,10 +194,15 @@ public final class DownloadSink: Sendable {
         progress(value)
     }
 
-    /// A validator usable in `If-Range`: a strong ETag, else `Last-Modified` (RFC 9110 §13.1.5).
+    /// A validator usable in `If-Range` (RFC 9110 §13.1.5): a strong ETag, else a `Last-Modified`
+    /// that is strong, at least a second before the answer's `Date` (§8.8.2.2), since a file
+    /// changed within the same second would keep the date and let a mismatched tail be appended.
     static func validator(of fields: HTTPFields) -> String? {
         if let etag = fields[.eTag], !etag.hasPrefix("W/") { return etag }
-        return fields[.lastModified]
+        guard let text = fields[.lastModified], let modified = HTTPDate.parse(text),
+            let date = fields[.date].flatMap(HTTPDate.parse), date.timeIntervalSince(modified) >= 1
+        else { return nil }
+        return text
     }
 
     static func size(of file: URL) -> Int64? {
