@@ -155,6 +155,13 @@ extension PostgresDatabase {
                 "Could not \(action): the database user lacks a permission (SQLSTATE \(state)).",
                 hint: "Grant it, or run migrate() once as a user who may create the schema."
             )
+        case "57" where state == "57014":
+            return APIError.network(
+                APIError.Details(
+                    message: "Could not \(action): PostgreSQL cancelled the statement (SQLSTATE 57014).",
+                    hint: "Try again; a statement_timeout set for this database user may be too short."
+                )
+            )
         case "08", "53", "57":
             return APIError.network(
                 APIError.Details(
@@ -203,8 +210,10 @@ extension PostgresConnection {
         case .serverClosedConnection, .clientClosedConnection, .connectionError: return true
         case .server:
             // Class 57 (operator intervention: the backend was terminated) and 08 (connection
-            // exception) end the session.
-            return PostgresDatabase.sqlState(error).map { $0.hasPrefix("57") || $0.hasPrefix("08") } ?? false
+            // exception) end the session, except 57014: a statement cancelled by
+            // `statement_timeout` leaves the session open, its transaction to be rolled back.
+            guard let state = PostgresDatabase.sqlState(error), state != "57014" else { return false }
+            return state.hasPrefix("57") || state.hasPrefix("08")
         default: return false
         }
     }

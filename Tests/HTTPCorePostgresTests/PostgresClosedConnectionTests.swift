@@ -70,6 +70,25 @@ struct PostgresClosedConnectionTests {
         }
     }
 
+    @Test("A statement cancelled by statement_timeout rolls its transaction back; the connection goes on")
+    func statementTimeout() async throws {
+        try await PostgresTestServer.withDatabases(1) { pools in
+            try await pools[0].withConnection("time a statement out") { connection in
+                let outcome = try await finished {
+                    try await PostgresDatabase.inTransaction(on: connection, logger: PostgresDatabase.quiet) {
+                        try await connection.run("SET LOCAL statement_timeout = 50")
+                        try await connection.run("SELECT pg_sleep(5)")
+                    }
+                }
+                let error = try #require(outcome.failure as? PSQLError)
+                #expect(PostgresDatabase.sqlState(error) == "57014")
+                #expect(!connection.isGone(after: error))
+                // Rolled back, not left aborted: the same connection answers the next statement.
+                try await connection.run("SELECT 1")
+            }
+        }
+    }
+
     /// The outcome of `work`, failing the test if it has not ended within 30 seconds.
     private func finished(
         _ work: @escaping @Sendable () async throws -> Void,
