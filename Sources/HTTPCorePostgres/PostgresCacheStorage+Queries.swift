@@ -47,7 +47,11 @@ extension PostgresCacheStorage {
         let schema = database.schema
         let names = entry.headers.map(\.name.rawName)
         let values = entry.headers.map(\.value)
+        // The server gives up the wait with the caller: a task cancelled at ``timeout`` cannot
+        // stop a query, and a store stuck behind a stalled lock holder would keep its connection.
+        let lockTimeout = String(Int(min(max(timeout.seconds, 0.001), 86_400) * 1000)) + "ms"
         return try await PostgresDatabase.inTransaction(on: connection, logger: PostgresDatabase.quiet) {
+            try await connection.run("SELECT set_config('lock_timeout', \(lockTimeout), true)")
             try await connection.run(
                 "SELECT pg_advisory_xact_lock(hashtextextended(\("httpcore-cache/\(schema)/\(namespace)"), 0))"
             )

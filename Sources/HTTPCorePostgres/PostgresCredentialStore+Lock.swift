@@ -19,7 +19,8 @@ extension PostgresCredentialStore {
     public func withRefreshLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
         try await database.prepare()
         let name = lockName
-        let timeout = max(1, Int(lockTimeout.seconds * 1000))
+        // PostgreSQL's lock_timeout takes at most 2^31 - 1 milliseconds, about 24.8 days.
+        let timeout = Int(min(max(lockTimeout.seconds, 0.001), 2_147_483) * 1000)
         let description = description
         let saved = Locked<TokenCredentials?>(nil)
         let (outcome, committed) = try await database.withConnection("take the refresh lock") {

@@ -91,6 +91,47 @@ struct PostgresCacheStorageTests {
         }
     }
 
+    @Test("A store stuck behind another worker's cache lock gives its connection back at its timeout")
+    func lockWaitEndsWithTheStore() async throws {
+        try await PostgresTestServer.withDatabases(2, maximumConnections: 1) { pools in
+            let namespace = PostgresTestServer.uniqueKey("cache")
+            let server = Server()
+            // Migrated and warm first, with time to spare; then a store that may wait 300 ms.
+            _ = try await Self.client(Self.storage(pools[0], namespace), server).send(Self.item)
+            let storage = PostgresCacheStorage(
+                database: pools[0],
+                namespace: namespace,
+                timeout: .milliseconds(300),
+                pauseAfterFailure: .zero
+            )
+            let held = AsyncStream<Void>.makeStream()
+            let release = AsyncStream<Void>.makeStream()
+            let key = "httpcore-cache/\(pools[0].schema)/\(namespace)"
+            let holder = Task {
+                try await pools[1].withConnection("hold the cache lock") { connection in
+                    try await connection.run("BEGIN")
+                    try await connection.run("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
+                    held.continuation.yield()
+                    for await _ in release.stream { break }
+                    try await connection.run("ROLLBACK")
+                }
+            }
+            for await _ in held.stream { break }
+            _ = try await Self.client(storage, server).send(Endpoint<Data>(.get, "items/2"))
+            // The pool's one connection answers again while the lock is still held.
+            let answered = Locked(false)
+            let reader = Task {
+                try await pools[0].withConnection("read") { try await $0.run("SELECT 1") }
+                answered.withLock { $0 = true }
+            }
+            let freed = await waitUntil(timeLimit: .seconds(10)) { answered.withLock { $0 } }
+            release.continuation.yield()
+            try await holder.value
+            try await reader.value
+            #expect(freed, "the store kept the pool's connection waiting on the lock")
+        }
+    }
+
     @Test("Stored by one worker's pool, a 304 revalidation for another's; another credential misses")
     func sharedAcrossPools() async throws {
         try await Self.withStorages(2) { storages, server in

@@ -136,6 +136,7 @@ struct PostgresMigrationTests {
                     "DROP ROLE IF EXISTS \(role)", "CREATE ROLE \(role) LOGIN PASSWORD 'worker-pw'",
                     "GRANT USAGE ON SCHEMA \(schema) TO \(role)",
                     "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schema) TO \(role)",
+                    "GRANT USAGE ON ALL SEQUENCES IN SCHEMA \(schema) TO \(role)",
                 ] {
                     try await connection.run(PostgresQuery(unsafeSQL: statement), logger: PostgresDatabase.quiet)
                 }
@@ -150,6 +151,20 @@ struct PostgresMigrationTests {
                 let store = PostgresCredentialStore(database: worker, integration: "tests", identity: "restricted")
                 try await store.save(TokenCredentials(accessToken: "a"))
                 #expect(try await store.loadOrThrow()?.accessToken == "a")
+                // The shared cache numbers its writes from a sequence, which the grant on sequences covers.
+                let cache = PostgresCacheStorage(database: worker, namespace: "restricted", timeout: .seconds(60))
+                let entry = CachedResponse(
+                    key: "k",
+                    primaryKey: "k",
+                    urlKey: "u",
+                    varyHeaders: [],
+                    status: 200,
+                    headers: [.eTag: "\"v1\""],
+                    body: Data("cached".utf8),
+                    storedAt: Date(),
+                    displayURL: "https://example.com/x"
+                )
+                _ = try await cache.store(entry)
                 // Without the right to create, migrating an outdated schema would fail: it is not tried.
                 #expect(try await worker.migrate() == PostgresDatabase.currentSchemaVersion)
             }

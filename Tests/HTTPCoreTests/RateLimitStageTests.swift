@@ -105,6 +105,18 @@ struct RateLimitStageTests {
         #expect(transport.requests.map(\.time) == [.zero, .seconds(30)])
     }
 
+    @Test("One answer pauses the key for an hour at most, however long its Retry-After")
+    func pauseCapped() async throws {
+        let clock = TestClock()
+        let transport = ScriptedTransport([.status(429, headers: [.retryAfter: "99999999"]), .json([:])], clock: clock)
+        let limiter = TokenBucketRateLimiter(RequestRate(50, per: .seconds(10)))
+        let first = try client(transport, clock: clock, limiter: limiter) { $0.retry = .none }
+        let second = try client(transport, clock: clock, limiter: limiter)
+        await expectAPIError(.rateLimit) { try await first.send(Endpoint<JSONValue>(.get, "x")) }
+        _ = try await second.send(Endpoint<JSONValue>(.get, "y"))
+        #expect(transport.requests.map(\.time) == [.zero, .seconds(3600)])
+    }
+
     @Test("A call cancelled while it waits for a permit ends with CancellationError and sends nothing")
     func cancelledWhileWaiting() async throws {
         let clock = TestClock(mode: .manual)

@@ -2,13 +2,18 @@ import Foundation
 import HTTPTypes
 
 /// Takes a permit from the client's ``RateLimiter`` before each request goes out, and pauses the
-/// request's key when the server answers 429 (or 503) with a `Retry-After`.
+/// request's key when the server answers 429 (or 503) with a `Retry-After`, for an hour at most:
+/// a server's slip or a saturated header must not stop every client sharing the key for years,
+/// least of all with a shared limiter whose pause outlives the process.
 ///
 /// Inside retry, so each attempt (and each replay auth asks for) costs a permit, and outside
 /// auth, so a request that waited for its permit is authorized afterwards, with a token that is
 /// still good, rather than sent with one that expired while it waited. The hops of one attempt's
 /// redirect share its permit.
 struct RateLimitStage: Middleware {
+    /// The longest pause one answer can put on a key.
+    static let longestPause = Duration.seconds(3600)
+
     let rateLimit: RateLimiting
     let timeSource: any TimeSource
 
@@ -25,7 +30,7 @@ struct RateLimitStage: Middleware {
             let header = result.response.headerFields[.retryAfter],
             let wait = RetryAfter.parse(header, now: timeSource.now())
         {
-            await rateLimit.limiter.pause(key, for: wait, timeSource: timeSource)
+            await rateLimit.limiter.pause(key, for: min(wait, Self.longestPause), timeSource: timeSource)
         }
         return result
     }
