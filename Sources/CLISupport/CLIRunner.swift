@@ -23,6 +23,8 @@ public enum CLIRunner {
     public static func main<Tool: CommandLineTool>(_ tool: Tool.Type) async -> Never {
         // A closed stdout must reach the output sink as EPIPE, not kill the process mid-cleanup.
         signal(SIGPIPE, SIG_IGN)
+        // ArgumentParser reads COLUMNS (else the terminal) itself, and traps on a narrow one.
+        if HelpText.terminalWidth() < HelpText.minimumWidth { setenv("COLUMNS", String(HelpText.minimumWidth), 1) }
         let code = await run(tool, arguments: Array(CommandLine.arguments.dropFirst()), environment: .process())
         exit(code)
     }

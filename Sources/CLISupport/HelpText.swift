@@ -21,6 +21,11 @@ public enum HelpText {
     /// The width to ask ArgumentParser for, so it never wraps itself.
     public static let unwrappedWidth = 10_000
 
+    /// The narrowest width help is drawn at. ArgumentParser also draws a help at the terminal's
+    /// width where it is asked for none (finding a help request's exit code), and traps below
+    /// about 27 columns, so a tool's process gives it this floor (see ``CLIRunner/main(_:)``).
+    public static let minimumWidth = 40
+
     /// The process's terminal width: `COLUMNS` when set, else stdout's terminal, else 80.
     public static func terminalWidth(variables: [String: String] = ProcessInfo.processInfo.environment) -> Int {
         if let columns = variables["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
@@ -33,7 +38,7 @@ public enum HelpText {
     ///   - width: The terminal's width.
     ///   - commands: The first words of example lines, e.g. `["monash"]`.
     public static func wrap(_ text: String, width: Int, commands: [String]) -> String {
-        let width = max(width, 20)
+        let width = max(width, minimumWidth)
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in
                 guard DisplayWidth.of(line) > width, !isExample(line, commands: commands) else { return String(line) }
