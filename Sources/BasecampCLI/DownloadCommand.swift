@@ -55,9 +55,20 @@ struct DownloadCommand: BasecampSubcommand {
             )
             context.progress.clear()
             guard destination.kind != .standardOutput else { return }
-            let resumed = result.resumedFrom > 0 ? " (resumed at \(TransferProgressText.size(result.resumedFrom)))" : ""
-            context.print("Saved \(destination.path): \(TransferProgressText.size(result.byteCount))\(resumed)")
+            let saved = Saved(file: destination.path, byteCount: result.byteCount, resumedFrom: result.resumedFrom)
+            try context.printRecord(saved) {
+                let resumed =
+                    result.resumedFrom > 0 ? " (resumed at \(TransferProgressText.size(result.resumedFrom)))" : ""
+                context.print("Saved \(destination.path): \(TransferProgressText.size(result.byteCount))\(resumed)")
+            }
         }
+    }
+
+    /// What `--json` (or `--format`) prints for a saved file.
+    private struct Saved: Encodable {
+        var file: String
+        var byteCount: Int64
+        var resumedFrom: Int64
     }
 
     /// The download_url and a file name for the target.

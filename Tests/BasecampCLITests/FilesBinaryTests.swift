@@ -151,6 +151,14 @@ struct FilesBinaryTests {
         #expect(first.exitCode == 0, "\(first.stderr)")
         #expect(first.stdout == "Saved company-logo.png: 20.7 KiB\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: saved)) == Self.logoBytes)
+        let json = try await runBuiltBasecamp(
+            ["--sandbox", "--json", "download", Self.logo, "--output", "again.png"],
+            in: workspace.folder
+        )
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let object = try JSONValue(parsing: Data(json.stdout.utf8))
+        #expect(object["file"] == "again.png")
+        #expect(object["byteCount"]?.intValue == Self.logoBytes.count)
 
         try Data("my own logo".utf8).write(to: URL(fileURLWithPath: saved))
         let kept = try await runBuiltBasecamp(["--sandbox", "--json", "download", Self.logo], in: workspace.folder)

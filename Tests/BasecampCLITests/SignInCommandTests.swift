@@ -286,10 +286,16 @@ struct SignInCommandTests {
         #expect(await store.load() == nil)
     }
 
-    @Test("logout without a sign-in says so and succeeds")
+    @Test("logout without a sign-in says so and succeeds; --json says it as one object")
     func logoutWhenSignedOut() async throws {
-        let result = await basecamp(["auth", "logout"], variables: SignInFolder().variables)
+        let folder = SignInFolder()
+        let result = await basecamp(["auth", "logout"], variables: folder.variables)
         #expect(result.exitCode == 0)
         #expect(result.stdout == "Not signed in.\n")
+        let json = await basecamp(["--json", "auth", "logout"], variables: folder.variables)
+        #expect(json.exitCode == 0)
+        let object = try JSONValue(parsing: Data(json.stdout.utf8))
+        #expect(object["removed"] == false)
+        #expect(object["profile"] == "default")
     }
 }

@@ -62,12 +62,21 @@ struct AuthLogoutCommand: BasecampSubcommand {
         // Under the refresh lock, so a refresh in another process cannot write the tokens back.
         let removed = try await store.withRefreshLock { try await files.remove() }
         let profile = files.profile.isDefault ? "" : " of the profile \(files.profile.name)"
-        guard removed else {
-            context.print(
-                files.profile.isDefault ? "Not signed in." : "No sign-in kept for the profile \(files.profile.name)."
-            )
-            return
+        let outcome = SignedOut(removed: removed, profile: files.profile.name, directory: files.directory.path)
+        try context.printRecord(outcome) {
+            if removed {
+                context.print("Signed out: removed the sign-in\(profile) from \(files.directory.path).")
+            } else {
+                let name = files.profile.name
+                context.print(files.profile.isDefault ? "Not signed in." : "No sign-in kept for the profile \(name).")
+            }
         }
-        context.print("Signed out: removed the sign-in\(profile) from \(files.directory.path).")
+    }
+
+    /// What `--json` (or `--format`) prints: whether a sign-in was removed, and from where.
+    private struct SignedOut: Encodable {
+        var removed: Bool
+        var profile: String
+        var directory: String
     }
 }
