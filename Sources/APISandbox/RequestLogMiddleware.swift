@@ -9,15 +9,11 @@ import Logging
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = SandboxRequestContext
 
-    /// OAuth's names, hidden whatever the modules say.
-    static let oauthSecrets = [
-        "access_token", "refresh_token", "code", "code_verifier", "client_secret", "device_code",
-    ]
-
     let redactor: Redactor
 
+    /// Hides OAuth's secret parameters, whatever the modules say, and each module's own.
     init(modules: [any SandboxModule]) {
-        redactor = Redactor(secretQueryParameters: Self.oauthSecrets + modules.flatMap(\.secretQueryParameters))
+        redactor = Redactor(secretQueryParameters: modules.flatMap(\.secretQueryParameters)).addingOAuthSecrets()
     }
 
     func handle(

@@ -74,8 +74,9 @@ final class SecretScrubber: Sendable {
     func register(_ value: String) {
         guard value.count >= Self.minimumLength else { return }
         secrets.withLock { secrets in
-            guard !secrets.contains(value) else { return }
-            secrets.append(value)
+            for spelling in Redactor.spellings(of: value) where !secrets.contains(spelling) {
+                secrets.append(spelling)
+            }
             // Longest first, so a secret that contains another is replaced whole.
             secrets.sort { $0.count > $1.count }
         }

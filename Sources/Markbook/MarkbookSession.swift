@@ -23,7 +23,10 @@ final class MarkbookSecrets: Sendable {
     func register(_ value: String) {
         guard value.count >= Self.minimumLength else { return }
         values.withLock { values in
-            if !values.permanent.contains(value) { values.permanent.append(value) }
+            // A server that echoes a form or URL back shows the value percent-encoded.
+            for spelling in Redactor.spellings(of: value) where !values.permanent.contains(spelling) {
+                values.permanent.append(spelling)
+            }
         }
     }
 

@@ -23,8 +23,9 @@ struct ResultSetCommand: MarkbookCommand {
             only land on the student and task named. A result is a plain decimal number (42, 42.5, -1) \
             with at most 6 decimal places, written in its shortest form; text such as a grade needs \
             --text, and text that only looks like a number (1e3, NaN, 0x10, 12,5) is always refused. \
-            Numbers outside 0…maximum are refused unless --allow-out-of-range; an empty --result "" \
-            clears the result. These are the rules 'markbook import' applies.
+            Numbers outside 0…maximum are refused unless --allow-out-of-range (write a negative one \
+            with =, as --result=-1, or it reads as an option); an empty --result "" clears the result. \
+            These are the rules 'markbook import' applies.
             """
     )
 

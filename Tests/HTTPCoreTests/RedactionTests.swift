@@ -54,6 +54,15 @@ struct RedactionTests {
         }
     }
 
+    @Test("A secret a server quotes back percent-encoded, as in a form or URL, is scrubbed too")
+    func encodedSpellings() {
+        let echoed = "got apipassword=pw-Secr3t%21 and name=two+words+here and path=/two%20words%20here"
+        #expect(
+            Redactor.scrub(echoed, removing: ["pw-Secr3t!", "two words here"])
+                == "got apipassword=[REDACTED] and name=[REDACTED] and path=/[REDACTED]"
+        )
+    }
+
     @Test("Form bodies redact the same way")
     func formBodies() {
         let redactor = Redactor(secretQueryParameters: ["password"])

@@ -126,6 +126,23 @@ struct LeakTests {
         #expect(error.httpStatus == 500)
     }
 
+    @Test("A password a failed login quotes back form-encoded is scrubbed too")
+    func formEncodedPassword() async throws {
+        let transport = ScriptedTransport([
+            .json(["error": "server got apiuser=admin&apipassword=pw-Secr3t%21"], status: 500)
+        ])
+        let client = try MarkbookClient(
+            apiKey: TestAccount.apiKey,
+            username: "admin",
+            password: "pw-Secr3t!",
+            configuration: ClientConfiguration(baseURL: exampleBaseURL, retry: .none),
+            transport: transport
+        )
+        let error = await caughtAPIError { _ = try await client.markbookList() }
+        #expect(error?.message.contains("apipassword=[REDACTED]") == true)
+        #expect(error?.message.contains("Secr3t") == false)
+    }
+
     @Test("The client's description and dump show the base URL only")
     func description() {
         let client = MarkbookClient(

@@ -27,10 +27,17 @@ extension Redactor {
     /// garble ordinary words without protecting anything.
     public static func scrub(_ text: String, removing secrets: some Sequence<String>) -> String {
         var scrubbed = text
+        let all = secrets.filter { $0.count >= 4 }.flatMap(spellings(of:))
         // Longest first, so a secret that contains another is replaced whole.
-        for secret in Set(secrets).filter({ $0.count >= 4 }).sorted(by: { $0.count > $1.count }) {
+        for secret in Set(all).sorted(by: { $0.count > $1.count }) {
             scrubbed = scrubbed.replacingOccurrences(of: secret, with: placeholder)
         }
         return scrubbed
+    }
+
+    /// `secret` as text a server echoes may hold it: as it is, and percent-encoded as in a URL
+    /// or a form (a space as `%20` or `+`), so `pw-Secr3t!` is found as `pw-Secr3t%21` too.
+    package static func spellings(of secret: String) -> Set<String> {
+        [secret, PercentEncoding.encode(secret), PercentEncoding.encode(secret, spaceAsPlus: true)]
     }
 }
