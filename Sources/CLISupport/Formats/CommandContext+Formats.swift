@@ -92,6 +92,9 @@ extension CommandContext {
         case .csv, .tsv:
             let columns = try selection ?? FieldSelection(FieldSelection.topLevelFields(of: records), records: [])
             let line = outputFormat == .csv ? DelimitedCells.csvLine : DelimitedCells.tsvLine
+            // An empty list without --fields has no columns to name: no header, rather than an
+            // empty line a reader would take for a record.
+            guard !columns.fields.names.isEmpty else { return }
             print(line(columns.fields.names))
             for record in records {
                 print(line(columns.values(of: record).map(DelimitedCells.cell)))
