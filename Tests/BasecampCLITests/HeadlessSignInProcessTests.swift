@@ -169,6 +169,10 @@ struct HeadlessSignInProcessTests {
         #expect(all.exitCode == 0, "\(all.stderr)")
         let listed = try all.json(JSONValue.self)
         #expect(listed[0]?["profile"] == "home")
+        // camelCase keys, every one present: a token piped in without an expiry has none.
+        #expect(listed[0]?["expiresAt"] == .null)
+        #expect(listed[0]?["credentialsFile"]?.stringValue?.hasSuffix("credentials.json") == true)
+        #expect(listed[0]?["accounts"]?[0]?["default"] == true)
         #expect(listed[1]?["profile"] == "work")
         #expect(listed[2] == nil)
         #expect(!all.stdout.contains(work) && !all.stdout.contains(home))
@@ -209,6 +213,9 @@ struct HeadlessSignInProcessTests {
         #expect(healthyChecks["clock"] == "pass")
         #expect(healthyChecks["authorization_server"] == "pass")
         #expect(!healthyChecks.values.contains("fail"))
+        // Every key is present on every check; a passing one has nothing to fix.
+        let first = try healthy.json([JSONValue].self).first
+        #expect(first?["fix"] == .null)
 
         let skewed = try await Self.run(
             ["--sandbox", "--json", "doctor"],

@@ -56,7 +56,7 @@ struct SignInPostgresProcessTests {
             #expect(authorization.refreshRequests == 1)
 
             let status = try await runBuiltBasecamp(["--json", "auth", "status"], variables: secondMachine)
-            #expect(status.stdout.contains(#""credentials_file" : "PostgreSQL (BASECAMP_CREDENTIALS_URL)""#))
+            #expect(status.stdout.contains(#""credentialsFile" : "PostgreSQL (BASECAMP_CREDENTIALS_URL)""#))
             #expect(!status.stdout.contains(url))
 
             let logout = try await runBuiltBasecamp(["auth", "logout"], variables: secondMachine)

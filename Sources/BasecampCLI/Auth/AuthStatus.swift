@@ -10,6 +10,7 @@ struct AuthStatus: Encodable {
         var name: String
         var isDefault: Bool
 
+        /// `default`, as `basecamp accounts --json` names it.
         enum CodingKeys: String, CodingKey {
             case id, name
             case isDefault = "default"
@@ -30,9 +31,21 @@ struct AuthStatus: Encodable {
     private var relativeExpiry: String?
 
     enum CodingKeys: String, CodingKey {
-        case profile, name, email, accounts, server, expired, refreshable
-        case expiresAt = "expires_at"
-        case credentialsFile = "credentials_file"
+        case profile, name, email, accounts, server, expiresAt, expired, refreshable, credentialsFile
+    }
+
+    /// Every key, `null` when there is no value, as every tool's JSON is.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(profile, forKey: .profile)
+        try container.encode(name, forKey: .name)
+        try container.encode(email, forKey: .email)
+        try container.encode(accounts, forKey: .accounts)
+        try container.encode(server, forKey: .server)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(expired, forKey: .expired)
+        try container.encode(refreshable, forKey: .refreshable)
+        try container.encode(credentialsFile, forKey: .credentialsFile)
     }
 
     init(login: StoredLogin, credentials: TokenCredentials?, files: SignInFiles, sandbox: Bool, now: Date) {

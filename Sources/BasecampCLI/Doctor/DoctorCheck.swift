@@ -22,6 +22,19 @@ struct DoctorCheck: Encodable, Sendable, Equatable {
     /// What to do about a failure.
     var fix: String?
 
+    private enum CodingKeys: String, CodingKey {
+        case check, status, message, fix
+    }
+
+    /// Every key, `fix` `null` when there is nothing to do, as every tool's JSON is.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(check, forKey: .check)
+        try container.encode(status, forKey: .status)
+        try container.encode(message, forKey: .message)
+        try container.encode(fix, forKey: .fix)
+    }
+
     static func pass(_ check: String, _ message: String) -> DoctorCheck {
         DoctorCheck(check: check, status: .pass, message: message)
     }
