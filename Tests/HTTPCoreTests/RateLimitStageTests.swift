@@ -93,28 +93,19 @@ struct RateLimitStageTests {
         #expect(transport.requests.map(\.time) == [.zero, .zero, .seconds(10), .seconds(10), .seconds(20)])
     }
 
-    @Test("A 429's Retry-After pauses every client sharing the limiter")
-    func sharedPause() async throws {
+    @Test(
+        "A 429's Retry-After pauses every client sharing the limiter, for an hour at most",
+        arguments: [("30", Duration.seconds(30)), ("99999999", .seconds(3600))]
+    )
+    func sharedPause(retryAfter: String, pause: Duration) async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([.status(429, headers: [.retryAfter: "30"]), .json([:])], clock: clock)
+        let transport = ScriptedTransport([.status(429, headers: [.retryAfter: retryAfter]), .json([:])], clock: clock)
         let limiter = TokenBucketRateLimiter(RequestRate(50, per: .seconds(10)))
         let first = try client(transport, clock: clock, limiter: limiter) { $0.retry = .none }
         let second = try client(transport, clock: clock, limiter: limiter)
         await expectAPIError(.rateLimit) { try await first.send(Endpoint<JSONValue>(.get, "x")) }
         _ = try await second.send(Endpoint<JSONValue>(.get, "y"))
-        #expect(transport.requests.map(\.time) == [.zero, .seconds(30)])
-    }
-
-    @Test("One answer pauses the key for an hour at most, however long its Retry-After")
-    func pauseCapped() async throws {
-        let clock = TestClock()
-        let transport = ScriptedTransport([.status(429, headers: [.retryAfter: "99999999"]), .json([:])], clock: clock)
-        let limiter = TokenBucketRateLimiter(RequestRate(50, per: .seconds(10)))
-        let first = try client(transport, clock: clock, limiter: limiter) { $0.retry = .none }
-        let second = try client(transport, clock: clock, limiter: limiter)
-        await expectAPIError(.rateLimit) { try await first.send(Endpoint<JSONValue>(.get, "x")) }
-        _ = try await second.send(Endpoint<JSONValue>(.get, "y"))
-        #expect(transport.requests.map(\.time) == [.zero, .seconds(3600)])
+        #expect(transport.requests.map(\.time) == [.zero, pause])
     }
 
     @Test("A call cancelled while it waits for a permit ends with CancellationError and sends nothing")

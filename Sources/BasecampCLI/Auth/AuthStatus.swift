@@ -19,10 +19,10 @@ struct AuthStatus: Encodable {
 
     var profile: String
     var name: String
-    var email: String?
+    var email: Nullable<String>
     var accounts: [Account]
     var server: String
-    var expiresAt: String?
+    var expiresAt: Nullable<String>
     var expired: Bool
     var refreshable: Bool
     var credentialsFile: String
@@ -34,29 +34,15 @@ struct AuthStatus: Encodable {
         case profile, name, email, accounts, server, expiresAt, expired, refreshable, credentialsFile
     }
 
-    /// Every key, `null` when there is no value, as every tool's JSON is.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(profile, forKey: .profile)
-        try container.encode(name, forKey: .name)
-        try container.encode(email, forKey: .email)
-        try container.encode(accounts, forKey: .accounts)
-        try container.encode(server, forKey: .server)
-        try container.encode(expiresAt, forKey: .expiresAt)
-        try container.encode(expired, forKey: .expired)
-        try container.encode(refreshable, forKey: .refreshable)
-        try container.encode(credentialsFile, forKey: .credentialsFile)
-    }
-
     init(login: StoredLogin, credentials: TokenCredentials?, files: SignInFiles, sandbox: Bool, now: Date) {
         profile = files.profile.name
         name = login.name
-        email = login.email
+        email = Nullable(login.email)
         let defaultID = login.defaultAccount?.id
         accounts = login.accounts.map { Account(id: $0.id, name: $0.name, isDefault: $0.id == defaultID) }
         server = sandbox ? "the built-in sandbox" : BasecampSession.origin(of: login.tokenEndpoint).absoluteString
         let expiry = credentials?.expiresAt
-        expiresAt = expiry.map { $0.formatted(.utcTimestamp) }
+        expiresAt = Nullable(expiry.map { $0.formatted(.utcTimestamp) })
         expired = credentials == nil || expiry.map { $0 <= now } == true
         refreshable = credentials?.refreshToken != nil
         credentialsFile = files.credentialsLocation
@@ -111,7 +97,7 @@ struct AuthStatus: Encodable {
     /// Prints the status as text (or as the format `--format` asks for).
     func print(in context: CommandContext) throws {
         try context.printRecord(self) {
-            context.print("Signed in to Basecamp as \(name)\(email.map { " <\($0)>" } ?? "").")
+            context.print("Signed in to Basecamp as \(name)\(email.value.map { " <\($0)>" } ?? "").")
             if profile != SignInProfile.defaultName { context.print("Profile:  \(profile)") }
             context.print("Server:   \(server)")
             switch accounts.count {
@@ -159,7 +145,7 @@ extension AuthStatus {
             table.rows = statuses.map { status in
                 [
                     status.profile + (status.profile == files.profile.name ? " *" : ""),
-                    status.name + (status.email.map { " <\($0)>" } ?? ""),
+                    status.name + (status.email.value.map { " <\($0)>" } ?? ""),
                     status.server,
                     status.accounts.map { String($0.id) }.joined(separator: ", "),
                     status.tokenSummary(context),

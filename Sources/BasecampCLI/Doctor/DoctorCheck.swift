@@ -19,28 +19,15 @@ struct DoctorCheck: Encodable, Sendable, Equatable {
     var status: Status
     /// What was found, in a sentence; never a token or a secret.
     var message: String
-    /// What to do about a failure.
-    var fix: String?
-
-    private enum CodingKeys: String, CodingKey {
-        case check, status, message, fix
-    }
-
-    /// Every key, `fix` `null` when there is nothing to do, as every tool's JSON is.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(check, forKey: .check)
-        try container.encode(status, forKey: .status)
-        try container.encode(message, forKey: .message)
-        try container.encode(fix, forKey: .fix)
-    }
+    /// What to do about a failure; `null` in JSON when there is nothing to do.
+    var fix = Nullable<String>(nil)
 
     static func pass(_ check: String, _ message: String) -> DoctorCheck {
         DoctorCheck(check: check, status: .pass, message: message)
     }
 
     static func fail(_ check: String, _ message: String, fix: String) -> DoctorCheck {
-        DoctorCheck(check: check, status: .fail, message: message, fix: fix)
+        DoctorCheck(check: check, status: .fail, message: message, fix: Nullable(fix))
     }
 
     static func skip(_ check: String, _ message: String) -> DoctorCheck {
@@ -51,7 +38,7 @@ struct DoctorCheck: Encodable, Sendable, Equatable {
     var line: String {
         switch status {
         case .pass: return "✔ \(message)"
-        case .fail: return "✘ \(message)" + (fix.map { " Fix: \($0)" } ?? "")
+        case .fail: return "✘ \(message)" + (fix.value.map { " Fix: \($0)" } ?? "")
         case .skip: return "- \(message)"
         }
     }

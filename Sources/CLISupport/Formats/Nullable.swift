@@ -21,3 +21,5 @@ public struct Nullable<Wrapped: Encodable>: Encodable {
 }
 
 extension Nullable: Sendable where Wrapped: Sendable {}
+
+extension Nullable: Equatable where Wrapped: Equatable {}
