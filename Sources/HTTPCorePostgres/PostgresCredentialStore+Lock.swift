@@ -120,8 +120,9 @@ enum RefreshLock {
         return held.connection
     }
 
-    /// Notes `credentials` as saved under the lock named `name`, if the current task holds it.
-    static func noteSaved(_ credentials: TokenCredentials, for name: String) {
+    /// Notes `credentials` as saved under the lock named `name`, if the current task holds it;
+    /// `nil` after a removal, which leaves nothing to save again.
+    static func noteSaved(_ credentials: TokenCredentials?, for name: String) {
         guard let held, held.name == name else { return }
         held.saved.withLock { $0 = credentials }
     }

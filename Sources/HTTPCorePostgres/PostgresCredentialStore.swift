@@ -129,6 +129,7 @@ public struct PostgresCredentialStore: CredentialStore, CustomStringConvertible 
                 logger: PostgresDatabase.quiet
             )
         }
+        RefreshLock.noteSaved(nil, for: lockName)
     }
 
     /// Deletes the stored credentials in one statement if they still hold the access and
@@ -153,6 +154,7 @@ public struct PostgresCredentialStore: CredentialStore, CustomStringConvertible 
             )
             var deleted = false
             for try await _ in rows { deleted = true }
+            if deleted { RefreshLock.noteSaved(nil, for: lockName) }
             return deleted
         }
     }

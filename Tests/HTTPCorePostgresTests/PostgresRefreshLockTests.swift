@@ -112,15 +112,31 @@ struct PostgresRefreshLockTests {
             try await stores[0].withRefreshLock {
                 try await stores[0].save(rotated)
                 // The lock's session dies between the save and the commit.
-                let lock = try #require(RefreshLock.connection(for: stores[0].lockName))
-                let pid = try await lock.query("SELECT pg_backend_pid()", logger: PostgresDatabase.quiet)
-                    .collect().first?.decode(Int32.self)
-                let backend = try #require(pid)
-                try await pools[1].withConnection("end the lock's session") { other in
-                    try await other.run("SELECT pg_terminate_backend(\(backend))", logger: PostgresDatabase.quiet)
-                }
+                try await endLockSession(stores[0], from: pools[1])
             }
             #expect(await stores[1].load() == rotated)
+            // Saved and then removed under the lock: nothing is saved again, and the lost commit
+            // is the lock's error.
+            await #expect(throws: APIError.self) {
+                try await stores[0].withRefreshLock {
+                    try await stores[0].save(TokenCredentials(accessToken: "newer", refreshToken: "spent"))
+                    try await stores[0].remove()
+                    try await endLockSession(stores[0], from: pools[1])
+                }
+            }
+            #expect(await stores[1].load()?.accessToken != "newer")
+        }
+    }
+
+    /// Ends the session of the refresh lock `store` holds in this task, from another pool, as a
+    /// server restart or a dropped connection would.
+    private func endLockSession(_ store: PostgresCredentialStore, from pool: PostgresDatabase) async throws {
+        let lock = try #require(RefreshLock.connection(for: store.lockName))
+        let pid = try await lock.query("SELECT pg_backend_pid()", logger: PostgresDatabase.quiet)
+            .collect().first?.decode(Int32.self)
+        let backend = try #require(pid)
+        try await pool.withConnection("end the lock's session") { other in
+            try await other.run("SELECT pg_terminate_backend(\(backend))", logger: PostgresDatabase.quiet)
         }
     }
 
