@@ -129,7 +129,7 @@ struct AuthLoginCommand: BasecampSubcommand {
             }
             let listener = try await LoopbackRedirectListener.start(port: port ?? 0)
             oauth.registration.redirectURI = listener.redirectURI
-            if port == nil, !context.usesSandbox, oauth.server.tokenRequestStyle == .legacyType {
+            if port == nil, !context.usesSandbox, case .fallback = discovered.source {
                 context.note(
                     "Launchpad sends the browser back only to your integration's registered redirect URI; this "
                         + "sign-in waits at \(listener.redirectURI). If Launchpad refuses it, run again with --port "
