@@ -49,7 +49,7 @@ extension PostgresCacheStorage {
         let values = entry.headers.map(\.value)
         // The server gives up the wait with the caller: a task cancelled at ``timeout`` cannot
         // stop a query, and a store stuck behind a stalled lock holder would keep its connection.
-        let lockTimeout = String(Int(min(max(timeout.seconds, 0.001), 86_400) * 1000)) + "ms"
+        let lockTimeout = PostgresDatabase.lockTimeout(min(timeout, .seconds(86_400)))
         return try await PostgresDatabase.inTransaction(on: connection, logger: PostgresDatabase.quiet) {
             try await connection.run("SELECT set_config('lock_timeout', \(lockTimeout), true)")
             try await connection.run(

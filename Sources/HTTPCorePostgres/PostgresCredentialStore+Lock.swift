@@ -19,8 +19,7 @@ extension PostgresCredentialStore {
     public func withRefreshLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
         try await database.prepare()
         let name = lockName
-        // PostgreSQL's lock_timeout takes at most 2^31 - 1 milliseconds, about 24.8 days.
-        let timeout = Int(min(max(lockTimeout.seconds, 0.001), 2_147_483) * 1000)
+        let timeout = PostgresDatabase.lockTimeout(lockTimeout)
         let description = description
         let saved = Locked<TokenCredentials?>(nil)
         let (outcome, committed) = try await database.withConnection("take the refresh lock") {
@@ -31,7 +30,7 @@ extension PostgresCredentialStore {
                 // request is out, letting a second worker spend the same refresh token.
                 try await connection.run(
                     """
-                    SELECT set_config('lock_timeout', \(String(timeout) + "ms"), true),
+                    SELECT set_config('lock_timeout', \(timeout), true),
                         set_config('idle_in_transaction_session_timeout', '0', true)
                     """,
                     logger: PostgresDatabase.quiet

@@ -120,6 +120,12 @@ extension PostgresDatabase {
         return result
     }
 
+    /// `duration` as a `lock_timeout` setting: whole milliseconds, from 1 to PostgreSQL's most
+    /// (2^31 - 1, about 24.8 days), which a longer value would fail the statement with.
+    static func lockTimeout(_ duration: Duration) -> String {
+        String(Int(min(max(duration.seconds, 0.001), 2_147_483) * 1000)) + "ms"
+    }
+
     /// A logger that drops everything, for queries whose binds are secrets.
     static let quiet = Logger(label: "HTTPCorePostgres.quiet", factory: { _ in SwiftLogNoOpLogHandler() })
 
