@@ -87,7 +87,7 @@ public final class DownloadSink: Sendable {
     /// answer a `Range` with less than was asked for (RFC 9110 §15.3.7), and the rest must be
     /// asked for again before the file is complete.
     var isShort: Bool {
-        state.withLock { state in state.writing == false && state.rangeTotal.map { state.onDisk < $0 } ?? false }
+        state.withLock { state in !state.writing && state.rangeTotal.map { state.onDisk < $0 } ?? false }
     }
 
     /// Adds `Range` and `If-Range` to `request` when there is a partial file to continue, and
