@@ -115,6 +115,53 @@ struct HeadlessSignInTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.path))
     }
 
+    @Test("--with-token and Launchpad: a refresh token needs --redirect-uri, which is kept for every refresh")
+    func withTokenRedirectURI() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let variables = folder.variables.merging([
+            "BASECAMP_SANDBOX_LAUNCHPAD_ONLY": "1", "BASECAMP_CLIENT_ID": "headless-client",
+        ]) { $1 }
+        let response = #"{"access_token": "launchpad-at-0123456789", "refresh_token": "launchpad-rt-0123456789"}"#
+        let missing = await Self.basecamp(
+            ["--sandbox", "--json", "auth", "login", "--with-token"],
+            input: response,
+            variables: variables
+        )
+        #expect(missing.exitCode == 64)
+        #expect(try missing.errorReport().message.contains("--redirect-uri"))
+        #expect(!FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+
+        let malformed = await Self.basecamp(
+            ["--sandbox", "auth", "login", "--with-token", "--redirect-uri", "127.0.0.1:8080/callback"],
+            input: response,
+            variables: variables
+        )
+        #expect(malformed.exitCode == 64)
+        #expect(malformed.stderr.contains("--redirect-uri must be an absolute http(s) URL"))
+        let withoutToken = await Self.basecamp(
+            ["--sandbox", "auth", "login", "--redirect-uri", "http://127.0.0.1:8080/callback"],
+            input: "",
+            variables: variables
+        )
+        #expect(withoutToken.exitCode == 64)
+        #expect(withoutToken.stderr.contains("--redirect-uri goes with --with-token"))
+
+        let redirect = "http://127.0.0.1:8080/callback"
+        let login = await Self.basecamp(
+            ["--sandbox", "auth", "login", "--with-token", "--redirect-uri", redirect],
+            input: response,
+            variables: variables
+        )
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        let stored = try JSONDecoder().decode(
+            StoredLogin.self,
+            from: Data(contentsOf: folder.url.appending(path: "sandbox/login.json"))
+        )
+        #expect(stored.redirectURI?.absoluteString == redirect)
+        #expect(stored.tokenRequestStyle == "legacy")
+    }
+
     @Test("Nobody to answer: exit 3 at once naming --with-token, and no request sent")
     func unattended() async throws {
         let folder = SignInFolder()

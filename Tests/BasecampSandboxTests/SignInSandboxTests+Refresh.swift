@@ -47,6 +47,22 @@ extension SignInSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A Launchpad refresh without the redirect URI is refused as invalid_request and spends nothing")
+    func launchpadRefreshNeedsRedirectURI() async throws {
+        try await withLaunchpadSignIn { _, authorization, oauth, credentials in
+            var unregistered = oauth
+            unregistered.registration.redirectURI = nil
+            let refused = await #expect(throws: APIError.self) { _ = try await unregistered.refresh(credentials) }
+            #expect(refused?.oauthErrorCode == .invalidRequest)
+            #expect(refused?.code == .apiError)
+            // The same refresh token still works once the redirect URI is sent with it.
+            let renewed = try await oauth.refresh(credentials)
+            #expect(renewed.accessToken != credentials.accessToken)
+            #expect(authorization.refreshRequests == 1)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A rejected refresh token ends in auth_required and clears the stored credentials")
     func rejectedRefreshToken() async throws {
         try await withLaunchpadSignIn { sandbox, authorization, oauth, credentials in

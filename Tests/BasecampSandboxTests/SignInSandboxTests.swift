@@ -47,7 +47,10 @@ struct SignInSandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     func launchpadClient(
         _ sandbox: Sandbox,
-        registration: OAuthClientRegistration = OAuthClientRegistration(clientID: "sandbox-app")
+        registration: OAuthClientRegistration = OAuthClientRegistration(
+            clientID: "sandbox-app",
+            redirectURI: URL(string: "http://127.0.0.1:9/callback")
+        )
     ) -> OAuthClient {
         OAuthClient(
             registration: registration,

@@ -26,7 +26,10 @@ struct FleetRefreshProcessTests {
         let configuration = SandboxConfiguration(modules: [BasecampSandboxModule(authorization: authorization)])
         try await Sandbox.withRunning(configuration: configuration) { sandbox in
             let oauth = OAuthClient(
-                registration: OAuthClientRegistration(clientID: "sandbox-app"),
+                registration: OAuthClientRegistration(
+                    clientID: "sandbox-app",
+                    redirectURI: URL(string: "http://127.0.0.1:9/callback")
+                ),
                 server: BasecampOAuth.launchpad(at: sandbox.baseURL.appending(path: "launchpad")),
                 network: OAuthNetwork(transport: URLSessionTransport(), userAgent: Self.agent)
             )

@@ -43,7 +43,10 @@ if arguments[1].hasPrefix("postgres://") {
     store = FileCredentialStore(url: URL(fileURLWithPath: arguments[1]))
 }
 let oauth = OAuthClient(
-    registration: OAuthClientRegistration(clientID: arguments[2]),
+    registration: OAuthClientRegistration(
+        clientID: arguments[2],
+        redirectURI: URL(string: "http://127.0.0.1:9/callback")
+    ),
     server: AuthorizationServer(authorizationEndpoint: nil, tokenEndpoint: tokenURL, tokenRequestStyle: .legacyType),
     network: OAuthNetwork(userAgent: "oauth-refresh-probe (tests@example.com)")
 )

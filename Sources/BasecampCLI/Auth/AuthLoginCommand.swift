@@ -27,10 +27,11 @@ struct AuthLoginCommand: BasecampSubcommand {
             Without a person: --with-token reads an access token from stdin, either bare or as the \
             JSON of a token response, {"access_token": "...", "refresh_token": "...", "expires_in": \
             1209600} ("expires_at": an ISO 8601 time instead of "expires_in"); a refresh token needs \
-            BASECAMP_CLIENT_ID (and BASECAMP_CLIENT_SECRET) to be renewed with. It is checked with \
-            the server and stored like any sign-in, never printed. For example:
+            BASECAMP_CLIENT_ID (and BASECAMP_CLIENT_SECRET) to be renewed with and, for Launchpad, \
+            --redirect-uri: the redirect URI the token was issued for. It is checked with the \
+            server and stored like any sign-in, never printed. For example:
               printf '%s\\n' "$TOKEN" | basecamp auth login --with-token
-              cat token-response.json | basecamp auth login --with-token
+              cat token-response.json | basecamp auth login --with-token --redirect-uri http://127.0.0.1:8080/callback
             With BASECAMP_NONINTERACTIVE=1, or with no terminal on stdin and no browser, a sign-in \
             that would wait for a person exits 3 at once and names this command instead.
             """
@@ -73,6 +74,15 @@ struct AuthLoginCommand: BasecampSubcommand {
     )
     var withToken = false
 
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp(
+            "With --with-token: your integration's redirect URI, which Launchpad wants on every refresh.",
+            valueName: "uri"
+        )
+    )
+    var redirectURI: String?
+
     func validate() throws {
         guard wait.isFinite, wait > 0, wait <= 3600 else {
             throw ValidationError("--wait must be more than 0 and at most 3600 seconds.")
@@ -85,6 +95,12 @@ struct AuthLoginCommand: BasecampSubcommand {
         }
         if withToken, device || port != nil {
             throw ValidationError("--with-token reads the token from stdin; it takes neither --device nor --port.")
+        }
+        if redirectURI != nil, !withToken {
+            throw ValidationError("--redirect-uri goes with --with-token; a browser sign-in uses its --port.")
+        }
+        if let redirectURI, Self.redirect(redirectURI) == nil {
+            throw ValidationError("--redirect-uri must be an absolute http(s) URL, as your integration registered it.")
         }
     }
 
@@ -115,6 +131,15 @@ struct AuthLoginCommand: BasecampSubcommand {
         let credentials: TokenCredentials
         let offersDevice = !noBrowser && port == nil && !attendance.hasDisplay && oauth.server.supportsDeviceGrant
         if let pasted {
+            oauth.registration.redirectURI = redirectURI.flatMap(Self.redirect)
+            if pasted.refreshToken != nil, oauth.registration.redirectURI == nil,
+                oauth.server.tokenRequestStyle.refreshSendsRedirectURI
+            {
+                throw ValidationError(
+                    "Launchpad wants your integration's redirect URI with every refresh: pass it with --redirect-uri "
+                        + "(as registered, e.g. http://127.0.0.1:PORT/callback), or pipe in the access token alone."
+                )
+            }
             credentials = pasted
         } else if device || offersDevice {
             if !device {
@@ -214,6 +239,14 @@ struct AuthLoginCommand: BasecampSubcommand {
         let secret = clientSecret.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("CLIENT_SECRET")
         if let secret { context.registerSecret(secret) }
         return OAuthClientRegistration(clientID: id, clientSecret: secret)
+    }
+
+    /// `text` as a redirect URI: an absolute http or https URL with a host; otherwise `nil`.
+    static func redirect(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false
+        else { return nil }
+        return url
     }
 
     /// Launchpad: the sandbox's under `--sandbox`, else `BASECAMP_LAUNCHPAD_URL`, else the one

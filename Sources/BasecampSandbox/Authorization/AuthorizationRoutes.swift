@@ -109,8 +109,6 @@ struct AuthorizationRoutes: Sendable {
         return URLPolicy.isLoopback(host: host)
     }
 
-    // MARK: Answers
-
     /// A JSON answer that caches nowhere.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers

@@ -12,7 +12,7 @@ import HTTPCore
 /// | route | plays |
 /// |---|---|
 /// | `GET /launchpad/authorization/new` | Launchpad's authorize page: approves at once, redirects to the loopback `redirect_uri` with `code` and `state` |
-/// | `POST /launchpad/authorization/token` | Launchpad's token endpoint, `type=web_server`/`type=refresh` or `grant_type=…` |
+/// | `POST /launchpad/authorization/token` | Launchpad's token endpoint, `type=web_server`/`type=refresh` or `grant_type=…`; a refresh repeats the `redirect_uri` |
 /// | `GET /launchpad/authorization.json` | identity, the sandbox's Basecamp account (`bc3`) and a HEY account |
 /// | `GET /.well-known/oauth-protected-resource` | RFC 9728 for the API: the resource-first issuer and Launchpad |
 /// | `GET /.well-known/oauth-authorization-server` | RFC 8414 for the resource-first issuer (the sandbox's origin) |
