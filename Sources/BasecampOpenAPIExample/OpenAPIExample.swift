@@ -45,7 +45,11 @@ struct OpenAPIExample {
                 credentials: try await SandboxSignIn.credentials(sandbox: sandbox.baseURL),
                 refresh: RefreshEndpoint(
                     path: sandbox.baseURL.appending(path: "launchpad/authorization/token").absoluteString,
-                    extraFields: ["grant_type": "refresh_token", "client_id": SandboxSignIn.clientID]
+                    // Launchpad wants the redirect URI the code was issued for again on each refresh.
+                    extraFields: [
+                        "grant_type": "refresh_token", "client_id": SandboxSignIn.clientID,
+                        "redirect_uri": SandboxSignIn.redirectURI,
+                    ]
                 )
             )
             let core = try HTTPCore.Client(
