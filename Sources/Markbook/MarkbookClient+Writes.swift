@@ -216,6 +216,6 @@ extension MarkbookClient {
                 )
             }
         )
-        return try await client.send(endpoint)
+        return try await Self.send(endpoint, for: action, on: client)
     }
 }

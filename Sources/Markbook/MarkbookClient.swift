@@ -129,6 +129,9 @@ public final class MarkbookClient: Sendable {
         var sessionlessConfiguration = configuration
         sessionlessConfiguration.auth = nil
         configuration.auth = auth
+        // The session and API key travel in each call's query or form body, which a redirect to
+        // another host would carry there (a 307 keeps the body); only headers are stripped.
+        configuration.redirectPolicy.followsCrossOrigin = false
         self.secrets = secrets
         self.schoolNameStore = schoolNameStore
         self.auth = auth
@@ -216,7 +219,27 @@ public final class MarkbookClient: Sendable {
             operation: action.operation,
             decoder: decoder(action, read)
         )
-        return try await client.send(endpoint)
+        return try await Self.send(endpoint, for: action, on: client)
+    }
+
+    /// Sends `endpoint` for `action`. The API answers every call with HTTP 200 and its envelope,
+    /// so a write not safe to repeat that got any other answer (a 5xx from something in front of
+    /// the API, such as a proxy's 520 or 524, or a 2xx that cannot be read) may still have been
+    /// applied: that is `ambiguous`, as ``MarkbookImportReport/outcomeIsUnknown(_:)`` judges it,
+    /// never a failure to retry. A 503 says the request was not handled and stays a failure.
+    static func send<Value: Sendable>(
+        _ endpoint: Endpoint<Value>,
+        for action: MarkbookAction,
+        on client: Client
+    ) async throws -> Value {
+        do {
+            return try await client.send(endpoint)
+        } catch let error as APIError
+            where !action.isIdempotent && error.code != .ambiguous && error.httpStatus != 503
+                && MarkbookImportReport.outcomeIsUnknown(error)
+        {
+            throw ErrorMapping.outcomeUnknown(error.details)
+        }
     }
 
     func decoder<Value: Sendable>(

@@ -71,6 +71,54 @@ struct ErrorMappingTests {
         #expect(error.httpStatus == status)
     }
 
+    @Test(
+        "A create answered by a proxy's 520 or 524, or with an unreadable 200, is ambiguous and sent once",
+        arguments: [
+            ScriptedTransport.Step.status(520), .status(524),
+            .status(200, body: #"{"source":"Markbook Online","status":"OKAY","classkey":30"#),
+        ]
+    )
+    func createWithoutTheAPIsAnswer(_ answer: ScriptedTransport.Step) async throws {
+        let transport = ScriptedTransport([loginOK, answer])
+        let error = try #require(
+            await expectMarkbookError(.ambiguous) {
+                _ = try await scriptedClient(transport)
+                    .createClass(markbookKey: 1_000_001, name: "X", teacherFamilyName: "", teacherGivenName: "")
+            }
+        )
+        #expect(error.exitCode == 8)
+        #expect(!error.isRetryable)
+        #expect(error.message.hasPrefix("The server may or may not have applied this request"))
+        #expect(transport.requests.count == 2, "the create is never sent again")
+    }
+
+    @Test("A create refused by a gateway with a 4xx, or redirected, stays a plain failure: it was not applied")
+    func createRefusedInFront() async throws {
+        for (answer, code) in [(ScriptedTransport.Step.status(403), APIError.Code.forbidden), (.status(429), .rateLimit)] {
+            let transport = ScriptedTransport([loginOK, answer])
+            await expectMarkbookError(code) {
+                _ = try await scriptedClient(transport) { $0.retry.maxAttempts = 1 }
+                    .createClass(markbookKey: 1_000_001, name: "X", teacherFamilyName: "", teacherGivenName: "")
+            }
+        }
+    }
+
+    @Test("A redirect to another host is not followed: the session and API key in the form stay here")
+    func crossOriginRedirect() async throws {
+        let elsewhere = "https://collector.example.net/steal"
+        let transport = ScriptedTransport([
+            loginOK, .status(307, headers: [.location: elsewhere]),
+        ])
+        let error = try #require(
+            await expectMarkbookError(.apiError, sessions: scriptedSessionValues) {
+                _ = try await scriptedClient(transport).createMarkbook(RequestShapeTests.payload)
+            }
+        )
+        #expect(error.httpStatus == 307)
+        #expect(transport.requests.count == 2)
+        #expect(!transport.requests.contains { $0.url.host == "collector.example.net" })
+    }
+
     @Test("A login answered with HTTP 500 is api_error and does not block later calls")
     func loginServerError() async throws {
         let transport = ScriptedTransport([.status(500), loginOK, .json(envelope("userlist", ["list": []]))])

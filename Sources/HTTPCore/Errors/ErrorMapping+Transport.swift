@@ -39,7 +39,8 @@ extension ErrorMapping {
         return outcomeUnknown(error.details)
     }
 
-    private static func outcomeUnknown(_ details: APIError.Details) -> APIError {
+    /// `ambiguous`, with `details` saying the request may or may not have been applied.
+    package static func outcomeUnknown(_ details: APIError.Details) -> APIError {
         var ambiguous = details
         ambiguous.message = "The server may or may not have applied this request: \(details.message)"
         ambiguous.hint = "Check the resource's state before trying again."
