@@ -236,7 +236,7 @@ public final class MarkbookClient: Sendable {
             return try await client.send(endpoint)
         } catch let error as APIError
             where !action.isIdempotent && error.code != .ambiguous && error.httpStatus != 503
-                && MarkbookImportReport.outcomeIsUnknown(error)
+            && MarkbookImportReport.outcomeIsUnknown(error)
         {
             throw ErrorMapping.outcomeUnknown(error.details)
         }

@@ -94,7 +94,9 @@ struct ErrorMappingTests {
 
     @Test("A create refused by a gateway with a 4xx, or redirected, stays a plain failure: it was not applied")
     func createRefusedInFront() async throws {
-        for (answer, code) in [(ScriptedTransport.Step.status(403), APIError.Code.forbidden), (.status(429), .rateLimit)] {
+        for (answer, code) in [
+            (ScriptedTransport.Step.status(403), APIError.Code.forbidden), (.status(429), .rateLimit),
+        ] {
             let transport = ScriptedTransport([loginOK, answer])
             await expectMarkbookError(code) {
                 _ = try await scriptedClient(transport) { $0.retry.maxAttempts = 1 }
