@@ -96,6 +96,53 @@ struct RedirectStageTests {
         #expect(transport.requests.last?.body == nil)
     }
 
+    @Test(
+        "A POST answered with a 303 is never sent again when the GET hop is rate limited or refused its credentials",
+        arguments: [429, 401]
+    )
+    func laterHopRefusalIsNotRetried(status: Int) async throws {
+        let transport = ScriptedTransport([
+            .status(303, headers: [.location: "/v1/orders/17"]),
+            .status(status, headers: [.retryAfter: "1"]),
+            .status(303, headers: [.location: "/v1/orders/18"]),
+            .json([:]),
+        ])
+        let auth = RenewingAuth(token: "t-1")
+        let client = try makeClient(transport) {
+            $0.retry = RetryPolicy(jitter: .none)
+            $0.auth = auth
+        }
+        let error = await caughtAPIError {
+            _ = try await client.send(Endpoint<JSONValue>(.post, "orders", body: .json(["n": 1])))
+        }
+        #expect(error?.code == .ambiguous)
+        #expect(error?.httpStatus == status)
+        #expect(transport.requests.map(\.request.method) == [.post, .get])
+        #expect(auth.renewals.value == 0)
+    }
+
+    @Test("A keyed POST is safe to repeat: a 429 on its GET hop is retried, key and all")
+    func keyedPostLaterHopRetried() async throws {
+        let transport = ScriptedTransport([
+            .status(303, headers: [.location: "/v1/orders/17"]),
+            .status(429, headers: [.retryAfter: "1"]),
+            .status(303, headers: [.location: "/v1/orders/17"]),
+            .json(["id": 17]),
+        ])
+        let client = try makeClient(transport) {
+            $0.retry = RetryPolicy(jitter: .none)
+            $0.idempotencyKeyHeader = .idempotencyKey
+        }
+        _ = try await client.send(Endpoint<JSONValue>(.post, "orders", body: .json(["n": 1])))
+        let posts = transport.requests.filter { $0.request.method == .post }
+        #expect(posts.count == 2)
+        #expect(
+            posts.map { $0.request.headerFields[.idempotencyKey] }.allSatisfy {
+                $0 == posts[0].request.headerFields[.idempotencyKey]
+            }
+        )
+    }
+
     @Test("A refused redirect fails the call without sending the hop")
     func refusal() async throws {
         let transport = ScriptedTransport([.status(301, headers: [.location: "http://api.example.com/v1/x"])])

@@ -14,6 +14,7 @@ struct AuthStage: Middleware {
     let json: JSONCoding
     let transport: any HTTPTransport
     let options: TransportOptions
+    let idempotencyKeyHeader: HTTPField.Name?
 
     init(
         strategy: any AuthStrategy,
@@ -28,6 +29,7 @@ struct AuthStage: Middleware {
         self.timeSource = configuration.timeSource
         self.hooks = hooks
         self.defaultHeaders = configuration.defaultHeaders
+        self.idempotencyKeyHeader = configuration.idempotencyKeyHeader
         self.userAgent = configuration.userAgent
         self.json = configuration.json
         self.transport = transport
@@ -45,8 +47,15 @@ struct AuthStage: Middleware {
         var result = try await next(authorized.request, authorized.body, context)
         // After the call's one replay, an auth failure is the caller's answer. So is one from
         // another origin, reached by a redirect that stripped the credentials: it rejected none.
+        // Nor is one that answers the GET a 303 led to: the server had handled the write.
         guard !context.hasBeenReplayed, !result.fromCache, strategy.isAuthFailure(result),
-            Self.answeredByOrigin(of: authorized.request, result)
+            Self.answeredByOrigin(of: authorized.request, result),
+            !result.isAfterRedirectToGET
+                || RetryStage.isSafeToRepeat(
+                    request,
+                    isIdempotent: context.isIdempotent,
+                    idempotencyKeyHeader: idempotencyKeyHeader
+                )
         else { return result }
         switch try await strategy.recover(from: result, authorized: authorized, context: authContext) {
         case .deliver:

@@ -192,6 +192,8 @@ public final class Client: Sendable {
                 receivedAt: configuration.timeSource.now()
             )
             let error = configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
+            // The server handled the write before redirecting; only fetching its answer failed.
+            if result.isAfterRedirectToGET, !isSafeToRepeat { throw ErrorMapping.outcomeUnknown(error.details) }
             throw ErrorMapping.outcomeOfServerError(error, isSafeToRepeat: isSafeToRepeat)
         }
         return result

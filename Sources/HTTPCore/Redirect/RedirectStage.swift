@@ -34,8 +34,9 @@ struct RedirectStage: Middleware {
         }
         var hop = (request: request, body: body, context: context)
         var redirects = 0
+        var redirectedToGET = false
         while true {
-            let result: TransportResponse
+            var result: TransportResponse
             do {
                 result = try await next(hop.request, hop.body, hop.context)
             } catch var error as TransportError where redirects > 0 {
@@ -45,6 +46,7 @@ struct RedirectStage: Middleware {
                 error.requestMayHaveBeenSent = true
                 throw error
             }
+            result.isAfterRedirectToGET = redirectedToGET
             // Most answers are decided without working out the request's URL, which costs a parse.
             guard policy.mayFollow(result.response) else { return result }
             switch policy.decide(
@@ -59,6 +61,7 @@ struct RedirectStage: Middleware {
             case .refuse(let error):
                 throw error
             case .follow(let nextRequest, let nextBody, _):
+                redirectedToGET = redirectedToGET || nextRequest.method != hop.request.method
                 hop.request = nextRequest
                 hop.body = nextBody
                 // A redirect that turned the request into a GET (a 303, say) dropped its upload.

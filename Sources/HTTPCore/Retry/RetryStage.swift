@@ -79,9 +79,12 @@ struct RetryStage: Middleware {
                     return result
                 }
                 // The common case, decided without building a retry reason. A 429 refused the
-                // request before acting on it, so it is safe to repeat whatever the method.
+                // request before acting on it, so it is safe to repeat whatever the method, unless
+                // it answers the GET a 303 led to, after the server handled the write.
                 let status = result.response.status.code
-                guard eligible || status == 429, policy.retryableStatuses.contains(status) else { return result }
+                guard eligible || (status == 429 && !result.isAfterRedirectToGET),
+                    policy.retryableStatuses.contains(status)
+                else { return result }
                 outcome = .success(result)
             } catch let error as CancellationError {
                 throw error

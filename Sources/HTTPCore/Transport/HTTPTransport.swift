@@ -72,6 +72,10 @@ public struct TransportResponse: Sendable {
     /// instead of delivering this answer, once per call, and clears it. `nil` on every answer a
     /// transport returns, and on every answer that leaves retry.
     public var replay: ReplayRequest?
+    /// Whether this answers the GET a redirect turned the request into (a 303, or a 301 or 302
+    /// after a POST): the server handled the original request before redirecting, so a write
+    /// must not be sent again whatever this answer says.
+    var isAfterRedirectToGET = false
 
     /// Creates a response.
     public init(response: HTTPResponse, body: Data = Data(), url: URL, fromCache: Bool = false) {
