@@ -102,7 +102,7 @@ extension BasecampClient {
             throw APIError.usage(
                 APIError.Details(
                     message:
-                        "\"\(storage.configuration.redactor.redact(urlString: downloadURL))\" is not an http(s) download_url.",
+                        "\"\(storage.redactor.redact(urlString: downloadURL))\" is not an http(s) download_url.",
                     hint: "Pass the download_url exactly as the API returned it."
                 )
             )

@@ -25,7 +25,7 @@ extension HTTPCoreTransport {
         maxPages: Int = 1000,
         _ fetchPage: @escaping @Sendable () async throws -> Page
     ) -> LinkPages<Page> {
-        LinkPages(redactor: client.configuration.redactor, maxPages: maxPages, fetchPage: fetchPage)
+        LinkPages(redactor: client.redactor, maxPages: maxPages, fetchPage: fetchPage)
     }
 }
 

@@ -45,6 +45,26 @@ extension PaginationTests {
         #expect(transport.requests.count == 2)
     }
 
+    @Test("A key the auth strategy puts in the query shows in no page event and no refused link's message")
+    func queryCredentialsRedacted() async throws {
+        let transport = pagedTransport([[1, 2], [3]]) { page, _ in
+            page == 1 ? #"<https://evil.example.com/v1/items?api_key=SECRETKEY1&page=2>; rel="next""# : nil
+        }
+        let recorder = HookRecorder()
+        let client = try makeClient(transport) {
+            $0.auth = APIKeyAuth(name: "api_key", value: "SECRETKEY1", placement: .query)
+            $0.hooks = recorder
+        }
+        var iterator = client.paginate(endpoint).pages.makeAsyncIterator()
+        _ = try await iterator.next()
+        let error = await caughtAPIError { _ = try await iterator.next() }
+        #expect(error?.message.contains("another origin") == true)
+        #expect(error?.message.contains("SECRETKEY1") == false)
+        #expect(!recorder.events.pages.isEmpty)
+        #expect(recorder.events.pages.allSatisfy { !$0.url.contains("SECRETKEY1") })
+        #expect(transport.requests.first?.url.query?.contains("api_key=SECRETKEY1") == true)
+    }
+
     @Test("The default port spelled out is the same origin")
     func explicitDefaultPort() async throws {
         let transport = pagedTransport([[1], [2]]) { page, _ in

@@ -24,7 +24,10 @@ public final class Client: Sendable {
 
     private let requests: RequestBuilder
     private let pipeline: Pipeline
-    private let redactor: Redactor
+    /// What the client hides in URLs, headers and messages it reports: the configuration's
+    /// ``ClientConfiguration/redactor`` with the auth strategy's secret names added. Use it for
+    /// anything you show about this client's requests.
+    public let redactor: Redactor
     /// Configured once; Foundation's decoders are safe to share once configured.
     private let decoder: JSONDecoder
     /// Process-wide, so hooks shared by several clients can key per-call state by `callID`.

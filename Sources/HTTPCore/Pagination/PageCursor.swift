@@ -23,7 +23,7 @@ final class PageCursor<Item: Sendable> {
     init(fetcher: PageFetcher<Item>, options: PaginationOptions) {
         self.fetcher = fetcher
         self.options = options
-        self.linkGuard = LinkGuard(first: fetcher.firstURL, redactor: fetcher.client.configuration.redactor)
+        self.linkGuard = LinkGuard(first: fetcher.firstURL, redactor: fetcher.client.redactor)
     }
 
     deinit {

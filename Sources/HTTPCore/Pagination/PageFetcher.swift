@@ -49,7 +49,7 @@ struct PageFetcher<Item: Sendable>: Sendable {
         hooks?.page(
             PageEvent(
                 operation: endpoint.operation,
-                url: client.configuration.redactor.redact(page.url),
+                url: client.redactor.redact(page.url),
                 index: page.index,
                 itemCount: page.items.count,
                 status: page.status.code,
