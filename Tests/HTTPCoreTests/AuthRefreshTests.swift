@@ -223,6 +223,33 @@ struct AuthRefreshTests {
         #expect(api.refreshes.value == 1)
     }
 
+    @Test(
+        "Signing out, or in anew, while a refresh runs: the refresh's tokens are not saved over it",
+        .timeLimit(.minutes(10)),
+        arguments: [true, false]
+    )
+    func replacedWhileRefreshing(signsOut: Bool) async throws {
+        let hold = Gate()
+        let refreshStarted = Gate()
+        let api = TokenAPI(beforeRefresh: {
+            refreshStarted.open()
+            await hold.wait()
+        })
+        api.revokeAccessToken()
+        let signedIn = TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1")
+        let store = InMemoryCredentialStore(signedIn)
+        let (client, auth, _) = try setUp(api, credentials: signedIn, store: store)
+        let call = Task { try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        await refreshStarted.wait()
+        let anew = TokenCredentials(accessToken: "other-access", refreshToken: "other-refresh")
+        if signsOut { try await auth.signOut() } else { try await auth.setCredentials(anew) }
+        hold.open()
+        _ = await call.result
+        #expect(api.refreshes.value == 1)
+        #expect(await store.load() == (signsOut ? nil : anew))
+        #expect(await auth.credentials == (signsOut ? nil : anew))
+    }
+
     @Test("A replay that is rejected again is delivered as auth_required, without a second refresh")
     func noSecondRefreshPerCall() async throws {
         let api = TokenAPI()

@@ -49,6 +49,9 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     /// The tokens this strategy last read from or wrote to the store, so a refresh can tell a
     /// renewal by someone else (adopt it) from a save of its own that failed (ignore the file).
     private let lastStored = Locked<TokenCredentials?>(nil)
+    /// Counts ``setCredentials(_:)`` and ``signOut()``: a refresh saves its result only if
+    /// neither came while it ran, so it never puts back tokens the app has replaced or removed.
+    private let replacements = Locked<UInt64>(0)
     let failureSignal: AuthFailureSignal
     let state: SingleFlightCredential<TokenCredentials>
 
@@ -130,9 +133,13 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     ///
     /// - Throws: The store's error; the credentials are used in memory regardless.
     public func setCredentials(_ credentials: TokenCredentials) async throws {
+        replacements.withLock { $0 += 1 }
         await state.replace(with: credentials)
-        try await store?.save(credentials)
-        lastStored.withLock { $0 = credentials }
+        // Under the refresh lock, so a refresh saving its result meanwhile cannot land after this.
+        try await store?.withRefreshLock { [store, lastStored] in
+            try await store?.save(credentials)
+            lastStored.withLock { $0 = credentials }
+        }
     }
 
     /// Forgets the credentials in memory and in the store; requests fail with `auth_required`
@@ -140,9 +147,12 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     ///
     /// - Throws: The store's error; the credentials are forgotten in memory regardless.
     public func signOut() async throws {
+        replacements.withLock { $0 += 1 }
         await state.replace(with: nil)
-        try await store?.remove()
-        lastStored.withLock { $0 = nil }
+        try await store?.withRefreshLock { [store, lastStored] in
+            try await store?.remove()
+            lastStored.withLock { $0 = nil }
+        }
     }
 
     /// Adds `Authorization: Bearer`, refreshing first when the token is about to expire.
@@ -177,10 +187,11 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
         _ context: AuthContext
     ) -> @Sendable (TokenCredentials?) async throws -> TokenCredentials {
         { [self] current in
-            guard let store else { return try await refreshAndReport(current, trigger, context) }
+            let replacementsAtStart = replacements.withLock { $0 }
+            guard let store else { return try await refreshAndReport(current, trigger, context, replacementsAtStart) }
             return try await store.withRefreshLock {
                 guard let renewed = await renewedElsewhere(than: current, in: store) else {
-                    return try await refreshAndReport(current, trigger, context)
+                    return try await refreshAndReport(current, trigger, context, replacementsAtStart)
                 }
                 // Renewed elsewhere long enough ago to have expired since (the fleet was idle):
                 // its refresh token is the live one, so refresh from it rather than send a dead token.
@@ -188,7 +199,7 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
                 // worker waiting on the lock would refresh again.
                 guard renewed.refreshToken != nil, renewed.expires(within: .zero, of: context.timeSource.now())
                 else { return renewed }
-                return try await refreshAndReport(renewed, trigger, context)
+                return try await refreshAndReport(renewed, trigger, context, replacementsAtStart)
             }
         }
     }
@@ -221,7 +232,8 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     private func refreshAndReport(
         _ current: TokenCredentials?,
         _ trigger: AuthEvent.Trigger,
-        _ context: AuthContext
+        _ context: AuthContext,
+        _ replacementsAtStart: UInt64
     ) async throws -> TokenCredentials {
         let started = context.timeSource.monotonicNow()
         do {
@@ -243,7 +255,9 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
                     validUntil: fresh.expiresAt
                 )
             )
-            await persist(fresh, trigger: trigger, context: context)
+            if replacements.withLock({ $0 }) == replacementsAtStart {
+                await persist(fresh, trigger: trigger, context: context)
+            }
             return fresh
         } catch {
             let apiError = error as? APIError
