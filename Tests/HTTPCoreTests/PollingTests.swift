@@ -88,6 +88,17 @@ struct PollingTests {
         #expect(clock.sleeps == [.seconds(1), .seconds(10), .seconds(20)])
     }
 
+    @Test("A poll answered 429 with a Retry-After waits that long before the next poll")
+    func retryAfterIsWaited() async throws {
+        let (client, _, clock) = try client(replying: [
+            Self.version(1, etag: "a"), .status(429, headers: [.retryAfter: "600"]), Self.version(2, etag: "b"),
+            .status(304),
+        ])
+        let values = try await firstVersions(2, of: client.poll(endpoint, every: .seconds(5)))
+        #expect(values == [1, 2])
+        #expect(clock.sleeps == [.seconds(5), .seconds(600)])
+    }
+
     @Test("The wait after an error is never shorter than the interval")
     func backoffAtLeastInterval() async throws {
         let (client, _, clock) = try client(replying: [

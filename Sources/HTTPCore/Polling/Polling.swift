@@ -16,8 +16,8 @@ extension Client {
     /// `Last-Modified`). Each poll is a full call (retry, auth, hooks).
     ///
     /// A failed poll waits the longer of `interval` and the backoff of
-    /// ``PollOptions/backoff`` (default: the operation's or the client's retry policy) and polls
-    /// again; set ``PollOptions/throwsErrors`` to end the sequence with the error instead, or
+    /// ``PollOptions/backoff`` (default: the operation's or the client's retry policy), and at
+    /// least the failure's `Retry-After`, and polls again; set ``PollOptions/throwsErrors`` to end the sequence with the error instead, or
     /// iterate ``Polling/results`` to see every failure. A `usage` error (the endpoint cannot
     /// be sent at all) always ends the sequence. Cancelling the task ends it quietly. Waiting
     /// uses the client's ``TimeSource``, so tests run on a test clock.
@@ -164,6 +164,8 @@ struct Poller<Value: Sendable & Equatable>: Sendable {
     private var last: Value?
     private var polled = false
     private var failures = 0
+    /// The last failure's `Retry-After`: the server asked for at least that long.
+    private var retryAfter: Duration?
 
     init(client: Result<Client, APIError>, endpoint: Endpoint<Value>, interval: Duration, backoff: RetryPolicy) {
         self.client = client
@@ -184,7 +186,8 @@ struct Poller<Value: Sendable & Equatable>: Sendable {
         }
         while true {
             if polled {
-                let wait = failures > 0 ? max(interval, backoff.delay(forRetry: failures)) : interval
+                var wait = failures > 0 ? max(interval, backoff.delay(forRetry: failures)) : interval
+                if let retryAfter { wait = max(wait, retryAfter) }
                 do {
                     try await client.configuration.timeSource.sleep(for: wait)
                 } catch {
@@ -196,12 +199,14 @@ struct Poller<Value: Sendable & Equatable>: Sendable {
             do {
                 let value = try await client.send(endpoint)
                 failures = 0
+                retryAfter = nil
                 if value != last {
                     last = value
                     return .success(value)
                 }
             } catch let error as APIError {
                 failures += 1
+                retryAfter = error.details.retryAfter
                 return .failure(error)
             } catch {
                 // Client calls throw APIError or, when the task is cancelled, CancellationError.
