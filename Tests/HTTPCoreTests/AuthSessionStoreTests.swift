@@ -34,6 +34,20 @@ struct AuthSessionStoreTests {
         #expect(!"\(stored)".contains("st-1"))
     }
 
+    @Test("A stored session whose expiry is corrupt is no session: the worker logs in, nothing traps")
+    func corruptStoredExpiry() async throws {
+        let api = SessionAPI()
+        let corrupt = TokenCredentials(
+            accessToken: #"[["sessiontoken","st-9"]]"#,
+            expiresAt: Date(timeIntervalSince1970: 1e300),
+            tokenType: "session"
+        )
+        let store = InMemoryCredentialStore(corrupt)
+        #expect(try await session(worker(api, store, TestClock())) == 1)
+        #expect(api.logins.value == 1)
+        #expect(await store.load()?.accessToken != corrupt.accessToken)
+    }
+
     @Test("A stored session due for renewal is replaced once; the other worker adopts the new one")
     func dueSessionRenewedOnce() async throws {
         let api = SessionAPI()

@@ -67,8 +67,22 @@ struct CacheStorageTests {
     }
 
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
-        case truncated, garbage, empty, flippedBodyByte, badMetadata
+        case truncated, garbage, empty, flippedBodyByte, badMetadata, hugeBodyLength, impossibleStatus
         var testDescription: String { rawValue }
+
+        /// `data` with `old` replaced by `new` in its metadata, the length before it kept right.
+        private static func editingMetadata(_ data: Data, _ old: String, _ new: String) -> Data {
+            let bytes = [UInt8](data)
+            guard let open = bytes.firstIndex(of: UInt8(ascii: "{")), open >= 4 else { return data }
+            let length = bytes[(open - 4)..<open].reduce(0) { $0 << 8 | Int($1) }
+            let json = String(decoding: bytes[open..<(open + length)], as: UTF8.self)
+            let edited = Array(json.replacingOccurrences(of: old, with: new).utf8)
+            let count = UInt32(edited.count)
+            let prefix = [
+                UInt8(count >> 24 & 0xff), UInt8(count >> 16 & 0xff), UInt8(count >> 8 & 0xff), UInt8(count & 0xff),
+            ]
+            return Data(bytes[..<(open - 4)] + prefix + edited + bytes[(open + length)...])
+        }
 
         func apply(to data: Data) -> Data {
             switch self {
@@ -83,6 +97,10 @@ struct CacheStorageTests {
                 var copy = data
                 copy[copy.startIndex + 20] = UInt8(ascii: "}")
                 return copy
+            case .hugeBodyLength:
+                return Self.editingMetadata(data, #""bodyLength":"#, #""bodyLength":9223372036854775000,"ignored":"#)
+            case .impossibleStatus:
+                return Self.editingMetadata(data, #""status":200"#, #""status":1234"#)
             }
         }
     }
@@ -93,7 +111,10 @@ struct CacheStorageTests {
         defer { directory.cleanUp() }
         _ = try await makeCachingClient(revalidatingTransport(), cache: directory.diskCache).send(endpoint)
         let file = try #require(directory.files.first)
-        try damage.apply(to: Data(contentsOf: file)).write(to: file)
+        let original = try Data(contentsOf: file)
+        let damaged = damage.apply(to: original)
+        #expect(damaged != original)
+        try damaged.write(to: file)
 
         let transport = revalidatingTransport()
         let cache = directory.diskCache

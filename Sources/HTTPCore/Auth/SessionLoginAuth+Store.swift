@@ -56,10 +56,12 @@ extension ActiveSession {
     init?(stored: TokenCredentials, now: Date, at monotonicNow: Duration) {
         guard stored.tokenType == Self.storedType, let expiry = stored.expiresAt,
             let pairs = try? JSONDecoder().decode([[String]].self, from: Data(stored.accessToken.utf8)),
-            pairs.allSatisfy({ $0.count == 2 })
+            pairs.allSatisfy({ $0.count == 2 }),
+            // A tampered or corrupt expiry is no session, not a trap in `Duration.seconds`.
+            case let remaining = expiry.timeIntervalSince(now), remaining.isFinite, abs(remaining) < 1e9
         else { return nil }
         values = pairs.map { SessionValue(name: $0[0], value: $0[1]) }
-        expiresAt = monotonicNow + .seconds(expiry.timeIntervalSince(now))
+        expiresAt = monotonicNow + .seconds(remaining)
     }
 
     /// The session as credentials: its values, as JSON, in the access token, and its expiry on

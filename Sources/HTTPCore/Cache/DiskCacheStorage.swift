@@ -242,9 +242,11 @@ public final class DiskCacheStorage: CacheStorage {
         let start = magic.count + 4
         guard length > 0, length <= maxMetadataLength, prefix.count >= start + length else { return nil }
         let json = prefix.subdata(in: (prefix.startIndex + start)..<(prefix.startIndex + start + length))
-        guard let metadata = try? JSONDecoder().decode(Metadata.self, from: json), metadata.bodyLength >= 0 else {
-            return nil
-        }
+        // A corrupt file (the metadata has no checksum) is no entry: a length past the file's
+        // end would overflow the sums below, and a status outside HTTP's would trap in HTTPTypes.
+        guard let metadata = try? JSONDecoder().decode(Metadata.self, from: json),
+            (0...fileSize).contains(metadata.bodyLength), (100...599).contains(metadata.status)
+        else { return nil }
         return Header(metadata: metadata, metadataEnd: start + length, fileSize: fileSize)
     }
 
