@@ -143,6 +143,38 @@ struct RedirectStageTests {
         )
     }
 
+    @Test("A 307 to another origin is not followed when the form body carries the auth strategy's key")
+    func formCredentialsStayHome() async throws {
+        let transport = ScriptedTransport([
+            .status(307, headers: [.location: "https://collector.example.net/sink"]),
+            .status(307, headers: [.location: "/v1/moved"]),
+            .json([:]),
+        ])
+        let client = try makeClient(transport) {
+            $0.auth = APIKeyAuth(name: "apikey", value: "SECRETKEY2", placement: .formOrQuery)
+        }
+        let submit = Endpoint<JSONValue>(.post, "submit", body: .form(["a": "1"]))
+        let error = await caughtAPIError { _ = try await client.send(submit) }
+        #expect(error?.httpStatus == 307)
+        #expect(transport.requests.count == 1)
+        // Within the origin the form, key and all, is sent on.
+        _ = try await client.send(submit)
+        let moved = try #require(transport.requests.last)
+        #expect(moved.url.path == "/v1/moved")
+        #expect(moved.bodyText?.contains("apikey=SECRETKEY2") == true)
+    }
+
+    @Test("A form without secrets follows a 307 to another origin, body and all")
+    func plainFormFollowsAcrossOrigins() async throws {
+        let transport = ScriptedTransport([
+            .status(307, headers: [.location: "https://mirror.example.net/submit"]),
+            .json([:]),
+        ])
+        _ = try await makeClient(transport).send(Endpoint<JSONValue>(.post, "submit", body: .form(["a": "1"])))
+        #expect(transport.requests.map(\.url.host) == ["api.example.com", "mirror.example.net"])
+        #expect(transport.requests.last?.bodyText == "a=1")
+    }
+
     @Test("A refused redirect fails the call without sending the hop")
     func refusal() async throws {
         let transport = ScriptedTransport([.status(301, headers: [.location: "http://api.example.com/v1/x"])])

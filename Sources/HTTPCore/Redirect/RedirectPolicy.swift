@@ -5,9 +5,10 @@ public import HTTPTypes
 ///
 /// The default follows up to 5 redirects. When a redirect leaves the origin (scheme, host and
 /// port), credential headers are removed so a token meant for one server never reaches
-/// another. A redirect from https to http is refused outright. Credentials an API takes in the
-/// query or a form body are not headers and cannot be stripped (a 307 or 308 keeps the body):
-/// a client of such an API sets ``followsCrossOrigin`` to `false`.
+/// another. A redirect from https to http is refused outright. A 307 or 308 keeps the body,
+/// which cannot be stripped: one to another origin whose form body has a field the client's
+/// redactor treats as secret (an auth strategy's `.formOrQuery` key, say) is delivered, not
+/// followed. For credentials in any other kind of body, set ``followsCrossOrigin`` to `false`.
 ///
 /// Set one per client in ``ClientConfiguration/redirectPolicy`` and override it per operation
 /// with ``OperationMetadata/redirects``: under an operation's own ``none`` a redirect is the
