@@ -54,10 +54,10 @@ struct UploadCommand: BasecampSubcommand {
     private func resolvedVault(on account: AccountClient) async throws -> Int64 {
         if let vault { return vault }
         let project = try await account.projects.get(projectID: self.project)
-        guard let item = project.dock?.first(where: { $0.name == "vault" }) else {
+        guard let item = project.dock?.first(where: { $0.name == "vault" && $0.enabled }) else {
             throw APIError.apiError(
                 APIError.Details(
-                    message: "Project \(project.id) has no Docs & Files.",
+                    message: "Project \(project.id) has no Docs & Files switched on.",
                     hint: "Pass --vault ID, or switch on Docs & Files for the project."
                 )
             )

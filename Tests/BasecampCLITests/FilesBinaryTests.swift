@@ -3,6 +3,7 @@ import CLISupport
 import CLISupportTesting
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import Testing
 
 /// `basecamp upload`, `download` and `uploads replace` as real processes against the sandbox,
@@ -174,5 +175,44 @@ struct FilesBinaryTests {
         )
         #expect(replaced.exitCode == 0, "\(replaced.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: saved)) == Self.logoBytes)
+    }
+}
+
+/// `upload --project` against a project whose Docs & Files is switched off: the sandbox's
+/// answer with the vault's dock item disabled, as `DisableTool` leaves it on the real service.
+@Suite("upload --project and the dock")
+struct UploadDockTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A switched-off Docs & Files is not uploaded to: exit 7, and no upload is sent")
+    func disabledVault() async throws {
+        let project = String(BasecampSandboxSeed.letoLaptopProjectID)
+        let file = FileManager.default.temporaryDirectory.appending(path: "dock-\(UUID().uuidString).txt")
+        try Data("notes".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withBasecampSandbox { _, baseURL in
+            let sandbox = URLSessionTransport()
+            let transport = ScriptedTransport { recorded in
+                var answer = try await sandbox.send(recorded.request, body: recorded.body, options: recorded.options)
+                guard recorded.url.path.hasSuffix("/projects/\(project)"),
+                    case .object(var record)? = try? JSONValue(parsing: answer.body),
+                    case .array(let dock)? = record["dock"]
+                else { return answer }
+                record["dock"] = .array(
+                    dock.map { item in
+                        guard case .object(var fields) = item, fields["name"] == "vault" else { return item }
+                        fields["enabled"] = false
+                        return .object(fields)
+                    }
+                )
+                answer.body = JSONValue.object(record).encoded()
+                return answer
+            }
+            let result = await basecamp(["upload", file.path, "--project", project], variables: credentials(baseURL)) {
+                $0.transport = transport
+            }
+            #expect(result.exitCode == 7)
+            #expect(result.stderr.contains("has no Docs & Files switched on"))
+            #expect(!transport.requests.contains { $0.request.method == .post })
+        }
     }
 }
