@@ -139,6 +139,21 @@ struct SignInProcessTests {
         #expect(try folder.tokens(folder.sandboxCredentials).accessToken != before.accessToken)
     }
 
+    #if os(Linux)
+    @Test("No display and a device endpoint answering 503: the sign-in falls back to an address to open")
+    func deviceUnavailableFallsBack() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let variables = folder.variables.merging(["BASECAMP_SANDBOX_NO_DEVICE": "1"]) { $1 }
+        let login = try await browserSignIn(["--sandbox", "auth", "login"], variables: variables)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("No display here"))
+        #expect(login.stderr.contains("Device sign-in is not available on this server yet"))
+        #expect(authorizationAddress(in: login.stderr) != nil)
+        #expect(FileManager.default.fileExists(atPath: folder.sandboxCredentials.path))
+    }
+    #endif
+
     @Test("Launchpad without --port: the browser sign-in says it needs the registered redirect URI")
     @available(macOS 14, iOS 17, tvOS 17, *)
     func launchpadPortNote() async throws {

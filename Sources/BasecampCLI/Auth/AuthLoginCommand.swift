@@ -147,27 +147,21 @@ struct AuthLoginCommand: BasecampSubcommand {
                     "No display here: sign in with a code on another device (--no-browser prints an address instead)."
                 )
             }
-            credentials = try await deviceSignIn(oauth, foundBy: discovered.source, context: context)
-        } else {
-            guard #available(macOS 14, iOS 17, tvOS 17, *) else {
-                throw ValidationError("The browser sign-in needs macOS 14 or later; use --device.")
-            }
-            let listener = try await LoopbackRedirectListener.start(port: port ?? 0)
-            oauth.registration.redirectURI = listener.redirectURI
-            if port == nil, !context.usesSandbox, case .fallback = discovered.source {
-                context.note(
-                    "Launchpad sends the browser back only to your integration's registered redirect URI; this "
-                        + "sign-in waits at \(listener.redirectURI). If Launchpad refuses it, run again with --port "
-                        + "and the port you registered."
-                )
-            }
+            let codeIssued = Locked(false)
             do {
-                credentials = try await browserSignIn(oauth, listener: listener, context: context)
-                await listener.close()
-            } catch {
-                await listener.close()
-                throw error
+                credentials = try await deviceSignIn(
+                    oauth,
+                    foundBy: discovered.source,
+                    codeIssued: codeIssued,
+                    context: context
+                )
+            } catch let error as APIError where !device && error.httpStatus == 503 && !codeIssued.withLock({ $0 }) {
+                // The resource-first server answers 503 at its device endpoint until it is enabled.
+                context.note("Device sign-in is not available on this server yet: printing an address to open instead.")
+                credentials = try await browserFlow(&oauth, discovered: discovered, context: context)
             }
+        } else {
+            credentials = try await browserFlow(&oauth, discovered: discovered, context: context)
         }
         for secret in [credentials.accessToken, credentials.refreshToken].compactMap({ $0 }) {
             context.registerSecret(secret)
@@ -279,9 +273,38 @@ struct AuthLoginCommand: BasecampSubcommand {
         return try await oauth.exchange(callback: callback, for: request)
     }
 
+    /// The browser sign-in through a loopback listener, which becomes `oauth`'s redirect URI.
+    private func browserFlow(
+        _ oauth: inout OAuthClient,
+        discovered: DiscoveredAuthorizationServer,
+        context: CommandContext
+    ) async throws -> TokenCredentials {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else {
+            throw ValidationError("The browser sign-in needs macOS 14 or later; use --device.")
+        }
+        let listener = try await LoopbackRedirectListener.start(port: port ?? 0)
+        oauth.registration.redirectURI = listener.redirectURI
+        if port == nil, !context.usesSandbox, case .fallback = discovered.source {
+            context.note(
+                "Launchpad sends the browser back only to your integration's registered redirect URI; this "
+                    + "sign-in waits at \(listener.redirectURI). If Launchpad refuses it, run again with --port "
+                    + "and the port you registered."
+            )
+        }
+        do {
+            let credentials = try await browserSignIn(oauth, listener: listener, context: context)
+            await listener.close()
+            return credentials
+        } catch {
+            await listener.close()
+            throw error
+        }
+    }
+
     private func deviceSignIn(
         _ oauth: OAuthClient,
         foundBy source: DiscoveredAuthorizationServer.Source,
+        codeIssued: Locked<Bool>,
         context: CommandContext
     ) async throws -> TokenCredentials {
         guard oauth.server.supportsDeviceGrant else {
@@ -308,6 +331,7 @@ struct AuthLoginCommand: BasecampSubcommand {
         }
         return try await oauth.deviceSignIn { update in
             if case .codeIssued(let codes) = update {
+                codeIssued.withLock { $0 = true }
                 context.note(
                     "To sign in, open \(codes.verificationURI.absoluteString) and enter the code \(codes.userCode)"
                 )
