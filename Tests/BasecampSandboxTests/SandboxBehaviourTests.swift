@@ -102,6 +102,19 @@ struct SandboxBehaviourTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("An operation answered from the Spec's example still wants its required query parameters")
+    func requiredQueryParameters() async throws {
+        try await withBasecampSandbox { sandbox in
+            let upcoming = "/\(accountID)/reports/schedules/upcoming.json"
+            let bare = try await sandbox.raw("GET", upcoming)
+            #expect(bare.status == 400)
+            #expect(bare.json?["error"]?.stringValue?.contains("window_starts_on") == true)
+            let window = "?window_starts_on=2026-12-01&window_ends_on=2026-12-31"
+            #expect(try await sandbox.raw("GET", upcoming + window).status == 200)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Unknown accounts, records and routes are 404")
     func notFound() async throws {
         try await withBasecampSandbox { sandbox in

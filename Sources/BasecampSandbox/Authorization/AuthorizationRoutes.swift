@@ -64,8 +64,6 @@ struct AuthorizationRoutes: Sendable {
         }
     }
 
-    // MARK: Requests
-
     /// `http://127.0.0.1:PORT`, as the client addressed the sandbox.
     static func origin(_ request: Request) -> String {
         "http://" + (request.head.authority ?? "127.0.0.1")

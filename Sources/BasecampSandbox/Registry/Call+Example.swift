@@ -3,8 +3,11 @@ import HTTPCore
 
 extension Call {
     /// The Spec's example with the operation's success status, after the checks a real server
-    /// would make on the body.
+    /// would make on the required query parameters and the body.
     func example() throws -> APIReply {
+        if let missing = operation.queryParameters.first(where: { $0.isRequired && query.first($0.name) == nil }) {
+            throw APIFailure(400, "The query parameter \(missing.name) is required.")
+        }
         switch operation.bodyKind {
         case .json?:
             try requireFields(of: try jsonObject())
