@@ -13,9 +13,16 @@ struct Monash: CommandLineTool {
         abstract: "A Monash student's week: classes, car parks and campus buses.",
         discussion: GlobalOptions.discussion(
             environmentPrefix: "MONASH",
-            variables: [(name: "MONASH_SANDBOX_WEEK", meaning: "'large': --sandbox serves the busier example week")]
+            variables: [
+                (name: "MONASH_SANDBOX_WEEK", meaning: "'large': --sandbox serves the busier example week"),
+                (
+                    name: "MONASH_CAMPUS_ZONE",
+                    meaning: "the zone the API's times are in, an IANA name (Australia/Melbourne)"
+                ),
+            ]
         )
-            + "\n\nTimes are shown in the campus zone, Australia/Melbourne, unless --time-zone names another. "
+            + "\n\nTimes are shown in the campus zone (MONASH_CAMPUS_ZONE, else Australia/Melbourne) unless "
+            + "--time-zone names another. "
             + "The API carries no credentials, so a plain http base URL is accepted for any host. "
             + "Under --sandbox the example week is moved to this week (or the next, once this week's classes have started)."
             + "\n\nTry it without a server:\n  monash --sandbox next\n  monash --sandbox timetable --format csv",
@@ -70,8 +77,29 @@ extension MonashSubcommand {
 extension CommandContext {
     /// Fetches the week from the API the global options point at.
     func timetable() async throws -> Timetable {
+        let zone = try campusZone()
         let connection = try await connection()
-        let client = try ScheduleClient(configuration: connection.configuration, transport: connection.transport)
+        let client = try ScheduleClient(
+            configuration: connection.configuration,
+            timeZone: zone,
+            transport: connection.transport
+        )
         return try await client.timetable()
+    }
+
+    /// The zone the API's times are read in: `MONASH_CAMPUS_ZONE`, else Australia/Melbourne.
+    ///
+    /// - Throws: ``ConfigurationError`` (exit 1) for a name that is no time zone.
+    func campusZone() throws -> TimeZone {
+        guard let name = toolVariable("CAMPUS_ZONE") else { return ScheduleClient.defaultTimeZone }
+        switch TimeZoneChoice(argument: name) {
+        case .named(let zone, _)?: return zone
+        case .local?: return environment.timeZone
+        case nil:
+            throw ConfigurationError(
+                "MONASH_CAMPUS_ZONE is \"\(name.prefix(40))\", which names no time zone.",
+                hint: "Give an IANA name such as Asia/Kuala_Lumpur, or unset it for Australia/Melbourne."
+            )
+        }
     }
 }

@@ -43,7 +43,7 @@ struct ShownZone {
 }
 
 extension CommandContext {
-    /// The zone `--time-zone` names: the campus zone (Australia/Melbourne) by default, which is
+    /// The zone `--time-zone` names: the campus zone (``campusZone()``) by default, which is
     /// what a student's timetable means.
     ///
     /// `local` is named by the `TZ` variable when it is set and names the zone in use (so
@@ -51,7 +51,9 @@ extension CommandContext {
     func zone(_ choice: TimeZoneChoice?) -> ShownZone {
         switch choice {
         case nil:
-            return ShownZone(timeZone: ScheduleClient.defaultTimeZone, name: ScheduleClient.defaultTimeZone.identifier)
+            // A bad MONASH_CAMPUS_ZONE is reported where the week is fetched.
+            let campus = (try? campusZone()) ?? ScheduleClient.defaultTimeZone
+            return ShownZone(timeZone: campus, name: campus.identifier)
         case .local:
             let local = environment.timeZone
             let variable = variable("TZ").map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }

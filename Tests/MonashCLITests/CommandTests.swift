@@ -54,6 +54,24 @@ struct CommandTests {
         )
     }
 
+    @Test("MONASH_CAMPUS_ZONE: the API's times are read, and by default shown, in that zone; a bad name exits 1")
+    func campusZone() async throws {
+        let kualaLumpur = ["MONASH_CAMPUS_ZONE": "Asia/Kuala_Lumpur"]
+        let campus = await monash(["--sandbox", "--json", "timetable"], variables: kualaLumpur)
+        #expect(campus.exitCode == 0, "\(campus.stderr)")
+        let output = try campus.json(TimetableOutput.self)
+        #expect(output.timeZone == "Asia/Kuala_Lumpur")
+        #expect(output.classes.first?.start == "2020-03-13T10:00:00+08:00")
+        let melbourne = await monash(
+            ["--sandbox", "--json", "--time-zone", "Australia/Melbourne", "timetable"],
+            variables: kualaLumpur
+        )
+        #expect(try melbourne.json(TimetableOutput.self).classes.first?.start == "2020-03-13T13:00:00+11:00")
+        let bad = await monash(["--sandbox", "timetable"], variables: ["MONASH_CAMPUS_ZONE": "Mars/Olympus"])
+        #expect(bad.exitCode == 1)
+        #expect(bad.stderr.contains("MONASH_CAMPUS_ZONE is \"Mars/Olympus\", which names no time zone."))
+    }
+
     @Test("timetable --day: one day of the larger week, sorted")
     func oneDay() async throws {
         let large = ["MONASH_SANDBOX_WEEK": "large"]
