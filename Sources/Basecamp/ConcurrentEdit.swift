@@ -24,6 +24,16 @@ enum ConcurrentEdit {
     /// - Throws: ``HTTPCore/APIError/usage(_:)``; nothing was written.
     static func require(_ value: String?, _ member: String, operation: String, record: String) throws {
         guard value?.isEmpty ?? true else { return }
+        try missing(member, operation: operation, record: record)
+    }
+
+    /// A list the record does not include must be set; set empty, it says "none" on purpose.
+    static func require<Element>(_ value: [Element]?, _ member: String, operation: String, record: String) throws {
+        guard value == nil else { return }
+        try missing(member, operation: operation, record: record)
+    }
+
+    private static func missing(_ member: String, operation: String, record: String) throws {
         throw APIError.usage(
             APIError.Details(
                 message:

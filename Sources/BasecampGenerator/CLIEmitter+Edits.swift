@@ -48,12 +48,15 @@ extension CLIEmitter {
         return inputs(edit.operation).filter { $0.location == .body }.map { input in
             var input = input
             let supplied = edit.semantics.callerSupplies.contains(input.wireName)
+            // A list the caller must supply may be supplied empty, with its --clear- flag.
+            let isList = input.shape == .integers || input.shape == .texts
             let type = properties.first { $0.jsonName == input.wireName }?.type
             var help = input.help.replacingOccurrences(of: "Body field ", with: "Set ")
             if supplied {
                 help =
                     (help.hasSuffix(".") ? String(help.dropLast()) : help)
-                    + "; required: the record does not include it."
+                    + "; required: the record does not include it"
+                    + (isList ? " (--clear-\(input.optionName) for none)." : ".")
             } else if edit.semantics.preservedOnOmission.contains(input.wireName) {
                 help += " Sent only when given; Basecamp keeps it otherwise."
             }
@@ -62,7 +65,8 @@ extension CLIEmitter {
             input.help = help
             // Every member keeps its value unless named, so only what the record cannot supply is required.
             input.isRequired = supplied
-            let clearable = !supplied && !properties.contains { $0.jsonName == input.wireName && $0.isRequired }
+            let clearable =
+                (!supplied || isList) && !properties.contains { $0.jsonName == input.wireName && $0.isRequired }
             return EditMember(input: input, clearValue: clearable ? clearValue(input, type: type) : nil)
         }
     }
@@ -184,8 +188,11 @@ extension CLIEmitter {
             )
         }
         for member in edit.semantics.callerSupplies {
+            let option = Self.kebab(member)
+            let emptied = members.contains { $0.input.wireName == member && $0.clearValue != nil }
             lines.append(
-                "--\(Self.kebab(member)) is required: the \(noun) as read does not include it, and the write replaces it."
+                "--\(option)\(emptied ? " (or --clear-\(option) for none)" : "") is required: the \(noun) as read "
+                    + "does not include it, and the write replaces it."
             )
         }
         lines += ["", "Example:", "  " + editExample(edit, members: members)]

@@ -51,8 +51,9 @@ extension ServiceEmitter {
             doc += " \(fields) are left out unless `change` sets them: Basecamp keeps them when omitted."
         }
         if !semantics.callerSupplies.isEmpty {
-            let fields = semantics.callerSupplies.map { "`\($0)`" }.joined(separator: ", ")
-            doc += " The record does not include \(fields): `change` must set it."
+            let fields = semantics.callerSupplies.map { "`\($0)`" }.joined(separator: " or ")
+            let pronoun = semantics.callerSupplies.count == 1 ? "it" : "them"
+            doc += " The record does not include \(fields): `change` must set \(pronoun)."
         }
         doc += "\n\n- Parameters:"
         for argument in nonAccountPathParameters(operation) {

@@ -204,10 +204,11 @@ struct EditFieldTests {
         let replaces = command.operation.replacesWholeRecord
         let record = try await records.record(of: member.command, id: base[2])
         let transport = ScriptedTransport(replaces ? [.json(record), .json(record)] : [.json(record)])
-        // What the record cannot supply is required; the url row sets it itself.
+        // What the record cannot supply is required; the url and subscriptions rows set it themselves.
         var arguments = base + options
-        if ["cloud-files edit", "google-documents edit"].contains(member.command), member.member != "url" {
-            arguments += ["--url", "https://example.com/file"]
+        if ["cloud-files edit", "google-documents edit"].contains(member.command) {
+            if member.member != "url" { arguments += ["--url", "https://example.com/file"] }
+            if member.member != "subscriptions" { arguments += ["--subscriptions", "1049715913"] }
         }
         let result = await basecamp(arguments, variables: credentials("http://127.0.0.1:9/basecamp")) {
             $0.transport = transport
@@ -236,6 +237,29 @@ struct EditFieldTests {
     func clear(_ member: Member) async throws {
         let body = try await Self.written(member, member.clear ?? [])
         #expect(body[member.member] == member.cleared)
+    }
+
+    @Test(
+        "Editing a cloud file or Google document needs its subscribers, which the record does not carry: nothing is written without",
+        arguments: ["cloud-files", "google-documents"]
+    )
+    func subscriptionsRequired(_ service: String) async throws {
+        let command = "\(service) edit"
+        let record = try await Self.records.record(of: command, id: "1069479351")
+        let transport = ScriptedTransport([.json(record), .json(record)])
+        let arguments = [service, "edit", "1069479351", "--url", "https://example.com/file", "--title", "T"]
+        let refused = await basecamp(arguments, variables: credentials("http://127.0.0.1:9/basecamp")) {
+            $0.transport = transport
+        }
+        #expect(refused.exitCode == 64)
+        #expect(refused.stderr.contains("needs `subscriptions`"))
+        #expect(!transport.requests.contains { $0.request.method == .put })
+        // --clear-subscriptions says "nobody", on purpose.
+        let none = await basecamp(
+            arguments + ["--clear-subscriptions"],
+            variables: credentials("http://127.0.0.1:9/basecamp")
+        ) { $0.transport = ScriptedTransport([.json(record), .json(record)]) }
+        #expect(none.exitCode == 0, "\(none.stderr)")
     }
 
     @Test("The table covers every writable member of every edit command, and a clear for each optional one")

@@ -168,7 +168,7 @@ struct GoogleDocumentsEditCommand: EditCommand {
         commandName: "edit",
         abstract: "Change some fields of a google document; the others keep their values.",
         discussion:
-            "Only the fields you name change. Basecamp replaces the whole google document on a write, so the command reads it once (GET /{accountId}/google_documents/{googleDocumentId}) and writes its full state once (PUT /{accountId}/google_documents/{googleDocumentId}, operation UpdateGoogleDocument), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n--url is required: the google document as read does not include it, and the write replaces it.\n\nExample:\n  basecamp --sandbox google-documents edit 1069479351 --url https://example.com/doc --title 'Launch plan'"
+            "Only the fields you name change. Basecamp replaces the whole google document on a write, so the command reads it once (GET /{accountId}/google_documents/{googleDocumentId}) and writes its full state once (PUT /{accountId}/google_documents/{googleDocumentId}, operation UpdateGoogleDocument), with the fields you did not name as they were read: one read, one write. There is no second read before the write: inside one command the first read is milliseconds old, and Basecamp has no conditional write, so a change someone makes in between is overwritten either way.\n--clear-FIELD empties a field. Naming a field and clearing it, or giving a flag with its --no- form, is a usage error (exit 64) and nothing is sent.\n--url is required: the google document as read does not include it, and the write replaces it.\n--subscriptions (or --clear-subscriptions for none) is required: the google document as read does not include it, and the write replaces it.\n\nExample:\n  basecamp --sandbox google-documents edit 1069479351 --url https://example.com/doc --subscriptions 1 --title 'Launch plan'"
     )
 
     @ParentCommand var root: BasecampCommand
@@ -194,7 +194,10 @@ struct GoogleDocumentsEditCommand: EditCommand {
     var bodyStatus: String?
     @Option(
         name: .customLong("subscriptions"),
-        help: ArgumentHelp("Set subscriptions (list of integer); repeat for several.", valueName: "n")
+        help: ArgumentHelp(
+            "Set subscriptions (list of integer); repeat for several; required: the record does not include it (--clear-subscriptions for none).",
+            valueName: "n"
+        )
     )
     var bodySubscriptions: [Int64] = []
     @Flag(name: .customLong("clear-subscriptions"), help: ArgumentHelp("Clear subscriptions."))

@@ -85,7 +85,7 @@ public struct CloudFilesService: Sendable {
     /// the full state once with `update`: one GET and one PUT. Basecamp has no conditional write, so a change someone
     /// makes between the two is overwritten; when a person has been editing a copy for a while, pass the `updatedAt` of
     /// that copy as `unchangedSince`, and a record changed since is left alone (the call throws `api_error` and sends
-    /// nothing). The record does not include `url`: `change` must set it.
+    /// nothing). The record does not include `url` or `subscriptions`: `change` must set them.
     ///
     /// - Parameters:
     ///   - cloudFileID: The `cloudFileId` path parameter.
@@ -104,6 +104,12 @@ public struct CloudFilesService: Sendable {
         var request = UpdateCloudFileRequest(current: current)
         try change(&request)
         try ConcurrentEdit.require(request.url, "url", operation: "UpdateCloudFile", record: "CloudFile")
+        try ConcurrentEdit.require(
+            request.subscriptions,
+            "subscriptions",
+            operation: "UpdateCloudFile",
+            record: "CloudFile"
+        )
         return try await update(cloudFileID: cloudFileID, request)
     }
 }

@@ -91,7 +91,7 @@ public struct GoogleDocumentsService: Sendable {
     /// sends the full state once with `update`: one GET and one PUT. Basecamp has no conditional write, so a change
     /// someone makes between the two is overwritten; when a person has been editing a copy for a while, pass the
     /// `updatedAt` of that copy as `unchangedSince`, and a record changed since is left alone (the call throws
-    /// `api_error` and sends nothing). The record does not include `url`: `change` must set it.
+    /// `api_error` and sends nothing). The record does not include `url` or `subscriptions`: `change` must set them.
     ///
     /// - Parameters:
     ///   - googleDocumentID: The `googleDocumentId` path parameter.
@@ -110,6 +110,12 @@ public struct GoogleDocumentsService: Sendable {
         var request = UpdateGoogleDocumentRequest(current: current)
         try change(&request)
         try ConcurrentEdit.require(request.url, "url", operation: "UpdateGoogleDocument", record: "GoogleDocument")
+        try ConcurrentEdit.require(
+            request.subscriptions,
+            "subscriptions",
+            operation: "UpdateGoogleDocument",
+            record: "GoogleDocument"
+        )
         return try await update(googleDocumentID: googleDocumentID, request)
     }
 }
