@@ -83,6 +83,8 @@ struct RateLimitStageTests {
         let client = try client(transport, clock: clock, limiter: limiter) { $0.retryBudget = nil }
         let calls = Task { try await sendConcurrently(5, "x", through: client) }
         await clock.waitForSleepers(3)
+        // The two calls with permits may still be on their way to the transport.
+        await waitUntil { transport.requests.count >= 2 }
         #expect(transport.requests.count == 2)
         clock.advance(by: .seconds(10))
         await clock.waitForSleepers(1)
