@@ -193,18 +193,24 @@ struct AuthRefreshTests {
         #expect(slowRequests.map { $0.header("Authorization") } == ["Bearer access-1", "Bearer access-2"])
     }
 
+    /// A token API whose access token is revoked and whose refresh, once it starts, opens
+    /// `started` and waits for `hold`.
+    static func heldRefresh() -> (api: TokenAPI, started: Gate, hold: Gate) {
+        let (started, hold) = (Gate(), Gate())
+        let api = TokenAPI(beforeRefresh: {
+            started.open()
+            await hold.wait()
+        })
+        api.revokeAccessToken()
+        return (api, started, hold)
+    }
+
     @Test(
         "A call cancelled while waiting for a refresh ends at once; the refresh goes on for the others",
         .timeLimit(.minutes(10))
     )
     func cancelWhileWaitingForRefresh() async throws {
-        let hold = Gate()
-        let refreshStarted = Gate()
-        let api = TokenAPI(beforeRefresh: {
-            refreshStarted.open()
-            await hold.wait()
-        })
-        api.revokeAccessToken()
+        let (api, refreshStarted, hold) = Self.heldRefresh()
         let (client, _, transport) = try setUp(api)
 
         let first = Task { try await client.send(Endpoint<JSONValue>(.get, "first")) }
@@ -229,13 +235,7 @@ struct AuthRefreshTests {
         arguments: [true, false]
     )
     func replacedWhileRefreshing(signsOut: Bool) async throws {
-        let hold = Gate()
-        let refreshStarted = Gate()
-        let api = TokenAPI(beforeRefresh: {
-            refreshStarted.open()
-            await hold.wait()
-        })
-        api.revokeAccessToken()
+        let (api, refreshStarted, hold) = Self.heldRefresh()
         let signedIn = TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1")
         let store = InMemoryCredentialStore(signedIn)
         let (client, auth, _) = try setUp(api, credentials: signedIn, store: store)
