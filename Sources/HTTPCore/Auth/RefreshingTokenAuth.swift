@@ -129,7 +129,8 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     }
 
     /// Uses `credentials` from now on (after a sign-in) and saves them to the store; ends the
-    /// sign-in-required state. A refresh still running is ignored when it finishes.
+    /// sign-in-required state. A refresh still running is ignored when it finishes, and saves
+    /// nothing over these.
     ///
     /// - Throws: The store's error; the credentials are used in memory regardless.
     public func setCredentials(_ credentials: TokenCredentials) async throws {
@@ -143,7 +144,8 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     }
 
     /// Forgets the credentials in memory and in the store; requests fail with `auth_required`
-    /// until ``setCredentials(_:)``.
+    /// until ``setCredentials(_:)``. The store is written under its refresh lock, after a
+    /// refresh already running, which then saves nothing.
     ///
     /// - Throws: The store's error; the credentials are forgotten in memory regardless.
     public func signOut() async throws {
