@@ -111,13 +111,19 @@ struct ErrorMappingTests {
         let transport = ScriptedTransport([
             loginOK, .status(307, headers: [.location: elsewhere]),
         ])
+        // A payload naming its school, so the create is the first call after the login.
+        var payload = RequestShapeTests.payload
+        payload.schoolName = "Sandbox Secondary College"
         let error = try #require(
             await expectMarkbookError(.apiError, sessions: scriptedSessionValues) {
-                _ = try await scriptedClient(transport).createMarkbook(RequestShapeTests.payload)
+                _ = try await scriptedClient(transport).createMarkbook(payload)
             }
         )
         #expect(error.httpStatus == 307)
         #expect(transport.requests.count == 2)
+        let redirected = try #require(transport.requests.last)
+        #expect(redirected.request.method == .post)
+        #expect(redirected.bodyText?.contains("sessiontoken=") == true)
         #expect(!transport.requests.contains { $0.url.host == "collector.example.net" })
     }
 
