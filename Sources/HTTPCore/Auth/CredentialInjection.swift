@@ -52,7 +52,8 @@ extension AuthorizedRequest {
         request.url = updated
     }
 
-    private static func isForm(_ request: HTTPRequest) -> Bool {
+    /// Whether `request` carries an `application/x-www-form-urlencoded` body.
+    static func isForm(_ request: HTTPRequest) -> Bool {
         request.headerFields[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
     }
 

@@ -74,11 +74,23 @@ public struct Redactor: Sendable, Hashable {
     public func redact(formEncoded text: String) -> String {
         guard !secretQueryParameters.isEmpty else { return text }
         return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            let decoded = (name.removingPercentEncoding ?? name).lowercased()
-            return secretQueryParameters.contains(decoded) ? "\(name)=\(Self.placeholder)" : String(pair)
+            let name = Self.name(of: pair)
+            return isSecret(name) ? "\(name)=\(Self.placeholder)" : String(pair)
         }
         .joined(separator: "&")
+    }
+
+    /// Whether `name=value&…` text (a query or a form body) has a field whose value is secret.
+    package func containsSecret(formEncoded text: String) -> Bool {
+        !secretQueryParameters.isEmpty && text.split(separator: "&").contains { isSecret(Self.name(of: $0)) }
+    }
+
+    private static func name(of pair: Substring) -> String {
+        pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+    }
+
+    private func isSecret(_ encodedName: String) -> Bool {
+        secretQueryParameters.contains((encodedName.removingPercentEncoding ?? encodedName).lowercased())
     }
 
     /// The fields with every secret header's value replaced.

@@ -63,8 +63,9 @@ struct RedirectStage: Middleware {
             case .follow(let nextRequest, let nextBody, let target):
                 // Credentials an auth strategy put in a form body cannot be stripped as headers
                 // are, so a 307 or 308 that would carry them to another origin is delivered.
-                if let nextBody, let from = hop.request.url, !RedirectPolicy.sameOrigin(from, target),
-                    Self.formCarriesSecret(nextRequest, nextBody, context.redactor)
+                if let nextBody, AuthorizedRequest.isForm(nextRequest), let from = hop.request.url,
+                    !RedirectPolicy.sameOrigin(from, target),
+                    context.redactor.containsSecret(formEncoded: String(decoding: nextBody, as: UTF8.self))
                 {
                     return result
                 }
@@ -75,18 +76,6 @@ struct RedirectStage: Middleware {
                 hop.context.transfer = context.transfer?.forHop(nextRequest)
                 redirects += 1
             }
-        }
-    }
-
-    /// Whether `body` is a form with a field `redactor` treats as secret.
-    private static func formCarriesSecret(_ request: HTTPRequest, _ body: Data, _ redactor: Redactor) -> Bool {
-        guard !redactor.secretQueryParameters.isEmpty,
-            request.headerFields[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-        else { return false }
-        return String(decoding: body, as: UTF8.self).split(separator: "&").contains { field in
-            let name = field.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
-            return redactor.secretQueryParameters.contains(decoded.lowercased())
         }
     }
 }
