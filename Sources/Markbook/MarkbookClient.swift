@@ -129,8 +129,9 @@ public final class MarkbookClient: Sendable {
         var sessionlessConfiguration = configuration
         sessionlessConfiguration.auth = nil
         configuration.auth = auth
-        // The session and API key travel in each call's query or form body, which a redirect to
-        // another host would carry there (a 307 keeps the body); only headers are stripped.
+        // The API answers every call itself, with HTTP 200: a redirect to another host is not its
+        // answer, and following one would take that host's envelope for Markbook's. (HTTPCore
+        // already keeps a form carrying the session from going there.)
         configuration.redirectPolicy.followsCrossOrigin = false
         self.secrets = secrets
         self.schoolNameStore = schoolNameStore

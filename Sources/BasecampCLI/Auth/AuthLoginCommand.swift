@@ -237,8 +237,7 @@ struct AuthLoginCommand: BasecampSubcommand {
 
     /// `text` as a redirect URI: an absolute http or https URL with a host; otherwise `nil`.
     static func redirect(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            url.host?.isEmpty == false
+        guard let url = URL(string: text), (try? URLPolicy.checkedTarget(url, allowingInsecureHTTP: true)) != nil
         else { return nil }
         return url
     }
