@@ -12,7 +12,7 @@ struct CollectedResponse: Sendable {
 }
 
 /// Runs one exchange on one event loop: starts the request there, collects the response,
-/// enforces the body limits and the idle timeout as the bytes arrive, and reports the outcome
+/// enforces the body limits, the idle timeout and the call's deadline as the bytes arrive, and reports the outcome
 /// once.
 ///
 /// Everything happens on the loop AsyncHTTPClient calls the delegate on, so the state needs no
@@ -66,6 +66,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let maxErrorBodySize: Int
     /// How long the request may go without the head or further body bytes.
     private let timeout: TimeAmount
+    /// When the whole exchange must be over, from the call's deadline; `nil` for no bound.
+    private let end: NIODeadline?
     /// Where a successful body goes instead of memory, for a download to a file.
     private let sink: DownloadSink?
     /// Reports an upload's progress.
@@ -93,6 +95,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         self.maxBodySize = options.maxBodySize
         self.maxErrorBodySize = options.maxErrorBodySize
         self.timeout = TimeAmount(options.timeout)
+        self.end = options.totalTimeout.map { started + TimeAmount($0) }
     }
 
     // MARK: Running the exchange
@@ -111,7 +114,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             return
         }
         state.value.completion = completion
-        // No `deadline`: AsyncHTTPClient would apply it to the whole exchange, body included.
+        // No `deadline`: AsyncHTTPClient's would end the exchange as a failure of its own,
+        // whatever the phase, while the timer below says which wait ran out.
         let task = client.execute(
             request: request,
             delegate: self,
@@ -120,7 +124,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         )
         state.value.task = task
         if state.value.phase != .finished {
-            armTimer(at: state.value.lastActivity + timeout)
+            armTimer(at: nextCheck(idleUntil: state.value.lastActivity + timeout))
         }
         // The task's future lives on this loop, so this registers without a hop.
         task.futureResult.whenComplete { [self] result in
@@ -173,24 +177,34 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     /// Arms the one timer of this exchange. It is not moved as bytes arrive: when it fires, it
     /// times the request out or, if something arrived meanwhile, arms itself again for the new
-    /// end of the quiet period.
+    /// end of the quiet period (or the deadline, when that comes first).
     private func armTimer(at due: NIODeadline) {
         state.value.timer = state.eventLoop.scheduleTask(deadline: due) { [self] in
             self.checkTimeout()
         }
     }
 
+    /// When the timer must look next: the end of the quiet period, or the deadline if sooner.
+    private func nextCheck(idleUntil due: NIODeadline) -> NIODeadline {
+        end.map { min($0, due) } ?? due
+    }
+
     private func checkTimeout() {
         state.value.timer = nil
         guard state.value.phase != .finished else { return }
+        let now = NIODeadline.now()
         let due = state.value.lastActivity + timeout
-        guard NIODeadline.now() >= due else {
-            armTimer(at: due)
+        let message: String
+        if let end, now >= end {
+            message = "The server's answer did not end within the call's deadline."
+        } else if now >= due {
+            message =
+                state.value.phase == .waitingForHead
+                ? "The server did not answer in time." : "The server stopped sending the response body."
+        } else {
+            armTimer(at: nextCheck(idleUntil: due))
             return
         }
-        let message =
-            state.value.phase == .waitingForHead
-            ? "The server did not answer in time." : "The server stopped sending the response body."
         state.value.phase = .finished
         // Fails the promise on this loop and makes AsyncHTTPClient close the connection.
         state.value.task?.fail(reason: TransportError(.timedOut, requestMayHaveBeenSent: true, message: message))

@@ -197,14 +197,31 @@ struct RetryTests {
         #expect(clock.sleeps == [.seconds(1)])
     }
 
-    @Test("A per-call deadline overrides the client's, and shortens the attempt's timeout")
+    @Test("A per-call deadline overrides the client's, and bounds the whole attempt, not only its idle time")
     func perCallDeadline() async throws {
-        let transport = ScriptedTransport([.json([:])])
-        let client = try client(transport) { $0.deadline = .seconds(600) }
+        let clock = TestClock()
+        let transport = ScriptedTransport([.status(503), .json([:]), .json([:])], clock: clock)
+        let client = try client(transport, clock: clock) {
+            $0.retry = RetryPolicy(maxAttempts: 2, jitter: .none)
+            $0.deadline = .seconds(600)
+        }
         var endpoint = Endpoint<JSONValue>(.get, "x")
         endpoint.deadline = .seconds(5)
         _ = try await client.send(endpoint)
-        #expect(transport.requests.first?.options.timeout == .seconds(5))
+        let options = transport.requests.map(\.options)
+        #expect(options.map(\.timeout) == [.seconds(5), .seconds(4)])
+        #expect(options.map(\.totalTimeout) == [.seconds(5), .seconds(4)], "what is left after the 1 s wait")
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        #expect(transport.requests.last?.options.totalTimeout == .seconds(600))
+    }
+
+    @Test("Without a deadline the attempt has only the idle timeout")
+    func noDeadline() async throws {
+        let transport = ScriptedTransport([.json([:])])
+        let client = try client(transport) { $0.timeout = .seconds(7) }
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        #expect(transport.requests.first?.options.timeout == .seconds(7))
+        #expect(transport.requests.first?.options.totalTimeout == nil)
     }
 
     @Test("Cancelling during a wait ends it at once with CancellationError; no further attempt")

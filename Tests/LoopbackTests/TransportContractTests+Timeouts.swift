@@ -66,6 +66,38 @@ extension TransportContractTests {
         }
     }
 
+    @Test(
+        "The call's deadline ends a body that keeps arriving",
+        .disabled(if: SanitizerRun.isActive, "wall-clock test; a sanitizer's slowdown stretches the trickle"),
+        arguments: TransportUnderTest.allCases
+    )
+    func deadlineBoundsTrickle(kind: TransportUnderTest) async throws {
+        // A byte every 100 ms is never idle for the 3 s timeout, and the whole body would take
+        // 3.5 s: only the 1 s deadline can end the call before it is in.
+        try await withSandboxProcess { port in
+            try await kind.withTransport { transport in
+                let client = try makeClient(URL(string: "http://127.0.0.1:\(port)"), transport) {
+                    $0.timeout = .seconds(3)
+                    $0.deadline = .seconds(1)
+                }
+                let started = ContinuousClock.now
+                let error = await caughtAPIError {
+                    _ = try await client.send(
+                        Endpoint<Data>(
+                            .get,
+                            "_test/bytes/3500",
+                            query: ["chunked": 1, "chunk_size": 100, "chunk_delay_ms": 100]
+                        )
+                    )
+                }
+                let elapsed = ContinuousClock.now - started
+                #expect(error?.code == .network)
+                #expect(error?.message.contains("deadline") == true, "\(String(describing: error))")
+                #expect(elapsed >= .milliseconds(900) && elapsed < .milliseconds(2500), "\(elapsed)")
+            }
+        }
+    }
+
     @Test("A body that stops arriving is a network error", arguments: TransportUnderTest.allCases)
     func stalledBody(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in

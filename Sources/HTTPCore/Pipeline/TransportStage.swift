@@ -12,9 +12,11 @@ struct TransportStage: Sendable {
         var options = options
         options.isIdempotent = context.isIdempotent
         if let deadline = context.deadline {
-            // The attempt may not outlive the call: give the transport only what is left.
-            let remaining = deadline - timeSource.monotonicNow()
-            options.timeout = max(min(options.timeout, remaining), .milliseconds(1))
+            // The attempt may not outlive the call: give the transport only what is left, as a
+            // bound on the whole exchange, since the idle timeout restarts with every byte.
+            let remaining = max(deadline - timeSource.monotonicNow(), .milliseconds(1))
+            options.timeout = min(options.timeout, remaining)
+            options.totalTimeout = remaining
         }
         guard let transfer = context.transfer else {
             return try await transport.send(request, body: body, options: options)

@@ -34,6 +34,11 @@ public protocol HTTPTransport: Sendable {
 public struct TransportOptions: Sendable {
     /// How long to wait for the server without receiving anything.
     public var timeout: Duration
+    /// The longest the whole exchange may take, from sending to the body's last byte, however
+    /// steadily bytes arrive; `nil` for no limit beyond ``timeout``. The client sets it from what
+    /// is left of the call's deadline. A transport that reaches it stops the exchange and throws
+    /// ``TransportError/Kind/timedOut``.
+    public var totalTimeout: Duration?
     /// The largest successful (below 400) body accepted; beyond it the transport throws
     /// ``TransportError/Kind/bodyLimitExceeded(limit:)``.
     public var maxBodySize: Int

@@ -42,6 +42,28 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         Self.cancel(task)
     }
 
+    /// Ends `task` with a timeout once `limit` has passed, unless it ended first. The caller
+    /// cancels the returned timer when the task ends.
+    func expire(_ task: URLSessionTask, after limit: Duration) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + limit.seconds)
+        timer.setEventHandler { [tasks] in
+            let running = tasks.withLock { tasks -> Bool in
+                guard tasks[task.taskIdentifier] != nil else { return false }
+                tasks[task.taskIdentifier]?.failure = TransportError(
+                    .timedOut,
+                    requestMayHaveBeenSent: true,
+                    message: "The server's answer did not end within the call's deadline."
+                )
+                return true
+            }
+            // On a global queue already, so off the session's work queue.
+            if running { task.cancel() }
+        }
+        timer.resume()
+        return timer
+    }
+
     /// Cancels `task` without waiting for the session's work queue (see ``offWorkQueue(_:)``).
     static func cancel(_ task: URLSessionTask) {
         offWorkQueue { task.cancel() }

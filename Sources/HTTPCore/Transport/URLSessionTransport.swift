@@ -104,6 +104,7 @@ public final class URLSessionTransport: HTTPTransport {
                 urlRequest,
                 url: url,
                 limits: limits,
+                totalTimeout: options.totalTimeout,
                 transfer: transfer,
                 session: oneShot,
                 delegate: oneShotDelegate
@@ -114,6 +115,7 @@ public final class URLSessionTransport: HTTPTransport {
             urlRequest,
             url: url,
             limits: limits,
+            totalTimeout: options.totalTimeout,
             transfer: transfer,
             session: session,
             delegate: delegate
@@ -137,6 +139,7 @@ public final class URLSessionTransport: HTTPTransport {
         _ urlRequest: URLRequest,
         url: URL,
         limits: SessionDelegate.Limits,
+        totalTimeout: Duration?,
         transfer: FileTransfer?,
         session: URLSession,
         delegate: SessionDelegate
@@ -148,6 +151,9 @@ public final class URLSessionTransport: HTTPTransport {
         } else {
             task = session.dataTask(with: urlRequest)
         }
+        // URLSession's own timeout restarts with every byte; the call's deadline bounds it all.
+        let expiry = totalTimeout.map { delegate.expire(task, after: $0) }
+        defer { expiry?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(
