@@ -69,7 +69,33 @@ struct CacheStage: Middleware {
             await storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
+        guard Self.vouches(for: entry, result.response.headerFields) else {
+            // A 304 naming another representation says nothing of the kept body (RFC 9111 §4.3.4),
+            // so the body must come from the server after all.
+            let fresh = try await next(request, body, context)
+            await storeIfAllowed(fresh, request: request, key: key, context: context)
+            return fresh
+        }
         return await revalidated(entry, by: result, request: request, url: url, context: context)
+    }
+
+    /// Whether a 304's validators select `entry` for update: an entity tag that matches the
+    /// stored one by weak comparison, or, from a server that tags nothing, an unchanged
+    /// `Last-Modified`. A 304 with no validator answers the conditions sent, which named `entry`.
+    private static func vouches(for entry: CachedResponse, _ notModified: HTTPFields) -> Bool {
+        if let tag = notModified[.eTag] {
+            return entry.headers[.eTag].map { opaqueTag($0) == opaqueTag(tag) } ?? false
+        }
+        guard entry.headers[.eTag] == nil, let stamp = notModified[.lastModified],
+            let stored = entry.headers[.lastModified]
+        else { return true }
+        return stamp == stored
+    }
+
+    /// An entity tag without its weakness mark, for weak comparison (RFC 9110 §8.8.3.2).
+    private static func opaqueTag(_ tag: String) -> Substring {
+        let trimmed = tag.drop { $0 == " " }
+        return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
     }
 
     /// The URL as hooks and stored entries show it; only worked out when something shows it.
