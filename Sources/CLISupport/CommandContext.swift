@@ -70,7 +70,7 @@ public final class CommandContext: Sendable {
         self.stdout = ScrubbingSink(base: environment.standardOutput, scrubber: scrubber)
         self.stderr = ScrubbingSink(base: environment.standardError, scrubber: scrubber)
         self.progress = ProgressReporter(
-            sink: ScrubbingSink(base: environment.standardError, scrubber: scrubber),
+            sink: ScrubbingSink(base: environment.standardError, scrubber: scrubber, keepsControls: true),
             enabled: environment.standardErrorIsTerminal && !options.verbose
         )
         self.startSandbox = startSandbox

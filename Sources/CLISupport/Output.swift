@@ -92,13 +92,16 @@ final class SecretScrubber: Sendable {
     }
 }
 
-/// A sink that scrubs secrets before passing text on.
+/// A sink that scrubs secrets before passing text on and shows its control characters
+/// (``TerminalControls``), unless it is the progress line's, which draws with them.
 struct ScrubbingSink: OutputSink {
     let base: any OutputSink
     let scrubber: SecretScrubber
+    var keepsControls = false
 
     func write(_ text: String) {
-        base.write(scrubber.scrub(text))
+        let scrubbed = scrubber.scrub(text)
+        base.write(keepsControls ? scrubbed : TerminalControls.shown(scrubbed))
     }
 
     var failure: OutputFailure? { base.failure }

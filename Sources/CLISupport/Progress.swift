@@ -23,7 +23,7 @@ public final class ProgressReporter: Sendable {
     public func update(_ text: String) {
         guard isEnabled else { return }
         drawn.withLock { $0 = true }
-        sink.write("\r\u{1B}[2K" + text)
+        sink.write("\r\u{1B}[2K" + TerminalControls.shown(text))
     }
 
     /// Erases the progress line, if one is drawn.
