@@ -12,7 +12,8 @@ public import HTTPCore
 /// Permits are leased in batches: a process takes up to ``batchSize`` permits in one statement
 /// and spends them itself, so most requests cost no round trip. A lease is good for
 /// ``leaseLifetime`` on this process's clock; permits left when it ends go back to the budget
-/// with the process's next lease. The database counts a leased permit for one window plus the
+/// with the process's next lease, once: if that statement's answer is lost they stay counted
+/// until they age out, since the budget may have taken them back already. The database counts a leased permit for one window plus the
 /// lease lifetime from the moment it granted it, on its own clock: a permit is spent at most
 /// one lifetime after it was leased, so no window of the server's sees more than the limit,
 /// whichever machine sent the requests and however their clocks disagree. The price is a
@@ -169,16 +170,21 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
             while true {
                 try Task.checkCancellation()
                 let now = timeSource.monotonicNow()
-                let (returning, pausedUntil) = keys.withLock { keys in
+                let (returning, pausedUntil) = keys.withLock { keys -> (PermitLease?, Duration?) in
                     keys[key]?.expire(now: now)
-                    return (keys[key]?.unused, keys[key]?.pausedUntil)
+                    guard let paused = keys[key]?.pausedUntil else {
+                        // Handed over before the statement: were its answer lost after it
+                        // committed, giving them back again would free permits that were used.
+                        defer { keys[key]?.unused = nil }
+                        return (keys[key]?.unused, nil)
+                    }
+                    return (nil, paused)
                 }
                 var due = pausedUntil
                 var spread = Duration.zero
                 if due == nil {
                     let answer = try await ledger.lease(key, want: batchSize, returning: returning)
                     let granted = keys.withLock { keys -> [Wakeup]? in
-                        if keys[key]?.unused == returning { keys[key]?.unused = nil }
                         guard answer.lease.count > 0 else { return nil }
                         return keys[key]?.grant(answer, leasedAt: now, lifetime: leaseLifetime) ?? []
                     }

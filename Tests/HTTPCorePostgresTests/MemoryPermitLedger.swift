@@ -14,6 +14,8 @@ final class MemoryPermitLedger: PermitLedger {
         var mostInFlight = 0
         var returned = 0
         var failsPauses = false
+        /// How many of the next lease statements commit and then lose their answer.
+        var losesAnswers = 0
         /// How long each lease statement takes, on the test clock.
         var latency: Duration = .zero
     }
@@ -38,7 +40,7 @@ final class MemoryPermitLedger: PermitLedger {
         await Task.yield()
         let latency = state.withLock { $0.latency }
         if latency > .zero { try await clock.sleep(for: latency) }
-        return state.withLock { state in
+        return try state.withLock { state in
             state.inFlight -= 1
             state.leases += 1
             let now = clock.monotonicNow().wholeMicroseconds
@@ -55,6 +57,10 @@ final class MemoryPermitLedger: PermitLedger {
             }
             let granted = max(0, min(want, permits - held.count))
             held += Array(repeating: now, count: granted)
+            if state.losesAnswers > 0 {
+                state.losesAnswers -= 1
+                throw APIError.network(APIError.Details(message: "The connection closed after the commit."))
+            }
             let wait = granted > 0 ? 0 : held[held.count - permits] + span.wholeMicroseconds - now
             return LeaseAnswer(lease: PermitLease(id: now, count: granted), wait: .microseconds(wait))
         }

@@ -78,6 +78,25 @@ struct PostgresRateLimiterUnitTests {
         #expect(error?.details.retryAfter == .milliseconds(10_000))
     }
 
+    @Test("Unused permits go back at most once, even when the statement that gave them back lost its answer")
+    func lostAnswer() async throws {
+        let clock = TestClock()
+        let (limiter, ledger) = limiter(clock)
+        try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock)
+        try await clock.sleep(for: .milliseconds(500))
+        ledger.state.withLock { $0.losesAnswers = 1 }
+        _ = await expectAPIError(.network) {
+            try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock)
+        }
+        var acquired = 0
+        while (try? await limiter.acquirePermit(for: "k", deadline: clock.monotonicNow(), timeSource: clock)) != nil {
+            acquired += 1
+        }
+        #expect(ledger.state.withLock { $0.returned } == 3)
+        // Counted: the one permit used and the lost lease's 4, so 5 of the 10 are left.
+        #expect(acquired == 5)
+    }
+
     @Test("Leases slower than their lifetime arrive expired: their unused permits still go back, none is lost")
     func slowLeases() async throws {
         let clock = TestClock()
