@@ -29,6 +29,23 @@ import Testing
         #expect(again.kind == .unknown("hill_chart_moved"))
     }
 
+    @Test("An id sent as a string of digits is the same event as the integer: decoded exactly, and deduplicated")
+    func aStringIdIsTheSameEvent() async throws {
+        let secret = "basecamp-webhook-secret"
+        var receiver = BasecampWebhooks.receiver(secret: secret)
+        receiver.on("todo_*") { _, _ in }
+        var outcomes: [WebhookResult] = []
+        for id in [#""9007199254740993""#, "9007199254740993"] {
+            let body = Data(#"{"id":\#(id),"kind":"todo_created"}"#.utf8)
+            #expect(try BasecampWebhooks.decodeEvent(body).id == 9_007_199_254_740_993)
+            var headers = HTTPFields()
+            headers[BasecampWebhooks.signatureHeader] = BasecampWebhooks.signature(secret: secret).signature(for: body)
+            outcomes.append(await receiver.receive(body: body, headers: headers))
+        }
+        let id = WebhookEventID.integer(9_007_199_254_740_993)
+        #expect(outcomes == [.handled(id: id, kind: "todo_created"), .duplicate(id: id, kind: "todo_created")])
+    }
+
     @Test func aFractionalIdIsNotAnEvent() {
         #expect(throws: DecodingError.self) {
             try BasecampWebhooks.decodeEvent(Data(#"{"id":1.5,"kind":"todo_created"}"#.utf8))

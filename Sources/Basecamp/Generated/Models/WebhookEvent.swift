@@ -18,7 +18,7 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
     public var details: JSONValue?
     /// The event's id, the same on every delivery of the event.
     ///
-    /// `id`; `nil` when absent or null.
+    /// `id`; `nil` when absent or null. May arrive as a string of digits.
     public var id: Int64?
     /// What happened: the recording's type and the change, such as `todo_created`.
     ///
@@ -195,7 +195,7 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
         createdAt = try container.decodeTimestampIfPresent(forKey: .createdAt)
         creator = try container.decodeIfPresent(Person.self, forKey: .creator)
         details = try container.decodeIfPresent(JSONValue.self, forKey: .details)
-        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        id = try container.decodeNumericStringIfPresent(Int64.self, forKey: .id)
         kind = try container.decodeIfPresent(Kind.self, forKey: .kind)
         recording = try container.decodeIfPresent(Recording.self, forKey: .recording)
     }
