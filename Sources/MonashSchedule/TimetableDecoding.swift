@@ -65,6 +65,19 @@ private struct WireWeek: Decodable {
     var schedules: [WireClass]
     var parkings: [WireParking]
     var stops: [WireStop]
+
+    enum CodingKeys: String, CodingKey {
+        case week, student, schedules, parkings, stops
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        week = try container.decodeWholeNumber(forKey: .week)
+        student = try container.decode(WireStudent.self, forKey: .student)
+        schedules = try container.decode([WireClass].self, forKey: .schedules)
+        parkings = try container.decode([WireParking].self, forKey: .parkings)
+        stops = try container.decode([WireStop].self, forKey: .stops)
+    }
 }
 
 private struct WireStudent: Decodable {
@@ -95,6 +108,33 @@ private struct WireClass: Decodable {
 private struct WireParking: Decodable {
     var name: String
     var slot: Int
+
+    enum CodingKeys: String, CodingKey {
+        case name, slot
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        slot = try container.decodeWholeNumber(forKey: .slot)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The whole number at `key`. Foundation reports a fraction or an overflow in an `Int` as
+    /// invalid JSON with no key path, so such a number is read again to name the key.
+    fileprivate func decodeWholeNumber(forKey key: Key) throws -> Int {
+        do {
+            return try decode(Int.self, forKey: key)
+        } catch {
+            guard let number = try? decode(Double.self, forKey: key) else { throw error }
+            throw DecodingError.dataCorruptedError(
+                forKey: key,
+                in: self,
+                debugDescription: "expected a whole number, found \(number)"
+            )
+        }
+    }
 }
 
 private struct WireStop: Decodable {

@@ -84,6 +84,9 @@ struct DecodingTests {
             (#""id": "305491""#, #""id": 305491"#, "student.id"),
             (#""class": "Lecture 01""#, #""kind": "Lecture 01""#, "schedules[0].class"),
             (#""week": 8,"#, "", "week"),
+            (#""week": 8,"#, #""week": 8.5,"#, "week"),
+            (#""slot": 645"#, #""slot": 645.5"#, "parkings[0].slot"),
+            (#""slot": 645"#, #""slot": 1e30"#, "parkings[0].slot"),
         ]
     )
     func malformed(original: String, replacement: String, keyPath: String) async throws {
