@@ -52,9 +52,12 @@ struct OperationInvocation {
     var multipartField: String?
     /// Body members an edit's `--clear-…` flags empty; each is also in `bodyFields`.
     var clearedFields: [String] = []
+    /// Path parameters given an id below 1, which no Basecamp record has.
+    var impossibleIDs: [String] = []
 
     mutating func path(_ name: String, _ value: Int64) {
         pathValues[name] = String(value)
+        if value < 1 { impossibleIDs.append(name) }
     }
 
     mutating func path(_ name: String, _ value: String) {

@@ -35,6 +35,9 @@ struct OperationRunner {
 
     /// Runs one generated command: the call, then human or JSON output.
     func run(_ operation: BasecampOperation, _ call: OperationInvocation) async throws {
+        if let name = call.impossibleIDs.first {
+            throw ValidationError("Basecamp ids are whole numbers above 0; \(name) was \(call.pathValues[name] ?? "").")
+        }
         let watching = call.watching?.watch == true
         if watching {
             try ListWatcher.check(call, maxPages: root.maxPages, context: context)

@@ -309,6 +309,8 @@ struct CommandTests {
         arguments: [
             ["--sandbox", "todos", "list"],
             ["--sandbox", "todos", "get", "abc"],
+            ["--sandbox", "todos", "get", "0"],
+            ["--sandbox", "todos", "list", "--todolist", "0"],
             ["--sandbox", "todos", "list", "--todolist", "1", "--limit", "0"],
             ["--sandbox", "todos", "create", "--todolist", "1"],
             ["--sandbox", "api", "NoSuchOperation"],
