@@ -108,12 +108,12 @@ struct AuthorizationCodeTests {
         #expect(denied?.oauthErrorCode == .accessDenied)
         #expect(denied?.message.contains("The user said no") == true)
         let failed = await caughtAPIError {
-            _ = try request.authorizationCode(from: callback(request, "error=server_error"))
+            _ = try request.authorizationCode(from: callback(request, "error=server_error&state=\(request.state)"))
         }
         #expect(failed?.code == .apiError)
         #expect(failed?.oauthErrorCode == .serverError)
         let misconfigured = await caughtAPIError {
-            _ = try request.authorizationCode(from: callback(request, "error=invalid_scope"))
+            _ = try request.authorizationCode(from: callback(request, "error=invalid_scope&state=\(request.state)"))
         }
         #expect(misconfigured?.code == .usage)
         // An error report with another sign-in's state is not this sign-in's business.
@@ -122,6 +122,15 @@ struct AuthorizationCodeTests {
         }
         #expect(foreign?.code == .authRequired)
         #expect(foreign?.oauthErrorCode == nil)
+        // So is one with no state at all, and its words are not shown: anyone could have sent it.
+        let stateless = await caughtAPIError {
+            _ = try request.authorizationCode(
+                from: callback(request, "error=access_denied&error_description=Account+locked%3B+call+us")
+            )
+        }
+        #expect(stateless?.code == .authRequired)
+        #expect(stateless?.oauthErrorCode == nil)
+        #expect(stateless?.message.contains("Account locked") == false)
     }
 
     @Test("isCallback tells this sign-in's callbacks, errors included, from everything else")

@@ -26,11 +26,15 @@ final class UpdateLog: Sendable {
 
 @Suite("Device grant (RFC 8628)")
 struct DeviceFlowTests {
-    private static func codes(expiresIn: Int = 600, interval: Int? = 5) -> ScriptedTransport.Step {
+    private static func codes(
+        expiresIn: Int = 600,
+        interval: Int? = 5,
+        complete: JSONValue = "https://auth.example.com/device?user_code=WDJB-MJHT"
+    ) -> ScriptedTransport.Step {
         var body: [String: JSONValue] = [
             "device_code": "device-secret-1", "user_code": "WDJB-MJHT",
             "verification_uri": "https://auth.example.com/device",
-            "verification_uri_complete": "https://auth.example.com/device?user_code=WDJB-MJHT",
+            "verification_uri_complete": complete,
             "expires_in": .integer(expiresIn),
         ]
         if let interval { body["interval"] = .integer(interval) }
@@ -58,6 +62,19 @@ struct DeviceFlowTests {
             #expect(poll.field("device_code") == "device-secret-1")
         }
         #expect(transport.requests.dropFirst().map(\.time) == [.seconds(5), .seconds(10), .seconds(15)])
+    }
+
+    @Test("A verification_uri_complete sent as null is absent: the user types the code")
+    func nullCompleteLink() async throws {
+        let clock = TestClock()
+        let transport = ScriptedTransport([Self.codes(complete: .null), tokenAnswer()], clock: clock)
+        let links = Locked<[URL?]>([])
+        _ = try await makeOAuth(transport, clock: clock).deviceSignIn { update in
+            if case .codeIssued(let authorization) = update {
+                links.withLock { $0.append(authorization.verificationURIComplete) }
+            }
+        }
+        #expect(links.withLock { $0 } == [nil])
     }
 
     @Test("slow_down adds 5 s to every later poll; the interval defaults to 5 s")

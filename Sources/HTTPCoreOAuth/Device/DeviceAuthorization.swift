@@ -82,7 +82,7 @@ public struct DeviceAuthorization: Sendable {
             deviceCode: try text("device_code"),
             userCode: try text("user_code"),
             verificationURI: try link("verification_uri"),
-            verificationURIComplete: members["verification_uri_complete"] == nil
+            verificationURIComplete: [nil, .null].contains(members["verification_uri_complete"])
                 ? nil : try link("verification_uri_complete"),
             expiresIn: .seconds(expiresIn),
             interval: .seconds(try seconds("interval") ?? 5),

@@ -48,7 +48,9 @@ public struct AuthorizationRequest: Sendable {
         func values(_ name: String) -> [String] { items.filter { $0.name == name }.map { $0.value ?? "" } }
         let states = values("state")
         let errors = values("error")
-        if !errors.isEmpty, states.isEmpty || (states.count == 1 && SecureRandom.equal(states[0], state)) {
+        // An error report must carry this request's state too (RFC 6749 §4.1.2.1): without it,
+        // anyone able to open the redirect URI could end the sign-in with words of their choosing.
+        if !errors.isEmpty, states.count == 1, SecureRandom.equal(states[0], state) {
             throw Self.serverError(
                 OAuthErrorBody(
                     code: errors.first,
