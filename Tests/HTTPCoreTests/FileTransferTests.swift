@@ -72,6 +72,58 @@ final class FileTransferTests: Sendable {
         #expect(!FileManager.default.fileExists(atPath: partial.appendingPathExtension("validator").path))
     }
 
+    @Test("A partial file of another resource is not continued: two files of one name never splice")
+    func otherResourceStartsOver() async throws {
+        let destination = try file(named: "report.txt")
+        let partial = Client.partialFile(for: destination)
+        try Data("AAAA".utf8).write(to: partial)
+        try Data("\"v1\"\nhttps://api.example.com/v1/files/a".utf8).write(
+            to: partial.appendingPathExtension("validator")
+        )
+        let transport = ScriptedTransport([.status(200, headers: [.eTag: "\"v1\""], body: "BBBBBBBB")])
+        let result = try await makeClient(transport).download(Endpoint<Data>(.get, "files/b"), to: destination)
+        #expect(transport.requests.first?.header("Range") == nil)
+        #expect(try Self.text(destination) == "BBBBBBBB")
+        #expect(result.resumedFrom == 0)
+    }
+
+    @Test(
+        "A 206 of another version than the partial file's, from a server ignoring If-Range, is refused; the retry fetches it whole"
+    )
+    func mismatchedPartRefused() async throws {
+        let destination = try file(named: "report.txt")
+        _ = try Self.leavePartial("hello ", validator: "\"v1\"", for: destination)
+        let transport = ScriptedTransport([
+            .status(206, headers: [.contentRange: "bytes 6-10/11", .eTag: "\"v2\""], body: "WORLD"),
+            .status(200, headers: [.eTag: "\"v2\""], body: "HELLO WORLD"),
+        ])
+        let result = try await makeClient(transport).download(Endpoint<Data>(.get, "files/1"), to: destination)
+        #expect(transport.requests.map { $0.header("Range") } == ["bytes=6-", nil])
+        #expect(try Self.text(destination) == "HELLO WORLD")
+        #expect(result.resumedFrom == 0)
+    }
+
+    @Test("Downloads ask for no content coding, and a compressed answer is never resumed")
+    func contentCodingNotResumed() throws {
+        let request = { (path: String) in
+            HTTPRequest(method: .get, scheme: "https", authority: "files.example.com", path: path)
+        }
+        for (coding, kept) in [(nil, "\"v1\"\nhttps://files.example.com/f"), ("gzip", nil)] as [(String?, String?)] {
+            let destination = try file(named: "f.bin")
+            let sink = try DownloadSink(destination: FileDestination(destination), resume: true)
+            var sent = request("/f?signature=abc")
+            sink.prepare(&sent)
+            #expect(sent.headerFields[.acceptEncoding] == "identity")
+            var fields: HTTPFields = [.eTag: "\"v1\""]
+            fields[.contentEncoding] = coding
+            try sink.begin(HTTPResponse(status: .ok, headerFields: fields))
+            try sink.write(Data("half".utf8))
+            sink.close()
+            let saved = try? String(contentsOf: sink.validatorFile, encoding: .utf8)
+            #expect(saved == kept, "the signature is not part of the resource")
+        }
+    }
+
     @Test("A server that sends the whole file despite If-Range replaces the partial file")
     func changedFileStartsOver() async throws {
         let destination = try file(named: "report.txt")

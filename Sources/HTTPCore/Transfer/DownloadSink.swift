@@ -21,10 +21,13 @@ public struct TransferProgress: Sendable, Hashable {
 ///
 /// A transport calls ``begin(_:)`` with a 2xx head, ``write(_:)`` for each part of the body and
 /// ``close()`` when the attempt ends, however it ends. For a file, the sink keeps the partial
-/// file's validator (a strong `ETag`, else `Last-Modified`) in a small file next to it, so a
-/// resumed request can ask for the rest with `Range` and `If-Range`: a server whose file changed
-/// then answers with the whole new file instead of a mismatched tail. A stream is resumed the same
-/// way within one call, from what it has already taken.
+/// file's validator (a strong `ETag`, else `Last-Modified`) and the resource it came from (its URL
+/// without the query, which may carry an expiring signature) in a small file next to it, so a
+/// resumed request for the same resource can ask for the rest with `Range` and `If-Range`: a
+/// server whose file changed then answers with the whole new file instead of a mismatched tail,
+/// and a part carrying another validator than the partial file's is refused. A stream is resumed
+/// the same way within one call, from what it has already taken. Downloads ask for the file as it
+/// is (`Accept-Encoding: identity`), since a range of a compressed answer counts compressed bytes.
 public final class DownloadSink: Sendable {
     /// Where the download ends up.
     public let destination: FileDestination
@@ -46,6 +49,10 @@ public final class DownloadSink: Sendable {
         /// Bytes in the partial file or the stream.
         var onDisk: Int64 = 0
         var validator: String?
+        /// The resource the partial file holds a part of.
+        var resource: String?
+        /// The resource the current attempt asks for.
+        var requested: String?
         var total: Int64?
         /// The whole file's size a `206` announced, in the bytes it sends (no content coding).
         var rangeTotal: Int64?
@@ -68,11 +75,15 @@ public final class DownloadSink: Sendable {
         var initial = State()
         if resume, let partial = writer.stagingFile,
             let size = Self.size(of: partial), size > 0,
-            let saved = try? String(contentsOf: partial.appendingPathExtension("validator"), encoding: .utf8),
-            !saved.isEmpty
+            let saved = try? String(contentsOf: partial.appendingPathExtension("validator"), encoding: .utf8)
         {
-            initial.onDisk = size
-            initial.validator = saved
+            // The validator, then the resource, which a file from an earlier version lacks.
+            let lines = saved.split(separator: "\n", maxSplits: 1).map(String.init)
+            if let validator = lines.first {
+                initial.onDisk = size
+                initial.validator = validator
+                initial.resource = lines.dropFirst().first
+            }
         }
         self.state = Locked(initial)
     }
@@ -90,10 +101,17 @@ public final class DownloadSink: Sendable {
         state.withLock { state in !state.writing && state.rangeTotal.map { state.onDisk < $0 } ?? false }
     }
 
-    /// Adds `Range` and `If-Range` to `request` when there is a partial file to continue, and
-    /// removes them otherwise.
+    /// Adds `Range` and `If-Range` to `request` when there is a partial file of the same
+    /// resource to continue, and removes them otherwise; asks for the file without a content
+    /// coding.
     public func prepare(_ request: inout HTTPRequest) {
-        let (offset, validator) = state.withLock { ($0.onDisk, $0.validator) }
+        let resource = Self.resource(of: request)
+        let (offset, validator) = state.withLock { state in
+            state.requested = resource
+            let sameResource = state.resource.map { $0 == resource } ?? true
+            return (state.onDisk, sameResource ? state.validator : nil)
+        }
+        request.headerFields[.acceptEncoding] = "identity"
         if offset > 0, let validator {
             request.headerFields[.range] = "bytes=\(offset)-"
             request.headerFields[.ifRange] = validator
@@ -137,16 +155,28 @@ public final class DownloadSink: Sendable {
                     message: "The server sent a part of the file that does not continue the partial download."
                 )
             }
+            if Self.contradicts(fields, state.withLock { $0.validator }) {
+                discard()
+                throw TransportError(
+                    .invalidResponse,
+                    requestMayHaveBeenSent: true,
+                    message: "The server sent a part of another version of the file; the partial download was "
+                        + "discarded, so the next attempt starts over."
+                )
+            }
             start = range.start
             total = range.total
             let coding = fields[.contentEncoding]?.lowercased() ?? "identity"
             if coding == "identity" { rangeTotal = range.total }
         }
+        // A range of a compressed answer would count compressed bytes: such a file is not resumed.
+        let resumable = (fields[.contentEncoding]?.lowercased() ?? "identity") == "identity" ? validator : nil
+        let resource = state.withLock { $0.requested }
         try writer.reposition(to: start)
         if start == 0, !destination.isStream {
             try? FileManager.default.removeItem(at: validatorFile)
             // Without its validator a partial file is only started over, never resumed wrongly.
-            if let validator { try? Data(validator.utf8).write(to: validatorFile) }
+            if let resumable, let resource { try? Data("\(resumable)\n\(resource)".utf8).write(to: validatorFile) }
         }
         state.withLock { state in
             state.writing = true
@@ -155,7 +185,10 @@ public final class DownloadSink: Sendable {
             state.rangeTotal = rangeTotal
             state.onDisk = start
             state.resumedFrom = start
-            if start == 0 { state.validator = validator }
+            if start == 0 {
+                state.validator = resumable
+                state.resource = resource
+            }
         }
         report()
     }
@@ -203,6 +236,23 @@ public final class DownloadSink: Sendable {
             let date = fields[.date].flatMap(HTTPDate.parse), date.timeIntervalSince(modified) >= 1
         else { return nil }
         return text
+    }
+
+    /// Whether a `206`'s own validator says it is a part of another version than the partial
+    /// file's `stored` one, because the server ignored `If-Range`.
+    static func contradicts(_ fields: HTTPFields, _ stored: String?) -> Bool {
+        guard let stored else { return false }
+        let sent = stored.hasPrefix("\"") ? fields[.eTag] : fields[.lastModified]
+        return sent.map { $0 != stored } ?? false
+    }
+
+    /// What a partial file is a part of: the request's URL without its query, which for a signed
+    /// storage link changes with every signature while the file stays the same.
+    static func resource(of request: HTTPRequest) -> String? {
+        guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
+            return nil
+        }
+        return "\(scheme)://\(authority)\(path.prefix { $0 != "?" })"
     }
 
     static func size(of file: URL) -> Int64? {
