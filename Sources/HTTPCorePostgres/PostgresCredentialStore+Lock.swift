@@ -24,7 +24,7 @@ extension PostgresCredentialStore {
         let saved = Locked<TokenCredentials?>(nil)
         let (outcome, committed) = try await database.withConnection("take the refresh lock") {
             connection -> (Swift.Result<Result, any Error>, Bool) in
-            try await connection.run("BEGIN", logger: PostgresDatabase.quiet)
+            try await connection.run(PostgresDatabase.begin, logger: PostgresDatabase.quiet)
             do {
                 // A server's idle-in-transaction timeout would end the lock while the refresh
                 // request is out, letting a second worker spend the same refresh token.

@@ -102,13 +102,18 @@ extension PostgresDatabase {
         }
     }
 
-    /// Runs `body` between `BEGIN` and `COMMIT`, rolling back when it throws.
+    /// Starts a transaction whose every statement sees what others committed before it, whatever
+    /// the server's `default_transaction_isolation`: after waiting for a lock, a statement must
+    /// read what the lock's previous holder wrote, not a snapshot from before the wait.
+    static let begin: PostgresQuery = "BEGIN ISOLATION LEVEL READ COMMITTED"
+
+    /// Runs `body` between ``begin`` and `COMMIT`, rolling back when it throws.
     static func inTransaction<Result: Sendable>(
         on connection: PostgresConnection,
         logger: Logger,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        try await connection.run("BEGIN", logger: logger)
+        try await connection.run(begin, logger: logger)
         let result: Result
         do {
             result = try await body()

@@ -102,9 +102,12 @@ struct PostgresCredentialStoreTests {
         }
     }
 
-    @Test("16 workers on 4 pools find the token expired at once: exactly one refresh, all succeed")
-    func sixteenWorkersOneRefresh() async throws {
-        try await PostgresTestServer.withDatabases(4, maximumConnections: 2) { pools in
+    @Test(
+        "16 workers on 4 pools find the token expired at once: exactly one refresh, all succeed",
+        arguments: PostgresTestServer.isolationLevels
+    )
+    func sixteenWorkersOneRefresh(isolation: String) async throws {
+        try await PostgresTestServer.withDatabases(4, maximumConnections: 2, isolation: isolation) { pools in
             let identity = PostgresTestServer.uniqueKey("sixteen")
             try await store(pools[0], identity: identity).save(RotatingTokenServer.expired)
             let server = RotatingTokenServer()

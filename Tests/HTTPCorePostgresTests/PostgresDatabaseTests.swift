@@ -111,10 +111,15 @@ struct PostgresMigrationTests {
         }
     }
 
-    @Test("Workers migrating at once take turns; each ends at the current version")
-    func concurrentMigrations() async throws {
+    @Test(
+        "Workers migrating at once take turns; each ends at the current version",
+        arguments: PostgresTestServer.isolationLevels
+    )
+    func concurrentMigrations(isolation: String) async throws {
         try await PostgresTestServer.withFreshSchema { database in
-            let others = try (0..<3).map { _ in try PostgresTestServer.database(schema: database.schema) }
+            let others = try (0..<3).map { _ in
+                try PostgresTestServer.database(schema: database.schema, isolation: isolation)
+            }
             let versions = try await withThrowingTaskGroup(of: Int.self) { group in
                 for other in others {
                     group.addTask { try await other.withRunning { try await $0.migrate() } }

@@ -15,20 +15,27 @@ extension PostgresTestServer {
     /// The shared test schema; tests keep apart by their own keys.
     static let sharedSchema = "httpcore_test"
 
+    /// The isolation levels a server may be set to start transactions at
+    /// (`default_transaction_isolation`); the library must work under each.
+    static let isolationLevels = ["read committed", "repeatable read"]
+
     /// A pool (not yet running) on the test server, or at `server` (another user's address), in
-    /// `schema`, with the tests' ``connectTimeout``.
+    /// `schema`, with the tests' ``connectTimeout``; `isolation` sets the connections' default
+    /// transaction isolation, as a server's or role's setting would.
     static func database(
         at server: String? = nil,
         schema: String = sharedSchema,
-        maximumConnections: Int = 4
+        maximumConnections: Int = 4,
+        isolation: String? = nil
     ) throws -> PostgresDatabase {
         let url = try #require(server ?? url, "HTTPCORE_POSTGRES_URL is not set")
-        return try PostgresDatabase(
-            url: url,
-            maximumConnections: maximumConnections,
-            connectTimeout: connectTimeout,
-            schema: schema
-        )
+        var configuration = try PostgresDatabase.configuration(url: url)
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = connectTimeout
+        if let isolation {
+            configuration.options.additionalStartupParameters = [("default_transaction_isolation", isolation)]
+        }
+        return try PostgresDatabase(configuration: configuration, schema: schema)
     }
 
     /// Runs `body` with a running database on the test server in `schema`.
@@ -46,9 +53,12 @@ extension PostgresTestServer {
     static func withDatabases(
         _ count: Int,
         maximumConnections: Int = 4,
+        isolation: String? = nil,
         _ body: ([PostgresDatabase]) async throws -> Void
     ) async throws {
-        let databases = try (0..<count).map { _ in try database(maximumConnections: maximumConnections) }
+        let databases = try (0..<count).map { _ in
+            try database(maximumConnections: maximumConnections, isolation: isolation)
+        }
         for database in databases { database.start() }
         do {
             try await body(databases)

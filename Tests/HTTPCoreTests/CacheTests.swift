@@ -144,6 +144,23 @@ struct CacheTests {
         #expect(hooks.events.cache.map(\.kind) == [.miss, .stored, .hit, .stored])
     }
 
+    @Test("An entry a storage gives back with an impossible status is a miss, not a crash")
+    func impossibleStatusIsMiss() async throws {
+        let storage = MemoryCacheStorage()
+        let transport = ScriptedTransport([
+            .json(["name": "one", "version": 1], headers: [.eTag: "\"v1\""]),
+            .json(["name": "one", "version": 2], headers: [.eTag: "\"v2\""]),
+        ])
+        let client = try makeCachingClient(transport, cache: ResponseCache(storage: storage))
+        _ = try await client.send(endpoint)
+        var damaged = try #require(storage.summaries().first.flatMap { storage.entry(forKey: $0.key) })
+        damaged.status = 1000
+        storage.store(damaged)
+        let again = try await client.response(endpoint)
+        #expect(again.value.version == 2 && !again.fromCache)
+        #expect(transport.requests[1].header("If-None-Match") == nil)
+    }
+
     @Test("Last-Modified only: If-Modified-Since is sent with the stored value")
     func lastModifiedRevalidation() async throws {
         let stamp = "Tue, 14 Nov 2023 22:13:20 GMT"

@@ -51,7 +51,8 @@ struct CacheStage: Middleware {
             evicted(dropped, .unreadable, request, context)
         }
         if let failure = lookup.failure { unavailable(failure, url: url, request, context) }
-        guard let entry = lookup.entry else {
+        // An entry from a storage that returned an impossible status (a damaged row) is a miss.
+        guard let entry = lookup.entry, (100...599).contains(entry.status) else {
             emit(.miss, url: displayURL(url, context), request, context)
             let result = try await next(request, body, context)
             await storeIfAllowed(result, request: request, key: key, context: context)
