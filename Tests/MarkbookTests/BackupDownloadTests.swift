@@ -91,9 +91,9 @@ struct BackupDownloadTests {
         let plain = try #require(URL(string: "https://example.com/backups/markbook-backup-20240615T010000Z.zip?t=1"))
         #expect(BackupURL.fileName(for: plain) == "markbook-backup-20240615T010000Z.zip")
         #expect(BackupURL.fileName(for: try #require(URL(string: "https://example.com/b/export"))) == "export.zip")
-        #expect(
-            BackupURL.fileName(for: try #require(URL(string: "https://example.com/download/..")))
-                == "markbook-backup.zip"
-        )
+        for hostile in ["download/..", "backups/x%2F..%2F..%2Fescaped", "b/a%5C..%5Cb", "b/a%00b", "b/%2Fetc"] {
+            let url = try #require(URL(string: "https://example.com/\(hostile)"))
+            #expect(BackupURL.fileName(for: url) == "markbook-backup.zip", "\(hostile)")
+        }
     }
 }
