@@ -47,14 +47,30 @@ extension SignInSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A Launchpad refresh without the redirect URI is refused as invalid_request and spends nothing")
+    @Test(
+        "A Launchpad refresh without the redirect URI is refused: by the SDK before sending, by the sandbox as invalid_request; it spends nothing"
+    )
     func launchpadRefreshNeedsRedirectURI() async throws {
-        try await withLaunchpadSignIn { _, authorization, oauth, credentials in
+        try await withLaunchpadSignIn { sandbox, authorization, oauth, credentials in
             var unregistered = oauth
             unregistered.registration.redirectURI = nil
-            let refused = await #expect(throws: APIError.self) { _ = try await unregistered.refresh(credentials) }
-            #expect(refused?.oauthErrorCode == .invalidRequest)
-            #expect(refused?.code == .apiError)
+            let unsent = await #expect(throws: APIError.self) { _ = try await unregistered.refresh(credentials) }
+            #expect(unsent?.code == .usage)
+            // A client that sends it anyway, by hand, is refused by the sandbox as Launchpad would.
+            let form = "type=refresh&refresh_token=\(credentials.refreshToken ?? "")&client_id=sandbox-app"
+            var request = HTTPRequest(
+                method: .post,
+                url: sandbox.baseURL.appending(path: "launchpad/authorization/token")
+            )
+            request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+            request.headerFields[.userAgent] = Self.agent
+            let refused = try await URLSessionTransport().send(
+                request,
+                body: Data(form.utf8),
+                options: TransportOptions()
+            )
+            #expect(refused.response.status.code == 400)
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("invalid_request"))
             // The same refresh token still works once the redirect URI is sent with it.
             let renewed = try await oauth.refresh(credentials)
             #expect(renewed.accessToken != credentials.accessToken)

@@ -102,6 +102,9 @@ struct SignInSandboxTests {
         through listener: LoopbackRedirectListener,
         resource: String?
     ) async throws -> TokenCredentials {
+        // The listener's address is the redirect URI, as registered (Launchpad repeats it on refresh).
+        var oauth = oauth
+        oauth.registration.redirectURI = listener.redirectURI
         let request = try oauth.authorizationRequest(redirectURI: listener.redirectURI, resource: resource)
         async let callback = listener.waitForCallback(timeout: .seconds(30), accept: request.isCallback)
         let browser = URLSessionTransport()
@@ -276,7 +279,11 @@ struct SignInSandboxTests {
             #expect(wrongSecret?.oauthErrorCode == .invalidClient)
             let right = launchpadClient(
                 sandbox,
-                registration: OAuthClientRegistration(clientID: "confidential", clientSecret: "s3cret-value")
+                registration: OAuthClientRegistration(
+                    clientID: "confidential",
+                    clientSecret: "s3cret-value",
+                    redirectURI: URL(string: "http://127.0.0.1:8765/callback")
+                )
             )
             _ = try await signInWithoutBrowser(right)
 

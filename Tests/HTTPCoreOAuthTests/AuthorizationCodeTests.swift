@@ -204,6 +204,26 @@ struct AuthorizationCodeTests {
         #expect(sent.field("client_secret") == "client-secret-XYZ")
     }
 
+    @Test(
+        "A server that wants the redirect URI on refresh takes only the registration's, refused before anything is sent"
+    )
+    func legacyRedirectMustBeRegistered() async throws {
+        let oauth = makeOAuth(ScriptedTransport(), registration: confidentialClient, server: legacyServer)
+        let other = await expectAPIError(.usage) {
+            _ = try oauth.authorizationRequest(redirectURI: url("http://127.0.0.1:4000/callback"))
+        }
+        #expect(other?.message.contains("every refresh") == true)
+        let unregistered = makeOAuth(
+            ScriptedTransport(),
+            registration: OAuthClientRegistration(clientID: "app-id", clientSecret: "client-secret-XYZ"),
+            server: legacyServer
+        )
+        await expectAPIError(.usage) {
+            _ = try unregistered.authorizationRequest(redirectURI: url("http://127.0.0.1:8765/callback"))
+        }
+        #expect(try oauth.authorizationRequest().redirectURI == confidentialClient.redirectURI)
+    }
+
     @Test("client_secret_basic sends the id and secret in an Authorization header, not the form")
     func basicAuthentication() async throws {
         let transport = ScriptedTransport([tokenAnswer()])

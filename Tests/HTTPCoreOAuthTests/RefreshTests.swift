@@ -155,6 +155,23 @@ struct RefreshTests {
         #expect(refresh.field("redirect_uri") == "http://127.0.0.1:8765/callback")
     }
 
+    @Test(
+        "A refresh the server wants the redirect URI on, with none registered, is refused unsent, keeping the sign-in"
+    )
+    func legacyRefreshWithoutRedirect() async throws {
+        let transport = ScriptedTransport()
+        let oauth = makeOAuth(
+            transport,
+            registration: OAuthClientRegistration(clientID: "app-id", clientSecret: "client-secret-XYZ"),
+            server: legacyServer
+        )
+        let error = await expectAPIError(.usage) {
+            _ = try await oauth.refresh(TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"))
+        }
+        #expect(error?.message.contains("redirect URI") == true)
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test("A refresh answer without a refresh token keeps the old one")
     func refreshTokenKept() async throws {
         let server = RotatingServer(omits: ["refresh_token"])

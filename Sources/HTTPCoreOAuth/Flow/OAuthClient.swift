@@ -71,6 +71,15 @@ public struct OAuthClient: Sendable {
                 hint: "Use the redirect URI registered with the provider."
             )
         }
+        if server.tokenRequestStyle.refreshSendsRedirectURI, redirect != registration.redirectURI {
+            // Every refresh repeats the registration's URI, which must be the one the code was
+            // issued for: found here rather than by a refused refresh two weeks on.
+            throw APIError.usage(
+                "This server wants the sign-in's redirect URI again on every refresh, so it must be the client "
+                    + "registration's redirect URI.",
+                hint: "Set OAuthClientRegistration.redirectURI to the redirect URI registered with the provider."
+            )
+        }
         if redirect.scheme?.lowercased() == "http", !URLPolicy.isLoopback(host: redirect.host ?? "") {
             throw APIError.usage(
                 "A plain-http redirect URI must be a loopback address (127.0.0.1, [::1] or localhost).",

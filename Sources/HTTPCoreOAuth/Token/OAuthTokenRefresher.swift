@@ -34,7 +34,15 @@ public struct OAuthTokenRefresher: TokenRefresher {
             )
         }
         var fields = [OAuthParameter("refresh_token", refreshToken)]
-        if endpoint.server.tokenRequestStyle.refreshSendsRedirectURI, let redirectURI {
+        if endpoint.server.tokenRequestStyle.refreshSendsRedirectURI {
+            guard let redirectURI else {
+                // Sent without it, the refresh would be refused and the sign-in kept unusable.
+                throw APIError.usage(
+                    "This server wants the sign-in's redirect URI on every refresh, and the client registration "
+                        + "has none.",
+                    hint: "Set OAuthClientRegistration.redirectURI to the redirect URI the sign-in used."
+                )
+            }
             fields.append(OAuthParameter("redirect_uri", redirectURI.absoluteString))
         }
         if let resource = credentials.resource { fields.append(OAuthParameter("resource", resource)) }
