@@ -16,6 +16,16 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
 struct LinkHeaderTests {
     static let cases: [LinkCase] = [
         LinkCase(
+            name: "A link anchored on another resource is that resource's, and skipped (RFC 8288 §3.2)",
+            values: [
+                #"</v1/items?page=9>; rel="next"; anchor="/v1/people", </v1/items?page=2>; rel="next"; anchor="/v1/items?page=1", </v1/items?page=3>; rel="last"; anchor="""#
+            ],
+            expected: [
+                "https://api.example.com/v1/items?page=2 next",
+                "https://api.example.com/v1/items?page=3 last",
+            ]
+        ),
+        LinkCase(
             name: "GitHub next + last",
             values: [
                 #"<https://api.github.com/repositories/1300192/issues?page=2>; rel="next", <https://api.github.com/repositories/1300192/issues?page=515>; rel="last""#

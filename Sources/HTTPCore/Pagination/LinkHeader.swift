@@ -43,7 +43,8 @@ extension Array where Element == Link {
 /// not follow the grammar (junk before `<`, an empty or unclosed target, a malformed parameter,
 /// an unterminated quoted string) or whose target is not a usable URI reference is skipped, and
 /// the link-values after it are still read. A hostile or broken header gives fewer links
-/// (possibly none), never a crash.
+/// (possibly none), never a crash. A link whose `anchor` names another resource is about that
+/// resource, not the response (RFC 8288 §3.2), and is skipped too.
 ///
 /// ```swift
 /// let links = LinkHeader.parse(in: response.headers, base: response.url)
@@ -59,7 +60,7 @@ public enum LinkHeader {
         for value in values {
             var linkValues = LinkValues(value)
             while links.count < maxLinks, let raw = linkValues.next() {
-                guard let raw, let url = resolve(raw.target, base: base) else { continue }
+                guard let raw, isAbout(base, raw), let url = resolve(raw.target, base: base) else { continue }
                 links.append(Link(target: url, relations: raw.relations, parameters: raw.parameters))
             }
         }
@@ -90,11 +91,19 @@ public enum LinkHeader {
             var linkValues = LinkValues(value)
             while read < maxLinks, let raw = linkValues.next() {
                 read += 1
-                guard let raw, raw.relations.contains(relation) else { continue }
+                guard let raw, raw.relations.contains(relation), isAbout(base, raw) else { continue }
                 if let url = resolve(raw.target, base: base) { return url }
             }
         }
         return nil
+    }
+
+    /// Whether a link is about `base`: it has no `anchor`, or one that resolves to `base` itself
+    /// (an empty anchor is the resource).
+    private static func isAbout(_ base: URL, _ raw: RawLink) -> Bool {
+        guard let anchor = raw.parameters["anchor"] else { return true }
+        let text = trimmed(anchor)
+        return text.isEmpty || resolve(text, base: base)?.absoluteString == base.absoluteURL.absoluteString
     }
 
     /// The target as an absolute URL, or `nil` when it is not a usable URI reference. An empty
