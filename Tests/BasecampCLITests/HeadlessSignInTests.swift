@@ -68,6 +68,25 @@ struct HeadlessSignInTests {
         }
     }
 
+    @Test("A first sign-in to the real Basecamp needs a contact for its User-Agent: refused before any request")
+    func firstSignInNeedsContact() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let transport = ScriptedTransport()
+        let login = await BasecampCLITests.basecamp(
+            ["auth", "login", "--with-token"],
+            variables: folder.variables.merging(["BASECAMP_BASE_URL": "https://3.basecampapi.com"]) { $1 }
+        ) { environment in
+            environment.readStandardInput = { limit in Data("headless-token-0123456789\n".utf8.prefix(limit + 1)) }
+            environment.transport = transport
+        }
+        #expect(login.exitCode == 64, "\(login.stderr)")
+        #expect(login.stderr.contains("sign-in included"))
+        #expect(login.stderr.contains("BASECAMP_USER_AGENT"))
+        #expect(transport.requests.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.credentials.path))
+    }
+
     @Test("--with-token under --sandbox: stored like a sign-in, never echoed; auth token prints it alone")
     func withTokenThenToken() async throws {
         let folder = SignInFolder()

@@ -116,7 +116,7 @@ struct AuthLoginCommand: BasecampSubcommand {
         // Before the sandbox issues anything: under --sandbox it keeps its records in this folder.
         try files.createDirectory()
         let connection = try await context.connection(defaultBaseURL: BasecampConfig.defaultBaseURL)
-        let agent = BasecampSession.signInAgent(context: context, connection: connection, files: files)
+        let agent = try BasecampSession.signInAgent(context: context, connection: connection, files: files)
         let network = BasecampSession.network(connection: connection, userAgent: agent)
         let apiBaseURL = connection.configuration.baseURL
         let launchpad = Self.launchpadURL(context, apiBaseURL: apiBaseURL)

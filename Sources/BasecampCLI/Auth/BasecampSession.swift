@@ -124,12 +124,24 @@ struct BasecampSession {
     }
 
     /// The `User-Agent` of a sign-in: as ``agent(context:connection:email:)`` with the email of
-    /// an earlier sign-in, else the tool's name and version alone, since the email is learnt
-    /// only from the sign-in itself; these requests go to the authorization server, not the API.
-    static func signInAgent(context: CommandContext, connection: APIConnection, files: SignInFiles) -> String {
+    /// an earlier sign-in. Basecamp asks sign-in requests to name a contact too, and the email is
+    /// learnt only from the sign-in itself, so a first sign-in to a real server needs
+    /// `BASECAMP_USER_AGENT`.
+    ///
+    /// - Throws: `usage` (exit 64), before any request, when no contact is known.
+    static func signInAgent(context: CommandContext, connection: APIConnection, files: SignInFiles) throws -> String {
         let email = (try? files.loadLogin())?.email
-        return (try? agent(context: context, connection: connection, email: email))?.value
-            ?? connection.configuration.userAgent ?? "basecamp"
+        do {
+            return try agent(context: context, connection: connection, email: email).value
+        } catch var error as APIError {
+            error.details.message =
+                "Basecamp asks every request, sign-in included, to name its app and a contact, and no contact is known "
+                + "before your first sign-in."
+            error.details.hint =
+                "Set BASECAMP_USER_AGENT for this sign-in, e.g. \"my-scripts (you@example.com)\"; afterwards your "
+                + "email is used."
+            throw error
+        }
     }
 
     /// Transport, clock, agent and hooks for the sign-in requests, as for the API's.
