@@ -55,6 +55,10 @@ struct RateLimitSandboxTests {
             let refused = try await sandbox.raw("GET", "/\(accountID)/projects.json")
             #expect(refused.status == 429)
             #expect(refused.header("Retry-After") == "3", "2.5 s until the first leaves, rounded up")
+            // The same account spelled with a percent-encoded digit is the same account's budget.
+            #expect(accountID.hasPrefix("1"))
+            let encoded = "%31" + accountID.dropFirst()
+            #expect(try await sandbox.raw("GET", "/\(encoded)/projects.json").status == 429)
             try await clock.sleep(for: .milliseconds(2500))
             #expect(try await sandbox.raw("GET", "/\(accountID)/projects.json").status == 200)
             #expect(try await sandbox.raw("GET", "/\(accountID)/projects.json").status == 429)

@@ -100,7 +100,8 @@ final class BasecampServer: Sendable {
         let requestID = nextRequestID()
         var response: Response
         do {
-            let account = request.uri.path.dropFirst(basePath.count).split(separator: "/").first ?? ""
+            let segment = request.uri.path.dropFirst(basePath.count).split(separator: "/").first ?? ""
+            let account = segment.removingPercentEncoding ?? ""  // as routed: `%31` is account 1
             if let wait = rateLimiter.admit("\(account) \(context.peerAddress)", at: timeSource.monotonicNow()) {
                 let limit = rateLimiter.limit?.description ?? ""
                 response = Self.failure(APIFailure(429, "Rate limit exceeded: \(limit)."), requestID: requestID)
