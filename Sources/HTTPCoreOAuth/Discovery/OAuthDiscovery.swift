@@ -102,10 +102,18 @@ public struct OAuthDiscovery: Sendable {
         try await serverMetadata(at: try Self.callerOrigin(issuer))
     }
 
-    /// Fetches and checks the metadata of the issuer at `origin`.
+    /// Fetches and checks the metadata of the issuer at `origin`, and judges the addresses of
+    /// the endpoints this client will send secrets to (token, device, revocation) on other hosts
+    /// than the issuer's, as the issuer's own was judged.
     func serverMetadata(at origin: DiscoveryOrigin) async throws -> AuthorizationServerMetadata {
         let members = try await fetch(origin, document: .authorizationServer)
-        return try AuthorizationServerMetadata.parse(members, expected: origin.text, policy: policy)
+        let metadata = try AuthorizationServerMetadata.parse(members, expected: origin.text, policy: policy)
+        let endpoints = [metadata.tokenEndpoint, metadata.deviceAuthorizationEndpoint, metadata.revocationEndpoint]
+        var judged: Set<String> = [origin.host.lowercased()]
+        for host in endpoints.compactMap({ $0?.host?.lowercased() }) where judged.insert(host).inserted {
+            try await policy.check(host: host, resolver: network.resolver, document: .authorizationServer)
+        }
+        return metadata
     }
 
     /// Judges `origin`'s address, then GETs its `document` under every guard and returns the

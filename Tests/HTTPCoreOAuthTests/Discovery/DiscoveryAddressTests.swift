@@ -68,6 +68,23 @@ struct DiscoveryAddressTests {
         #expect(transport.requests.map(\.url.host) == ["api.example.com"])
     }
 
+    @Test("An endpoint the metadata puts on another host is judged by address too, once per host")
+    func refusedEndpointHost() async {
+        let transport = ScriptedTransport([
+            Fixture.resourceDocument([Fixture.newIssuer]),
+            Fixture.serverDocument(extra: [
+                "token_endpoint": "https://tok.example.net/token",
+                "revocation_endpoint": "https://tok.example.net/revoke",
+                "device_authorization_endpoint": "https://metadata.example.org/device",
+            ]),
+        ])
+        let resolver = StubResolver(["metadata.example.org": ["169.254.169.254"]])
+        let error = await Fixture.failure(transport, resolver: resolver)
+        #expect(error == DiscoveryError(.refusedAddress(.linkLocal), document: .authorizationServer))
+        #expect(resolver.lookups == ["api.example.com", "id.example.com", "tok.example.net", "metadata.example.org"])
+        #expect(transport.requests.count == 2, "nothing was sent to the endpoints")
+    }
+
     @Test(
         "An issuer spelled as a refused address is refused without a lookup, in any numeric spelling",
         arguments: [
