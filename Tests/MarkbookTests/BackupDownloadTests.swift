@@ -2,6 +2,7 @@ import APISandbox
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
+import HTTPTypes
 import Markbook
 import MarkbookSandbox
 import Testing
@@ -74,6 +75,29 @@ struct BackupDownloadTests {
         #expect(!fetched.url.absoluteString.contains("sessiontoken"))
     }
 
+    @Test("A download cancelled mid-body (what Ctrl-C does in markbook) leaves none of its files")
+    func cancelledMidBody() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let api = ScriptedTransport([
+            loginOK, .json(envelope("getbackupurl", ["url": "https://smpcsonline.com.au/backups/b.zip"])),
+        ])
+        var configuration = ClientConfiguration(baseURL: exampleBaseURL, timeSource: TestClock())
+        configuration.retry = .none
+        let client = try MarkbookClient(
+            apiKey: TestAccount.apiKey,
+            username: TestAccount.username,
+            password: TestAccount.password,
+            configuration: configuration,
+            transport: StallingBody(api: api)
+        )
+        let task = Task { try await client.downloadBackup(to: directory.appending(path: "backup.zip")) }
+        #expect(await waitUntil { ((try? Self.listing(directory)) ?? []).isEmpty == false })
+        task.cancel()
+        _ = await task.result
+        #expect(try Self.listing(directory).isEmpty)
+    }
+
     @Test("An expired URL is not_found with a hint to schedule again; a file name comes from the URL when it is plain")
     func expiredAndNames() async throws {
         let directory = try Self.scratch()
@@ -95,5 +119,29 @@ struct BackupDownloadTests {
             let url = try #require(URL(string: "https://example.com/\(hostile)"))
             #expect(BackupURL.fileName(for: url) == "markbook-backup.zip", "\(hostile)")
         }
+    }
+}
+
+/// The API's answers from a script; a file download gets the start of a zip and then nothing more,
+/// until its task is cancelled.
+private struct StallingBody: HTTPTransport {
+    let api: ScriptedTransport
+
+    func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
+        try await api.send(request, body: body, options: options)
+    }
+
+    func send(
+        _ request: HTTPRequest,
+        body: Data?,
+        options: TransportOptions,
+        transfer: FileTransfer
+    ) async throws -> TransportResponse {
+        let sink = try #require(transfer.download)
+        defer { sink.close() }
+        try sink.begin(HTTPResponse(status: .ok, headerFields: [.contentLength: "1000"]))
+        try sink.write(Data([0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 100)))
+        try await Task.sleep(for: .seconds(60))
+        throw CancellationError()
     }
 }
