@@ -42,23 +42,30 @@ struct PostgresPermitLedger: PermitLedger {
         let returnCount = returning?.count ?? 0
         return try await database.withConnection("lease rate-limit permits") {
             [schema = database.schema, permits] connection in
-            // In a transaction of its own: under a stricter default isolation, two processes
-            // leasing at once would fail each other with serialization errors instead of queueing.
-            try await PostgresDatabase.inTransaction(on: connection, logger: PostgresDatabase.quiet) {
-                let rows = try await connection.query(
-                    """
-                    SELECT granted, lease_at, wait_us FROM \(unescaped: schema).rate_limit_lease(
-                        \(key), \(permits), \(spanMicroseconds), \(want), \(returnID), \(returnCount))
-                    """,
-                    logger: PostgresDatabase.quiet
-                )
-                for try await (granted, leaseID, wait) in rows.decode((Int64, Int64, Int64).self) {
-                    return LeaseAnswer(
-                        lease: PermitLease(id: leaseID, count: Int(granted)),
-                        wait: .microseconds(max(wait, 0))
+            var attempt = 0
+            while true {
+                attempt += 1
+                do {
+                    let rows = try await connection.query(
+                        """
+                        SELECT granted, lease_at, wait_us FROM \(unescaped: schema).rate_limit_lease(
+                            \(key), \(permits), \(spanMicroseconds), \(want), \(returnID), \(returnCount))
+                        """,
+                        logger: PostgresDatabase.quiet
                     )
+                    for try await (granted, leaseID, wait) in rows.decode((Int64, Int64, Int64).self) {
+                        return LeaseAnswer(
+                            lease: PermitLease(id: leaseID, count: Int(granted)),
+                            wait: .microseconds(max(wait, 0))
+                        )
+                    }
+                    throw APIError.apiError(APIError.Details(message: "Could not lease rate-limit permits: no answer."))
+                } catch let error as PSQLError where PostgresDatabase.sqlState(error) == "40001" && attempt < 5 {
+                    // A server whose default isolation is stricter than read committed refuses a
+                    // lease that waited for another's row lock; nothing was applied, so it is
+                    // asked again, with a fresh snapshot.
+                    continue
                 }
-                throw APIError.apiError(APIError.Details(message: "Could not lease rate-limit permits: no answer."))
             }
         }
     }
