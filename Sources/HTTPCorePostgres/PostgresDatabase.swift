@@ -62,7 +62,8 @@ public final class PostgresDatabase: Sendable, Service {
         guard Self.isPlainIdentifier(schema) else {
             throw APIError.usage(
                 "The schema name \"\(schema.prefix(80))\" is not a plain identifier.",
-                hint: "Use lower-case letters, digits and _ (at most 63), starting with a letter or _."
+                hint: "Use lower-case letters, digits and _ (at most 63), starting with a letter or _; "
+                    + "not a reserved SQL word, nor pg_…, which PostgreSQL keeps for itself."
             )
         }
         self.schema = schema
@@ -148,12 +149,29 @@ public final class PostgresDatabase: Sendable, Service {
         hint: "Create one PostgresDatabase per pool and run it once."
     )
 
+    /// Whether `name` can stand in SQL unquoted, as the schema is written into every statement.
     static func isPlainIdentifier(_ name: String) -> Bool {
-        guard let first = name.first, first == "_" || ("a"..."z").contains(first), name.count <= 63 else {
-            return false
-        }
+        guard let first = name.first, first == "_" || ("a"..."z").contains(first), name.count <= 63,
+            !name.hasPrefix("pg_"), !reservedWords.contains(name)
+        else { return false }
         return name.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
     }
+
+    /// PostgreSQL's reserved key words and those it reserves from names of schemas (appendix C of
+    /// its documentation): unquoted, each makes `CREATE SCHEMA name` a syntax error.
+    static let reservedWords: Set<String> = [
+        "all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "authorization", "binary",
+        "both", "case", "cast", "check", "collate", "collation", "column", "concurrently", "constraint", "create",
+        "cross", "current_catalog", "current_date", "current_role", "current_schema", "current_time",
+        "current_timestamp", "current_user", "default", "deferrable", "desc", "distinct", "do", "else", "end",
+        "except", "false", "fetch", "for", "foreign", "freeze", "from", "full", "grant", "group", "having", "ilike",
+        "in", "initially", "inner", "intersect", "into", "is", "isnull", "join", "lateral", "leading", "left",
+        "like", "limit", "localtime", "localtimestamp", "natural", "not", "notnull", "null", "offset", "on", "only",
+        "or", "order", "outer", "overlaps", "placing", "primary", "references", "returning", "right", "select",
+        "session_user", "similar", "some", "symmetric", "system_user", "table", "tablesample", "then", "to",
+        "trailing", "true", "union", "unique", "user", "using", "variadic", "verbose", "when", "where", "window",
+        "with",
+    ]
 }
 
 extension PostgresDatabase: CustomStringConvertible {

@@ -47,7 +47,9 @@ struct PostgresConfigurationTests {
 
     @Test(
         "Other schema names are refused",
-        arguments: ["", "Fleet", "2fleet", "a;drop", "a b", String(repeating: "a", count: 64)]
+        arguments: [
+            "", "Fleet", "2fleet", "a;drop", "a b", String(repeating: "a", count: 64), "user", "select", "pg_cache",
+        ]
     )
     func rejectsSchema(name: String) {
         let error = #expect(throws: APIError.self) { try PostgresDatabase(url: "postgres://u@h/d", schema: name) }
