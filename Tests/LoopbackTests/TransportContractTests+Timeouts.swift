@@ -6,6 +6,13 @@ import HTTPTypes
 import Testing
 
 extension TransportContractTests {
+    /// 3,500 bytes, 100 every 100 ms: never idle for long, and 3.5 s in all.
+    static let trickle = Endpoint<Data>(
+        .get,
+        "_test/bytes/3500",
+        query: ["chunked": 1, "chunk_size": 100, "chunk_delay_ms": 100]
+    )
+
     @Test("A server that sends no head in time is a network error", arguments: TransportUnderTest.allCases)
     func timeout(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in
@@ -53,13 +60,7 @@ extension TransportContractTests {
                     $0.timeout = .seconds(3)
                 }
                 let started = ContinuousClock.now
-                let slow = try await patient.send(
-                    Endpoint<Data>(
-                        .get,
-                        "_test/bytes/3500",
-                        query: ["chunked": 1, "chunk_size": 100, "chunk_delay_ms": 100]
-                    )
-                )
+                let slow = try await patient.send(Self.trickle)
                 #expect(slow.count == 3500)
                 #expect(ContinuousClock.now - started > .seconds(3))
             }
@@ -81,15 +82,7 @@ extension TransportContractTests {
                     $0.deadline = .seconds(1)
                 }
                 let started = ContinuousClock.now
-                let error = await caughtAPIError {
-                    _ = try await client.send(
-                        Endpoint<Data>(
-                            .get,
-                            "_test/bytes/3500",
-                            query: ["chunked": 1, "chunk_size": 100, "chunk_delay_ms": 100]
-                        )
-                    )
-                }
+                let error = await caughtAPIError { _ = try await client.send(Self.trickle) }
                 let elapsed = ContinuousClock.now - started
                 #expect(error?.code == .network)
                 #expect(error?.message.contains("deadline") == true, "\(String(describing: error))")
