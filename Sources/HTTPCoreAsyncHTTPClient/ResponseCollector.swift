@@ -12,8 +12,8 @@ struct CollectedResponse: Sendable {
 }
 
 /// Runs one exchange on one event loop: starts the request there, collects the response,
-/// enforces the body limits, the idle timeout and the call's deadline as the bytes arrive, and reports the outcome
-/// once.
+/// enforces the body limits, the idle timeout and the call's deadline as the bytes arrive, and
+/// reports the outcome once.
 ///
 /// Everything happens on the loop AsyncHTTPClient calls the delegate on, so the state needs no
 /// lock and the caller's task is resumed once, with the whole response. Failing a callback's

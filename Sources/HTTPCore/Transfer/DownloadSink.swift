@@ -143,6 +143,8 @@ public final class DownloadSink: Sendable {
     public func begin(_ response: HTTPResponse) throws {
         let fields = response.headerFields
         let validator = Self.validator(of: fields)
+        // A range of a compressed answer counts compressed bytes, not the ones written here.
+        let isIdentityCoded = (fields[.contentEncoding]?.lowercased() ?? "identity") == "identity"
         var start: Int64 = 0
         var total = fields[.contentLength].flatMap { Int64($0) }
         var rangeTotal: Int64?
@@ -166,11 +168,9 @@ public final class DownloadSink: Sendable {
             }
             start = range.start
             total = range.total
-            let coding = fields[.contentEncoding]?.lowercased() ?? "identity"
-            if coding == "identity" { rangeTotal = range.total }
+            if isIdentityCoded { rangeTotal = range.total }
         }
-        // A range of a compressed answer would count compressed bytes: such a file is not resumed.
-        let resumable = (fields[.contentEncoding]?.lowercased() ?? "identity") == "identity" ? validator : nil
+        let resumable = isIdentityCoded ? validator : nil
         let resource = state.withLock { $0.requested }
         try writer.reposition(to: start)
         if start == 0, !destination.isStream {
