@@ -51,7 +51,7 @@ public struct HTTPCoreTransport: ClientTransport {
         baseURL: URL,
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let page = PageProbe.current
+        let page = PageProbe.current.flatMap { $0.claim(by: client) ? $0 : nil }
         var target = try origin.target(for: request, baseURL: baseURL)
         if let next = page?.target { target = PageProbe.request(target, at: next) }
         let prepared = try await PreparedBody(body, bufferingUpTo: configuration.maxBufferedRequestBodySize)

@@ -25,7 +25,7 @@ extension HTTPCoreTransport {
         maxPages: Int = 1000,
         _ fetchPage: @escaping @Sendable () async throws -> Page
     ) -> LinkPages<Page> {
-        LinkPages(redactor: client.redactor, maxPages: maxPages, fetchPage: fetchPage)
+        LinkPages(client: client, maxPages: maxPages, fetchPage: fetchPage)
     }
 }
 
@@ -36,7 +36,8 @@ public struct LinkPages<Page: Sendable>: AsyncSequence, Sendable {
     /// One page's value.
     public typealias Element = Page
 
-    let redactor: Redactor
+    /// The client whose transport the walk's page calls go through.
+    let client: Client
     let maxPages: Int
     let fetchPage: @Sendable () async throws -> Page
 
@@ -79,7 +80,7 @@ public struct LinkPages<Page: Sendable>: AsyncSequence, Sendable {
                 throw refusal
             }
             guard !finished, fetched < pages.maxPages, fetched == 0 || next != nil else { return nil }
-            let probe = PageProbe(target: next)
+            let probe = PageProbe(target: next, owner: pages.client)
             let page: Page
             do {
                 page = try await PageProbe.$current.withValue(probe) { try await pages.fetchPage() }
@@ -90,7 +91,7 @@ public struct LinkPages<Page: Sendable>: AsyncSequence, Sendable {
             fetched += 1
             next = nil
             guard let answered = probe.answered else { return page }
-            let linkGuard = self.linkGuard ?? LinkGuard(first: answered.url, redactor: pages.redactor)
+            let linkGuard = self.linkGuard ?? LinkGuard(first: answered.url, redactor: pages.client.redactor)
             self.linkGuard = linkGuard
             if let link = answered.next {
                 do {

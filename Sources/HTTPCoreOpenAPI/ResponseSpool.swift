@@ -24,7 +24,8 @@ final class ResponseSpool: Sendable {
     /// - Throws: ``HTTPCore/FileWriteError`` when the temporary folder cannot be written.
     init() throws {
         url = SpoolFile.temporaryURL()
-        sink = try DownloadSink(destination: FileDestination(url), resume: false)
+        // Readable by this user only, as the request side's spool file is: the body may be private.
+        sink = try DownloadSink(destination: FileDestination(url), resume: false, permissions: .ownerOnly)
     }
 
     /// The body to hand the generated client for `exchange`: the file's bytes for a 2xx answer
@@ -35,6 +36,8 @@ final class ResponseSpool: Sendable {
     ///   or opened.
     func body(for exchange: Exchange) throws -> HTTPBody? {
         guard (200..<300).contains(exchange.response.status.code) else {
+            // An earlier attempt may have left part of a 2xx body before this answer came.
+            discard()
             return exchange.body.isEmpty ? nil : HTTPBody(exchange.body)
         }
         try sink.complete()

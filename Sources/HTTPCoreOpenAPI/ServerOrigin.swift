@@ -8,6 +8,8 @@ import HTTPTypes
 struct ServerOrigin: Sendable {
     private let scheme: String?
     private let authority: String?
+    /// Hides the credentials a refused server URL may carry in the error that names it.
+    private let redactor: Redactor
     /// The last server URL seen and its path without a trailing slash: a generated client sends
     /// every request with the same one, so it is taken apart once.
     private let last = Locked<(url: URL, prefix: String)?>(nil)
@@ -16,6 +18,7 @@ struct ServerOrigin: Sendable {
         let base = HTTPRequest(method: .get, url: client.baseURL)
         scheme = base.scheme?.lowercased()
         authority = base.authority?.lowercased()
+        redactor = client.redactor
     }
 
     /// `request` with the client's scheme and authority and the server URL's path before its own.
@@ -34,7 +37,7 @@ struct ServerOrigin: Sendable {
         let parts = HTTPRequest(method: .get, url: baseURL)
         guard parts.scheme?.lowercased() == scheme, parts.authority?.lowercased() == authority else {
             throw APIError.usage(
-                "The generated client's server URL \(baseURL.absoluteString) is not on the HTTPCore client's origin.",
+                "The generated client's server URL \(redactor.redact(baseURL)) is not on the HTTPCore client's origin.",
                 hint: "Give the generated client the same scheme, host and port as the HTTPCore client's base URL."
             )
         }

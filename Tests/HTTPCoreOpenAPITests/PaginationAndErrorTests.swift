@@ -48,6 +48,30 @@ struct PaginationAndErrorTests {
         #expect(harness.events.events.operationEnds.count == 3)
     }
 
+    @Test("Other calls in a page's task go where they were meant to, and do not steer the walk")
+    func otherCallsInAPage() async throws {
+        let harness = try Harness([
+            .json([Fixtures.project(1)], headers: Fixtures.next(Fixtures.projectsURL + "?page=2")),
+            .json(Fixtures.project(8)),
+            .json([Fixtures.project(2)]),
+            .json(Fixtures.project(8)),
+        ])
+        // Another API's client, with credentials of its own, called from inside the walk.
+        let other = try Harness([.json(Fixtures.project(9)), .json(Fixtures.project(9))])
+        let (api, otherAPI) = (harness.api, other.api)
+        let pages = try await harness.transport.pages {
+            let page = try await api.listProjects(path: .init(accountId: Fixtures.account)).ok.body.json
+            _ = try await otherAPI.getProject(path: Fixtures.projectPath).ok.body.json
+            _ = try await api.getProject(path: Fixtures.projectPath).ok.body.json
+            return page
+        }.collect()
+        #expect(pages.map { $0.map(\.id) } == [[1], [2]])
+        let walked = harness.scripted.requests.map(\.url.path)
+        #expect(walked.filter { $0.hasSuffix("projects.json") }.count == 2)
+        #expect(harness.scripted.requests.filter { $0.url.query == "page=2" }.count == 1)
+        #expect(other.scripted.requests.allSatisfy { $0.url.query == nil && !$0.url.path.hasSuffix("projects.json") })
+    }
+
     @Test("A next link to another origin ends the walk after the page that named it; nothing is sent there")
     func otherOriginRefused() async throws {
         let harness = try Harness([

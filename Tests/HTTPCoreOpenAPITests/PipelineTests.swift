@@ -98,11 +98,17 @@ struct PipelineTests {
 
     @Test("A server URL on another origin is refused before anything is sent")
     func otherOrigin() async throws {
-        let harness = try Harness([.json(Fixtures.project(1))], serverURL: URL(string: "https://elsewhere.example.com"))
+        let harness = try Harness(
+            [.json(Fixtures.project(1))],
+            serverURL: URL(string: "https://ops:pa55word@elsewhere.example.com")
+        )
         let error = await #expect(throws: (any Error).self) {
             _ = try await harness.api.getProject(path: Fixtures.projectPath)
         }
-        #expect(APIError(openAPI: error ?? CancellationError())?.code == .usage)
+        let refused = APIError(openAPI: error ?? CancellationError())
+        #expect(refused?.code == .usage)
+        #expect(refused?.message.contains("elsewhere.example.com") == true)
+        #expect(refused?.message.contains("pa55word") == false, "the URL's password is not repeated")
         #expect(harness.scripted.requests.isEmpty)
     }
 }

@@ -38,6 +38,8 @@ public final class DownloadSink: Sendable {
     public var validatorFile: URL { partialFile.appendingPathExtension("validator") }
 
     private let writer: FileWriter
+    /// Whether a later run may resume from the partial file, so its validator is kept beside it.
+    private let keepsValidatorFile: Bool
     private let progress: (@Sendable (TransferProgress) -> Void)?
     private let state: Locked<State>
 
@@ -64,14 +66,26 @@ public final class DownloadSink: Sendable {
     /// known validator is continued rather than started over. A stream is opened now.
     ///
     /// - Throws: ``FileWriteError`` when a stream cannot be opened.
-    public init(
+    public convenience init(
         destination: FileDestination,
         resume: Bool,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws(FileWriteError) {
+        try self.init(destination: destination, resume: resume, permissions: .standard, progress: progress)
+    }
+
+    /// As the public initialiser, with `permissions` for the partial file: `.ownerOnly` for a body
+    /// kept privately, which also keeps no validator file for a later run to resume from.
+    package init(
+        destination: FileDestination,
+        resume: Bool,
+        permissions: FileWriter.Permissions,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) throws(FileWriteError) {
         self.destination = destination
         self.progress = progress
-        writer = try FileWriter(to: destination, staging: .partial)
+        keepsValidatorFile = permissions == .standard
+        writer = try FileWriter(to: destination, staging: .partial, permissions: permissions)
         var initial = State()
         if resume, let partial = writer.stagingFile,
             let size = Self.size(of: partial), size > 0,
@@ -173,7 +187,7 @@ public final class DownloadSink: Sendable {
         let resumable = isIdentityCoded ? validator : nil
         let resource = state.withLock { $0.requested }
         try writer.reposition(to: start)
-        if start == 0, !destination.isStream {
+        if start == 0, !destination.isStream, keepsValidatorFile {
             try? FileManager.default.removeItem(at: validatorFile)
             // Without its validator a partial file is only started over, never resumed wrongly.
             if let resumable, let resource { try? Data("\(resumable)\n\(resource)".utf8).write(to: validatorFile) }
