@@ -21,8 +21,8 @@ public struct TransferProgress: Sendable, Hashable {
 ///
 /// A transport calls ``begin(_:)`` with a 2xx head, ``write(_:)`` for each part of the body and
 /// ``close()`` when the attempt ends, however it ends. For a file, the sink keeps the partial
-/// file's validator (a strong `ETag`, else `Last-Modified`) and the resource it came from (its URL
-/// without the query, which may carry an expiring signature) in a small file next to it, so a
+/// file's validator (a strong `ETag`, else `Last-Modified`) and the resource it came from (the
+/// URL's path; the query may carry an expiring signature) in a small file next to it, so a
 /// resumed request for the same resource can ask for the rest with `Range` and `If-Range`: a
 /// server whose file changed then answers with the whole new file instead of a mismatched tail,
 /// and a part carrying another validator than the partial file's is refused. A stream is resumed
@@ -260,13 +260,11 @@ public final class DownloadSink: Sendable {
         return sent.map { $0 != stored } ?? false
     }
 
-    /// What a partial file is a part of: the request's URL without its query, which for a signed
-    /// storage link changes with every signature while the file stays the same.
+    /// What a partial file is a part of: the request's path. Not its query, which for a signed
+    /// storage link changes with every signature while the file stays the same, nor its host,
+    /// which a storage service may vary between mirrors (and a local sandbox between runs).
     static func resource(of request: HTTPRequest) -> String? {
-        guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
-            return nil
-        }
-        return "\(scheme)://\(authority)\(path.prefix { $0 != "?" })"
+        request.path.map { String($0.prefix { $0 != "?" }) }
     }
 
     static func size(of file: URL) -> Int64? {
