@@ -44,7 +44,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// The fields to print, in order.
     @Option(
         help: ArgumentHelp(
-            "Print only these fields, in this order: the JSON names, comma-separated, with dots for nested ones (creator.name).",
+            "Print only these fields (in this order, but for JSON, whose keys are sorted): the JSON names, comma-separated, with dots for nested ones (creator.name).",
             valueName: "a,b,c"
         )
     )

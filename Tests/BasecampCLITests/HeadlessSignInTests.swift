@@ -87,6 +87,25 @@ struct HeadlessSignInTests {
         #expect(!FileManager.default.fileExists(atPath: folder.credentials.path))
     }
 
+    @Test("A damaged sign-in file is a configuration error (exit 1) naming the file, not a usage error")
+    func damagedLoginFile() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let login = folder.sandboxCredentials.deletingLastPathComponent().appending(path: "login.json")
+        try FileManager.default.createDirectory(
+            at: login.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data("{bad".utf8).write(to: login)
+        let status = await BasecampCLITests.basecamp(
+            ["--sandbox", "--json", "auth", "status"],
+            variables: folder.variables
+        )
+        #expect(status.exitCode == 1, "\(status.stderr)")
+        #expect(try status.errorReport().code == "configuration")
+        #expect(try status.errorReport().message.contains("login.json"))
+    }
+
     @Test("--with-token under --sandbox: stored like a sign-in, never echoed; auth token prints it alone")
     func withTokenThenToken() async throws {
         let folder = SignInFolder()

@@ -122,7 +122,7 @@ struct SignInFiles {
         do {
             return try JSONDecoder().decode(StoredLogin.self, from: data)
         } catch {
-            throw APIError.usage(
+            throw ConfigurationError(
                 "The sign-in file \(loginURL.path) cannot be read.",
                 hint: "Run 'basecamp auth login' again (or 'basecamp auth logout' to remove it)."
             )
