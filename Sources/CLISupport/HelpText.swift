@@ -77,7 +77,16 @@ public enum HelpText {
     private static func isExample(_ line: Substring, commands: [String]) -> Bool {
         let trimmed = line.drop { $0 == " " }
         guard trimmed.count < line.count else { return false }
-        return commands.contains { trimmed.hasPrefix($0 + " ") }
+        // A command may follow environment settings (`VAR=value tool …`) or a pipe (`… | tool …`).
+        let settingsEnd = trimmed.split(separator: " ").prefix { Self.isSetting($0) }.map { $0.count + 1 }.reduce(0, +)
+        let command = trimmed.dropFirst(settingsEnd)
+        return commands.contains { command.hasPrefix($0 + " ") || trimmed.contains("| \($0) ") }
+    }
+
+    /// Whether `word` sets an environment variable: `NAME=value`, the name in capitals.
+    private static func isSetting(_ word: Substring) -> Bool {
+        guard let equals = word.firstIndex(of: "="), equals > word.startIndex else { return false }
+        return word[..<equals].allSatisfy { $0 == "_" || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
     }
 
     /// Breaks one line at spaces; continuation lines start after `USAGE: `, at the line's

@@ -20,7 +20,7 @@ struct APISandboxCommand: AsyncParsableCommand {
             "any bearer token; account \(BasecampSandboxModule.defaultAccountID)"
         ),
         ("Monash schedule", MonashSandboxModule.defaultBasePath, "no credentials; the example week moved to this week"),
-        ("Markbook v1.5", MarkbookSandboxModule.defaultBasePath, "any API key, user and password"),
+        ("Markbook v1.5", MarkbookSandboxModule.defaultBasePath, "any 32-character API key, user and password"),
         ("Test routes", "/_test", "status codes, delays, holds, scripts, counters"),
     ]
 

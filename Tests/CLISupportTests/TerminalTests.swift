@@ -92,6 +92,19 @@ struct HelpTextTests {
         #expect(!help.stdout.contains("<TOOL>"))
     }
 
+    @Test("An example after environment settings or a pipe is an example too, kept whole")
+    func examplesAfterSettingsAndPipes() {
+        let examples = [
+            "  MARKBOOK_SANDBOX_BACKUP=ready markbook --sandbox backup download --output backup.zip",
+            "  cat token-response.json | basecamp auth login --with-token --redirect-uri http://127.0.0.1:8080/callback",
+        ]
+        for example in examples {
+            #expect(HelpText.wrap(example, width: 40, commands: ["markbook", "basecamp"]) == example)
+        }
+        let prose = "  an indented note that mentions markbook but is not a command line at all"
+        #expect(HelpText.wrap(prose, width: 40, commands: ["markbook"]).contains("\n"))
+    }
+
     @Test("Prose and option descriptions wrap at the width, examples never do")
     func wrapping() async {
         let say = await CLIRunner.capture(TestTool.self, arguments: ["say", "--help"]) { $0.columns = 50 }
