@@ -18,6 +18,8 @@ struct TestRoutes: Sendable {
     static let maxGeneratedBytes = 64 * 1024 * 1024
     /// Caps every delay so a typo cannot hang a test run.
     static let maxDelayMilliseconds = 120_000
+    /// The largest `?pad=` body `_test/status` sends.
+    static let maxPadBytes = 64 * 1024 * 1024
 
     let state: SandboxState
 
@@ -94,6 +96,12 @@ struct TestRoutes: Sendable {
             var response = Response(status: status, headers: headers)
             response.headers[.contentLength] = nil
             return response
+        }
+        if let pad = query.first("pad").flatMap(Int.init), (0...Self.maxPadBytes).contains(pad) {
+            // A large body of any status, for tests of how much of one a client keeps.
+            headers[.contentType] = headers[.contentType] ?? "text/plain; charset=utf-8"
+            let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: pad)
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
         }
         if let text = query.first("body") {
             if headers[.contentType] == nil {

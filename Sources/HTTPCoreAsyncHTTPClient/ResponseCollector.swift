@@ -43,7 +43,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var body: ByteBuffer?
         /// How many body bytes to keep: the body limit, or the error-body limit from 400 up.
         var cap = 0
-        var isErrorStatus = false
+        /// Whether the body is cut at the error-body limit rather than refused past the body limit.
+        var isCutAtErrorLimit = false
         /// Whether the body goes to the sink.
         var isStreaming = false
         /// Upload bytes sent so far.
@@ -221,10 +222,13 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             state.value.phase = .finished
             return task.eventLoop.makeFailedFuture(error)
         }
-        let isErrorStatus = head.status.code >= 400
+        // During a download the success limit is lifted for the file's bytes alone: any other
+        // answer (a redirect's) is kept only as far as an error's.
+        let isCutAtErrorLimit =
+            head.status.code >= 400 || (sink != nil && !(200..<300).contains(head.status.code))
         state.value.head = head
-        state.value.isErrorStatus = isErrorStatus
-        state.value.cap = isErrorStatus ? maxErrorBodySize : maxBodySize
+        state.value.isCutAtErrorLimit = isCutAtErrorLimit
+        state.value.cap = isCutAtErrorLimit ? maxErrorBodySize : maxBodySize
         state.value.phase = .receivingBody
         state.value.lastActivity = .now()
         if let sink, (200..<300).contains(head.status.code) {
@@ -276,7 +280,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                 return nil
             }
             state.phase = .finished
-            guard state.isErrorStatus, let head = state.head else { return Self.limitExceeded(maxBodySize) }
+            guard state.isCutAtErrorLimit, let head = state.head else { return Self.limitExceeded(maxBodySize) }
             if room > 0, let kept = buffer.getSlice(at: buffer.readerIndex, length: room) {
                 state.body.append(kept)
             }

@@ -39,6 +39,31 @@ final class FileTransferLoopbackTests: Sendable {
         }
     }
 
+    @Test(
+        "During a download, a redirect's body is kept only up to the error-body limit",
+        arguments: TransportUnderTest.allCases
+    )
+    func redirectBodyCut(_ transportUnderTest: TransportUnderTest) async throws {
+        try await withContract(transportUnderTest) { sandbox, transport in
+            let client = try makeClient(sandbox, transport) { $0.maxErrorBodySize = 1000 }
+            let file = try directory().appendingPathComponent("file.bin")
+            let sink = try DownloadSink(destination: FileDestination(file), resume: false)
+            var url = sandbox.baseURL.appending(path: "_test/status/302")
+            url.append(queryItems: [
+                .init(name: "header", value: "Location:/elsewhere"), .init(name: "pad", value: "300000"),
+            ])
+            let exchange = try await client.exchange(
+                HTTPRequest(method: .get, url: url),
+                body: nil,
+                operation: OperationMetadata(name: "download", redirects: RedirectPolicy.none),
+                isIdempotent: true,
+                transfer: FileTransfer(download: sink)
+            )
+            #expect(exchange.response.status.code == 302)
+            #expect(exchange.body.count == 1000, "the download's lifted limit covers the file's bytes alone")
+        }
+    }
+
     @Test("An interrupted download resumes with a range request", arguments: TransportUnderTest.allCases)
     func resumes(_ transportUnderTest: TransportUnderTest) async throws {
         try await withContract(transportUnderTest) { sandbox, transport in

@@ -203,7 +203,13 @@ private struct TaskState: Sendable {
         self.limits = limits
     }
 
-    private var isErrorStatus: Bool { (response?.status.code ?? 0) >= 400 }
+    /// Whether the body is kept only up to the error-body limit: an error's, and during a
+    /// download any other answer that does not go to the file (a redirect's), since the download
+    /// lifted the success limit for the file's bytes alone.
+    private var isCutAtErrorLimit: Bool {
+        let code = response?.status.code ?? 0
+        return code >= 400 || (sink != nil && !(200..<300).contains(code))
+    }
 
     /// Takes the head; true when the length it announces is already over the success-body limit.
     mutating func receive(_ head: HTTPResponse?, announcing expected: Int64) -> Bool {
@@ -224,7 +230,7 @@ private struct TaskState: Sendable {
         guard limits.bodyCanFollow, status != 204, status != 304, expected > 0 else { return false }
         // Refuse up front when the server announces an oversized success body; an error body
         // is cut at its limit instead.
-        if isErrorStatus {
+        if isCutAtErrorLimit {
             data.reserveCapacity(Int(min(expected, Int64(limits.errorBody))))
             return false
         }
@@ -240,7 +246,7 @@ private struct TaskState: Sendable {
     /// task must stop. An error body is cut at its limit and the rest ignored.
     mutating func append(_ part: Data) -> Bool {
         guard !limitExceeded else { return false }
-        if isErrorStatus {
+        if isCutAtErrorLimit {
             let room = max(limits.errorBody - data.count, 0)
             if room > 0 { data.append(part.prefix(room)) }
             return false
