@@ -24,6 +24,11 @@ public final class ScriptedTransport: HTTPTransport {
         case fail(any Error & Sendable)
         /// Compute the answer from the request.
         case handle(@Sendable (RecordedRequest) async throws -> TransportResponse)
+        /// Answer a download as a streaming transport does: `begin` the sink with a 2xx head,
+        /// `write` parts of the body, and return, or throw to cut the body off midway. The sink is
+        /// closed afterwards. Only a download (a call with a ``HTTPCore/FileTransfer`` sink) can
+        /// take this step.
+        case stream(@Sendable (RecordedRequest, DownloadSink) async throws -> TransportResponse)
     }
 
     /// A request as the transport received it.
@@ -98,6 +103,33 @@ public final class ScriptedTransport: HTTPTransport {
 
     /// Records the request and answers with the next step.
     public func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
+        try await answer(request, body: body, options: options, download: nil).response
+    }
+
+    /// Records the request and answers with the next step: a ``Step/stream(_:)`` step writes to
+    /// the download sink itself; any other answer's body reaches the sink once it is all in, as
+    /// from a transport that cannot stream.
+    public func send(
+        _ request: HTTPRequest,
+        body: Data?,
+        options: TransportOptions,
+        transfer: FileTransfer
+    ) async throws -> TransportResponse {
+        let answered = try await answer(
+            request,
+            body: transfer.bufferedBody(body),
+            options: options,
+            download: transfer.download
+        )
+        return answered.streamed ? answered.response : try transfer.deliverBuffered(answered.response)
+    }
+
+    private func answer(
+        _ request: HTTPRequest,
+        body: Data?,
+        options: TransportOptions,
+        download: DownloadSink?
+    ) async throws -> (response: TransportResponse, streamed: Bool) {
         try Task.checkCancellation()
         guard let url = request.url else {
             throw TransportError(
@@ -117,18 +149,30 @@ public final class ScriptedTransport: HTTPTransport {
             state.requests.append(recorded)
             return handler == nil && !state.steps.isEmpty ? state.steps.removeFirst() : nil
         }
-        if let handler { return try await handler(recorded) }
+        if let handler { return (try await handler(recorded), false) }
         switch step {
         case .respond(let status, let headers, let body):
-            return TransportResponse(
+            let response = TransportResponse(
                 response: HTTPResponse(status: .init(code: status), headerFields: headers),
                 body: body,
                 url: url
             )
+            return (response, false)
         case .fail(let error):
             throw error
         case .handle(let handle):
-            return try await handle(recorded)
+            return (try await handle(recorded), false)
+        case .stream(let stream):
+            guard let download else {
+                throw TransportError(
+                    .other,
+                    requestMayHaveBeenSent: false,
+                    message: "ScriptedTransport's stream step answers a download, not "
+                        + "\(request.method.rawValue) \(url.absoluteString)."
+                )
+            }
+            defer { download.close() }
+            return (try await stream(recorded, download), true)
         case nil:
             throw TransportError(
                 .other,

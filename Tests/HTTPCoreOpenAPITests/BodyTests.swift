@@ -110,22 +110,27 @@ struct BodyTests {
     @Test("A streamed body's spool is this user's only, and goes when a retry ends in an error answer")
     func streamedSpoolAfterError() async throws {
         let before = Set(Fixtures.spoolFiles())
-        let transport = PartThenNotFound()
-        let base = try #require(Harness.serverURL)
-        let core = try HTTPCore.Client(
-            configuration: ClientConfiguration(baseURL: base, timeSource: TestClock()),
-            transport: transport
+        // Half a 2xx body reaches the spool before the connection is lost; the retry gets a 404.
+        let modes = Locked<[Int]>([])
+        let harness = try Harness(
+            [
+                .stream { _, sink in
+                    try sink.begin(HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\"", .contentLength: "10"]))
+                    try sink.write(Data("{\"id\"".utf8))
+                    let attributes = try FileManager.default.attributesOfItem(atPath: sink.partialFile.path)
+                    modes.withLock { $0.append((attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1) }
+                    throw TransportError(.connectionLost, requestMayHaveBeenSent: true, message: "Connection lost.")
+                },
+                .json(["error": "gone"], status: 404),
+            ],
+            options: .init(streamedResponses: ["GetProject"])
         )
-        let api = BasecampOpenAPIExample.Client.basecamp(
-            serverURL: base,
-            transport: HTTPCoreTransport(client: core, configuration: .init(streamedResponses: ["GetProject"]))
-        )
-        let output = try await api.getProject(path: Fixtures.projectPath)
+        let output = try await harness.api.getProject(path: Fixtures.projectPath)
         guard case .notFound = output else {
             Issue.record("expected notFound, got \(output)")
             return
         }
-        #expect(transport.partialFileModes == [0o600])
+        #expect(modes.withLock { $0 } == [0o600])
         #expect(Set(Fixtures.spoolFiles()).subtracting(before).isEmpty)
     }
 
@@ -140,36 +145,5 @@ struct BodyTests {
             Issue.record("expected notFound, got \(output)")
             return
         }
-    }
-}
-
-/// The first attempt streams half a 2xx body to the spool and loses the connection; the retry is
-/// answered 404. Records the mode of the spool's partial file while it is written.
-private final class PartThenNotFound: HTTPTransport {
-    private let modes = Locked<[Int]>([])
-    var partialFileModes: [Int] { modes.withLock { $0 } }
-
-    func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
-        throw TransportError(.other, requestMayHaveBeenSent: false, message: "Only streamed calls expected.")
-    }
-
-    func send(
-        _ request: HTTPRequest,
-        body: Data?,
-        options: TransportOptions,
-        transfer: FileTransfer
-    ) async throws -> TransportResponse {
-        let sink = try #require(transfer.download)
-        let url = try #require(request.url)
-        guard request.headerFields[.range] != nil else {
-            defer { sink.close() }
-            try sink.begin(HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\"", .contentLength: "10"]))
-            try sink.write(Data("{\"id\"".utf8))
-            let attributes = try FileManager.default.attributesOfItem(atPath: sink.partialFile.path)
-            modes.withLock { $0.append((attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1) }
-            throw TransportError(.connectionLost, requestMayHaveBeenSent: true, message: "Connection lost.")
-        }
-        let response = HTTPResponse(status: .notFound, headerFields: [.contentType: "application/json"])
-        return TransportResponse(response: response, body: Data(#"{"error":"gone"}"#.utf8), url: url)
     }
 }

@@ -79,18 +79,17 @@ struct BackupDownloadTests {
     func cancelledMidBody() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let api = ScriptedTransport([
+        // The zip's start arrives, then nothing more until the task is cancelled.
+        let transport = ScriptedTransport([
             loginOK, .json(envelope("getbackupurl", ["url": "https://smpcsonline.com.au/backups/b.zip"])),
+            .stream { _, sink in
+                try sink.begin(HTTPResponse(status: .ok, headerFields: [.contentLength: "1000"]))
+                try sink.write(Data([0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 100)))
+                try await Task.sleep(for: .seconds(60))
+                throw CancellationError()
+            },
         ])
-        var configuration = ClientConfiguration(baseURL: exampleBaseURL, timeSource: TestClock())
-        configuration.retry = .none
-        let client = try MarkbookClient(
-            apiKey: TestAccount.apiKey,
-            username: TestAccount.username,
-            password: TestAccount.password,
-            configuration: configuration,
-            transport: StallingBody(api: api)
-        )
+        let client = try scriptedClient(transport) { $0.retry = .none }
         let task = Task { try await client.downloadBackup(to: directory.appending(path: "backup.zip")) }
         #expect(await waitUntil { ((try? Self.listing(directory)) ?? []).isEmpty == false })
         task.cancel()
@@ -119,29 +118,5 @@ struct BackupDownloadTests {
             let url = try #require(URL(string: "https://example.com/\(hostile)"))
             #expect(BackupURL.fileName(for: url) == "markbook-backup.zip", "\(hostile)")
         }
-    }
-}
-
-/// The API's answers from a script; a file download gets the start of a zip and then nothing more,
-/// until its task is cancelled.
-private struct StallingBody: HTTPTransport {
-    let api: ScriptedTransport
-
-    func send(_ request: HTTPRequest, body: Data?, options: TransportOptions) async throws -> TransportResponse {
-        try await api.send(request, body: body, options: options)
-    }
-
-    func send(
-        _ request: HTTPRequest,
-        body: Data?,
-        options: TransportOptions,
-        transfer: FileTransfer
-    ) async throws -> TransportResponse {
-        let sink = try #require(transfer.download)
-        defer { sink.close() }
-        try sink.begin(HTTPResponse(status: .ok, headerFields: [.contentLength: "1000"]))
-        try sink.write(Data([0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 100)))
-        try await Task.sleep(for: .seconds(60))
-        throw CancellationError()
     }
 }

@@ -38,24 +38,38 @@ extension HTTPTransport {
         options: TransportOptions,
         transfer: FileTransfer
     ) async throws -> TransportResponse {
-        var body = body
-        if let file = transfer.uploadFile {
-            do {
-                body = try Data(contentsOf: file)
-            } catch {
-                throw TransportError.unreadableUpload(file, error)
-            }
-            let length = Int64(body?.count ?? 0)
-            transfer.uploadProgress?(TransferProgress(completed: length, total: length))
+        let result = try await send(request, body: transfer.bufferedBody(body), options: options)
+        return try transfer.deliverBuffered(result)
+    }
+}
+
+extension FileTransfer {
+    /// The body to send whole: the upload file's bytes when there is one, else `body`.
+    ///
+    /// - Throws: ``TransportError`` when the upload file cannot be read; nothing was sent.
+    package func bufferedBody(_ body: Data?) throws -> Data? {
+        guard let uploadFile else { return body }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: uploadFile)
+        } catch {
+            throw TransportError.unreadableUpload(uploadFile, error)
         }
-        var result = try await send(request, body: body, options: options)
-        if let sink = transfer.download, (200..<300).contains(result.response.status.code) {
-            defer { sink.close() }
-            try sink.begin(result.response)
-            try sink.write(result.body)
-            result.body = Data()
-        }
-        return result
+        let length = Int64(bytes.count)
+        uploadProgress?(TransferProgress(completed: length, total: length))
+        return bytes
+    }
+
+    /// `result` with a successful body written to the download sink, as a transport that
+    /// cannot stream delivers it: all at once, after it has arrived.
+    package func deliverBuffered(_ result: TransportResponse) throws -> TransportResponse {
+        guard let download, (200..<300).contains(result.response.status.code) else { return result }
+        defer { download.close() }
+        try download.begin(result.response)
+        try download.write(result.body)
+        var delivered = result
+        delivered.body = Data()
+        return delivered
     }
 }
 
