@@ -31,6 +31,10 @@ enum Labels {
         knownMethods.contains(method.rawValue)
     }
 
+    /// The error code reported for a download whose file could not be written: not an
+    /// `APIError.Code`, since the API did nothing wrong.
+    static let fileWriteErrorCode = "file_write"
+
     /// `2xx` … `5xx` for a status, `error` when no usable status arrived.
     static func statusClass(_ status: Int?) -> String {
         guard let status, (100..<600).contains(status) else { return "error" }

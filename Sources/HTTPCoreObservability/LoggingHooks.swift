@@ -95,7 +95,8 @@ public struct LoggingHooks: Hooks {
         public static let requestID = "httpcore.request_id"
         /// Whether the response came from the client's cache (`true`/`false`).
         public static let fromCache = "httpcore.from_cache"
-        /// The `APIError.Code` of a failed attempt or call, e.g. `network`.
+        /// The `APIError.Code` of a failed attempt or call, e.g. `network`, or `file_write` for a
+        /// download whose file could not be written.
         public static let errorCode = "httpcore.error.code"
         /// The failed call's error message (credential-free by `APIError`'s contract).
         public static let errorMessage = "httpcore.error.message"
@@ -182,7 +183,7 @@ public struct LoggingHooks: Hooks {
     public func operationEnded(_ event: OperationEndEvent) {
         if event.cancelled {
             resolvedLogger.log(level: levels.cancellation, Message.callCancelled, metadata: Self.metadata(for: event))
-        } else if let error = event.error {
+        } else if let error = event.error ?? event.fileError.map({ $0 as any Error }) {
             resolvedLogger.log(
                 level: levels.failure,
                 Message.callFailed,
@@ -268,6 +269,10 @@ public struct LoggingHooks: Hooks {
             metadata[Key.errorCode] = .string(error.code.rawValue)
             metadata[Key.errorMessage] = .string(error.message)
             if let requestID = error.requestID { metadata[Key.requestID] = .string(requestID) }
+        }
+        if let fileError = event.fileError {
+            metadata[Key.errorCode] = .string(Labels.fileWriteErrorCode)
+            metadata[Key.errorMessage] = .string(fileError.description)
         }
         return metadata
     }

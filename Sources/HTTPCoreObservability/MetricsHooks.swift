@@ -68,7 +68,8 @@ public final class MetricsHooks: Hooks {
         public static let method = "method"
         /// `1xx`, `2xx`, `3xx`, `4xx`, `5xx`, `error` or `cancelled`.
         public static let statusClass = "status_class"
-        /// An `APIError.Code` raw value, e.g. `rate_limit`.
+        /// An `APIError.Code` raw value, e.g. `rate_limit`, or `file_write` for a download whose
+        /// file could not be written.
         public static let errorCode = "error_code"
         /// A `CacheEvent.Kind` or `AuthEvent.Kind` raw value.
         public static let event = "event"
@@ -170,9 +171,8 @@ public final class MetricsHooks: Hooks {
         )
         series.counter.increment()
         series.timer.recordNanoseconds(Labels.nanoseconds(event.duration))
-        if let error = event.error {
-            counter(Name.errors, errorDimensions, OperationLabels(event.operation, event.method, error.code.rawValue))
-                .increment()
+        if let code = event.error?.code.rawValue ?? event.fileError.map({ _ in Labels.fileWriteErrorCode }) {
+            counter(Name.errors, errorDimensions, OperationLabels(event.operation, event.method, code)).increment()
         }
     }
 

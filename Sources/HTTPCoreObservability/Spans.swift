@@ -37,7 +37,12 @@ enum Spans {
 
     /// Marks `span` failed with `error`.
     static func fail(_ span: any Span, with error: APIError) {
-        span.attributes[Attribute.errorType] = error.code.rawValue
+        fail(span, with: error, type: error.code.rawValue)
+    }
+
+    /// Marks `span` failed with `error`, named by `type`.
+    static func fail(_ span: any Span, with error: any Error, type: String) {
+        span.attributes[Attribute.errorType] = type
         span.recordError(error)
         span.setStatus(SpanStatus(code: .error))
     }

@@ -39,8 +39,8 @@ public struct TracingMiddleware: Middleware {
         /// On an attempt span, how many times the request had been sent before (absent on the
         /// first attempt).
         public static let resendCount = "http.request.resend_count"
-        /// Why a span failed: an `APIError.Code` raw value, or the HTTP status for an attempt
-        /// answered with 4xx/5xx.
+        /// Why a span failed: an `APIError.Code` raw value, `file_write` for a download whose file
+        /// could not be written, or the HTTP status for an attempt answered with 4xx/5xx.
         public static let errorType = "error.type"
         /// On a call span, the endpoint's operation name, when it has one.
         public static let operationName = "httpcore.operation.name"
@@ -122,6 +122,8 @@ public struct TracingMiddleware: Middleware {
             if let apiError = ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent) as? APIError {
                 if let status = apiError.httpStatus { span.attributes[Attribute.statusCode] = status }
                 Spans.fail(span, with: apiError)
+            } else if let fileError = error as? FileWriteError {
+                Spans.fail(span, with: fileError, type: Labels.fileWriteErrorCode)
             } else {
                 span.attributes[Attribute.cancelled] = true
             }

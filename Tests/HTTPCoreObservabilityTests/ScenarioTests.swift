@@ -346,4 +346,45 @@ struct ScenarioTests {
         #expect(call.errors.map { "\($0.error)" } == [error.map { "\($0)" }])
         #expect(call.events.map(\.name) == ["retry", "retry"])
     }
+
+    @Test("A download whose file cannot be written is a failed call, not a cancelled one, in logs, metrics and spans")
+    func fileWriteFailure() async throws {
+        let full = FileWriteError(path: "report.pdf", reason: .system(errno: ENOSPC))
+        let transport = ScriptedTransport([
+            .stream { _, sink in
+                try sink.begin(HTTPResponse(status: .ok, headerFields: [.contentLength: "10"]))
+                throw full
+            }
+        ])
+        let observed = try observedClient(transport)
+        let directory = FileManager.default.temporaryDirectory.appending(path: "observed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let operation = OperationMetadata(name: "GetThing", service: "things")
+        let endpoint = Endpoint<Data>(.get, "things/1", operation: operation)
+        await #expect(throws: full) {
+            try await observed.client.download(endpoint, to: directory.appending(path: "report.pdf"))
+        }
+
+        let failed = try #require(observed.lines.last)
+        #expect(failed.message == "HTTP call failed")
+        #expect(failed.metadata["httpcore.error.code"] == "file_write")
+        #expect(failed.metadata["httpcore.error.message"] == "Cannot write report.pdf: No space left on device.")
+        #expect(!observed.lines.contains { $0.message == "HTTP call cancelled" })
+
+        let metrics = observed.metrics
+        #expect(
+            try metrics.expectCounter("httpcore.errors", errorDimensions("GetThing", "things", "GET", "file_write"))
+                .values == [1]
+        )
+        #expect(
+            try metrics.expectCounter("httpcore.operations", statusDimensions("GetThing", "things", "GET", "error"))
+                .values == [1]
+        )
+
+        let call = try #require(observed.spans.last)
+        #expect(attributes(call)["error.type"] == "file_write")
+        #expect(attributes(call)["httpcore.cancelled"] == nil)
+        #expect(call.status?.code == .error)
+    }
 }

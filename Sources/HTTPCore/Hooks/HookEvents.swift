@@ -31,6 +31,9 @@ public struct OperationEndEvent: Sendable {
     /// The error the call ends with; `nil` on success. `CancellationError` is reported as `nil`
     /// error with ``cancelled`` set.
     public var error: APIError?
+    /// Why a download's file could not be written (a full disk, say), when that ended the call:
+    /// the answer arrived but was not kept. Not an ``APIError``, since the API did nothing wrong.
+    public var fileError: FileWriteError?
     /// Whether the call was cancelled.
     public var cancelled: Bool
 }

@@ -25,7 +25,7 @@ struct OperationReportStage: Middleware {
         )
         hooks.operationStarted(start)
         let started = timeSource.monotonicNow()
-        func end(status: Int?, error: APIError?, cancelled: Bool) {
+        func end(status: Int?, error: APIError? = nil, fileError: FileWriteError? = nil) {
             hooks.operationEnded(
                 OperationEndEvent(
                     operation: start.operation,
@@ -36,18 +36,20 @@ struct OperationReportStage: Middleware {
                     status: status,
                     attempts: context.attemptsMade,
                     error: error,
-                    cancelled: cancelled
+                    fileError: fileError,
+                    cancelled: status == nil && error == nil && fileError == nil
                 )
             )
         }
         do {
             let result = try await next(request, body, context)
-            end(status: result.response.status.code, error: nil, cancelled: false)
+            end(status: result.response.status.code)
             return result
         } catch {
-            // The stage inside maps every failure to an APIError; anything else is a cancellation.
+            // The stage inside maps every failure to an APIError but a download's file error;
+            // anything else is a cancellation.
             let apiError = error as? APIError
-            end(status: apiError?.httpStatus, error: apiError, cancelled: apiError == nil)
+            end(status: apiError?.httpStatus, error: apiError, fileError: error as? FileWriteError)
             throw error
         }
     }
