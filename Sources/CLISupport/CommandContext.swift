@@ -38,7 +38,7 @@ public final class CommandContext: Sendable {
     private let timeout: Duration
     private let userAgent: String
     private let scrubber: SecretScrubber
-    private let stdout: any OutputSink
+    private let stdout: ScrubbingSink
     private let stderr: any OutputSink
     private let startSandbox: @Sendable (CLIEnvironment) async throws -> StartedSandbox
     private let sandbox = Locked<Task<StartedSandbox, any Error>?>(nil)
@@ -67,7 +67,7 @@ public final class CommandContext: Sendable {
         self.timeout = .milliseconds(Int64((options.timeout * 1000).rounded()))
         self.userAgent = "\(toolName)/\(version.isEmpty ? "dev" : version) (swift-api-sdks)"
         self.scrubber = scrubber
-        self.stdout = ScrubbingSink(base: environment.standardOutput, scrubber: scrubber)
+        self.stdout = ScrubbingSink(base: environment.standardOutput, scrubber: scrubber, carriesResults: true)
         self.stderr = ScrubbingSink(base: environment.standardError, scrubber: scrubber)
         self.progress = ProgressReporter(
             sink: ScrubbingSink(base: environment.standardError, scrubber: scrubber, keepsControls: true),
@@ -124,8 +124,19 @@ public final class CommandContext: Sendable {
     func writeJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        print(String(decoding: data, as: UTF8.self))
+        let data = try encoder.encode(scrubber.scrub(try Self.jsonValue(value)))
+        writeJSONText(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Writes `record` to stdout as one compact line of JSON (`jsonl`), with known secrets
+    /// replaced inside its values so that the line stays valid JSON.
+    public func printJSONLine(_ record: JSONValue) {
+        writeJSONText(String(decoding: scrubber.scrub(record).encoded(), as: UTF8.self))
+    }
+
+    private func writeJSONText(_ text: String) {
+        progress.clear()
+        stdout.writeScrubbedJSON(text + "\n")
     }
 
     /// Writes `table` to stdout, one line per row, fitted to ``outputWidth``.
@@ -294,6 +305,12 @@ public final class CommandContext: Sendable {
     /// clears any progress line.
     func finish() async {
         progress.clear()
+        if scrubber.hasRedactedResults {
+            stderr.write(
+                "note: \(Redactor.placeholder) in the results stands for text equal to a secret this command "
+                    + "was given (a password, token or key).\n"
+            )
+        }
         if let transport = ownTransport.withLock({ $0 }) {
             await transport.shutdown()
         }

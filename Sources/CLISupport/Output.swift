@@ -70,6 +70,11 @@ public final class CapturedOutput: OutputSink {
 final class SecretScrubber: Sendable {
     static let minimumLength = 4
     private let secrets = Locked<[String]>([])
+    private let redactedResults = Locked(false)
+
+    /// Whether a secret was replaced in the results (stdout), which changes data a script reads:
+    /// the command says so on stderr as it ends.
+    var hasRedactedResults: Bool { redactedResults.withLock { $0 } }
 
     func register(_ value: String) {
         guard value.count >= Self.minimumLength else { return }
@@ -82,13 +87,35 @@ final class SecretScrubber: Sendable {
         }
     }
 
-    func scrub(_ text: String) -> String {
+    /// `text` with every secret replaced; `inResults` records a replacement in stdout's results.
+    func scrub(_ text: String, inResults: Bool = false) -> String {
         let secrets = secrets.withLock { $0 }
         var text = text
         for secret in secrets where text.contains(secret) {
             text = text.replacingOccurrences(of: secret, with: Redactor.placeholder)
+            if inResults { redactedResults.withLock { $0 = true } }
         }
         return text
+    }
+
+    /// `value` with every secret replaced inside its strings and member names, and a number that
+    /// spells one replaced by the placeholder string, so JSON output stays valid JSON.
+    func scrub(_ value: JSONValue) -> JSONValue {
+        guard !secrets.withLock(\.isEmpty) else { return value }
+        switch value {
+        case .null, .bool:
+            return value
+        case .integer, .number:
+            let text = String(decoding: value.encoded(), as: UTF8.self)
+            return scrub(text, inResults: true) == text ? value : .string(Redactor.placeholder)
+        case .string(let text):
+            return .string(scrub(text, inResults: true))
+        case .array(let items):
+            return .array(items.map(scrub))
+        case .object(let members):
+            let scrubbed = members.map { (scrub($0.key, inResults: true), scrub($0.value)) }
+            return .object(Dictionary(scrubbed) { first, _ in first })
+        }
     }
 }
 
@@ -98,10 +125,19 @@ struct ScrubbingSink: OutputSink {
     let base: any OutputSink
     let scrubber: SecretScrubber
     var keepsControls = false
+    /// Whether this is stdout's sink, whose replacements change the results.
+    var carriesResults = false
 
     func write(_ text: String) {
-        let scrubbed = scrubber.scrub(text)
+        let scrubbed = scrubber.scrub(text, inResults: carriesResults)
         base.write(keepsControls ? scrubbed : TerminalControls.shown(scrubbed))
+    }
+
+    /// Writes JSON text whose values were already scrubbed (``SecretScrubber/scrub(_:)-(JSONValue)``):
+    /// scrubbing the text again could replace JSON's own syntax, such as a `null` or a member's
+    /// number, and leave output a parser refuses.
+    func writeScrubbedJSON(_ text: String) {
+        base.write(TerminalControls.shown(text))
     }
 
     var failure: OutputFailure? { base.failure }

@@ -197,4 +197,26 @@ struct SecretTests {
         #expect(!result.stderr.contains(Self.token))
         #expect(result.stderr.contains("[REDACTED]"))
     }
+    @Test("A secret equal to a number in JSON becomes a string, so each jsonl line parses; stderr says so")
+    func secretInJSONResults() async throws {
+        let result = await CLIRunner.capture(
+            TestTool.self,
+            arguments: ["stream", "--lines", "1000", "--format", "jsonl"],
+            variables: ["TESTTOOL_TOKEN": "1000"]
+        )
+        #expect(result.exitCode == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1000)
+        #expect(lines.allSatisfy { (try? JSONValue(parsing: Data($0.utf8))) != nil })
+        #expect(lines.last == #"{"line":"[REDACTED]"}"#)
+        #expect(result.stderr.contains("note: [REDACTED] in the results stands for text equal to a secret"))
+
+        let text = await CLIRunner.capture(
+            TestTool.self,
+            arguments: ["stream", "--lines", "999"],
+            variables: ["TESTTOOL_TOKEN": "1000"]
+        )
+        #expect(text.stdout.hasSuffix("line 999\n"))
+        #expect(!text.stderr.contains("[REDACTED]"), "no note when nothing was replaced")
+    }
 }

@@ -31,7 +31,7 @@ struct WebhookEventPrinter: Sendable {
         }
         if json {
             let value = (try? JSONValue(parsing: delivery.body)) ?? .object([:])
-            context.print(String(decoding: value.encoded(), as: UTF8.self))
+            context.printJSONLine(value)
         } else {
             context.print(line(for: event, receivedAt: delivery.receivedAt))
         }

@@ -87,7 +87,7 @@ extension CommandContext {
             try writeJSON(document?(shown) ?? .array(shown))
         case .jsonl:
             for record in records {
-                print(String(decoding: (selection?.subset(of: record) ?? record).encoded(), as: UTF8.self))
+                printJSONLine(selection?.subset(of: record) ?? record)
             }
         case .csv, .tsv:
             let columns = try selection ?? FieldSelection(FieldSelection.topLevelFields(of: records), records: [])
