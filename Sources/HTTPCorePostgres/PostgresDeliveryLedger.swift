@@ -14,15 +14,16 @@ import PostgresNIO
 /// A claim is one `INSERT … ON CONFLICT` that succeeds when the event is new or its last claim's
 /// lease has run out on the server's clock (so a crashed replica's event is taken over once
 /// ``lease`` has passed); a delivery of an event another replica holds is answered 503, so the
-/// sender delivers it again later. Handled events are kept for ``retention``; each record of a
+/// sender delivers it again later. While its handlers run, the receiver renews the claim every
+/// third of the lease, so a handler may take longer than the lease. Handled events are kept for ``retention``; each record of a
 /// handled event also deletes the receiver's rows older than that, so the table stays bounded.
 public struct PostgresDeliveryLedger: WebhookDeliveryLedger, CustomStringConvertible {
     /// The database.
     public let database: PostgresDatabase
     /// Which receiver's deliveries these are: replicas of one receiver share the name.
     public let receiver: String
-    /// How long a claim holds before another replica may take the event over: longer than
-    /// the slowest handler.
+    /// How long a claim holds, unless renewed, before another replica may take the event over:
+    /// how long a crashed replica's event waits.
     public var lease: Duration
     /// How long handled events are remembered: longer than the sender goes on redelivering.
     public var retention: Duration
@@ -83,6 +84,33 @@ public struct PostgresDeliveryLedger: WebhookDeliveryLedger, CustomStringConvert
             }
             // Released between the two statements: the sender's next delivery claims it.
             return .inFlightElsewhere
+        }
+    }
+
+    /// A third of the lease, so that two renewals can fail before the claim runs out.
+    public var renewalInterval: Duration? { lease / 3 }
+
+    /// Extends the claim's lease from now, on the server's clock.
+    ///
+    /// - Returns: `false` when another replica has taken the event over, or it was handled.
+    /// - Throws: ``APIError/network(_:)`` when the database cannot be reached.
+    public func renew(_ claim: WebhookClaim) async throws -> Bool {
+        try await database.prepare()
+        let key = Self.key(claim.eventID)
+        return try await database.withConnection("renew a webhook claim") {
+            [schema = database.schema, receiver, lease] connection in
+            let renewed = try await connection.query(
+                """
+                UPDATE \(unescaped: schema).webhook_deliveries
+                SET lease_until = now() + make_interval(secs => \(lease.seconds)), updated_at = now()
+                WHERE receiver = \(receiver) AND event_id = \(key)
+                    AND state = 'claimed' AND claim_token = \(claim.token)
+                RETURNING 1
+                """,
+                logger: PostgresDatabase.quiet
+            )
+            for try await _ in renewed { return true }
+            return false
         }
     }
 

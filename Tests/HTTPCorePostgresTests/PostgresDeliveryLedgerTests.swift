@@ -62,6 +62,28 @@ struct PostgresDeliveryLedgerTests {
         }
     }
 
+    @Test("A renewed claim outlives its first lease; renewing a claim taken over or handled says it was lost")
+    func renewal() async throws {
+        try await PostgresTestServer.withDatabases(2) { pools in
+            // A lease of zero has run out by the next statement; renewing with a long one keeps it.
+            let short = ledgers(pools, lease: .zero)[0]
+            let long = PostgresDeliveryLedger(database: pools[0], receiver: short.receiver)
+            let other = PostgresDeliveryLedger(database: pools[1], receiver: short.receiver)
+            #expect(long.renewalInterval == .seconds(40))
+
+            let held = try claimed(try await short.claim(.integer(5)))
+            #expect(try await long.renew(held))
+            #expect(try await other.claim(.integer(5)) == .inFlightElsewhere)
+
+            let lost = try claimed(try await short.claim(.integer(6)))
+            let takeover = try claimed(try await other.claim(.integer(6)))
+            #expect(try await long.renew(lost) == false)
+            #expect(try await other.renew(takeover))
+            try await other.markHandled(takeover)
+            #expect(try await other.renew(takeover) == false)
+        }
+    }
+
     @Test("Handled events older than the retention are forgotten by the next record and by prune()")
     func retention() async throws {
         try await PostgresTestServer.withDatabases(1) { pools in

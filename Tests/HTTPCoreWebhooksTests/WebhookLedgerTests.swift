@@ -11,12 +11,21 @@ actor ScriptedLedger: WebhookDeliveryLedger {
 
     var outcome: WebhookClaimOutcome?
     var failsToRecord = false
+    nonisolated let renewalInterval: Duration?
     private(set) var calls: [String] = []
 
-    init(outcome: WebhookClaimOutcome?, failsToRecord: Bool = false) {
+    init(outcome: WebhookClaimOutcome?, failsToRecord: Bool = false, renewalInterval: Duration? = nil) {
         self.outcome = outcome
         self.failsToRecord = failsToRecord
+        self.renewalInterval = renewalInterval
     }
+
+    func renew(_ claim: WebhookClaim) -> Bool {
+        calls.append("renew \(claim.eventID) \(claim.token)")
+        return true
+    }
+
+    var renewals: Int { calls.filter { $0.hasPrefix("renew") }.count }
 
     func claim(_ id: WebhookEventID) throws -> WebhookClaimOutcome {
         calls.append("claim \(id)")
@@ -98,6 +107,24 @@ struct WebhookLedgerTests {
             .deliver(deliveries.body(id: "7", kind: "a"), deliveries)
         #expect(result.statusCode == 500)
         #expect(await failing.calls == ["claim 7", "release 7 t-1"])
+    }
+
+    @Test("While the handlers run the claim is renewed at the ledger's interval; renewals stop before the record")
+    func renewsWhileHandling() async throws {
+        let claim = WebhookClaim(eventID: .integer(7), token: "t-1")
+        let ledger = ScriptedLedger(outcome: .claimed(claim), renewalInterval: .milliseconds(2))
+        var receiver = WebhookReceiver<GenericWebhookEvent>(signature: deliveries.signature, ledger: ledger)
+        // A handler slower than two intervals: it ends once the ledger has seen two renewals.
+        receiver.onAny { _, _ in
+            while await ledger.renewals < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        let result = await receiver.deliver(deliveries.body(id: "7", kind: "a"), deliveries)
+        #expect(result == .handled(id: .integer(7), kind: "a"))
+        let calls = await ledger.calls
+        #expect(calls.first == "claim 7")
+        #expect(calls.dropFirst().dropLast().allSatisfy { $0 == "renew 7 t-1" })
+        #expect(calls.last == "handled 7 t-1", "no renewal after the record")
+        #expect(await ledger.renewals >= 2)
     }
 
     @Test("Handlers that succeeded are reported handled even when the record fails")

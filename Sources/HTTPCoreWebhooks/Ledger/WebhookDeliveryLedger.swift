@@ -6,7 +6,8 @@
 /// redelivery runs them again). A ledger shared by several receivers (replicas of one web app)
 /// lets only one of them handle an event. A claim whose receiver crashed must not block the
 /// event forever: shared ledgers give claims a lease, after which another receiver may take the
-/// event over.
+/// event over. While the handlers run, the receiver ``renew(_:)``s the claim every
+/// ``renewalInterval``, so a slow handler keeps its event and only a crashed one loses it.
 ///
 /// ``InMemoryDeliveryLedger`` (the receiver's default) serves one process; `PostgresDeliveryLedger`
 /// (HTTPCorePostgres) serves a fleet.
@@ -24,6 +25,25 @@ public protocol WebhookDeliveryLedger: Sendable {
     /// Gives the claim up after a handler failed, so the next delivery of the event claims it
     /// again. A claim that another receiver has since taken over is left alone.
     func release(_ claim: WebhookClaim) async throws
+
+    /// How often a receiver renews a claim while the event's handlers run: well inside the
+    /// lease. `nil`, the default, for a ledger whose claims do not run out.
+    var renewalInterval: Duration? { get }
+
+    /// Extends the claim's lease from now.
+    ///
+    /// - Returns: `false` when the claim was lost (another receiver took the event over, or it
+    ///   was handled); the receiver then stops renewing it. The default returns `true`.
+    /// - Throws: When the ledger cannot be reached; the receiver tries again at the next interval.
+    func renew(_ claim: WebhookClaim) async throws -> Bool
+}
+
+extension WebhookDeliveryLedger {
+    /// Never: claims of this ledger do not run out.
+    public var renewalInterval: Duration? { nil }
+
+    /// Does nothing: claims of this ledger do not run out.
+    public func renew(_ claim: WebhookClaim) async throws -> Bool { true }
 }
 
 /// An event id a receiver holds while it runs the event's handlers.

@@ -110,17 +110,37 @@ public struct WebhookReceiver<Event: WebhookEventPayload>: Sendable {
             }
         }
         let context = WebhookContext(eventID: id, kind: kind, headers: headers, body: body, receivedAt: receivedAt)
+        let renewal = claim.flatMap { Self.renewing($0, in: ledger) }
+        let failure: (any Error)?
         do {
             try await chain()(event, context)
+            failure = nil
         } catch {
+            failure = error
+        }
+        renewal?.cancel()
+        await renewal?.value
+        if let failure {
             // A release that fails leaves the claim to expire; the redelivery then takes it over.
             if let claim { try? await ledger.release(claim) }
-            return .handlerFailed(id: id, kind: kind, reason: String(describing: error))
+            return .handlerFailed(id: id, kind: kind, reason: String(describing: failure))
         }
         // The handlers succeeded: a record that fails only risks running them again on a
         // redelivery, which webhook handlers must tolerate anyway.
         if let claim { try? await ledger.markHandled(claim) }
         return .handled(id: id, kind: kind)
+    }
+
+    /// Renews `claim` at the ledger's interval until cancelled, so that handlers slower than the
+    /// lease keep their event; `nil` for a ledger whose claims do not run out.
+    private static func renewing(_ claim: WebhookClaim, in ledger: any WebhookDeliveryLedger) -> Task<Void, Never>? {
+        guard let interval = ledger.renewalInterval else { return nil }
+        return Task {
+            while (try? await Task.sleep(for: interval)) != nil {
+                // An unreachable ledger is tried again next time; a lost claim is not worth renewing.
+                if (try? await ledger.renew(claim)) == false { return }
+            }
+        }
     }
 
     /// The middlewares wrapped around the matching handlers, built inside out in one loop.
