@@ -6,8 +6,11 @@ extension PostgresDatabase {
     /// Runs `body` on a pooled connection, turning database failures into ``APIError``s that
     /// say what failed without quoting the query (its bound values may be tokens).
     ///
-    /// postgres-nio keeps trying to connect to a server that is down; a connection not had
-    /// within ``connectTimeout`` fails with a `network` error instead of waiting on.
+    /// postgres-nio keeps trying to connect to a server that is down, or that refuses the user or
+    /// the database, without saying why; a connection not had within ``connectTimeout`` fails
+    /// with a `network` error instead of waiting on. Until the pool has connected once, a wait
+    /// of a second asks the server directly (``refusal(_:)``), so a wrong user, password or
+    /// database is reported at once and as what it is.
     func withConnection<Result: Sendable>(
         _ action: String,
         _ body: @Sendable (PostgresConnection) async throws -> Result
@@ -18,13 +21,20 @@ extension PostgresDatabase {
                 let leased = Locked(false)
                 group.addTask { [client] in
                     do {
-                        return try await client.withConnection { connection in
+                        return try await client.withConnection { [connected = self.hasConnected] connection in
                             leased.withLock { $0 = true }
+                            connected.withLock { $0 = true }
                             return await Self.outcome(action, on: connection, body)
                         }
                     } catch {
                         return .failure(Self.unreachable(action, error))
                     }
+                }
+                group.addTask {
+                    guard (try? await Task.sleep(for: Self.probeDelay)) != nil, !leased.withLock({ $0 }) else {
+                        return nil
+                    }
+                    return await self.refusal(action).map { .failure($0) }
                 }
                 group.addTask { [connectTimeout] in
                     try? await Task.sleep(for: connectTimeout)
@@ -39,6 +49,30 @@ extension PostgresDatabase {
             }
         }
         return try outcome.get()
+    }
+
+    /// How long an operation waits for the pool before asking the server why it has no connection.
+    static let probeDelay = Duration.seconds(1)
+
+    /// The server's refusal of this database's user, password or database, asked on a connection
+    /// of its own: `nil` once the pool has connected (which proves them, and keeps a busy pool's
+    /// waiters from opening connections), for a database made without a connection string, and
+    /// when the server accepts or cannot be reached.
+    func refusal(_ action: String) async -> APIError? {
+        guard !hasConnected.withLock({ $0 }), let configuration = probeConfiguration?() else { return nil }
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: configuration,
+                id: 0,
+                logger: Self.quiet
+            )
+            try? await connection.close()
+            return nil
+        } catch let error as PSQLError where Self.sqlState(error) != nil {
+            return Self.apiError(error, action)
+        } catch {
+            return nil
+        }
     }
 
     /// Runs `body` on `connection` when given (inside a refresh lock), else on a pooled one.

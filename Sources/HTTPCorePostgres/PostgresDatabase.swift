@@ -33,6 +33,12 @@ public final class PostgresDatabase: Sendable, Service {
 
     let client: PostgresClient
     let configuration: PostgresClient.Configuration
+    /// The same server as a single connection's configuration, for asking why the pool cannot
+    /// connect; known only for a database made from a connection string, since a pool's TLS
+    /// settings cannot be read back.
+    let probeConfiguration: (@Sendable () -> PostgresConnection.Configuration?)?
+    /// Whether the pool has handed out a connection, which proves the address and credentials.
+    let hasConnected = Locked(false)
     let logger: Logger
     private let lifecycle = Locked(Lifecycle.idle)
     let migration = MigrationGate()
@@ -54,10 +60,19 @@ public final class PostgresDatabase: Sendable, Service {
     ///   - logger: Receives postgres-nio's background messages; none by default. Queries carry
     ///     tokens as bound parameters, so keep its level above `debug` in production.
     /// - Throws: ``APIError/usage(_:)`` for a schema name that is not a plain identifier.
-    public init(
+    public convenience init(
         configuration: PostgresClient.Configuration,
         schema: String = "httpcore",
         logger: Logger = Logger(label: "HTTPCorePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        try self.init(configuration: configuration, probe: nil, schema: schema, logger: logger)
+    }
+
+    init(
+        configuration: PostgresClient.Configuration,
+        probe: (@Sendable () -> PostgresConnection.Configuration?)?,
+        schema: String,
+        logger: Logger
     ) throws {
         guard Self.isPlainIdentifier(schema) else {
             throw APIError.usage(
@@ -69,6 +84,7 @@ public final class PostgresDatabase: Sendable, Service {
         self.schema = schema
         self.logger = logger
         self.configuration = configuration
+        self.probeConfiguration = probe
         self.connectTimeout = configuration.options.connectTimeout
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }

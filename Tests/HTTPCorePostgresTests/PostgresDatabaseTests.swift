@@ -114,6 +114,23 @@ struct PostgresMigrationTests {
     }
 
     @Test(
+        "A database or user the server refuses is a usage error naming which, not an unreachable server",
+        arguments: [("database", "3D"), ("user", "28")]
+    )
+    func refusedConnection(part: String, sqlStateClass: String) async throws {
+        var components = try #require(PostgresTestServer.url.flatMap(URLComponents.init(string:)))
+        if part == "database" { components.path = "/no_such_database" } else { components.user = "no_such_role" }
+        // The pool alone would wait out this timeout and say only that the server was unreachable.
+        let database = try PostgresDatabase(url: try #require(components.string), connectTimeout: .seconds(60))
+        let error = try await database.withRunning { database in
+            await caughtAPIError { try await database.migrate() }
+        }
+        #expect(error?.code == .usage)
+        #expect(error?.message.contains("SQLSTATE \(sqlStateClass)") == true)
+        #expect(error?.message.contains(components.password ?? "\u{0}") == false)
+    }
+
+    @Test(
         "Workers migrating at once take turns; each ends at the current version",
         arguments: PostgresTestServer.isolationLevels
     )
