@@ -21,6 +21,9 @@ extension OperationCommand {
         let runner = OperationRunner(context: context, root: root)
         try await runner.run(Self.operation, invocation())
     }
+
+    /// `--watch` runs until Ctrl-C, which ends it with exit 0 (``ListWatcher``).
+    var handlesTerminationSignals: Bool { invocation().watching?.watch == true }
 }
 
 /// What a command line asks of one operation: path values, query items, body fields and the

@@ -25,9 +25,15 @@ public enum CLIRunner {
         signal(SIGPIPE, SIG_IGN)
         // ArgumentParser reads COLUMNS (else the terminal) itself, and traps on a narrow one.
         if HelpText.terminalWidth() < HelpText.minimumWidth { setenv("COLUMNS", String(HelpText.minimumWidth), 1) }
-        let code = await run(tool, arguments: Array(CommandLine.arguments.dropFirst()), environment: .process())
+        let code = await $catchesSignals.withValue(true) {
+            await run(tool, arguments: Array(CommandLine.arguments.dropFirst()), environment: .process())
+        }
         exit(code)
     }
+
+    /// Whether commands run in this process's own `main`, where Ctrl-C and SIGTERM are the
+    /// command's to answer; never in a test that runs a tool in-process.
+    @TaskLocal private static var catchesSignals = false
 
     /// Runs the tool with `arguments` in `environment` and returns the exit code; everything is
     /// written to the environment's sinks.
@@ -102,9 +108,22 @@ public enum CLIRunner {
             stderr: stderr,
             command: type(of: toolCommand)
         )
-        // The command runs in its own task so that losing stdout can stop it, as SIGPIPE would.
+        // The command runs in its own task so that losing stdout can stop it, as SIGPIPE would,
+        // and Ctrl-C too: cancelled, it ends through its own cleanup and its outcome is reported.
+        let signals = catchesSignals && !toolCommand.handlesTerminationSignals ? TerminationSignals() : nil
         let work = Task { try await toolCommand.run(in: context) }
         output.whenFailed { work.cancel() }
+        let interrupted = Locked(false)
+        let interruption = (signals?.arrivals).map { arrivals in
+            Task {
+                for await _ in arrivals {
+                    TerminationSignals.restoreDefaultHandlers()
+                    interrupted.withLock { $0 = true }
+                    work.cancel()
+                    return
+                }
+            }
+        }
         let failure: (any Error)?
         do {
             try await withTaskCancellationHandler {
@@ -116,6 +135,8 @@ public enum CLIRunner {
         } catch {
             failure = error
         }
+        interruption?.cancel()
+        withExtendedLifetime(signals) {}
         // Stop the sandbox, shut the transport down and clear any progress line before the error
         // is printed.
         await context.finish()
@@ -123,7 +144,8 @@ public enum CLIRunner {
         guard output.failure == nil, let failure else {
             return reporter.finish(ExitPolicy.success, output: output.failure)
         }
-        return reporter.report(failure)
+        // Whatever a cancelled command threw on its way out, the signal is why it ended.
+        return reporter.report(interrupted.withLock { $0 } ? CancellationError() : failure)
     }
 
     // MARK: Helpers

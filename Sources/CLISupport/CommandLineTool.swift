@@ -111,9 +111,18 @@ public protocol ToolCommand: AsyncParsableCommand {
     /// failures and `ValidationError` for a bad command line; ``CLIRunner`` turns them into the
     /// message and exit code.
     func run(in context: CommandContext) async throws
+
+    /// Whether this run catches Ctrl-C (SIGINT) and SIGTERM itself, as a command that runs until
+    /// stopped does (``Interruption``). Otherwise ``CLIRunner/main(_:)`` catches them and cancels
+    /// the command, which ends through its own cleanup and exits `cancelled` (130). `false` by
+    /// default.
+    var handlesTerminationSignals: Bool { get }
 }
 
 extension ToolCommand {
+    /// The runner's handling: a signal cancels the command.
+    public var handlesTerminationSignals: Bool { false }
+
     /// Refuses to run outside ``CLIRunner``, which supplies the ``CommandContext``.
     public mutating func run() async throws {
         throw ValidationError(

@@ -74,6 +74,12 @@ public final class TerminationSignals {
         continuation.finish()
     }
 
+    /// Gives SIGINT and SIGTERM their default handlers back, so the next one ends the process:
+    /// for a second Ctrl-C when the first is taking too long to take effect.
+    public static func restoreDefaultHandlers() {
+        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_DFL) }
+    }
+
     /// Waits for the next SIGINT or SIGTERM and returns which; cancelling the wait returns SIGTERM.
     public func next() async -> Int32 {
         for await signalNumber in arrivals { return signalNumber }

@@ -66,24 +66,19 @@ struct BackupDownloadCommand: MarkbookCommand {
             let total = progress.total.map { " of \(Self.size(Int($0)))" } ?? ""
             context.progress.update("Downloading the backup: \(Self.size(Int(progress.completed)))\(total)")
         }
-        let downloaded = Locked<BackupDownload?>(nil)
+        // Ctrl-C cancels the download (CLIRunner) rather than killing the process, so the SDK
+        // removes the zip's hidden staging file instead of leaving a truncated one behind.
+        let saved: BackupDownload
         do {
-            // Ctrl-C cancels the download rather than killing the process, so the SDK removes
-            // the zip's hidden staging file instead of leaving a truncated one behind.
-            let signal = try await Interruption.run { [force] in
-                let saved =
-                    toStandardOutput
-                    ? try await client.downloadBackup(to: .standardOutput, progress: report)
-                    : try await client.downloadBackup(to: destination, replacing: force, progress: report)
-                downloaded.withLock { $0 = saved }
-            }
-            if signal != nil { throw CancellationError() }
+            saved =
+                toStandardOutput
+                ? try await client.downloadBackup(to: .standardOutput, progress: report)
+                : try await client.downloadBackup(to: destination, replacing: force, progress: report)
         } catch let unavailable as BackupUnavailable {
             throw Self.failure(unavailable)
         } catch let error as APIError {
             throw Self.restated(error)
         }
-        guard let saved = downloaded.withLock({ $0 }) else { throw CancellationError() }
         guard !toStandardOutput else {
             return context.note("Wrote the backup (\(Self.size(saved.byteCount))) to standard output.")
         }

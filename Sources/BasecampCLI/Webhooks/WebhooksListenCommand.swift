@@ -9,6 +9,9 @@ import HTTPCoreWebhooks
 /// `basecamp webhooks listen`: a local receiver that prints each verified event as it arrives
 /// and, with `--forward`, relays it to a local app.
 struct WebhooksListenCommand: BasecampSubcommand {
+    /// Ctrl-C stops the server, which then deletes the webhook it registered.
+    var handlesTerminationSignals: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "listen",
         abstract: "Receive webhook deliveries locally and print each event as it arrives.",
