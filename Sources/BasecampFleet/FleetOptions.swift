@@ -47,6 +47,7 @@ struct FleetOptions: ParsableArguments {
         OAuthClient(
             registration: OAuthClientRegistration(
                 clientID: FleetSignInCommand.clientID,
+                clientSecret: FleetSignInCommand.clientSecret,
                 redirectURI: URL(string: "http://127.0.0.1:9/callback")
             ),
             server: BasecampOAuth.launchpad(at: sandboxURL.appending(path: "launchpad")),

@@ -17,6 +17,8 @@ struct FleetSignInCommand: AsyncParsableCommand {
 
     /// The OAuth client id the sandbox registers for the fleet.
     static let clientID = "basecamp-fleet"
+    /// Launchpad has no public clients.
+    static let clientSecret = "basecamp-fleet-secret"
 
     @OptionGroup var fleet: FleetOptions
 

@@ -48,7 +48,7 @@ struct OpenAPIExample {
                     // Launchpad wants the redirect URI the code was issued for again on each refresh.
                     extraFields: [
                         "grant_type": "refresh_token", "client_id": SandboxSignIn.clientID,
-                        "redirect_uri": SandboxSignIn.redirectURI,
+                        "client_secret": SandboxSignIn.clientSecret, "redirect_uri": SandboxSignIn.redirectURI,
                     ]
                 )
             )

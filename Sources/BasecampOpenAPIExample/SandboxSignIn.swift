@@ -5,6 +5,8 @@ import HTTPCore
 /// code, exchanged at the token endpoint), so the example starts with real, refreshable tokens.
 enum SandboxSignIn {
     static let clientID = "openapi-example"
+    /// Launchpad has no public clients: every token request carries the integration's secret.
+    static let clientSecret = "openapi-example-secret"
     /// Where Launchpad sends the code; nothing needs to listen there, as the redirect is read, not followed.
     static let redirectURI = "http://127.0.0.1:9/callback"
 
@@ -13,7 +15,7 @@ enum SandboxSignIn {
     /// - Throws: ``HTTPCore/APIError`` when the sandbox refuses the sign-in.
     static func credentials(sandbox: URL) async throws -> TokenCredentials {
         let client = try HTTPCore.Client(
-            configuration: ClientConfiguration(baseURL: sandbox, userAgent: "openapi-example")
+            configuration: ClientConfiguration(baseURL: sandbox, userAgent: "openapi-example (examples@example.com)")
         )
         let authorize = Endpoint<Data>(
             .get,
@@ -29,7 +31,8 @@ enum SandboxSignIn {
             .post,
             "launchpad/authorization/token",
             body: .form([
-                "type": "web_server", "client_id": clientID, "redirect_uri": redirectURI, "code": code,
+                "type": "web_server", "client_id": clientID, "client_secret": clientSecret,
+                "redirect_uri": redirectURI, "code": code,
             ]),
             operation: OperationMetadata(name: "ExchangeCode")
         )

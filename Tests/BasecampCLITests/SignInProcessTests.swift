@@ -306,6 +306,8 @@ struct SignInProcessTests {
                 "BASECAMP_BASE_URL": base,
                 "BASECAMP_LAUNCHPAD_URL": sandbox.baseURL.appending(path: "launchpad").absoluteString,
                 "BASECAMP_CLIENT_ID": "signin-tests",
+                // A Launchpad integration has a secret; the resource-first server takes it too.
+                "BASECAMP_CLIENT_SECRET": "signin-tests-secret",
             ]) { $1 }
             try await body(authorization, variables, folder)
         }

@@ -57,7 +57,9 @@ extension SignInSandboxTests {
             let unsent = await #expect(throws: APIError.self) { _ = try await unregistered.refresh(credentials) }
             #expect(unsent?.code == .usage)
             // A client that sends it anyway, by hand, is refused by the sandbox as Launchpad would.
-            let form = "type=refresh&refresh_token=\(credentials.refreshToken ?? "")&client_id=sandbox-app"
+            let form =
+                "type=refresh&refresh_token=\(credentials.refreshToken ?? "")&client_id=sandbox-app"
+                + "&client_secret=sandbox-app-secret"
             var request = HTTPRequest(
                 method: .post,
                 url: sandbox.baseURL.appending(path: "launchpad/authorization/token")

@@ -49,6 +49,7 @@ struct SignInSandboxTests {
         _ sandbox: Sandbox,
         registration: OAuthClientRegistration = OAuthClientRegistration(
             clientID: "sandbox-app",
+            clientSecret: "sandbox-app-secret",
             redirectURI: URL(string: "http://127.0.0.1:9/callback")
         )
     ) -> OAuthClient {
@@ -348,6 +349,39 @@ struct SignInSandboxTests {
                 .projects.list()
             }
             #expect(error?.code == .authRequired)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test(
+        "Launchpad takes no token request without a client secret or a User-Agent; the resource-first server needs no secret",
+        arguments: [
+            ("launchpad/authorization/token", "client_secret=s&", Self.agent, 400, "invalid_grant"),
+            ("launchpad/authorization/token", "", Self.agent, 401, "invalid_client"),
+            ("launchpad/authorization/token", "client_secret=s&", "", 400, "invalid_request"),
+            ("oauth/token", "", Self.agent, 400, "invalid_grant"),
+            ("launchpad/authorization.json", "", "", 400, "invalid_request"),
+        ]
+    )
+    func launchpadStrictness(path: String, secret: String, agent: String, status: Int, error: String) async throws {
+        try await withAuthSandbox { sandbox, _ in
+            var request = HTTPRequest(
+                method: path.hasSuffix(".json") ? .get : .post,
+                url: sandbox.baseURL.appending(path: path)
+            )
+            request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+            request.headerFields[.authorization] = path.hasSuffix(".json") ? "Bearer some-token" : nil
+            request.headerFields[.userAgent] = agent
+            // A code nobody was issued: refused as invalid_grant once the client itself is accepted.
+            let form =
+                "\(secret)grant_type=authorization_code&client_id=any-app&code=unknown&redirect_uri=http://127.0.0.1:9/cb"
+            let answer = try await URLSessionTransport().send(
+                request,
+                body: path.hasSuffix(".json") ? nil : Data(form.utf8),
+                options: TransportOptions()
+            )
+            #expect(answer.response.status.code == status)
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("\"\(error)\""))
         }
     }
 }

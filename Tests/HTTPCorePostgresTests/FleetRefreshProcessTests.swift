@@ -28,6 +28,7 @@ struct FleetRefreshProcessTests {
             let oauth = OAuthClient(
                 registration: OAuthClientRegistration(
                     clientID: "sandbox-app",
+                    clientSecret: "sandbox-app-secret",
                     redirectURI: URL(string: "http://127.0.0.1:9/callback")
                 ),
                 server: BasecampOAuth.launchpad(at: sandbox.baseURL.appending(path: "launchpad")),

@@ -45,6 +45,8 @@ if arguments[1].hasPrefix("postgres://") {
 let oauth = OAuthClient(
     registration: OAuthClientRegistration(
         clientID: arguments[2],
+        // The secret the tests give their Launchpad client, which has no public clients.
+        clientSecret: "sandbox-app-secret",
         redirectURI: URL(string: "http://127.0.0.1:9/callback")
     ),
     server: AuthorizationServer(authorizationEndpoint: nil, tokenEndpoint: tokenURL, tokenRequestStyle: .legacyType),

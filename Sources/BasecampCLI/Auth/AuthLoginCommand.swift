@@ -222,7 +222,9 @@ struct AuthLoginCommand: BasecampSubcommand {
         )
     }
 
-    /// The client id and secret from the flags or the environment; the sandbox accepts any id.
+    /// The client id and secret from the flags or the environment; the sandbox accepts any id,
+    /// and under `--sandbox` one is made up, with a secret for its Launchpad, which has no public
+    /// clients.
     func clientRegistration(_ context: CommandContext) throws -> OAuthClientRegistration {
         let id = clientID.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("CLIENT_ID")
         guard let id = id ?? (context.usesSandbox ? "basecamp-cli-sandbox" : nil) else {
@@ -230,7 +232,8 @@ struct AuthLoginCommand: BasecampSubcommand {
                 "No client id: pass --client-id or set BASECAMP_CLIENT_ID (register an integration at https://launchpad.37signals.com/integrations)."
             )
         }
-        let secret = clientSecret.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("CLIENT_SECRET")
+        let given = clientSecret.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("CLIENT_SECRET")
+        let secret = given ?? (context.usesSandbox ? "basecamp-cli-sandbox-secret" : nil)
         if let secret { context.registerSecret(secret) }
         return OAuthClientRegistration(clientID: id, clientSecret: secret)
     }

@@ -42,7 +42,7 @@ struct FleetSandboxCommand: AsyncParsableCommand {
             return url
         }
         var options = SandboxAuthorizationOptions(accessTokenLifetime: tokenLifetime, requiresIssuedTokens: true)
-        options.clients = [.init(id: FleetSignInCommand.clientID)]
+        options.clients = [.init(id: FleetSignInCommand.clientID, secret: FleetSignInCommand.clientSecret)]
         let authorization = BasecampSandboxAuthorization(options: options)
         var module = BasecampSandboxModule(authorization: authorization)
         module.rateLimiter.setLimit(.basecamp)

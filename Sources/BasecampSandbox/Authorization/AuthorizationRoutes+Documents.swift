@@ -89,7 +89,7 @@ extension AuthorizationRoutes {
             let unavailable = "The device grant is not enabled yet."
             throw OAuthRefusal("temporarily_unavailable", unavailable, status: .serviceUnavailable)
         }
-        let (form, clientID) = try await authenticatedForm(request)
+        let (form, clientID) = try await authenticatedForm(request, on: .resourceFirst)
         let (deviceCode, userCode) = (SandboxSecrets.make("sbx_dc_"), SandboxSecrets.userCode())
         let (now, interval) = (authorization.now(), authorization.options.deviceInterval)
         authorization.update { records in

@@ -12,7 +12,7 @@ import Hummingbird
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension AuthorizationRoutes {
     func token(_ request: Request, on server: IssuingServer) async throws -> Response {
-        let (form, clientID) = try await authenticatedForm(request)
+        let (form, clientID) = try await authenticatedForm(request, on: server)
         switch Self.grant(form, on: server) {
         case "authorization_code"?: return try exchange(form, clientID: clientID, on: server)
         case "refresh_token"?: return try refresh(form, clientID: clientID, on: server)

@@ -22,32 +22,33 @@ struct AuthorizationRoutes: Sendable {
     func register(on router: Router<SandboxRequestContext>) {
         router.get("launchpad/authorization/new") { request, _ in authorize(request, on: .launchpad) }
         router.post("launchpad/authorization/token") { request, _ in
-            try await answer { try await token(request, on: .launchpad) }
+            try await answer(request) { try await token(request, on: .launchpad) }
         }
         router.get("launchpad/authorization.json") { request, _ in
-            try await answer { try authorizationDocument(request) }
+            try await answer(request) { try authorizationDocument(request) }
         }
         router.get(".well-known/oauth-protected-resource") { request, _ in protectedResource(request) }
         router.get(".well-known/oauth-authorization-server") { request, _ in
-            try await answer(resourceFirst: true) { serverMetadata(request) }
+            try await answer(request, resourceFirst: true) { serverMetadata(request) }
         }
         router.get("oauth/authorize") { request, _ in
-            try await answer(resourceFirst: true) { authorize(request, on: .resourceFirst) }
+            try await answer(request, resourceFirst: true) { authorize(request, on: .resourceFirst) }
         }
         router.post("oauth/token") { request, _ in
-            try await answer(resourceFirst: true) { try await token(request, on: .resourceFirst) }
+            try await answer(request, resourceFirst: true) { try await token(request, on: .resourceFirst) }
         }
         router.post("oauth/device_authorization") { request, _ in
-            try await answer(resourceFirst: true) { try await deviceAuthorization(request) }
+            try await answer(request, resourceFirst: true) { try await deviceAuthorization(request) }
         }
         router.get("oauth/device") { _, _ in
             Self.page("Enter the code shown by your device. (The sandbox approves it by itself.)")
         }
     }
 
-    /// What `handler` answers, or the OAuth error it throws; a `resourceFirst` route answers
-    /// `404` while that server is off, so clients fall back to Launchpad.
+    /// What `handler` answers, or the OAuth error it throws, also for a request without a `User-Agent`;
+    /// a `resourceFirst` route answers `404` while that server is off, so clients fall back to Launchpad.
     private func answer(
+        _ request: Request,
         resourceFirst: Bool = false,
         _ handler: () async throws -> Response
     ) async throws -> Response {
@@ -55,6 +56,7 @@ struct AuthorizationRoutes: Sendable {
             return Self.json(["error": "Not found."], status: .notFound)
         }
         do {
+            guard request.userAgent != nil else { throw OAuthRefusal("invalid_request", "Send a User-Agent.") }
             return try await handler()
         } catch let refusal as OAuthRefusal {
             var headers: HTTPFields = [:]
@@ -81,16 +83,17 @@ struct AuthorizationRoutes: Sendable {
         return (id, form["client_secret"])
     }
 
-    /// The form of a token or device request and the client it authenticates.
+    /// The form of a token or device request and the client id it authenticates, with a secret on Launchpad.
     ///
     /// - Throws: ``OAuthRefusal`` `invalid_request` for a body that is not a form,
     ///   `invalid_client` for an unknown client or a wrong secret.
-    func authenticatedForm(_ request: Request) async throws -> (form: [String: String], clientID: String) {
+    func authenticatedForm(_ request: Request, on server: IssuingServer) async throws -> ([String: String], String) {
         var request = request
         guard let form = try await request.formFields(upTo: Self.maxFormSize) else {
             throw OAuthRefusal("invalid_request", "Send a form body with each field once.")
         }
         guard let client = Self.clientCredentials(request, form: form),
+            server == .resourceFirst || client.secret?.isEmpty == false,
             authorization.authenticates(clientID: client.id, secret: client.secret)
         else {
             throw OAuthRefusal("invalid_client", "Unknown client or wrong secret.", status: .unauthorized)

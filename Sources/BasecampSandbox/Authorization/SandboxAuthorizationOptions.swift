@@ -4,10 +4,10 @@ public import Foundation
 /// How the sandbox's authorization servers behave: token lifetimes, clients, the device grant,
 /// and whether the API accepts only tokens they issued.
 ///
-/// The defaults play Launchpad's lifetimes (two weeks), accept any client id as a public
-/// client, approve every sign-in at once (a device code after two polls), and leave the API
-/// accepting any non-empty token, as the sandbox always has. ``fromEnvironment(_:)`` reads the
-/// same settings from `BASECAMP_SANDBOX_*` variables for `basecamp --sandbox` and `api-sandbox`.
+/// The defaults play Launchpad's lifetimes (two weeks), accept any client id (public on the resource-first server;
+/// Launchpad, which has no public clients, wants a secret), approve every sign-in at once (a device code after two
+/// polls), and leave the API accepting any non-empty token. ``fromEnvironment(_:)`` reads the same settings from
+/// `BASECAMP_SANDBOX_*` variables for `basecamp --sandbox` and `api-sandbox`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public struct SandboxAuthorizationOptions: Sendable {
     /// A client the servers know, with its secret when it is confidential.
@@ -26,7 +26,7 @@ public struct SandboxAuthorizationOptions: Sendable {
 
     /// Seconds an access token lives (`expires_in`); short values exercise refresh.
     public var accessTokenLifetime: Int
-    /// The registered clients; empty accepts any client id as a public client.
+    /// The registered clients; empty accepts any client id (with a secret on Launchpad, which has no public clients).
     public var clients: [Client]
     /// Whether the API answers 401 to tokens the servers did not issue. Off by default: any
     /// non-empty token works, and only tokens the servers issued and then expired or revoked

@@ -109,17 +109,14 @@ final class BasecampServer: Sendable {
                 return response
             }
             guard request.userAgent != nil else { throw APIFailure(400, "User-Agent must name your app and a contact") }
-            // Any non-empty bearer token works, except those the module rejects and those the
-            // authorization servers refuse (issued and then expired or revoked).
+            // Any non-empty bearer token works but those rejected, or issued and then expired or revoked.
             guard let token = request.bearerToken else { throw APIFailure(401, "OAuth token required") }
             guard !rejectedTokens.contains(token) else { throw APIFailure(401, "OAuth token invalid") }
             guard authorization.accepts(token) else { throw APIFailure(401, "OAuth token expired (old age)") }
-            let body: Call.Body
-            if streamingBody {
-                body = .file(try await files.receive(request.body, declaredLength: request.headers[.contentLength]))
-            } else {
-                body = .data(Data(try await request.collectBody(upTo: Self.maxBodySize).readableBytesView))
-            }
+            let body: Call.Body =
+                streamingBody
+                ? .file(try await files.receive(request.body, declaredLength: request.headers[.contentLength]))
+                : .data(Data(try await request.collectBody(upTo: Self.maxBodySize).readableBytesView))
             do {
                 response = try answer(body, requestID)
             } catch {
