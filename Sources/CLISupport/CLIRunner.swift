@@ -145,7 +145,10 @@ public enum CLIRunner {
             return reporter.finish(ExitPolicy.success, output: output.failure)
         }
         // Whatever a cancelled command threw on its way out, the signal is why it ended.
-        return reporter.report(interrupted.withLock { $0 } ? CancellationError() : failure)
+        guard !interrupted.withLock({ $0 }), !(failure is CancellationError) else {
+            return reporter.cancelled(hint: context.interruptedWrites.hint)
+        }
+        return reporter.report(failure)
     }
 
     // MARK: Helpers

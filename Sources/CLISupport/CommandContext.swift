@@ -42,6 +42,8 @@ public final class CommandContext: Sendable {
     private let stderr: any OutputSink
     private let startSandbox: @Sendable (CLIEnvironment) async throws -> StartedSandbox
     private let sandbox = Locked<Task<StartedSandbox, any Error>?>(nil)
+    /// Writes a cancellation cut short, for the `cancelled` report.
+    let interruptedWrites = InterruptedWrites()
     private let ownTransport = Locked<ToolTransport?>(nil)
 
     init(
@@ -255,16 +257,14 @@ public final class CommandContext: Sendable {
         configuration.retry = retries ? .default : .none
         configuration.timeSource = environment.clock
         configuration.userAgent = userAgent
-        var hooks: [any Hooks] = []
+        var hooks: [any Hooks] = [interruptedWrites]
         if isVerbose {
             hooks.append(VerboseLog.hooks(writingTo: stderr))
         }
         if progress.isEnabled {
             hooks.append(ProgressHooks(reporter: progress))
         }
-        if !hooks.isEmpty {
-            configuration.hooks = hooks.count == 1 ? hooks[0] : ChainHooks(hooks)
-        }
+        configuration.hooks = hooks.count == 1 ? hooks[0] : ChainHooks(hooks)
         return APIConnection(
             configuration: configuration,
             transport: environment.transport ?? defaultTransport(),

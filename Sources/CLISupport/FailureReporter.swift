@@ -53,7 +53,7 @@ struct FailureReporter<Tool: CommandLineTool> {
         case let error as any APIErrorConvertible:
             return report(error.apiError)
         case is CancellationError:
-            return write(ErrorReport(code: "cancelled", message: "Cancelled.", exitCode: ExitPolicy.cancelled))
+            return cancelled(hint: nil)
         case let error as ConfigurationError:
             return write(
                 ErrorReport(
@@ -131,6 +131,11 @@ struct FailureReporter<Tool: CommandLineTool> {
 
     /// A usage error found after parsing: ArgumentParser's layout, with the usage line of the
     /// subcommand that ran rather than the tool's.
+    /// Reports a cancelled command (Ctrl-C, SIGTERM), with `hint` naming any write it cut short.
+    func cancelled(hint: String?) -> Int32 {
+        write(ErrorReport(code: "cancelled", message: "Cancelled.", hint: hint, exitCode: ExitPolicy.cancelled))
+    }
+
     private func usage(_ message: String, hint: String?) -> Int32 {
         let path = commandPath.joined(separator: " ")
         if json {

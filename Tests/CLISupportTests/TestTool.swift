@@ -121,12 +121,14 @@ struct Fetch: ToolCommand {
     @ParentCommand var tool: TestTool
     var global: GlobalOptions { tool.global }
     @Option var secretQuery: String?
+    @Option var path = "hello"
+    @Flag var post = false
 
     func run(in context: CommandContext) async throws {
         var connection = try await context.connection()
         connection.configuration.redactor.addSecretQueryParameter("apikey")
         let client = try Client(configuration: connection.configuration, transport: connection.transport)
-        let body = try await client.send(Endpoint<JSONValue>(.get, "hello", query: ["apikey": secretQuery]))
+        let body = try await client.send(Endpoint<JSONValue>(post ? .post : .get, path, query: ["apikey": secretQuery]))
         context.print("base: \(connection.configuration.baseURL.absoluteString)")
         context.print("retry attempts: \(connection.configuration.retry.maxAttempts)")
         context.print("timeout ms: \(Int(connection.configuration.timeout / .milliseconds(1)))")
