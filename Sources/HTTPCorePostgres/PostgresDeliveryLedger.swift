@@ -87,8 +87,9 @@ public struct PostgresDeliveryLedger: WebhookDeliveryLedger, CustomStringConvert
         }
     }
 
-    /// A third of the lease, so that two renewals can fail before the claim runs out.
-    public var renewalInterval: Duration? { lease / 3 }
+    /// A third of the lease, so that two renewals can fail before the claim runs out; `nil` for a
+    /// lease of zero, whose claims have run out by the next statement anyway.
+    public var renewalInterval: Duration? { lease > .zero ? lease / 3 : nil }
 
     /// Extends the claim's lease from now, on the server's clock.
     ///

@@ -30,7 +30,8 @@ struct InterruptProcessTests {
             sandbox.release(hold)
 
             #expect(status == ExitPolicy.cancelled, "\(download.stderr.text)")
-            let report = try JSONValue(parsing: Data(download.stderr.text.utf8))
+            let last = download.stderr.text.split(separator: "\n").last.map(String.init) ?? ""
+            let report = try JSONValue(parsing: Data(last.utf8))
             #expect(report["code"] == "cancelled")
             #expect(report["exitCode"] == .integer(Int(ExitPolicy.cancelled)))
             #expect(download.stdout.text.isEmpty)

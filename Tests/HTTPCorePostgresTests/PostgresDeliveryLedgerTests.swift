@@ -70,6 +70,7 @@ struct PostgresDeliveryLedgerTests {
             let long = PostgresDeliveryLedger(database: pools[0], receiver: short.receiver)
             let other = PostgresDeliveryLedger(database: pools[1], receiver: short.receiver)
             #expect(long.renewalInterval == .seconds(40))
+            #expect(short.renewalInterval == nil)
 
             let held = try claimed(try await short.claim(.integer(5)))
             #expect(try await long.renew(held))
