@@ -30,14 +30,14 @@ extension PostgresDatabase {
                         return .failure(Self.unreachable(action, error))
                     }
                 }
-                group.addTask {
-                    guard (try? await Task.sleep(for: Self.probeDelay)) != nil, !leased.withLock({ $0 }) else {
-                        return nil
-                    }
-                    return await self.refusal(action).map { .failure($0) }
-                }
                 group.addTask { [connectTimeout] in
-                    try? await Task.sleep(for: connectTimeout)
+                    let deadline = ContinuousClock.now + connectTimeout
+                    if (try? await Task.sleep(for: min(Self.probeDelay, connectTimeout))) != nil,
+                        !leased.withLock({ $0 }), let refusal = await self.refusal(action)
+                    {
+                        return .failure(refusal)
+                    }
+                    try? await Task.sleep(until: deadline)
                     return leased.withLock { $0 } ? nil : .failure(Self.unreachable(action, nil))
                 }
                 for await result in group {
