@@ -89,33 +89,51 @@ final class SecretScrubber: Sendable {
 
     /// `text` with every secret replaced; `inResults` records a replacement in stdout's results.
     func scrub(_ text: String, inResults: Bool = false) -> String {
-        let secrets = secrets.withLock { $0 }
-        var text = text
-        for secret in secrets where text.contains(secret) {
-            text = text.replacingOccurrences(of: secret, with: Redactor.placeholder)
-            if inResults { redactedResults.withLock { $0 = true } }
-        }
-        return text
+        let (scrubbed, changed) = Self.replacing(secrets.withLock { $0 }, in: text)
+        if inResults, changed { redactedResults.withLock { $0 = true } }
+        return scrubbed
     }
 
     /// `value` with every secret replaced inside its strings and member names, and a number that
     /// spells one replaced by the placeholder string, so JSON output stays valid JSON.
     func scrub(_ value: JSONValue) -> JSONValue {
-        guard !secrets.withLock(\.isEmpty) else { return value }
-        switch value {
-        case .null, .bool:
-            return value
-        case .integer, .number:
-            let text = String(decoding: value.encoded(), as: UTF8.self)
-            return scrub(text, inResults: true) == text ? value : .string(Redactor.placeholder)
-        case .string(let text):
-            return .string(scrub(text, inResults: true))
-        case .array(let items):
-            return .array(items.map(scrub))
-        case .object(let members):
-            let scrubbed = members.map { (scrub($0.key, inResults: true), scrub($0.value)) }
-            return .object(Dictionary(scrubbed) { first, _ in first })
+        let secrets = secrets.withLock { $0 }
+        guard !secrets.isEmpty else { return value }
+        var changed = false
+        func text(_ text: String) -> String {
+            let result = Self.replacing(secrets, in: text)
+            changed = changed || result.changed
+            return result.text
         }
+        func walk(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .null, .bool:
+                return value
+            case .integer, .number:
+                let spelled = String(decoding: value.encoded(), as: UTF8.self)
+                return text(spelled) == spelled ? value : .string(Redactor.placeholder)
+            case .string(let string):
+                return .string(text(string))
+            case .array(let items):
+                return .array(items.map(walk))
+            case .object(let members):
+                return .object(Dictionary(members.map { (text($0.key), walk($0.value)) }) { first, _ in first })
+            }
+        }
+        let scrubbed = walk(value)
+        if changed { redactedResults.withLock { $0 = true } }
+        return scrubbed
+    }
+
+    /// `text` with each of `secrets` replaced, and whether any was there.
+    private static func replacing(_ secrets: [String], in text: String) -> (text: String, changed: Bool) {
+        var text = text
+        var changed = false
+        for secret in secrets where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: Redactor.placeholder)
+            changed = true
+        }
+        return (text, changed)
     }
 }
 
