@@ -22,6 +22,9 @@ public struct AuthContext: Sendable {
     public let callID: UInt64
     /// The operation of that call.
     public let operation: OperationMetadata
+    /// When that call must be over, on ``timeSource``'s monotonic clock; `nil` for no deadline.
+    /// A strategy that waits for a renewal another call started stops waiting then.
+    public let deadline: Duration?
 
     private let hooks: (any Hooks)?
     private let defaultHeaders: HTTPFields
@@ -38,6 +41,7 @@ public struct AuthContext: Sendable {
         hooks: (any Hooks)? = nil,
         callID: UInt64 = 0,
         operation: OperationMetadata = OperationMetadata(),
+        deadline: Duration? = nil,
         defaultHeaders: HTTPFields = [:],
         userAgent: String? = nil,
         json: JSONCoding = JSONCoding(),
@@ -49,6 +53,7 @@ public struct AuthContext: Sendable {
         self.hooks = hooks
         self.callID = callID
         self.operation = operation
+        self.deadline = deadline
         self.defaultHeaders = defaultHeaders
         self.userAgent = userAgent
         self.json = json
@@ -108,4 +113,10 @@ public struct AuthContext: Sendable {
 
     /// Whether the client has hooks, so a strategy can skip building events nobody reads.
     public var hasHooks: Bool { hooks != nil }
+
+    /// Whether the call's deadline has come: past it, a strategy must not fall back to sending
+    /// with older credentials.
+    var deadlineHasPassed: Bool {
+        deadline.map { timeSource.monotonicNow() >= $0 } ?? false
+    }
 }

@@ -83,6 +83,7 @@ struct AuthStage: Middleware {
             hooks: hooks,
             callID: context.callID,
             operation: context.operation,
+            deadline: context.deadline,
             defaultHeaders: defaultHeaders,
             userAgent: userAgent,
             json: json

@@ -163,15 +163,16 @@ public final class RefreshingTokenAuth: AuthStrategy, RenewingAuthStrategy {
     ///   required; the refresh's error when a needed refresh failed and the old token has
     ///   already expired.
     public func authorize(_ request: HTTPRequest, body: Data?, context: AuthContext) async throws -> AuthorizedRequest {
-        var snapshot = try await state.current()
+        var snapshot = try await state.current(for: context)
         guard let credentials = snapshot.value else { throw Self.notSignedIn }
         if credentials.refreshToken != nil, credentials.expires(within: refreshMargin, of: context.timeSource.now()) {
             do {
-                snapshot = try await state.renew(from: snapshot.generation, renewal(.expiry, context))
+                snapshot = try await state.renew(from: snapshot.generation, for: context, renewal(.expiry, context))
             } catch let error as APIError where error.code != .authRequired {
                 // A transient failure while the old token still works: use it, and try the
-                // refresh again on the next request.
-                guard !credentials.expires(within: .zero, of: context.timeSource.now()) else { throw error }
+                // refresh again on the next request. Not once the call's deadline has come.
+                guard !credentials.expires(within: .zero, of: context.timeSource.now()), !context.deadlineHasPassed
+                else { throw error }
             }
         }
         guard let token = snapshot.value?.accessToken else { throw Self.notSignedIn }

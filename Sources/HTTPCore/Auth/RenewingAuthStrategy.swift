@@ -35,7 +35,7 @@ extension RenewingAuthStrategy {
         authorized: AuthorizedRequest,
         context: AuthContext
     ) async throws -> AuthRecovery {
-        let snapshot = try await state.renew(from: authorized.generation, renewal(.rejected, context))
+        let snapshot = try await state.renew(from: authorized.generation, for: context, renewal(.rejected, context))
         return snapshot.value == nil ? .deliver : .replay
     }
 }

@@ -149,19 +149,21 @@ public final class SessionLoginAuth: AuthStrategy, RenewingAuthStrategy {
     /// - Throws: The login's error, or ``APIError/authRequired(_:)`` while sign-in is
     ///   required.
     public func authorize(_ request: HTTPRequest, body: Data?, context: AuthContext) async throws -> AuthorizedRequest {
-        var snapshot = try await state.current()
+        var snapshot = try await state.current(for: context)
         let now = context.timeSource.monotonicNow()
         if let session = snapshot.value {
             if now >= session.expiresAt - renewalMargin {
                 do {
-                    snapshot = try await state.renew(from: snapshot.generation, renewal(.expiry, context))
+                    snapshot = try await state.renew(from: snapshot.generation, for: context, renewal(.expiry, context))
                 } catch let error as APIError where error.code != .authRequired {
-                    // A transient failure while the old session still works: use it.
-                    guard context.timeSource.monotonicNow() < session.expiresAt else { throw error }
+                    // A transient failure while the old session still works: use it, unless the
+                    // call's deadline has come.
+                    guard context.timeSource.monotonicNow() < session.expiresAt, !context.deadlineHasPassed
+                    else { throw error }
                 }
             }
         } else {
-            snapshot = try await state.renew(from: snapshot.generation, renewal(.initial, context))
+            snapshot = try await state.renew(from: snapshot.generation, for: context, renewal(.initial, context))
         }
         guard let session = snapshot.value else {
             throw APIError.authRequired(APIError.Details(message: "There is no session.", hint: "Log in again."))

@@ -9,7 +9,8 @@ import Foundation
 /// later request fails fast with ``blockedError`` until ``replace(with:)`` supplies new ones.
 ///
 /// The renewal runs in its own task: a caller that is cancelled stops waiting at once (with
-/// `CancellationError`), but the renewal continues for the others.
+/// `CancellationError`), and one whose call reaches its deadline stops waiting then (with
+/// ``APIError/network(_:)``), but the renewal continues for the others.
 actor SingleFlightCredential<Value: Sendable> {
     struct Snapshot: Sendable {
         var value: Value?
@@ -23,6 +24,12 @@ actor SingleFlightCredential<Value: Sendable> {
     private struct Flight {
         var id: UInt64
         var waiters: [UInt64: CheckedContinuation<Snapshot, any Error>] = [:]
+    }
+
+    /// Why a caller stopped waiting before the renewal ended.
+    private enum GivingUp {
+        case cancelled
+        case deadlinePassed
     }
 
     private var inFlight: Flight?
@@ -42,28 +49,33 @@ actor SingleFlightCredential<Value: Sendable> {
     /// Whether requests fail fast until new credentials are supplied.
     var isBlocked: Bool { blockedError != nil }
 
-    /// The current credentials, after any renewal in progress.
+    /// The current credentials, after any renewal in progress; a wait for it ends at the
+    /// deadline of `context`'s call, if it has one.
     ///
-    /// - Throws: The blocking error, or the failure of the renewal it waited for.
-    func current() async throws -> Snapshot {
+    /// - Throws: The blocking error, the failure of the renewal it waited for, or
+    ///   ``APIError/network(_:)`` when the call's deadline came first.
+    func current(for context: AuthContext? = nil) async throws -> Snapshot {
         await loadIfNeeded()
-        if inFlight != nil { return try await join() }
+        if inFlight != nil { return try await join(until: context) }
         if let blockedError { throw blockedError }
         return snapshot
     }
 
     /// Renews the credentials unless they already changed since `generation`, joining a
-    /// renewal that is already running.
+    /// renewal that is already running; the wait for it ends at the deadline of `context`'s call,
+    /// if it has one.
     ///
     /// - Parameter operation: Gets the current value and returns its replacement; throwing
     ///   `auth_required` blocks the credentials, any other error leaves them as they are.
-    /// - Throws: The blocking error or the renewal's failure.
+    /// - Throws: The blocking error, the renewal's failure, or ``APIError/network(_:)`` when the
+    ///   call's deadline came first.
     func renew(
         from generation: UInt64,
+        for context: AuthContext? = nil,
         _ operation: @escaping @Sendable (Value?) async throws -> Value
     ) async throws -> Snapshot {
         await loadIfNeeded()
-        if inFlight != nil { return try await join() }
+        if inFlight != nil { return try await join(until: context) }
         if let blockedError { throw blockedError }
         guard generation == self.generation else { return snapshot }
         nextID += 1
@@ -71,7 +83,7 @@ actor SingleFlightCredential<Value: Sendable> {
         let current = value
         inFlight = Flight(id: id)
         Task { await self.run(id: id, current: current, operation: operation) }
-        return try await join()
+        return try await join(until: context)
     }
 
     /// Replaces the credentials (`nil` signs out), unblocks, and detaches any renewal in
@@ -87,11 +99,27 @@ actor SingleFlightCredential<Value: Sendable> {
         for waiter in waiters { waiter.resume(returning: snapshot) }
     }
 
-    /// Waits for the renewal in flight; a cancelled caller stops waiting at once.
-    private func join() async throws -> Snapshot {
+    /// Waits for the renewal in flight; a cancelled caller stops waiting at once, and one whose
+    /// call has a deadline stops waiting when it comes.
+    private func join(until context: AuthContext?) async throws -> Snapshot {
         guard let flightID = inFlight?.id else { return snapshot }
+        let deadline = context?.deadline
+        if let context, let deadline, context.timeSource.monotonicNow() >= deadline {
+            throw Self.deadlinePassed
+        }
         nextID += 1
         let waiterID = nextID
+        // The timer only ever runs while a caller with a deadline waits, never on the common path.
+        let timer = context.flatMap { context in
+            deadline.map { deadline in
+                Task {
+                    try? await context.timeSource.sleep(for: deadline - context.timeSource.monotonicNow())
+                    guard !Task.isCancelled else { return }
+                    await self.giveUp(waiterID, .deadlinePassed)
+                }
+            }
+        }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Snapshot, any Error>) in
                 guard !Task.isCancelled, inFlight?.id == flightID else {
@@ -101,12 +129,27 @@ actor SingleFlightCredential<Value: Sendable> {
                 inFlight?.waiters[waiterID] = continuation
             }
         } onCancel: {
-            Task { await self.cancelWaiter(waiterID) }
+            Task { await self.giveUp(waiterID, .cancelled) }
         }
     }
 
-    private func cancelWaiter(_ waiterID: UInt64) {
-        inFlight?.waiters.removeValue(forKey: waiterID)?.resume(throwing: CancellationError())
+    private func giveUp(_ waiterID: UInt64, _ reason: GivingUp) {
+        let error: any Error =
+            switch reason {
+            case .cancelled: CancellationError()
+            case .deadlinePassed: Self.deadlinePassed
+            }
+        inFlight?.waiters.removeValue(forKey: waiterID)?.resume(throwing: error)
+    }
+
+    /// The request was never sent, so the caller may safely try again with a later deadline.
+    private static var deadlinePassed: APIError {
+        .network(
+            APIError.Details(
+                message: "The call's deadline came while the credentials were being renewed. The request was not sent.",
+                hint: "Raise the deadline, or check the sign-in server: the renewal is still running for other calls."
+            )
+        )
     }
 
     private func run(
