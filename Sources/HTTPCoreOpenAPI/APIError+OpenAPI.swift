@@ -5,6 +5,10 @@ extension APIError {
     /// The HTTPCore error behind an error a generated client threw: the client wraps what
     /// ``HTTPCoreTransport`` throws in its `ClientError`; `nil` when no ``APIError`` is inside.
     ///
+    /// Not every failure is an API error: cancellation (`CancellationError`) and a download file
+    /// that could not be written (`FileWriteError`, carrying the path and the reason) give `nil`, so
+    /// look for those in the `ClientError`'s `underlyingError` yourself.
+    ///
     /// ```swift
     /// do { _ = try await api.getProject(path: .init(accountId: 999, projectId: 1)) }
     /// catch { if let error = APIError(openAPI: error) { exit(error.exitCode) } }
