@@ -10,7 +10,8 @@ extension PostgresDatabase {
     /// the database, without saying why; a connection not had within ``connectTimeout`` fails
     /// with a `network` error instead of waiting on. Until the pool has connected once, a wait
     /// of a second asks the server directly (``refusal(_:)``), so a wrong user, password or
-    /// database is reported at once and as what it is.
+    /// database is reported at once and as what it is. Any other answer to that question (a
+    /// server starting up, one out of connections) leaves the operation waiting for the pool.
     func withConnection<Result: Sendable>(
         _ action: String,
         _ body: @Sendable (PostgresConnection) async throws -> Result
@@ -32,8 +33,10 @@ extension PostgresDatabase {
                 }
                 group.addTask { [connectTimeout] in
                     let deadline = ContinuousClock.now + connectTimeout
-                    if (try? await Task.sleep(for: min(Self.probeDelay, connectTimeout))) != nil,
-                        !leased.withLock({ $0 }), let refusal = await self.refusal(action)
+                    // With no time left after the delay, a probe would only outlast the timeout.
+                    if connectTimeout > Self.probeDelay, (try? await Task.sleep(for: Self.probeDelay)) != nil,
+                        !leased.withLock({ $0 }), let refusal = await self.refusal(action),
+                        !leased.withLock({ $0 })
                     {
                         return .failure(refusal)
                     }
@@ -55,24 +58,36 @@ extension PostgresDatabase {
     static let probeDelay = Duration.seconds(1)
 
     /// The server's refusal of this database's user, password or database, asked on a connection
-    /// of its own: `nil` once the pool has connected (which proves them, and keeps a busy pool's
-    /// waiters from opening connections), for a database made without a connection string, and
-    /// when the server accepts or cannot be reached.
+    /// of its own that every waiting operation shares: `nil` once the pool has connected (which
+    /// proves them, and keeps a busy pool's waiters from opening connections), for a database
+    /// made without a connection string, and when the server accepts, cannot be reached, or
+    /// fails for another reason.
     func refusal(_ action: String) async -> APIError? {
         guard !hasConnected.withLock({ $0 }), let configuration = probeConfiguration?() else { return nil }
-        do {
-            let connection = try await PostgresConnection.connect(
-                configuration: configuration,
-                id: 0,
-                logger: Self.quiet
-            )
-            try? await connection.close()
-            return nil
-        } catch let error as PSQLError where Self.sqlState(error) != nil {
-            return Self.apiError(error, action)
-        } catch {
-            return nil
+        let refused = await probe.outcome {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration,
+                    id: 0,
+                    logger: Self.quiet
+                )
+                try? await connection.close()
+                return nil
+            } catch let error as PSQLError where Self.isRefusal(Self.sqlState(error)) {
+                return error
+            } catch {
+                return nil
+            }
         }
+        return refused.map { Self.apiError($0, action) }
+    }
+
+    /// Whether a SQLSTATE refuses the connection for good: the user or password (class 28) or
+    /// the database (3D000). A server starting up (57P03) or out of connections (53300) may
+    /// let the pool in a moment later.
+    static func isRefusal(_ sqlState: String?) -> Bool {
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("28") || sqlState == "3D000"
     }
 
     /// Runs `body` on `connection` when given (inside a refresh lock), else on a pooled one.

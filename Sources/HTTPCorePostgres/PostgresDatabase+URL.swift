@@ -34,7 +34,7 @@ extension PostgresDatabase {
         var configuration = server.poolConfiguration
         configuration.options.maximumConnections = max(1, maximumConnections)
         configuration.options.connectTimeout = connectTimeout
-        // The probe starts a second into the wait, and ends by its end.
+        // The probe starts a second into the wait (when the wait is longer), and ends by its end.
         let probeWait = max(connectTimeout - PostgresDatabase.probeDelay, .milliseconds(100))
         let (seconds, attoseconds) = min(probeWait, .seconds(3600)).components
         let probeTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

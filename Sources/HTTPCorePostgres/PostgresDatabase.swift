@@ -39,6 +39,8 @@ public final class PostgresDatabase: Sendable, Service {
     let probeConfiguration: (@Sendable () -> PostgresConnection.Configuration?)?
     /// Whether the pool has handed out a connection, which proves the address and credentials.
     let hasConnected = Locked(false)
+    /// The one probe of ``probeConfiguration`` running for every operation waiting on the pool.
+    let probe = SharedProbe<PSQLError>()
     let logger: Logger
     private let lifecycle = Locked(Lifecycle.idle)
     let migration = MigrationGate()
