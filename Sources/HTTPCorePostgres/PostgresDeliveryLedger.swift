@@ -15,7 +15,8 @@ import PostgresNIO
 /// lease has run out on the server's clock (so a crashed replica's event is taken over once
 /// ``lease`` has passed); a delivery of an event another replica holds is answered 503, so the
 /// sender delivers it again later. While its handlers run, the receiver renews the claim every
-/// third of the lease, so a handler may take longer than the lease. Handled events are kept for ``retention``; each record of a
+/// quarter of the lease, so a handler may take longer than the lease. Handled events are kept
+/// for ``retention``; each record of a
 /// handled event also deletes the receiver's rows older than that, so the table stays bounded.
 public struct PostgresDeliveryLedger: WebhookDeliveryLedger, CustomStringConvertible {
     /// The database.
@@ -87,9 +88,10 @@ public struct PostgresDeliveryLedger: WebhookDeliveryLedger, CustomStringConvert
         }
     }
 
-    /// A third of the lease, so that two renewals can fail before the claim runs out; `nil` for a
-    /// lease of zero, whose claims have run out by the next statement anyway.
-    public var renewalInterval: Duration? { lease > .zero ? lease / 3 : nil }
+    /// A quarter of the lease, so that two renewals can fail (each waiting up to the database's
+    /// connect timeout) and a third still lands before the claim runs out; `nil` for a lease of
+    /// zero, whose claims have run out by the next statement anyway.
+    public var renewalInterval: Duration? { lease > .zero ? lease / 4 : nil }
 
     /// Extends the claim's lease from now, on the server's clock.
     ///

@@ -69,7 +69,7 @@ struct PostgresDeliveryLedgerTests {
             let short = ledgers(pools, lease: .zero)[0]
             let long = PostgresDeliveryLedger(database: pools[0], receiver: short.receiver)
             let other = PostgresDeliveryLedger(database: pools[1], receiver: short.receiver)
-            #expect(long.renewalInterval == .seconds(40))
+            #expect(long.renewalInterval == .seconds(30))
             #expect(short.renewalInterval == nil)
 
             let held = try claimed(try await short.claim(.integer(5)))

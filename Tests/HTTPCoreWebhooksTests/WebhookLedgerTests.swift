@@ -12,17 +12,25 @@ actor ScriptedLedger: WebhookDeliveryLedger {
     var outcome: WebhookClaimOutcome?
     var failsToRecord = false
     nonisolated let renewalInterval: Duration?
+    /// Whether renewing says the claim was lost, as after another receiver took the event over.
+    nonisolated let claimLost: Bool
     private(set) var calls: [String] = []
 
-    init(outcome: WebhookClaimOutcome?, failsToRecord: Bool = false, renewalInterval: Duration? = nil) {
+    init(
+        outcome: WebhookClaimOutcome?,
+        failsToRecord: Bool = false,
+        renewalInterval: Duration? = nil,
+        claimLost: Bool = false
+    ) {
         self.outcome = outcome
         self.failsToRecord = failsToRecord
         self.renewalInterval = renewalInterval
+        self.claimLost = claimLost
     }
 
     func renew(_ claim: WebhookClaim) -> Bool {
         calls.append("renew \(claim.eventID) \(claim.token)")
-        return true
+        return !claimLost
     }
 
     var renewals: Int { calls.filter { $0.hasPrefix("renew") }.count }
@@ -125,6 +133,26 @@ struct WebhookLedgerTests {
         #expect(calls.dropFirst().dropLast().allSatisfy { $0 == "renew 7 t-1" })
         #expect(calls.last == "handled 7 t-1", "no renewal after the record")
         #expect(await ledger.renewals >= 2)
+    }
+
+    @Test("A renewal that finds the claim lost cancels the handlers; the event is neither recorded nor released")
+    func lostClaimCancelsHandlers() async throws {
+        let claim = WebhookClaim(eventID: .integer(7), token: "t-1")
+        let ledger = ScriptedLedger(outcome: .claimed(claim), renewalInterval: .milliseconds(2), claimLost: true)
+        var receiver = WebhookReceiver<GenericWebhookEvent>(signature: deliveries.signature, ledger: ledger)
+        // A handler that would run for a minute unless cancelled.
+        receiver.onAny { _, _ in try await Task.sleep(for: .seconds(60)) }
+        let started = ContinuousClock.now
+        let result = await receiver.deliver(deliveries.body(id: "7", kind: "a"), deliveries)
+        #expect(ContinuousClock.now - started < .seconds(30))
+        guard case .handlerFailed(let id, _, let reason) = result else {
+            Issue.record("expected handlerFailed, got \(result)")
+            return
+        }
+        #expect(id == .integer(7))
+        #expect(reason.contains("another receiver took the event over"))
+        #expect(result.statusCode == 500)
+        #expect(await ledger.calls == ["claim 7", "renew 7 t-1"])
     }
 
     @Test("Handlers that succeeded are reported handled even when the record fails")

@@ -7,7 +7,9 @@
 /// lets only one of them handle an event. A claim whose receiver crashed must not block the
 /// event forever: shared ledgers give claims a lease, after which another receiver may take the
 /// event over. While the handlers run, the receiver ``renew(_:)``s the claim every
-/// ``renewalInterval``, so a slow handler keeps its event and only a crashed one loses it.
+/// ``renewalInterval``, so a slow handler keeps its event. A receiver that cannot renew for
+/// most of a lease (it crashed, or lost the ledger) loses the event to the next delivery; if it
+/// is still running, the renewal that finds the claim lost cancels its handlers.
 ///
 /// ``InMemoryDeliveryLedger`` (the receiver's default) serves one process; `PostgresDeliveryLedger`
 /// (HTTPCorePostgres) serves a fleet.
@@ -33,7 +35,8 @@ public protocol WebhookDeliveryLedger: Sendable {
     /// Extends the claim's lease from now.
     ///
     /// - Returns: `false` when the claim was lost (another receiver took the event over, or it
-    ///   was handled); the receiver then stops renewing it. The default returns `true`.
+    ///   was handled); the receiver then cancels the event's handlers and answers the delivery
+    ///   as failed. The default returns `true`.
     /// - Throws: When the ledger cannot be reached; the receiver tries again at the next interval.
     func renew(_ claim: WebhookClaim) async throws -> Bool
 }

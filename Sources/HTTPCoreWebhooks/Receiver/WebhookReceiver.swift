@@ -110,16 +110,30 @@ public struct WebhookReceiver<Event: WebhookEventPayload>: Sendable {
             }
         }
         let context = WebhookContext(eventID: id, kind: kind, headers: headers, body: body, receivedAt: receivedAt)
-        let renewal = claim.flatMap { Self.renewing($0, in: ledger) }
+        // The handlers run in a task of their own so that losing the claim can cancel them.
+        let handlers = Task { [chain = chain()] in try await chain(event, context) }
+        let renewal = claim.flatMap { claim in Self.renewing(claim, in: ledger) { handlers.cancel() } }
         let failure: (any Error)?
         do {
-            try await chain()(event, context)
+            try await withTaskCancellationHandler {
+                try await handlers.value
+            } onCancel: {
+                handlers.cancel()
+            }
             failure = nil
         } catch {
             failure = error
         }
         renewal?.cancel()
-        await renewal?.value
+        if let id, await renewal?.value == true {
+            // Another receiver holds the event now, so its claim is not this one's to release.
+            return .handlerFailed(
+                id: id,
+                kind: kind,
+                reason: "the claim could not be renewed and another receiver took the event over; "
+                    + "its handlers were cancelled"
+            )
+        }
         if let failure {
             // A release that fails leaves the claim to expire; the redelivery then takes it over.
             if let claim { try? await ledger.release(claim) }
@@ -132,14 +146,27 @@ public struct WebhookReceiver<Event: WebhookEventPayload>: Sendable {
     }
 
     /// Renews `claim` at the ledger's interval until cancelled, so that handlers slower than the
-    /// lease keep their event; `nil` for a ledger whose claims do not run out.
-    private static func renewing(_ claim: WebhookClaim, in ledger: any WebhookDeliveryLedger) -> Task<Void, Never>? {
+    /// lease keep their event, and calls `lost` once the ledger says another receiver has it;
+    /// the task's value says whether that happened. `nil` for a ledger whose claims do not run out.
+    private static func renewing(
+        _ claim: WebhookClaim,
+        in ledger: any WebhookDeliveryLedger,
+        lost: @escaping @Sendable () -> Void
+    ) -> Task<Bool, Never>? {
         guard let interval = ledger.renewalInterval else { return nil }
         return Task {
-            while (try? await Task.sleep(for: interval)) != nil {
-                // An unreachable ledger is tried again next time; a lost claim is not worth renewing.
-                if (try? await ledger.renew(claim)) == false { return }
+            // On a fixed schedule from the claim, so a slow renewal does not push the next one
+            // toward the end of the lease.
+            var next = ContinuousClock.now + interval
+            while (try? await Task.sleep(until: next)) != nil {
+                next += interval
+                // An unreachable ledger is tried again at the next tick.
+                if (try? await ledger.renew(claim)) == false {
+                    lost()
+                    return true
+                }
             }
+            return false
         }
     }
 
