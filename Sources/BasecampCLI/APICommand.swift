@@ -67,7 +67,8 @@ struct APICommand: BasecampSubcommand {
         let (path, query) = try sortedParameters(operation)
         let runner = OperationRunner(context: context, root: root)
         try runner.checkMaxPages(operation, page: listing.page)
-        let requestBody = try body.map { try RequestBody.json(BodyReader.json($0)) }
+        var requestBody: RequestBody?
+        if let body { requestBody = .json(try await BodyReader.json(body, context: context)) }
         if operation.bodyKind != nil, operation.bodyKind != .json {
             throw ValidationError("\(operation.id) uploads a file; use the service command with --file.")
         }

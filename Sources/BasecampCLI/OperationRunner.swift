@@ -45,7 +45,7 @@ struct OperationRunner {
             try checkMaxPages(operation, page: call.listing?.page)
         }
         let query = resolvedQuery(call.queryItems)
-        let body = try requestBody(operation, call)
+        let body = try await requestBody(operation, call)
         let session = try await session()
         let client = try account(in: session)
         try await session.withSignInHint {
@@ -209,14 +209,14 @@ struct OperationRunner {
     }
 
     /// The request body: `--body` merged with the field options, or the bytes of `--file`.
-    private func requestBody(_ operation: BasecampOperation, _ call: OperationInvocation) throws -> RequestBody? {
+    private func requestBody(_ operation: BasecampOperation, _ call: OperationInvocation) async throws -> RequestBody? {
         switch operation.bodyKind {
         case nil:
             return nil
         case .json:
             var members: [String: JSONValue] = [:]
             if let text = call.bodyInput?.body {
-                guard case .object(let given) = try BodyReader.json(text) else {
+                guard case .object(let given) = try await BodyReader.json(text, context: context) else {
                     throw ValidationError("--body must be a JSON object for \(operation.id).")
                 }
                 members = given
@@ -256,16 +256,23 @@ struct OperationRunner {
 
 /// Reads `--body` and `--file` arguments.
 enum BodyReader {
+    /// The most `--body -` reads from stdin; more is refused rather than held in memory.
+    static let maximumStandardInput = 16 * 1024 * 1024
+
     /// The JSON of `--body`: inline text, `@path` for a file, or `-` for stdin.
-    static func json(_ argument: String) throws -> JSONValue {
+    static func json(_ argument: String, context: CommandContext) async throws -> JSONValue {
         let data: Data
         let source: String
         if argument == "-" {
-            // readToEnd() throws where readDataToEndOfFile() would trap (a closed stdin).
             do {
-                data = try FileHandle.standardInput.readToEnd() ?? Data()
+                data = try await context.standardInput(limit: maximumStandardInput)
+            } catch is CancellationError {
+                throw CancellationError()
             } catch {
                 throw ValidationError("--body - could not read stdin.")
+            }
+            guard data.count <= maximumStandardInput else {
+                throw ValidationError("--body - read more than 16 MiB from stdin; a JSON body is far smaller.")
             }
             source = "stdin"
         } else if argument.hasPrefix("@") {

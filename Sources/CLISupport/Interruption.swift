@@ -42,9 +42,10 @@ public enum Interruption {
     }
 }
 
-/// SIGINT and SIGTERM, caught from the moment this is made: the default handlers are ignored so
-/// the signals reach ``next()`` instead of ending the process. Make it before printing that the
-/// command can be stopped, so a Ctrl-C straight after that line is never lost.
+/// SIGINT and SIGTERM, caught from the moment this is made until it is released: the default
+/// handlers are ignored so the signals reach ``next()`` instead of ending the process, and are
+/// given back on release. Make it before printing that the command can be stopped, so a Ctrl-C
+/// straight after that line is never lost.
 ///
 /// ```swift
 /// let signals = TerminationSignals()
@@ -69,9 +70,12 @@ public final class TerminationSignals {
         }
     }
 
+    /// Stops catching: the signals get their default handlers back, so a Ctrl-C after the
+    /// command's work has ended (while it shuts down) still ends the process.
     deinit {
         for source in sources { source.cancel() }
         continuation.finish()
+        Self.restoreDefaultHandlers()
     }
 
     /// Gives SIGINT and SIGTERM their default handlers back, so the next one ends the process:

@@ -34,9 +34,13 @@ public struct RunningExecutable {
     public let stderr = OutputBuffer()
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
+    /// Stdin's pipe when the caller keeps it open: a read of stdin waits until it is closed.
+    private let stdinPipe: Pipe?
 
     /// Starts the built executable `name` with `arguments`, the variables of
-    /// ``BuiltExecutable/inheritedVariables`` plus `variables`, and no stdin.
+    /// ``BuiltExecutable/inheritedVariables`` plus `variables`, and no stdin; with
+    /// `keepsStandardInputOpen`, a stdin that never ends until ``closeStandardInput()``, as a
+    /// terminal's does while nobody types.
     ///
     /// - Throws: ``BuiltExecutable/Failure/notFound(name:searched:)`` when it is not built;
     ///   `Process`'s error when it cannot start.
@@ -44,15 +48,17 @@ public struct RunningExecutable {
         _ name: String,
         arguments: [String],
         variables: [String: String] = [:],
+        keepsStandardInputOpen: Bool = false,
         filePath: String = #filePath
     ) throws {
         process = Process()
+        stdinPipe = keepsStandardInputOpen ? Pipe() : nil
         process.executableURL = try BuiltExecutable.url(named: name, filePath: filePath)
         process.arguments = arguments
         process.environment =
             ProcessInfo.processInfo.environment.filter { BuiltExecutable.inheritedVariables.contains($0.key) }
             .merging(variables) { _, new in new }
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = stdinPipe ?? FileHandle.nullDevice
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         let stdout = stdout
@@ -71,6 +77,11 @@ public struct RunningExecutable {
             try await Task.sleep(for: .milliseconds(20))
         }
         return buffer.text
+    }
+
+    /// Ends the stdin that `keepsStandardInputOpen` kept open.
+    public func closeStandardInput() {
+        try? stdinPipe?.fileHandleForWriting.close()
     }
 
     /// Sends SIGINT, as Ctrl-C does, and waits for the child to exit; see ``terminate()``.
@@ -94,6 +105,7 @@ public struct RunningExecutable {
         }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+        closeStandardInput()
         for (pipe, buffer) in [(stdoutPipe, stdout), (stderrPipe, stderr)] {
             pipe.fileHandleForReading.readabilityHandler = nil
             buffer.append(pipe.fileHandleForReading.readDataToEndOfFile())

@@ -38,4 +38,38 @@ struct InterruptProcessTests {
             #expect(!FileManager.default.fileExists(atPath: target.path), "nothing half-written under the name")
         }
     }
+
+    /// Whether a thread of `process` is blocked reading its stdin (Linux: `read` is syscall 0
+    /// there, with descriptor 0 as its first argument).
+    static func isReadingStandardInput(_ process: Process) -> Bool {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.contains { thread in
+            let syscall = (try? String(contentsOfFile: "\(tasks)/\(thread)/syscall", encoding: .utf8)) ?? ""
+            return syscall.hasPrefix("0 0x0 ")
+        }
+    }
+
+    @Test(
+        "Waiting for --body on stdin, the first Ctrl-C ends the command: exit 130 and a cancelled object",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "reads the child's syscalls in /proc")
+    )
+    func interruptedWhileReadingStandardInput() async throws {
+        let command = try RunningExecutable(
+            "basecamp",
+            arguments: ["--json", "api", "CreateTodo", "--param", "todolistId=1", "--body", "-"],
+            keepsStandardInputOpen: true
+        )
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !Self.isReadingStandardInput(command.process), command.process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(Self.isReadingStandardInput(command.process), "basecamp never blocked reading stdin")
+        let status = try await command.interrupt()
+
+        #expect(status == ExitPolicy.cancelled, "\(command.stderr.text)")
+        let last = command.stderr.text.split(separator: "\n").last.map(String.init) ?? ""
+        let report = try JSONValue(parsing: Data(last.utf8))
+        #expect(report["code"] == "cancelled", "killed by the signal rather than cancelled: \(command.stderr.text)")
+    }
 }

@@ -37,4 +37,33 @@ struct CancellationTests {
             }
         }
     }
+
+    @Test(
+        "Cancelled while stdin has nothing to read yet: the command ends at once, exit 130; read, it prints what came"
+    )
+    func waitingForStandardInput() async throws {
+        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let run = Task {
+            await CLIRunner.capture(TestTool.self, arguments: ["--json", "echo"]) { environment in
+                environment.readStandardInput = { _ in
+                    entered.signal()
+                    release.wait()
+                    return Data("late".utf8)
+                }
+            }
+        }
+        await Task.detached { entered.wait() }.value
+        run.cancel()
+        let result = await run.value
+        release.signal()
+        #expect(result.exitCode == ExitPolicy.cancelled)
+        #expect(try result.errorReport().code == "cancelled")
+        #expect(result.stdout.isEmpty)
+
+        let read = await CLIRunner.capture(TestTool.self, arguments: ["echo"]) { environment in
+            environment.readStandardInput = { _ in Data("hello".utf8) }
+        }
+        #expect(read.exitCode == 0)
+        #expect(read.stdout == "read: hello\n")
+    }
 }

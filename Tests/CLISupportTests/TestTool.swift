@@ -19,7 +19,7 @@ struct TestTool: CommandLineTool {
         version: "1.2.3",
         subcommands: [
             Say.self, Fail.self, Whoami.self, Fetch.self, Pages.self, Stream.self, Group.self, Records.self,
-            Record.self,
+            Record.self, Echo.self,
         ]
     )
     static let environmentPrefix = "TESTTOOL"
@@ -113,6 +113,17 @@ struct Whoami: ToolCommand {
         )
         context.print("token: \(token)")
         context.print("length: \(token.count)")
+    }
+}
+
+/// Prints what it reads from stdin.
+struct Echo: ToolCommand {
+    @ParentCommand var tool: TestTool
+    var global: GlobalOptions { tool.global }
+
+    func run(in context: CommandContext) async throws {
+        let data = try await context.standardInput(limit: 1024)
+        context.print("read: \(String(decoding: data, as: UTF8.self))")
     }
 }
 

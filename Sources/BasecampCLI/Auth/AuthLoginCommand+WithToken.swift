@@ -9,7 +9,7 @@ extension AuthLoginCommand {
     ///
     /// - Throws: `ValidationError` (exit 64) when stdin is a terminal (the token would be typed
     ///   where it shows), cannot be read, or holds no token.
-    func readToken(_ context: CommandContext) throws -> TokenCredentials {
+    func readToken(_ context: CommandContext) async throws -> TokenCredentials {
         guard !context.environment.standardInputIsTerminal else {
             throw ValidationError(
                 "--with-token reads the token from stdin, and stdin is a terminal: pipe it in, e.g. "
@@ -18,7 +18,9 @@ extension AuthLoginCommand {
         }
         let data: Data
         do {
-            data = try context.environment.readStandardInput(TokenInput.maximumBytes)
+            data = try await context.standardInput(limit: TokenInput.maximumBytes)
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             throw ValidationError("--with-token could not read stdin.")
         }

@@ -107,7 +107,7 @@ struct AuthLoginCommand: BasecampSubcommand {
     func run(in context: CommandContext) async throws {
         let files = try signInFiles(context)
         // Everything that can refuse the command line is checked before any request is sent.
-        let pasted = try withToken ? readToken(context) : nil
+        let pasted = withToken ? try await readToken(context) : nil
         let registration = try pasted.map { try tokenRegistration(context, for: $0) } ?? clientRegistration(context)
         let attendance = SignInAttendance(context, noBrowser: noBrowser)
         if pasted == nil, let reason = attendance.unattendedReason {

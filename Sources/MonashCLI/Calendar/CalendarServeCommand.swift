@@ -7,6 +7,9 @@ import MonashSchedule
 /// `monash calendar serve`: the timetable as a calendar feed on this computer, for calendar apps
 /// to subscribe to.
 struct CalendarServeCommand: MonashSubcommand {
+    /// Ctrl-C stops the server gracefully, letting the feed requests in flight finish.
+    var handlesTerminationSignals: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the timetable as a calendar feed that calendar apps subscribe to.",
