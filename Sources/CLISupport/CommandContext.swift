@@ -37,7 +37,7 @@ public final class CommandContext: Sendable {
     private let retries: Bool
     private let timeout: Duration
     private let userAgent: String
-    private let scrubber: SecretScrubber
+    let scrubber: SecretScrubber
     private let stdout: ScrubbingSink
     private let stderr: any OutputSink
     private let startSandbox: @Sendable (CLIEnvironment) async throws -> StartedSandbox
@@ -143,6 +143,9 @@ public final class CommandContext: Sendable {
 
     /// Writes `table` to stdout, one line per row, fitted to ``outputWidth``.
     public func print(_ table: TextTable) {
+        // Cells are scrubbed before they are fitted: a cut could leave a secret's first part.
+        var table = table
+        table.rows = table.rows.map { $0.map { scrubber.scrub($0, inResults: true) } }
         let rendered = table.render(width: outputWidth)
         if !rendered.isEmpty { print(rendered) }
     }

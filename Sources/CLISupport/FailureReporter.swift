@@ -9,16 +9,16 @@ struct FailureReporter<Tool: CommandLineTool> {
     let json: Bool
     /// The width help text wraps at.
     let columns: Int?
-    let stdout: any OutputSink
-    let stderr: any OutputSink
+    let stdout: ScrubbingSink
+    let stderr: ScrubbingSink
     /// The subcommand that ran, once parsing found it: its usage line follows a usage error.
     var command: (any ParsableCommand.Type)?
 
     init(
         json: Bool,
         columns: Int?,
-        stdout: any OutputSink,
-        stderr: any OutputSink,
+        stdout: ScrubbingSink,
+        stderr: ScrubbingSink,
         command: (any ParsableCommand.Type)? = nil
     ) {
         self.json = json
@@ -129,13 +129,13 @@ struct FailureReporter<Tool: CommandLineTool> {
         return code
     }
 
-    /// A usage error found after parsing: ArgumentParser's layout, with the usage line of the
-    /// subcommand that ran rather than the tool's.
     /// Reports a cancelled command (Ctrl-C, SIGTERM), with `hint` naming any write it cut short.
     func cancelled(hint: String?) -> Int32 {
         write(ErrorReport(code: "cancelled", message: "Cancelled.", hint: hint, exitCode: ExitPolicy.cancelled))
     }
 
+    /// A usage error found after parsing: ArgumentParser's layout, with the usage line of the
+    /// subcommand that ran rather than the tool's.
     private func usage(_ message: String, hint: String?) -> Int32 {
         let path = commandPath.joined(separator: " ")
         if json {
@@ -181,10 +181,15 @@ struct FailureReporter<Tool: CommandLineTool> {
 
     private func write(_ report: ErrorReport) -> Int32 {
         if json {
+            // Scrubbed as values, not as escaped text, in which a secret holding a quote or a
+            // backslash would no longer match.
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let line = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) }
-            stderr.write((line ?? #"{"code":"internal"}"#) + "\n")
+            let value = (try? encoder.encode(report)).flatMap { try? JSONValue(parsing: $0) }
+            let line = value.map { value in
+                String(decoding: stderr.scrubber.scrub(value, inResults: false).encoded(), as: UTF8.self)
+            }
+            stderr.writeScrubbedJSON((line ?? #"{"code":"internal"}"#) + "\n")
         } else {
             stderr.write(report.humanText + "\n")
         }

@@ -94,9 +94,10 @@ final class SecretScrubber: Sendable {
         return scrubbed
     }
 
-    /// `value` with every secret replaced inside its strings and member names, and a number that
-    /// spells one replaced by the placeholder string, so JSON output stays valid JSON.
-    func scrub(_ value: JSONValue) -> JSONValue {
+    /// `value` with every secret replaced inside its strings and member names, and a number whose
+    /// digits hold one replaced by the placeholder string, so JSON output stays valid JSON;
+    /// `inResults` records a replacement in stdout's results.
+    func scrub(_ value: JSONValue, inResults: Bool = true) -> JSONValue {
         let secrets = secrets.withLock { $0 }
         guard !secrets.isEmpty else { return value }
         var changed = false
@@ -121,7 +122,7 @@ final class SecretScrubber: Sendable {
             }
         }
         let scrubbed = walk(value)
-        if changed { redactedResults.withLock { $0 = true } }
+        if inResults, changed { redactedResults.withLock { $0 = true } }
         return scrubbed
     }
 
@@ -151,11 +152,11 @@ struct ScrubbingSink: OutputSink {
         base.write(keepsControls ? scrubbed : TerminalControls.shown(scrubbed))
     }
 
-    /// Writes JSON text whose values were already scrubbed (``SecretScrubber/scrub(_:)-(JSONValue)``):
+    /// Writes JSON text whose values were already scrubbed (``SecretScrubber/scrub(_:inResults:)``):
     /// scrubbing the text again could replace JSON's own syntax, such as a `null` or a member's
-    /// number, and leave output a parser refuses.
+    /// number, and leave output a parser refuses. Its controls are escaped, not shown.
     func writeScrubbedJSON(_ text: String) {
-        base.write(TerminalControls.shown(text))
+        base.write(TerminalControls.escapedInJSON(text))
     }
 
     var failure: OutputFailure? { base.failure }

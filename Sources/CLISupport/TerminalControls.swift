@@ -35,4 +35,23 @@ enum TerminalControls {
     private static func mayBeControl(_ byte: UInt8) -> Bool {
         (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2
     }
+
+    /// JSON text with its DEL and C1 controls written as `\u00XX` escapes: the same JSON to a
+    /// parser, and nothing a terminal acts on. JSON has such characters only inside strings, and
+    /// encoders escape the C0 ones already, so the text never needs ``shown(_:)``, whose caret
+    /// notation would change the data (or, with `^[\`, end a string early).
+    static func escapedInJSON(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                let digits = String(scalar.value, radix: 16)
+                escaped += "\\u00" + (digits.count < 2 ? "0" : "") + digits
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
 }

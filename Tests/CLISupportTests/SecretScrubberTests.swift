@@ -1,3 +1,5 @@
+import CLISupportTesting
+import Foundation
 import HTTPCore
 import Testing
 
@@ -30,5 +32,38 @@ struct SecretScrubberTests {
                 ])
         )
         #expect(scrubber.hasRedactedResults)
+    }
+
+    @Test(
+        "A secret holding a quote or tab is hidden in every format, though the format escapes it",
+        arguments: [
+            ["--format", "csv"], ["--format", "tsv"], ["--format", "table", "--fields", "name"], ["--format", "table"],
+            ["--format", "jsonl"],
+        ]
+    )
+    func escapedSecrets(format: [String]) async throws {
+        // Row 1's name is `Ada, "the" first` and row 2's `Tab<tab>here`: each secret is one of
+        // them, and no part of it may show, however the format escapes or cuts it.
+        for (secret, part) in [(#""the" first"#, "first"), ("Tab\there", "here"), ("Tab\there", "Tab")] {
+            let result = await CLIRunner.capture(
+                TestTool.self,
+                arguments: ["records"] + format,
+                variables: ["TESTTOOL_TOKEN": secret, "COLUMNS": "14"]
+            )
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            #expect(!result.stdout.contains(part), "\(format) shows \(part): \(result.stdout)")
+        }
+    }
+
+    @Test("A --json error object hides a secret holding a quote or a backslash")
+    func escapedSecretInErrorObject() async throws {
+        let secret = #"pw"with\slash"#
+        let result = await CLIRunner.capture(
+            TestTool.self,
+            arguments: ["--json", "fail", "--hint", "the password is \(secret)"],
+            variables: ["TESTTOOL_TOKEN": secret]
+        )
+        #expect(try result.errorReport().hint == "the password is [REDACTED]", "\(result.stderr)")
+        #expect(!result.stderr.contains("with"))
     }
 }

@@ -35,4 +35,24 @@ struct TerminalControlsTests {
         #expect(failed.stderr.contains("nope^[[2J"))
         #expect(!failed.stderr.contains("\u{1B}"))
     }
+
+    @Test(
+        "JSON output and a --json error stay JSON that parses back to the same text, whatever controls it holds",
+        arguments: ["x\u{9C}y", "a\u{9C}nb", "del\u{7F}", "c1 \u{85}\u{9B}2J", "nbsp\u{A0}©"]
+    )
+    func controlsInJSON(word: String) async throws {
+        for format in ["json", "jsonl"] {
+            let result = await CLIRunner.capture(TestTool.self, arguments: ["say", "--format", format, word])
+            #expect(result.exitCode == 0)
+            #expect(!result.stdout.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) })
+            // `json` prints the words as an array; `jsonl` prints each as a line of its own.
+            let parsed =
+                format == "json"
+                ? try JSONDecoder().decode([String].self, from: Data(result.stdout.utf8))
+                : [try JSONDecoder().decode(String.self, from: Data(result.stdout.utf8))]
+            #expect(parsed == [word], "\(format): \(result.stdout)")
+        }
+        let failed = await CLIRunner.capture(TestTool.self, arguments: ["--json", "fail", "--hint", word])
+        #expect(try failed.errorReport().hint == word, "\(failed.stderr)")
+    }
 }

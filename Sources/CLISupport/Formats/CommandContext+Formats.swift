@@ -62,7 +62,7 @@ extension CommandContext {
         case .table:
             guard let selection else { return }
             var table = TextTable(columns: [.init("FIELD"), .init("VALUE")], showsHeader: false)
-            for (name, value) in zip(selection.fields.names, selection.values(of: record)) {
+            for (name, value) in zip(selection.fields.names, selection.values(of: scrubber.scrub(record))) {
                 table.append([name, Self.humanCell(value)])
             }
             print(table)
@@ -90,6 +90,9 @@ extension CommandContext {
                 printJSONLine(selection?.subset(of: record) ?? record)
             }
         case .csv, .tsv:
+            // Scrubbed as values: once quotes are doubled or escaped, a secret holding one would
+            // no longer match the text scrubber.
+            let records = records.map { scrubber.scrub($0) }
             let columns = try selection ?? FieldSelection(FieldSelection.topLevelFields(of: records), records: [])
             let line = outputFormat == .csv ? DelimitedCells.csvLine : DelimitedCells.tsvLine
             // An empty list without --fields has no columns to name: no header, rather than an
@@ -101,7 +104,7 @@ extension CommandContext {
             }
         case .table:
             guard let selection else { return }
-            let values = records.map(selection.values(of:))
+            let values = records.map { selection.values(of: scrubber.scrub($0)) }
             let columns = selection.fields.names.indices.map { index in
                 let numeric = values.allSatisfy { row in
                     switch row[index] {
