@@ -73,7 +73,7 @@ extension AuthRefreshTests {
         let error = try #require(await caughtAPIError { try await waiting.value })
         #expect(error.code == .network)
         #expect(error.message.contains("deadline came while the credentials were being renewed"))
-        #expect(error.message.contains("not sent"))
+        #expect(error.message.contains("the request was not sent"))
         #expect(apiRequests(setUp.transport).isEmpty)
 
         // The refresh was not cut short: once it ends, calls use its token without another.

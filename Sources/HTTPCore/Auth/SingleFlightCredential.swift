@@ -142,11 +142,13 @@ actor SingleFlightCredential<Value: Sendable> {
         inFlight?.waiters.removeValue(forKey: waiterID)?.resume(throwing: error)
     }
 
-    /// The request was never sent, so the caller may safely try again with a later deadline.
+    /// The request was not sent with renewed credentials (nor, after a rejection, carried out),
+    /// so the caller may safely try again with a later deadline.
     private static var deadlinePassed: APIError {
         .network(
             APIError.Details(
-                message: "The call's deadline came while the credentials were being renewed. The request was not sent.",
+                message:
+                    "The call's deadline came while the credentials were being renewed, so the request was not sent with them.",
                 hint: "Raise the deadline, or check the sign-in server: the renewal is still running for other calls."
             )
         )
