@@ -157,6 +157,26 @@ struct AuthorizationCodeTests {
             )
         }
         #expect(error?.code == .authRequired)
+        // This server does not say it always sends iss, so a callback without one is taken.
+        #expect(!request.requiresIssuer)
+        #expect(try request.authorizationCode(from: callback(request, "code=c&state=\(request.state)")).code == "c")
+    }
+
+    @Test("A server that says it always sends iss has a callback without one refused (RFC 9207)")
+    func issuerRequired() async throws {
+        var server = standardServer
+        server.sendsIssuerInResponses = true
+        let request = try makeOAuth(ScriptedTransport(), server: server).authorizationRequest()
+        #expect(request.requiresIssuer)
+        let missing = await caughtAPIError {
+            _ = try request.authorizationCode(from: callback(request, "code=c&state=\(request.state)"))
+        }
+        #expect(missing?.code == .authRequired)
+        #expect(missing?.message.contains("carries no iss") == true)
+        let good = try request.authorizationCode(
+            from: callback(request, "code=c&state=\(request.state)&iss=https://auth.example.com")
+        )
+        #expect(good.code == "c")
     }
 
     @Test(

@@ -67,6 +67,9 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     public var codeChallengeMethodsSupported: [String]?
     /// The scopes the server lists, if it lists them.
     public var scopesSupported: [String]?
+    /// Whether the server puts `iss` in every authorization response (RFC 9207), so a callback
+    /// without one is refused.
+    public var authorizationResponseIssParameterSupported: Bool
 
     /// Creates metadata.
     public init(
@@ -77,7 +80,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         revocationEndpoint: URL? = nil,
         grantTypesSupported: [String]? = nil,
         codeChallengeMethodsSupported: [String]? = nil,
-        scopesSupported: [String]? = nil
+        scopesSupported: [String]? = nil,
+        authorizationResponseIssParameterSupported: Bool = false
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -87,6 +91,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         self.grantTypesSupported = grantTypesSupported
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
         self.scopesSupported = scopesSupported
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
     }
 
     /// Reads a document: `issuer` must equal `expected` code point for code point,
@@ -123,6 +128,12 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
             }
         }
         guard let token = try endpoint("token_endpoint") else { throw invalid("token_endpoint") }
+        let issInResponses: Bool
+        switch members["authorization_response_iss_parameter_supported"] {
+        case nil, .null?: issInResponses = false
+        case .bool(let value)?: issInResponses = value
+        default: throw invalid("authorization_response_iss_parameter_supported")
+        }
         return AuthorizationServerMetadata(
             issuer: issuer,
             authorizationEndpoint: try endpoint("authorization_endpoint"),
@@ -131,7 +142,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
             revocationEndpoint: try endpoint("revocation_endpoint"),
             grantTypesSupported: try strings("grant_types_supported"),
             codeChallengeMethodsSupported: try strings("code_challenge_methods_supported"),
-            scopesSupported: try strings("scopes_supported")
+            scopesSupported: try strings("scopes_supported"),
+            authorizationResponseIssParameterSupported: issInResponses
         )
     }
 }

@@ -27,13 +27,16 @@ public struct AuthorizationRequest: Sendable {
     public let resource: String?
     /// The issuer the server was discovered as, checked against the callback's `iss`.
     public let issuer: String?
+    /// Whether the callback must carry `iss`: the server says it always sends one (RFC 9207).
+    public let requiresIssuer: Bool
 
     /// Checks the URL the browser was sent back to and returns its code.
     ///
     /// In order: the callback must be for ``redirectURI`` (scheme, host, port and path); its
     /// `state` must equal ``state`` (compared in constant time) and appear once; a server error
-    /// (`error=access_denied`, …) becomes a typed error; an `iss`, when present, must equal
-    /// ``issuer``; and exactly one non-empty `code` must be there. Nothing is sent anywhere.
+    /// (`error=access_denied`, …) becomes a typed error; an `iss`, when present (and always when
+    /// ``requiresIssuer``), must equal ``issuer``; and exactly one non-empty `code` must be there.
+    /// Nothing is sent anywhere.
     ///
     /// - Throws: ``APIError``: `auth_required` for a callback that does not belong to this
     ///   request (nothing may be exchanged), `forbidden` when the user declined
@@ -65,8 +68,12 @@ public struct AuthorizationRequest: Sendable {
             )
         }
         let issuers = values("iss")
-        if let issuer, !issuers.isEmpty, issuers != [issuer] {
-            throw Self.refused("The sign-in callback comes from another issuer than this request's server.")
+        if let issuer, !issuers.isEmpty || requiresIssuer, issuers != [issuer] {
+            throw Self.refused(
+                issuers.isEmpty
+                    ? "The sign-in callback carries no iss, which this request's server always sends."
+                    : "The sign-in callback comes from another issuer than this request's server."
+            )
         }
         let codes = values("code")
         guard codes.count == 1, let code = codes.first, !code.isEmpty else {

@@ -20,6 +20,9 @@ public struct AuthorizationServer: Sendable, Hashable {
     public var tokenRequestStyle: TokenRequestStyle
     /// The grant types the server says it supports, when it says.
     public var grantTypesSupported: [String]?
+    /// Whether every authorization response carries `iss` (RFC 9207): a callback without one is
+    /// then refused, as a mix-up attack's would be.
+    public var sendsIssuerInResponses: Bool
 
     /// Creates a description of a server.
     public init(
@@ -28,7 +31,8 @@ public struct AuthorizationServer: Sendable, Hashable {
         tokenEndpoint: URL,
         deviceAuthorizationEndpoint: URL? = nil,
         tokenRequestStyle: TokenRequestStyle = .standard,
-        grantTypesSupported: [String]? = nil
+        grantTypesSupported: [String]? = nil,
+        sendsIssuerInResponses: Bool = false
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -36,6 +40,7 @@ public struct AuthorizationServer: Sendable, Hashable {
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.tokenRequestStyle = tokenRequestStyle
         self.grantTypesSupported = grantTypesSupported
+        self.sendsIssuerInResponses = sendsIssuerInResponses
     }
 
     /// The server RFC 8414 metadata describes.
@@ -46,7 +51,8 @@ public struct AuthorizationServer: Sendable, Hashable {
             tokenEndpoint: metadata.tokenEndpoint,
             deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint,
             tokenRequestStyle: tokenRequestStyle,
-            grantTypesSupported: metadata.grantTypesSupported
+            grantTypesSupported: metadata.grantTypesSupported,
+            sendsIssuerInResponses: metadata.authorizationResponseIssParameterSupported
         )
     }
 

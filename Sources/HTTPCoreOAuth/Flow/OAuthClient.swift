@@ -107,7 +107,8 @@ public struct OAuthClient: Sendable {
             redirectURI: redirect,
             scope: scope,
             resource: resource,
-            issuer: server.issuer
+            issuer: server.issuer,
+            requiresIssuer: server.sendsIssuerInResponses && server.issuer != nil
         )
     }
 

@@ -156,6 +156,7 @@ struct DiscoveryDocumentTests {
             ("issuer", nil),
             ("issuer", 1),
             ("grant_types_supported", "authorization_code"),
+            ("authorization_response_iss_parameter_supported", "true"),
         ] as [(String, JSONValue?)]
     )
     func invalidMember(member: String, value: JSONValue?) async {
@@ -190,5 +191,23 @@ struct DiscoveryDocumentTests {
         let noDevice = makeOAuth(ScriptedTransport([]), server: Fixture.fallback)
         let deviceError = await discoveryError { try await noDevice.requestDeviceAuthorization() }
         #expect(deviceError?.reason == .capabilityUnavailable(.deviceAuthorization))
+    }
+
+    @Test(
+        "A server whose metadata says it always sends iss gets sign-ins that require it",
+        arguments: [(JSONValue?.none, false), (.bool(false), false), (.bool(true), true)]
+    )
+    func issuerInResponses(value: JSONValue?, required: Bool) async throws {
+        let transport = ScriptedTransport([
+            Fixture.resourceDocument([Fixture.newIssuer]),
+            Fixture.serverDocument(extra: ["authorization_response_iss_parameter_supported": value]),
+        ])
+        let found = try await Fixture.discovery(transport).discoverAuthorizationServer(
+            for: Fixture.resource,
+            selection: Fixture.selection
+        )
+        #expect(found.server.sendsIssuerInResponses == required)
+        let request = try makeOAuth(ScriptedTransport([]), server: found.server).authorizationRequest()
+        #expect(request.requiresIssuer == required)
     }
 }
