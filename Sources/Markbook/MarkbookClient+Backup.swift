@@ -91,7 +91,14 @@ extension MarkbookClient {
         )
         let download: FileDownload
         do {
-            download = try await downloader.download(endpoint, to: staging, resume: false, progress: progress)
+            // Staged in the shared temporary folder for a stream, where only this user may read it.
+            download = try await downloader.download(
+                endpoint,
+                to: FileDestination(staging),
+                resume: false,
+                permissions: target.isStream ? .ownerOnly : .standard,
+                progress: progress
+            )
         } catch let error as APIError where error.code == .notFound {
             var expired = error
             expired.details.hint =

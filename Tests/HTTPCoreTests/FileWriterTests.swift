@@ -88,6 +88,64 @@ struct FileWriterTests {
         }
     }
 
+    @Test("Two writers of one partial file: the second is refused while the first writes, then may go on")
+    func partialFileInUse() async throws {
+        try await withTemporaryFolder { folder in
+            let destination = try FileDestination(folder.appending(path: "video.mp4"))
+            let first = try FileWriter(to: destination, staging: .partial)
+            try first.write(Data("first half".utf8))
+            let second = try FileWriter(to: destination, staging: .partial)
+            #expect(throws: FileWriteError(path: destination.path, reason: .inUse)) {
+                try second.write(Data("other bytes".utf8))
+            }
+            #expect(
+                FileWriteError(path: "video.mp4", reason: .inUse).description
+                    == "Cannot write video.mp4: another download is writing this file now; wait for it to finish."
+            )
+            first.closeStaging()
+            try second.write(Data(", second half".utf8))
+            try second.commit()
+            #expect(try String(contentsOf: destination.target, encoding: .utf8) == "first half, second half")
+        }
+    }
+
+    @Test("A partial file that is a symbolic link is not followed: what it points at is left alone")
+    func partialFileLink() async throws {
+        try await withTemporaryFolder { folder in
+            let victim = folder.appending(path: "victim.txt")
+            try Data("keep me".utf8).write(to: victim)
+            let destination = try FileDestination(folder.appending(path: "download.bin"))
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appending(path: "download.bin.partial").path,
+                withDestinationPath: victim.path
+            )
+            let writer = try FileWriter(to: destination, staging: .partial)
+            #expect(throws: FileWriteError(path: destination.path, reason: .system(errno: ELOOP))) {
+                try writer.reposition(to: 0)
+            }
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me")
+        }
+    }
+
+    @Test("The new content of a private file is private from the first byte, staged or partial")
+    func stagingTakesTheReplacedMode() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appending(path: "tokens.json")
+            try Data("old".utf8).write(to: file)
+            chmod(file.path, 0o600)
+            for staging in [FileWriter.Staging.temporary, .partial] {
+                let writer = try FileWriter(to: try FileDestination(file), staging: staging)
+                try writer.write(Data("new".utf8))
+                let staged = try #require(try Self.names(folder).first { $0 != "tokens.json" })
+                let mode = try FileManager.default.attributesOfItem(atPath: folder.appending(path: staged).path)[
+                    .posixPermissions
+                ]
+                #expect(mode as? Int == 0o600, "\(staging)")
+                try writer.commit()
+            }
+        }
+    }
+
     @Test("A file that appears after the destination was looked at is not replaced without permission")
     func appearedMeanwhile() async throws {
         try await withTemporaryFolder { folder in

@@ -28,6 +28,8 @@ public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible
         /// A download began again from its first byte after part of it had gone to a stream
         /// (a device, a pipe, standard output), which cannot take the part back.
         case streamRestarted
+        /// Another download is writing the same partial file (`NAME.partial`) right now.
+        case inUse
         /// The system refused a step; `errno` says why.
         case system(errno: Int32)
     }
@@ -69,6 +71,8 @@ public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible
             return "the folder \(folder) does not exist"
         case .streamRestarted:
             return "the download started again from its first byte, and the part already written cannot be taken back"
+        case .inUse:
+            return "another download is writing this file now; wait for it to finish"
         case .system(let code):
             return Self.words(for: code)
         }

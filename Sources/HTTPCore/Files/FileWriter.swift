@@ -78,7 +78,7 @@ package final class FileWriter: Sendable {
             let file = target.deletingLastPathComponent()
                 .appending(path: ".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
             stagingFile = file
-            descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Self.mode(permissions))
+            descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Self.mode(permissions, destination))
         case (.newFile, .partial), (.regularFile, .partial):
             stagingFile = target.deletingLastPathComponent().appending(path: target.lastPathComponent + ".partial")
             descriptor = 0
@@ -227,12 +227,23 @@ package final class FileWriter: Sendable {
         if let stagingFile { unlink(stagingFile.path) }
     }
 
-    /// Opens the staging file for writing at its end; the reason when it cannot be.
+    /// Opens the staging file for writing at its end, never through a symbolic link, and holds
+    /// an exclusive lock on it while it is open, so two downloads to one target cannot write the
+    /// same partial file; the reason when it cannot be.
     private func openStaging(_ state: inout State) -> FileWriteError.Reason? {
         guard state.descriptor < 0 else { return nil }
         guard let stagingFile else { return .system(errno: EBADF) }
-        let descriptor = open(stagingFile.path, O_WRONLY | O_CREAT | O_CLOEXEC, Self.mode(permissions))
+        let descriptor = open(
+            stagingFile.path,
+            O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+            Self.mode(permissions, destination)
+        )
         guard descriptor >= 0 else { return .system(errno: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            FileDescriptorIO.close(descriptor)
+            return code == EWOULDBLOCK ? .inUse : .system(errno: code)
+        }
         let end = lseek(descriptor, 0, SEEK_END)
         guard end >= 0 else {
             let code = errno
@@ -272,7 +283,10 @@ package final class FileWriter: Sendable {
         return rename(file, target) == 0 ? nil : .system(errno: errno)
     }
 
-    private static func mode(_ permissions: Permissions) -> mode_t {
-        permissions == .ownerOnly ? 0o600 : 0o666
+    /// The mode a staging file is created with: owner-only when asked; else that of the file it
+    /// will replace, so a private file's new content is never readable by others on its way in.
+    private static func mode(_ permissions: Permissions, _ destination: FileDestination) -> mode_t {
+        guard permissions == .standard else { return 0o600 }
+        return destination.kind == .regularFile ? existingMode(destination) ?? 0o666 : 0o666
     }
 }

@@ -55,7 +55,8 @@ extension Client {
     /// whole body in memory.
     ///
     /// For a file destination, the body goes to a partial file next to the target
-    /// (`NAME.partial`), which replaces the target once complete, and only when
+    /// (`NAME.partial`, locked while it is written, with the mode of the file it will replace),
+    /// which replaces the target once complete, and only when
     /// ``FileDestination/replacing`` allows an existing file to be replaced. With `resume`, a
     /// partial file left by an interrupted download is continued with a `Range` request, guarded
     /// by `If-Range` so a file that changed on the server is fetched whole again; each retry of
@@ -72,7 +73,24 @@ extension Client {
         resume: Bool = true,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> FileDownload {
-        let sink = try DownloadSink(destination: destination, resume: resume, progress: progress)
+        try await download(endpoint, to: destination, resume: resume, permissions: .standard, progress: progress)
+    }
+
+    /// As the public download to a ``FileDestination``, with `permissions` for the file:
+    /// `.ownerOnly` for one staged in a shared temporary folder.
+    package func download<Value>(
+        _ endpoint: Endpoint<Value>,
+        to destination: FileDestination,
+        resume: Bool,
+        permissions: FileWriter.Permissions,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> FileDownload {
+        let sink = try DownloadSink(
+            destination: destination,
+            resume: resume,
+            permissions: permissions,
+            progress: progress
+        )
         var bytes = Endpoint<Data>(
             endpoint.method,
             endpoint.path,
