@@ -197,6 +197,29 @@ struct RetryTests {
         #expect(clock.sleeps == [.seconds(1)])
     }
 
+    @Test(
+        "A Retry-After that would cross the deadline ends the call with the server's answer and its wait",
+        arguments: [(429, APIError.Code.rateLimit), (503, .apiError)]
+    )
+    func retryAfterPastDeadline(status: Int, code: APIError.Code) async throws {
+        let clock = TestClock()
+        let transport = ScriptedTransport(
+            [.status(status, headers: [.retryAfter: "30"]), .json([:])],
+            clock: clock
+        )
+        let client = try client(transport, clock: clock) {
+            $0.retry = RetryPolicy(maxAttempts: 3, jitter: .none)
+            $0.deadline = .seconds(10)
+        }
+        let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        #expect(error?.code == code)
+        #expect(error?.httpStatus == status)
+        #expect(error?.details.retryAfter == .seconds(30))
+        #expect(error?.message.contains("asked to wait 30 s before retrying, past the call's deadline") == true)
+        #expect(transport.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
+
     @Test("A per-call deadline overrides the client's, and bounds the whole attempt, not only its idle time")
     func perCallDeadline() async throws {
         let clock = TestClock()

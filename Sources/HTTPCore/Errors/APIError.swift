@@ -12,12 +12,12 @@ import Foundation
 /// | `not_found` | 404 | 2 | no |
 /// | `auth_required` | 401 | 3 | no |
 /// | `forbidden` | 403 | 4 | no |
-/// | `rate_limit` | 429 | 5 | yes |
+/// | `rate_limit` | 429; a `Retry-After` longer than the policy's `maxRetryAfter`; the client's own rate limit before the deadline | 5 | yes |
 /// | `network` | connection failure, timeout, DNS, reset | 6 | yes |
-/// | `api_error` | 5xx but 507, other statuses, undecodable bodies | 7 | 500/502/503/504 |
+/// | `api_error` | 5xx but 507, other statuses but 413, undecodable bodies | 7 | 500/502/503/504 |
 /// | `ambiguous` | the server may or may not have applied a write: the connection failed after sending it, or a 500, 502 or 504 answered it | 8 | no |
 /// | `validation` | 400, 422 | 9 | no |
-/// | `limit_exceeded` | 507, response body over the limit | 10 | no |
+/// | `limit_exceeded` | 413, 507, response body over the limit | 10 | no |
 ///
 /// `usage` exits 64, `EX_USAGE` from BSD's `sysexits.h`: the caller's input was refused before
 /// anything was sent, which is what a bad command line is to a tool, so the tools and the SDKs

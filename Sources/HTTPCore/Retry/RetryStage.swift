@@ -107,7 +107,12 @@ struct RetryStage: Middleware {
             }
             let now = timeSource.monotonicNow()
             if let deadline = context.deadline, now + delay >= deadline {
-                throw deadlineError(context: context, lastError: reason.error)
+                // A wait the server asked for is its answer (a 429 stays rate_limit, with the wait),
+                // not a timeout of this client's.
+                guard let retryAfter = reason.retryAfter else {
+                    throw deadlineError(context: context, lastError: reason.error)
+                }
+                throw waitPastDeadline(retryAfter, reason: reason.error)
             }
             if let budget, !budget.tryWithdrawRetry(at: now) {
                 return try outcome.get()
@@ -179,6 +184,14 @@ struct RetryStage: Middleware {
         details.hint = "Try again after \(Self.format(wait)), or raise maxRetryAfter."
         details.cause = reason
         return .rateLimit(details)
+    }
+
+    private func waitPastDeadline(_ wait: Duration, reason: APIError) -> APIError {
+        var details = reason.details
+        details.retryAfter = wait
+        details.message += " The server asked to wait \(Self.format(wait)) before retrying, past the call's deadline."
+        details.hint = "Try again after \(Self.format(wait)), or raise the deadline."
+        return APIError(reason.code, details)
     }
 
     private func deadlineError(context: RequestContext, lastError: APIError?) -> APIError {
