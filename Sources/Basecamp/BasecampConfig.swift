@@ -30,7 +30,8 @@ public struct BasecampConfig: Sendable {
     public var maxRetries: Int?
     /// The cache used when ``enableCache`` is on; `nil` creates an in-memory cache.
     public var cache: ResponseCache?
-    /// The largest file a download accepts, in bytes (default 100 MiB).
+    /// The largest body a call holds in memory, a download into `Data` included, in bytes
+    /// (default 100 MiB). A download to a file streams to disk and is not capped by it.
     public var maxDownloadSize: Int
     /// Replaces every operation's Spec retry policy (attempts, waits, retried statuses) when
     /// set; `nil`, the default, keeps each operation's own. ``enableRetry`` and ``maxRetries``
