@@ -26,12 +26,8 @@ extension AuthorizationRoutes {
     /// The grant in the standard spelling; Launchpad also takes the drafts' `type`.
     private static func grant(_ form: [String: String], on server: IssuingServer) -> String? {
         if let type = form["grant_type"] { return type }
-        guard server == .launchpad else { return nil }
-        switch form["type"] {
-        case "web_server"?: return "authorization_code"
-        case "refresh"?: return "refresh_token"
-        default: return nil
-        }
+        guard server == .launchpad, let type = form["type"] else { return nil }
+        return ["web_server": "authorization_code", "refresh": "refresh_token"][type]
     }
 
     private func exchange(_ form: [String: String], clientID: String, on server: IssuingServer) throws -> Response {
@@ -43,10 +39,14 @@ extension AuthorizationRoutes {
         guard let record, record.server == server, record.clientID == clientID, record.redirectURI == redirectURI,
             record.expiresAt > authorization.now()
         else { throw OAuthRefusal("invalid_grant", "The code is unknown, used, expired or not for this client.") }
-        if let challenge = record.challenge {
-            guard let verifier = form["code_verifier"], Self.challenge(for: verifier) == challenge else {
+        // A verifier for a code issued without a challenge is refused too: a downgrade (RFC 9700).
+        if record.challenge != nil || form["code_verifier"] != nil {
+            guard let verifier = form["code_verifier"], Self.challenge(for: verifier) == record.challenge else {
                 throw OAuthRefusal("invalid_grant", "The code_verifier does not match the code_challenge.")
             }
+        }
+        if let asked = form["resource"], let approved = record.resource, asked != approved {
+            throw OAuthRefusal("invalid_target", "The token may be for the approved resource only (RFC 8707).")
         }
         let resource = form["resource"] ?? record.resource
         return issueTokens(on: server, clientID: clientID, resource: resource, includeResource: true)
@@ -77,16 +77,13 @@ extension AuthorizationRoutes {
     /// RFC 8628 §3.4–3.5: pending for the first polls, `slow_down` for a client that polls
     /// faster than the interval, then tokens (once).
     private func poll(_ form: [String: String], clientID: String) throws -> Response {
-        guard let deviceCode = form["device_code"] else {
-            throw OAuthRefusal("invalid_request", "device_code is required.")
-        }
+        guard let code = form["device_code"] else { throw OAuthRefusal("invalid_request", "device_code is required.") }
         let now = authorization.now()
         let approveAfter = authorization.options.devicePollsBeforeApproval
         // Refusals are returned, not thrown, so that the poll is recorded all the same.
         let approved = authorization.update { records -> Result<String?, OAuthRefusal> in
-            guard var record = records.deviceCodes[deviceCode], record.isUsable, record.clientID == clientID else {
-                let unknown = "The device code is unknown, used or not for this client."
-                return .failure(OAuthRefusal("invalid_grant", unknown))
+            guard var record = records.deviceCodes[code], record.isUsable, record.clientID == clientID else {
+                return .failure(OAuthRefusal("invalid_grant", "The device code is unknown, used or another client's."))
             }
             guard record.expiresAt > now else {
                 return .failure(OAuthRefusal("expired_token", "The device code expired."))
@@ -95,7 +92,7 @@ extension AuthorizationRoutes {
             let tooSoon = now.timeIntervalSince(record.lastPoll) < Double(record.interval) * 0.8
             record.lastPoll = now
             record.polls += 1
-            defer { records.deviceCodes[deviceCode] = record }
+            defer { records.deviceCodes[code] = record }
             if tooSoon {
                 record.interval += 5
                 return .failure(OAuthRefusal("slow_down", "Polling too fast; wait 5 seconds more between polls."))

@@ -27,7 +27,9 @@ struct AuthorizationRoutes: Sendable {
         router.get("launchpad/authorization.json") { request, _ in
             try await answer(request) { try authorizationDocument(request) }
         }
-        router.get(".well-known/oauth-protected-resource") { request, _ in protectedResource(request) }
+        router.get(".well-known/oauth-protected-resource") { request, _ in
+            try await answer(request) { protectedResource(request) }
+        }
         router.get(".well-known/oauth-authorization-server") { request, _ in
             try await answer(request, resourceFirst: true) { serverMetadata(request) }
         }
@@ -76,8 +78,9 @@ struct AuthorizationRoutes: Sendable {
 
     /// `client_id` and `client_secret` from the form, or from `Authorization: Basic`.
     static func clientCredentials(_ request: Request, form: [String: String]) -> (id: String, secret: String?)? {
+        // One authentication method per request (RFC 6749 §2.3): Basic and a form secret both is none.
         if request.headers[.authorization]?.lowercased().hasPrefix("basic ") == true {
-            return request.basicCredentials.map { ($0.name, $0.password) }
+            return form["client_secret"] == nil ? request.basicCredentials.map { ($0.name, $0.password) } : nil
         }
         guard let id = form["client_id"], !id.isEmpty else { return nil }
         return (id, form["client_secret"])
