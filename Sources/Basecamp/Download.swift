@@ -8,7 +8,9 @@ public struct BasecampDownload: Sendable, Hashable {
     public var data: Data
     /// The storage server's `Content-Type`, if it sent one.
     public var contentType: String?
-    /// The file name from `Content-Disposition`, if the storage server sent one.
+    /// The file name from `Content-Disposition`, if the storage server sent one, as it was sent:
+    /// it may hold `/` or `..`, so keep only its last path component before joining it to a
+    /// folder, or a server could choose where the file is written.
     public var filename: String?
     /// Whether Basecamp redirected to separate storage (true for almost every file).
     public var redirected: Bool
