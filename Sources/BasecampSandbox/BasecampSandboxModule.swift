@@ -34,8 +34,7 @@ public struct BasecampSandboxModule: SandboxModule {
     private let mounted = Locked<BasecampServer?>(nil)
     private var server: BasecampServer? { mounted.withLock { $0 } }
 
-    /// What deliveries are signed with for a webhook created without the sandbox's own
-    /// `secret` member.
+    /// What deliveries are signed with for a webhook created without the sandbox's own `secret` member.
     public static let defaultWebhookSecret = "sandbox-webhook-secret"
     /// The pauses before each retry of a failed webhook delivery (three retries).
     public static let defaultWebhookRetryDelays: [Duration] = [.milliseconds(500), .seconds(2), .seconds(10)]

@@ -19,6 +19,7 @@ struct AuthorizationOptionsTests {
             "BASECAMP_SANDBOX_TOKEN_LIFETIME": "30",
             "BASECAMP_SANDBOX_CLIENT_ID": "app",
             "BASECAMP_SANDBOX_CLIENT_SECRET": "shh",
+            "BASECAMP_SANDBOX_REDIRECT_URI": "http://127.0.0.1:8765/callback",
             "BASECAMP_SANDBOX_STRICT_TOKENS": "1",
             "BASECAMP_SANDBOX_LAUNCHPAD_ONLY": "true",
             "BASECAMP_SANDBOX_NO_DEVICE": "yes",
@@ -26,7 +27,7 @@ struct AuthorizationOptionsTests {
             "BASECAMP_SANDBOX_STATE": "/tmp/bc.json",
         ])
         #expect(options.accessTokenLifetime == 30)
-        #expect(options.clients == [.init(id: "app", secret: "shh")])
+        #expect(options.clients == [.init(id: "app", secret: "shh", redirectURI: "http://127.0.0.1:8765/callback")])
         #expect(options.requiresIssuedTokens && !options.offersResourceFirstServer && !options.offersDeviceGrant)
         #expect(!options.servesBrokenDiscovery)
         #expect(options.stateFile?.path == "/tmp/bc.json.auth.json")

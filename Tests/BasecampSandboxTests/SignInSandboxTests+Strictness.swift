@@ -98,4 +98,40 @@ extension SignInSandboxTests {
             #expect(try await raw(sandbox, ".well-known/oauth-protected-resource").status == 200)
         }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A client registered with a redirect URI signs in and refreshes through that URI only, as on Launchpad")
+    func registeredRedirectURI() async throws {
+        let registered = "http://127.0.0.1:8765/callback"
+        let client = SandboxAuthorizationOptions.Client(id: "app", secret: "s3cret", redirectURI: registered)
+        try await withAuthSandbox(SandboxAuthorizationOptions(clients: [client])) { sandbox, _ in
+            let authorize = "launchpad/authorization/new?type=web_server&client_id=app&state=s&redirect_uri="
+            let elsewhere = try await raw(sandbox, authorize + "http://127.0.0.1:9999/callback")
+            #expect(elsewhere.status == 400)
+            #expect(elsewhere.location == nil, "a redirect_uri not registered is never redirected to")
+            let approved = try await raw(sandbox, authorize + registered)
+            #expect(approved.status == 302)
+
+            let exchange = try await raw(
+                sandbox,
+                "launchpad/authorization/token",
+                form: "type=web_server&client_id=app&client_secret=s3cret&redirect_uri=\(registered)&code="
+                    + (try Self.code(in: approved.location))
+            )
+            #expect(exchange.status == 200)
+            let refreshToken = try #require(
+                try JSONValue(parsing: Data(exchange.body.utf8))["refresh_token"]?.stringValue
+            )
+            let refresh = "type=refresh&client_id=app&client_secret=s3cret&refresh_token=\(refreshToken)&redirect_uri="
+            let refused = try await raw(
+                sandbox,
+                "launchpad/authorization/token",
+                form: refresh + "http://127.0.0.1:9999/cb"
+            )
+            #expect(refused.status == 400)
+            #expect(refused.body.contains("\"invalid_request\""))
+            let refreshed = try await raw(sandbox, "launchpad/authorization/token", form: refresh + registered)
+            #expect(refreshed.status == 200, "\(refreshed.body)")
+        }
+    }
 }

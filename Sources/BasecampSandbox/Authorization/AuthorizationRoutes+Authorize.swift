@@ -20,8 +20,8 @@ extension AuthorizationRoutes {
                 status: .badRequest
             )
         }
-        guard let clientID = single("client_id"), authorization.knows(clientID: clientID) else {
-            return Self.page("Unknown client_id.", status: .badRequest)
+        guard let clientID = single("client_id"), authorization.knows(clientID, at: redirectURI) else {
+            return Self.page("Unknown client_id, or not the redirect_uri registered for it.", status: .badRequest)
         }
         /// A `302` back with `parameters`, the request's `state` and (resource-first) `iss` added.
         func back(_ parameters: [(name: String, value: String)]) -> Response {
@@ -48,9 +48,7 @@ extension AuthorizationRoutes {
                 return refuse("invalid_request", "Only code_challenge_method=S256 is accepted.")
             }
         }
-        if authorization.options.declinesAuthorization {
-            return refuse("access_denied", "The user declined.")
-        }
+        if authorization.options.declinesAuthorization { return refuse("access_denied", "The user declined.") }
         let code = SandboxSecrets.make("sbx_code_")
         let expiresAt = authorization.now().addingTimeInterval(Self.codeLifetime)
         authorization.update { records in

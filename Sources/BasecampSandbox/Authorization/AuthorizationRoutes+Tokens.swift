@@ -53,9 +53,10 @@ extension AuthorizationRoutes {
     }
 
     private func refresh(_ form: [String: String], clientID: String, on server: IssuingServer) throws -> Response {
-        // Launchpad wants the integration's redirect URI again on every refresh.
+        // Launchpad wants the integration's (registered) redirect URI again on every refresh.
+        let redirect = form["redirect_uri"] ?? ""
         guard let token = form["refresh_token"],
-            server == .resourceFirst || form["redirect_uri"].map(Self.isLoopbackRedirect) == true
+            server == .resourceFirst || Self.isLoopbackRedirect(redirect) && authorization.knows(clientID, at: redirect)
         else { throw OAuthRefusal("invalid_request", "refresh_token (and on Launchpad, redirect_uri) is required.") }
         // A refusal is returned, not thrown, so that the request is counted all the same.
         let granted = authorization.update { records -> Result<String?, OAuthRefusal> in

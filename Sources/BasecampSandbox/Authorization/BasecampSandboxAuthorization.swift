@@ -139,8 +139,11 @@ public final class BasecampSandboxAuthorization: Sendable {
         return SHA256.hash(data: Data(secret.utf8)) == SHA256.hash(data: Data(expected.utf8))
     }
 
-    /// Whether `clientID` may start a sign-in.
-    func knows(clientID: String) -> Bool {
-        !clientID.isEmpty && (options.clients.isEmpty || options.clients.contains { $0.id == clientID })
+    /// Whether `clientID` may sign in through `redirectURI`: the one registered with it, if any.
+    func knows(_ clientID: String, at redirectURI: String) -> Bool {
+        guard let client = options.clients.first(where: { $0.id == clientID }) else {
+            return !clientID.isEmpty && options.clients.isEmpty
+        }
+        return client.redirectURI.map { $0 == redirectURI } ?? true
     }
 }

@@ -16,11 +16,14 @@ public struct SandboxAuthorizationOptions: Sendable {
         public var id: String
         /// The secret the token endpoint requires; `nil` for a public client.
         public var secret: String?
+        /// The redirect URI registered with it, which sign-ins must name exactly; `nil` takes any loopback one.
+        public var redirectURI: String?
 
         /// Creates a client.
-        public init(id: String, secret: String? = nil) {
+        public init(id: String, secret: String? = nil, redirectURI: String? = nil) {
             self.id = id
             self.secret = secret
+            self.redirectURI = redirectURI
         }
     }
 
@@ -82,7 +85,7 @@ public struct SandboxAuthorizationOptions: Sendable {
     /// | variable | meaning |
     /// |---|---|
     /// | `BASECAMP_SANDBOX_TOKEN_LIFETIME` | access token lifetime in seconds |
-    /// | `BASECAMP_SANDBOX_CLIENT_ID`, `BASECAMP_SANDBOX_CLIENT_SECRET` | register one client |
+    /// | `BASECAMP_SANDBOX_CLIENT_ID`, `_CLIENT_SECRET`, `_REDIRECT_URI` | register one client |
     /// | `BASECAMP_SANDBOX_STRICT_TOKENS=1` | the API accepts only issued tokens |
     /// | `BASECAMP_SANDBOX_LAUNCHPAD_ONLY=1` | no resource-first server |
     /// | `BASECAMP_SANDBOX_NO_DEVICE=1` | the device endpoint answers 503 |
@@ -104,7 +107,8 @@ public struct SandboxAuthorizationOptions: Sendable {
             minimum: 1
         )
         if let id = text("BASECAMP_SANDBOX_CLIENT_ID") {
-            options.clients = [Client(id: id, secret: text("BASECAMP_SANDBOX_CLIENT_SECRET"))]
+            let (secret, redirect) = (text("BASECAMP_SANDBOX_CLIENT_SECRET"), text("BASECAMP_SANDBOX_REDIRECT_URI"))
+            options.clients = [Client(id: id, secret: secret, redirectURI: redirect)]
         }
         options.requiresIssuedTokens = try SandboxSettings.flag("BASECAMP_SANDBOX_STRICT_TOKENS", in: environment)
         options.offersResourceFirstServer = try !SandboxSettings.flag(

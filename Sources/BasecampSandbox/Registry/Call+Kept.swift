@@ -142,8 +142,7 @@ extension Call {
         }
     }
 
-    /// The record as the operation answers it: its JSON with the success status, or no body
-    /// where the Spec has none.
+    /// The record as the operation answers it: its JSON with the success status, or no body where the Spec has none.
     private func answer(_ id: Int?, in data: AccountData) throws -> APIReply {
         guard operation.responseSchema != nil else { return .empty(status: operation.successStatus) }
         guard let record = id.flatMap(data.record) else { throw APIFailure(500, "The record was not stored.") }

@@ -5,8 +5,7 @@ import HTTPCore
 /// every member the SDK expects, the record overwrites the facts, and nothing the schema lacks is
 /// added.
 struct Renderer {
-    /// Where links point: `url`s at this sandbox (the same paths the SDK calls), `app_url`s at a
-    /// made-up web app.
+    /// Where links point: `url`s at this sandbox (the same paths the SDK calls), `app_url`s at a made-up web app.
     let apiBase: String
     /// Where `download_url`s point: the storage origin's copy of the API's paths.
     let storageBase: String

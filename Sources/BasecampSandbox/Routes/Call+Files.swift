@@ -1,8 +1,7 @@
 import Foundation
 import HTTPCore
 
-/// The bytes behind uploads: attachments as `POST /attachments.json` stores them, and an
-/// upload's versions.
+/// The bytes behind uploads: attachments as `POST /attachments.json` stores them, and an upload's versions.
 extension Call {
     func createAttachment() throws -> APIReply {
         guard let name = query.first("name"), !name.isEmpty else { throw APIFailure.invalid("name", "can't be blank") }

@@ -38,8 +38,7 @@ extension BasecampServer {
     /// Where the storage host listens, once the sandbox runs.
     var storageOrigin: String? { sandboxState.secondOrigin?.absoluteString }
 
-    /// The API's answer to a `download_url` moved onto it: a `302` to the blob's signed URL on
-    /// the storage host.
+    /// The API's answer to a `download_url` moved onto it: a `302` to the blob's signed URL on the storage host.
     func redirectToStorage(_ request: Request, _ context: SandboxRequestContext, requestID: String) throws -> Response {
         let data = store.snapshot()
         guard context.parameters.get("p0") == String(data.accountID),

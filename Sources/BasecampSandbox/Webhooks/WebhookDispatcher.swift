@@ -131,8 +131,7 @@ final class WebhookDispatcher: Sendable {
         return slept && !queue.withLock { $0.isStopping }
     }
 
-    /// Sends once and records the attempt, as `recent_deliveries` shows it; `true` when the
-    /// receiver answered 2xx.
+    /// Sends once and records the attempt, as `recent_deliveries` shows it; `true` when the receiver answered 2xx.
     private func send(_ event: JSONValue, to url: URL, signedWith secret: String, for webhookID: Int) async -> Bool {
         let body = event.encoded()
         var request = HTTPRequest(method: .post, url: url)
