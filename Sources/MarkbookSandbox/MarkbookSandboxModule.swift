@@ -119,6 +119,7 @@ public final class MarkbookSandboxModule: SandboxModule {
         /// Every session token and key ever handed out, expired ones included.
         var issuedSessionValues: [String] = []
         var backupMode = MarkbookSandboxOptions.BackupMode.scheduled
+        var backupHold: String?
         var resultFaults = ResultFaultState(.none)
         /// The ready backup ``MarkbookSandboxOptions/BackupMode/ready`` put in place, until a state
         /// file holds it.
@@ -132,6 +133,7 @@ public final class MarkbookSandboxModule: SandboxModule {
 
         mutating func setOptions(_ options: MarkbookSandboxOptions, now: Date) {
             backupMode = options.backup
+            backupHold = options.backupHold
             resultFaults = ResultFaultState(options.resultWriteFaults)
             if options.backup == .ready {
                 world.seedReadyBackup(now: now)
@@ -277,11 +279,12 @@ public final class MarkbookSandboxModule: SandboxModule {
         }
         router.post(RouterPath(basePath + "/post.lc")) { request, _ in try await self.serve(request, path: "post.lc") }
         router.get(RouterPath(basePath + "/backups/:file")) { request, context in
-            try await self.serve(request, path: "backups/" + (context.parameters.get("file") ?? ""))
+            try await self.serve(request, path: "backups/" + (context.parameters.get("file") ?? ""), holding: state)
         }
     }
 
-    private func serve(_ request: Request, path: String) async throws -> Response {
+    private func serve(_ request: Request, path: String, holding sandbox: SandboxState? = nil) async throws -> Response
+    {
         var request = request
         let body = try await request.collectBody(upTo: 16 * 1024 * 1024)
         let answer = respond(
@@ -295,10 +298,21 @@ public final class MarkbookSandboxModule: SandboxModule {
         )
         var headers = HTTPFields()
         headers[.contentType] = answer.contentType
-        return Response(
-            status: HTTPResponse.Status(code: answer.status),
-            headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
-        )
+        var answerBody = ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+        if let sandbox, answer.status == 200, let hold = state.withLockedValue({ $0.backupHold }) {
+            answerBody = Self.body(answer.body, heldHalfwayBy: hold, in: sandbox)
+        }
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: headers, body: answerBody)
+    }
+
+    /// `bytes` with the second half kept back until the test releases `hold`.
+    private static func body(_ bytes: [UInt8], heldHalfwayBy hold: String, in sandbox: SandboxState) -> ResponseBody {
+        ResponseBody { writer in
+            let half = bytes.count / 2
+            try await writer.write(ByteBuffer(bytes: bytes[..<half]))
+            try await sandbox.waitForRelease(of: hold)
+            try await writer.write(ByteBuffer(bytes: bytes[half...]))
+            try await writer.finish(nil)
+        }
     }
 }

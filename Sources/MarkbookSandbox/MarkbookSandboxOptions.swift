@@ -78,11 +78,19 @@ public struct MarkbookSandboxOptions: Sendable, Hashable {
     public var backup: BackupMode
     /// When result writes fail.
     public var resultWriteFaults: ResultWriteFaults
+    /// A hold (``APISandbox/SandboxState/release(_:)``) the second half of a backup's zip waits
+    /// on, so a test can act while a download is under way; `nil`, the default, sends it at once.
+    public var backupHold: String?
 
     /// Creates options; the defaults play the real API with no faults.
-    public init(backup: BackupMode = .scheduled, resultWriteFaults: ResultWriteFaults = .none) {
+    public init(
+        backup: BackupMode = .scheduled,
+        resultWriteFaults: ResultWriteFaults = .none,
+        backupHold: String? = nil
+    ) {
         self.backup = backup
         self.resultWriteFaults = resultWriteFaults
+        self.backupHold = backupHold
     }
 
     /// Reads the options from environment variables (see the table above); unset ones keep
