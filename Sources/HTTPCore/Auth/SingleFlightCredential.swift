@@ -115,7 +115,7 @@ actor SingleFlightCredential<Value: Sendable> {
                 Task {
                     try? await context.timeSource.sleep(for: deadline - context.timeSource.monotonicNow())
                     guard !Task.isCancelled else { return }
-                    await self.giveUp(waiterID, .deadlinePassed)
+                    self.giveUp(waiterID, .deadlinePassed)
                 }
             }
         }
