@@ -26,12 +26,6 @@ actor SingleFlightCredential<Value: Sendable> {
         var waiters: [UInt64: CheckedContinuation<Snapshot, any Error>] = [:]
     }
 
-    /// Why a caller stopped waiting before the renewal ended.
-    private enum GivingUp {
-        case cancelled
-        case deadlinePassed
-    }
-
     private var inFlight: Flight?
     private var nextID: UInt64 = 0
     private var loader: (@Sendable () async -> Value?)?
@@ -103,20 +97,16 @@ actor SingleFlightCredential<Value: Sendable> {
     /// call has a deadline stops waiting when it comes.
     private func join(until context: AuthContext?) async throws -> Snapshot {
         guard let flightID = inFlight?.id else { return snapshot }
-        let deadline = context?.deadline
-        if let context, let deadline, context.timeSource.monotonicNow() >= deadline {
-            throw Self.deadlinePassed
-        }
+        if context?.deadlineHasPassed == true { throw Self.deadlinePassed }
         nextID += 1
         let waiterID = nextID
         // The timer only ever runs while a caller with a deadline waits, never on the common path.
-        let timer = context.flatMap { context in
-            deadline.map { deadline in
-                Task {
-                    try? await context.timeSource.sleep(for: deadline - context.timeSource.monotonicNow())
-                    guard !Task.isCancelled else { return }
-                    self.giveUp(waiterID, .deadlinePassed)
-                }
+        var timer: Task<Void, Never>?
+        if let context, let deadline = context.deadline {
+            timer = Task {
+                try? await context.timeSource.sleep(for: deadline - context.timeSource.monotonicNow())
+                guard !Task.isCancelled else { return }
+                self.giveUp(waiterID, throwing: Self.deadlinePassed)
             }
         }
         defer { timer?.cancel() }
@@ -129,16 +119,12 @@ actor SingleFlightCredential<Value: Sendable> {
                 inFlight?.waiters[waiterID] = continuation
             }
         } onCancel: {
-            Task { await self.giveUp(waiterID, .cancelled) }
+            Task { await self.giveUp(waiterID, throwing: CancellationError()) }
         }
     }
 
-    private func giveUp(_ waiterID: UInt64, _ reason: GivingUp) {
-        let error: any Error =
-            switch reason {
-            case .cancelled: CancellationError()
-            case .deadlinePassed: Self.deadlinePassed
-            }
+    /// Ends one caller's wait with `error`, if it is still waiting.
+    private func giveUp(_ waiterID: UInt64, throwing error: any Error) {
         inFlight?.waiters.removeValue(forKey: waiterID)?.resume(throwing: error)
     }
 
