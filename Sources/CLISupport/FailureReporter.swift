@@ -183,10 +183,7 @@ struct FailureReporter<Tool: CommandLineTool> {
         if json {
             // Scrubbed as values, not as escaped text, in which a secret holding a quote or a
             // backslash would no longer match.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let value = (try? encoder.encode(report)).flatMap { try? JSONValue(parsing: $0) }
-            let line = value.map { value in
+            let line = (try? CommandContext.jsonValue(report)).map { value in
                 String(decoding: stderr.scrubber.scrub(value, inResults: false).encoded(), as: UTF8.self)
             }
             stderr.writeScrubbedJSON((line ?? #"{"code":"internal"}"#) + "\n")
