@@ -29,14 +29,13 @@ struct AccountsCommand: BasecampSubcommand {
 
     func run(in context: CommandContext) async throws {
         let session = try await BasecampSession.open(context: context, root: root)
-        var launchpad = BasecampOAuth.launchpadURL
-        if case .storedSignIn(let login) = session.source { launchpad = login.launchpadURL }
-        if context.usesSandbox {
-            launchpad = BasecampSession.origin(of: session.connection.configuration.baseURL).appending(
-                path: "launchpad"
-            )
-        } else if let given = context.toolVariable("LAUNCHPAD_URL").flatMap(URL.init(string:)) {
-            launchpad = given
+        // The Launchpad `auth login` would use: never the real one for a token meant for a local
+        // sandbox, which would send that token off the machine.
+        var launchpad = AuthLoginCommand.launchpadURL(context, apiBaseURL: session.connection.configuration.baseURL)
+        if case .storedSignIn(let login) = session.source, !context.usesSandbox,
+            context.toolVariable("LAUNCHPAD_URL").flatMap(URL.init(string:)) == nil
+        {
+            launchpad = login.launchpadURL
         }
         let client = try session.client(global: global)
         let accounts = try await session.withSignInHint { try await client.accounts(launchpad: launchpad) }

@@ -79,6 +79,21 @@ struct OperationRunner {
     ) async throws {
         let output = OutputFormatter(context: context)
 
+        if operation.isPaginated, let project = call.scope?.project {
+            let list = try await collect(
+                operation,
+                on: account,
+                path: call.pathValues,
+                query: query,
+                limit: call.listing?.limit,
+                page: call.listing?.page,
+                inProject: project
+            )
+            if list.foundOnlyOthers { throw Self.notInProject(operation, project: project) }
+            try output.list(list.result.items, operation: operation)
+            try finishList(list.result, shown: list.result.items.count, stopped: list.stopped)
+            return
+        }
         if operation.isPaginated {
             let (result, stopped) = try await collect(
                 operation,
@@ -88,15 +103,8 @@ struct OperationRunner {
                 limit: call.listing?.limit,
                 page: call.listing?.page
             )
-            var items = result.items
-            if let project = call.scope?.project {
-                items = items.filter { Self.belongs($0, to: project) }
-                if items.isEmpty, !result.items.isEmpty, stopped == nil {
-                    throw Self.notInProject(operation, project: project)
-                }
-            }
-            try output.list(items, operation: operation)
-            try finishList(result, shown: items.count, stopped: stopped)
+            try output.list(result.items, operation: operation)
+            try finishList(result, shown: result.items.count, stopped: stopped)
             return
         }
 
@@ -178,7 +186,7 @@ struct OperationRunner {
         return Int64(bucket) == project
     }
 
-    private static func notInProject(_ operation: BasecampOperation, project: Int64) -> APIError {
+    static func notInProject(_ operation: BasecampOperation, project: Int64) -> APIError {
         APIError.notFound(
             APIError.Details(
                 message: "Nothing \(operation.id) returned is in project \(project).",

@@ -146,9 +146,9 @@ public enum CLIRunner {
         }
         // Whatever a cancelled command threw on its way out, the signal is why it ended.
         guard !interrupted.withLock({ $0 }), !(failure is CancellationError) else {
-            return reporter.cancelled(hint: context.interruptedWrites.hint)
+            return reporter.cancelled(hint: context.sentWrites.cancellationHint)
         }
-        return reporter.report(failure)
+        return reporter.report(failure, afterWrites: context.sentWrites.applied)
     }
 
     // MARK: Helpers

@@ -42,8 +42,8 @@ public final class CommandContext: Sendable {
     private let stderr: any OutputSink
     private let startSandbox: @Sendable (CLIEnvironment) async throws -> StartedSandbox
     private let sandbox = Locked<Task<StartedSandbox, any Error>?>(nil)
-    /// Writes a cancellation cut short, for the `cancelled` report.
-    let interruptedWrites = InterruptedWrites()
+    /// Writes the command sent, for the reports of a cancellation or of an error after a write.
+    let sentWrites = SentWrites()
     private let ownTransport = Locked<ToolTransport?>(nil)
 
     init(
@@ -260,7 +260,7 @@ public final class CommandContext: Sendable {
         configuration.retry = retries ? .default : .none
         configuration.timeSource = environment.clock
         configuration.userAgent = userAgent
-        var hooks: [any Hooks] = [interruptedWrites]
+        var hooks: [any Hooks] = [sentWrites]
         if isVerbose {
             hooks.append(VerboseLog.hooks(writingTo: stderr))
         }

@@ -43,8 +43,23 @@ struct FailureReporter<Tool: CommandLineTool> {
         )
     }
 
-    /// Reports a failure of the command that ran.
-    func report(_ failure: any Error) -> Int32 {
+    /// Reports a failure of the command that ran, after the server answered the writes in
+    /// `afterWrites` (calls not safe to repeat).
+    ///
+    /// A usage error found once a write was applied, such as a `--fields` name its answer lacks,
+    /// is `output_failed` (exit 1), not `usage` (exit 64): a script that reads 64 as "nothing was
+    /// sent" and runs the command again, mended, would repeat the write.
+    func report(_ failure: any Error, afterWrites: [String] = []) -> Int32 {
+        if !afterWrites.isEmpty, let message = Self.usageMessage(of: failure) {
+            return write(
+                ErrorReport(
+                    code: "output_failed",
+                    message: "\(message) The server already applied \(afterWrites.joined(separator: ", ")).",
+                    hint: "Do not run the command again to mend the output: it would repeat the write.",
+                    exitCode: ExitPolicy.outputFailed
+                )
+            )
+        }
         switch failure {
         case let error as APIError where error.code == .usage:
             return usage(error.message, hint: error.hint)
@@ -81,6 +96,15 @@ struct FailureReporter<Tool: CommandLineTool> {
             return reportArgumentParserError(error)
         default:
             return write(ErrorReport(code: "internal", message: "\(failure)", exitCode: ExitPolicy.internalFailure))
+        }
+    }
+
+    /// The message of a usage error (exit 64), or `nil` for any other failure.
+    private static func usageMessage(of failure: any Error) -> String? {
+        switch failure {
+        case let error as APIError where error.code == .usage: return error.message
+        case let error as ValidationError: return error.message
+        default: return nil
         }
     }
 

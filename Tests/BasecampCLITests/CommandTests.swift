@@ -114,6 +114,30 @@ struct CommandTests {
         #expect(try result.errorReport().code == "not_found")
     }
 
+    @Test("--project applies before --limit: the project's first items, however many others come first")
+    func projectBeforeLimit() async throws {
+        // The seed lists 66 of the first project's to-dos before any of the second's 21.
+        let second = "2085958505"
+        let list = ["--sandbox", "--json", "recordings", "list", "--type", "Todo", "--project", second]
+        let three = await basecamp(list + ["--limit", "3"])
+        #expect(three.exitCode == 0)
+        let items = try JSONDecoder().decode([JSONValue].self, from: Data(three.stdout.utf8))
+        #expect(items.count == 3)
+        #expect(items.allSatisfy { $0["bucket"]?["id"]?.intValue == Int(second) })
+        // The last project's five: all of them, and no note that more exist.
+        let five = await basecamp(
+            ["--sandbox", "recordings", "list", "--type", "Todo", "--project", "2085958507", "--limit", "5"]
+        )
+        #expect(five.exitCode == 0)
+        #expect(!five.stderr.contains("Showing"))
+        // A walk cut short before the project's items is an empty list that says so, not a 404.
+        let cut = await basecamp(
+            ["--sandbox", "recordings", "list", "--type", "Todo", "--project", second, "--max-pages", "1"]
+        )
+        #expect(cut.exitCode == 0)
+        #expect(cut.stderr.contains("raise --max-pages for more"))
+    }
+
     @Test("todos create, then todos list shows it, across runs sharing BASECAMP_SANDBOX_STATE")
     func createThenList() async throws {
         let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-cli-\(UUID().uuidString).json")

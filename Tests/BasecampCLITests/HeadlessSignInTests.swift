@@ -127,6 +127,21 @@ struct HeadlessSignInTests {
         #expect(printed.stderr.isEmpty)
     }
 
+    @Test("auth token with only BASECAMP_TOKEN set prints it: no sign-in and no User-Agent contact needed")
+    func givenTokenPrinted() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let token = "abcd-1234-given-token"
+        let printed = await BasecampCLITests.basecamp(
+            ["auth", "token"],
+            variables: folder.variables.merging(["BASECAMP_TOKEN": token]) { $1 }
+        )
+        #expect(printed.exitCode == 0, "\(printed.stderr)")
+        #expect(printed.stdout == token + "\n")
+        let flag = await BasecampCLITests.basecamp(["auth", "token", "--token", "flag-token-5678"], variables: folder.variables)
+        #expect(flag.stdout == "flag-token-5678\n")
+    }
+
     @Test("--with-token: bad input or a terminal on stdin exits 64 and stores nothing")
     func withTokenRefusals() async throws {
         let folder = SignInFolder()
@@ -226,6 +241,15 @@ struct HeadlessSignInTests {
         }
         #expect(noTerminal.exitCode == 3)
         #expect(noTerminal.stderr.contains("stdin is not a terminal and no browser can be opened"))
+        // A CI job with no client id is told the same: it could not sign in with one either.
+        var withoutClient = base
+        withoutClient["BASECAMP_CLIENT_ID"] = nil
+        let noClient = await BasecampCLITests.basecamp(
+            ["--json", "auth", "login"],
+            variables: withoutClient.merging(["BASECAMP_NONINTERACTIVE": "1"]) { $1 }
+        ) { $0.transport = transport }
+        #expect(noClient.exitCode == 3)
+        #expect(try noClient.errorReport().hint?.contains("--with-token") == true)
         #expect(transport.requests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.url.path))
 

@@ -71,6 +71,32 @@ struct OutputTests {
         )
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("An unknown field after a create is output_failed (exit 1) naming the applied write, not usage")
+    func unknownFieldAfterWrite() async throws {
+        try await withBasecampSandbox { sandbox, baseURL in
+            let result = await basecamp(
+                [
+                    "--json", "todos", "create", "--todolist", Self.hardware, "--content", "Ship it",
+                    "--fields", "id,idd",
+                ],
+                variables: credentials(baseURL)
+            )
+            #expect(result.exitCode == 1)
+            #expect(result.stdout.isEmpty)
+            let report = try result.errorReport()
+            #expect(report.code == "output_failed")
+            #expect(report.message.contains(#"no field "idd""#))
+            #expect(report.message.contains("already applied POST "))
+            #expect(report.hint?.contains("would repeat the write") == true)
+            let posts = sandbox.counters().requestsByPath.filter { $0.key.hasSuffix("/todos.json") }
+            #expect(posts.values.reduce(0, +) == 1)
+        }
+        // A read that fails the same check changed nothing, so it stays a usage error.
+        let read = await basecamp(["--sandbox", "--json", "projects", "list", "--fields", "idd"])
+        #expect(read.exitCode == 64)
+    }
+
     @Test("api honours --format and --fields on the API's own names")
     func api() async {
         let result = await basecamp(

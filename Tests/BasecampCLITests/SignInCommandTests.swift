@@ -218,6 +218,23 @@ struct SignInCommandTests {
         #expect(rows.first?["default"] == true)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("accounts with a token for a loopback server asks that server's Launchpad, never the real one")
+    func accountsOnLoopback() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        try await withBasecampSandbox { sandbox, baseURL in
+            let result = await basecamp(
+                ["--json", "accounts"],
+                variables: folder.variables.merging(credentials(baseURL)) { $1 }
+            )
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            let rows = try result.json([JSONValue].self)
+            #expect(rows.first?["id"]?.intValue == Int(BasecampSandboxModule.defaultAccountID))
+            #expect(sandbox.counters().requestsByPath["/launchpad/authorization.json"] == 1)
+        }
+    }
+
     @Test("a browser sign-in nobody finishes ends with exit 3 when --wait runs out, storing nothing")
     func browserTimeout() async throws {
         let folder = SignInFolder()

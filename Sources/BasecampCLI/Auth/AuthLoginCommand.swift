@@ -108,11 +108,12 @@ struct AuthLoginCommand: BasecampSubcommand {
         let files = try signInFiles(context)
         // Everything that can refuse the command line is checked before any request is sent.
         let pasted = withToken ? try await readToken(context) : nil
-        let registration = try pasted.map { try tokenRegistration(context, for: $0) } ?? clientRegistration(context)
+        // Nobody to sign in is the answer that holds whatever else is missing, so it comes first.
         let attendance = SignInAttendance(context, noBrowser: noBrowser)
         if pasted == nil, let reason = attendance.unattendedReason {
             throw SignInAttendance.refusal(reason: reason, context: context, profile: files.profile)
         }
+        let registration = try pasted.map { try tokenRegistration(context, for: $0) } ?? clientRegistration(context)
         // Before the sandbox issues anything: under --sandbox it keeps its records in this folder.
         try files.createDirectory()
         let connection = try await context.connection(defaultBaseURL: BasecampConfig.defaultBaseURL)

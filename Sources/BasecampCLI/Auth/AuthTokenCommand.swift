@@ -24,6 +24,11 @@ struct AuthTokenCommand: BasecampSubcommand {
     @ParentCommand var root: BasecampCommand
 
     func run(in context: CommandContext) async throws {
+        // A given token is printed as it is: nothing is sent, so no User-Agent contact is needed.
+        if let given = BasecampSession.givenToken(context: context, root: root) {
+            context.printSecret(given)
+            return
+        }
         let session = try await BasecampSession.open(context: context, root: root)
         let token = try await session.withSignInHint { try await session.currentAccessToken() }
         context.printSecret(token)

@@ -26,6 +26,11 @@ struct BasecampSession {
     /// The profile whose sign-in is used (or would be, with no token given).
     let profile: SignInProfile
 
+    /// The token from `--token`, else `BASECAMP_TOKEN`; `nil` when neither gives one.
+    static func givenToken(context: CommandContext, root: BasecampCommand) -> String? {
+        root.token.flatMap { $0.isEmpty ? nil : $0 } ?? context.toolVariable("TOKEN")
+    }
+
     /// Resolves the credentials of `root`'s token or profile and opens the connection.
     ///
     /// - Throws: `auth_required` (exit 3) when there is no token and no stored sign-in;
@@ -33,7 +38,7 @@ struct BasecampSession {
     static func open(context: CommandContext, root: BasecampCommand) async throws -> BasecampSession {
         let profile = try SignInProfile.selected(option: root.profile, context: context)
         let option = root.token.flatMap { $0.isEmpty ? nil : $0 }
-        let given = option ?? context.toolVariable("TOKEN")
+        let given = givenToken(context: context, root: root)
         let files = SignInFiles(
             variables: context.environment.variables,
             sandbox: context.usesSandbox,
