@@ -138,7 +138,10 @@ struct HeadlessSignInTests {
         )
         #expect(printed.exitCode == 0, "\(printed.stderr)")
         #expect(printed.stdout == token + "\n")
-        let flag = await BasecampCLITests.basecamp(["auth", "token", "--token", "flag-token-5678"], variables: folder.variables)
+        let flag = await BasecampCLITests.basecamp(
+            ["auth", "token", "--token", "flag-token-5678"],
+            variables: folder.variables
+        )
         #expect(flag.stdout == "flag-token-5678\n")
     }
 
