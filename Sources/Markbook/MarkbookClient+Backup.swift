@@ -49,6 +49,10 @@ extension MarkbookClient {
             let file = try FileDestination(destination, replacing: replacing)
             return try await downloadBackup(resolving: { _ in file }, progress: progress)
         }
+        // The file's name comes with the URL, but a folder that cannot take it is known now.
+        guard access(destination.path, W_OK | X_OK) == 0 else {
+            throw FileWriteError(path: destination.path, reason: .system(errno: errno))
+        }
         return try await downloadBackup(
             resolving: { url in
                 try FileDestination(destination.appending(path: BackupURL.fileName(for: url)), replacing: replacing)

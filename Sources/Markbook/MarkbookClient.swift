@@ -159,12 +159,7 @@ public final class MarkbookClient: Sendable {
     /// rather than scrubbed member by member, since it is no Markbook answer.
     private static func scrubbing(_ decoder: ErrorBodyDecoder?, _ secrets: MarkbookSecrets) -> ErrorBodyDecoder {
         ErrorBodyDecoder { response in
-            var error = decoder?.decode(response) ?? response.standardError
-            error.details.message = secrets.scrub(error.message)
-            error.details.hint = error.hint.map(secrets.scrub)
-            error.details.fieldErrors = []
-            error.details.payload = nil
-            return error
+            secrets.scrub(decoder?.decode(response) ?? response.standardError)
         }
     }
 

@@ -49,6 +49,17 @@ final class MarkbookSecrets: Sendable {
         }
         return text
     }
+
+    /// `error` as it may be shown: its message and hint scrubbed, and the parts of the answer it
+    /// carries whole (field errors, the payload) dropped, since they may echo the form back.
+    func scrub(_ error: APIError) -> APIError {
+        var error = error
+        error.details.message = scrub(error.message)
+        error.details.hint = error.hint.map(scrub)
+        error.details.fieldErrors = []
+        error.details.payload = nil
+        return error
+    }
 }
 
 /// The session login: `POST authenticate.lc` with `apiuser` and `apipassword`, then
@@ -117,10 +128,10 @@ enum MarkbookSession {
     static func readLogin(_ response: TransportResponse, secrets: MarkbookSecrets, receivedAt: Date) throws -> Login {
         let status = response.response.status.code
         guard (200..<300).contains(status) else {
-            var error = ErrorResponse(response: response.response, body: response.body, receivedAt: receivedAt)
-                .standardError
-            error.details.message = "The Markbook login failed: \(secrets.scrub(error.message))"
-            error.details.payload = nil
+            var error = secrets.scrub(
+                ErrorResponse(response: response.response, body: response.body, receivedAt: receivedAt).standardError
+            )
+            error.details.message = "The Markbook login failed: \(error.message)"
             throw error
         }
         guard let body = try? JSONValue(parsing: response.body), case .object = body else {

@@ -11,8 +11,9 @@ import Markbook
 ///                "class": "10MAT1-A", "results": {"Algebra test": "42.5"}}]}
 /// ```
 ///
-/// A student's `results` are keyed by the task's column header (its name, or its key where names
-/// repeat); a result that is absent or `null` is blank, which an import reads as "no change".
+/// A student's `results` are keyed by the task's column header: its name, or where another task
+/// shares the name its key, which the task then gives as `header`. A result that is absent or
+/// `null` is blank, which an import reads as "no change".
 struct GridDocument: Codable, Sendable {
     struct MarkbookInfo: Codable, Sendable {
         var key: Int
@@ -22,7 +23,11 @@ struct GridDocument: Codable, Sendable {
     struct TaskInfo: Codable, Sendable {
         var key: Int?
         var name: String
+        /// The results' key for this task when it is not the name.
+        var header: String?
         var maximum: Int?
+
+        var columnHeader: String { header ?? name }
     }
 
     struct StudentInfo: Codable, Sendable {
@@ -72,7 +77,12 @@ struct GridDocument: Codable, Sendable {
         let grid = MarkbookGrid(sheet: sheet)
         markbook = MarkbookInfo(key: sheet.key, name: sheet.name)
         tasks = zip(sheet.tasks, grid.taskColumns).map { task, column in
-            TaskInfo(key: task.key, name: column.header, maximum: task.maximum)
+            TaskInfo(
+                key: task.key,
+                name: task.name,
+                header: column.header == task.name ? nil : column.header,
+                maximum: task.maximum
+            )
         }
         students = grid.rows.map { row in
             var results: [String: ResultValue?] = [:]
@@ -94,7 +104,7 @@ struct GridDocument: Codable, Sendable {
     /// The document as the table ``MarkbookGrid/init(table:)`` reads: the tasks listed first, in
     /// order, then any other result keys in name order; row N of the table is student N - 1.
     func table() -> [[String]] {
-        var headers = (tasks ?? []).map(\.name)
+        var headers = (tasks ?? []).map(\.columnHeader)
         let listed = Set(headers)
         let others = Set(students.flatMap { ($0.results ?? [:]).keys }).subtracting(listed).sorted()
         headers += others

@@ -78,8 +78,10 @@ struct ImportReportView {
         context.print("\(head): " + parts.joined(separator: ", ") + ".")
     }
 
-    /// Throws the failure that decides the exit code when the report is not complete: the first
-    /// failed write's, else `ambiguous` for writes of unknown outcome, else `import_conflict`.
+    /// Throws the failure that decides the exit code when the report is not complete, in the order
+    /// the help gives: `ambiguous` for writes of unknown outcome, else `import_conflict`, else the
+    /// first failed write's. A script must learn first that the markbook may hold writes it was not
+    /// told of, then that it changed under the import.
     func checkComplete() throws {
         guard !report.isComplete else { return }
         let unconfirmed = report.unknownOutcome.count
@@ -95,13 +97,6 @@ struct ImportReportView {
         }
         let summary = counts.joined(separator: ", ")
         let hint = "Run the same import again: it reads the markbook first and writes only what is still different."
-        if let error = report.firstError as? APIError {
-            var copy = error
-            copy.details.message = "The import is incomplete (\(summary)): \(error.message)"
-            copy.details.hint = hint
-            throw copy
-        }
-        if let error = report.firstError { throw error }
         if unconfirmed > 0 {
             let writes = unconfirmed == 1 ? "1 write was" : "\(unconfirmed) writes were"
             throw APIError.ambiguous(
@@ -113,8 +108,17 @@ struct ImportReportView {
                 )
             )
         }
-        // Changes left unsent with no failure and no conflict: the import was cancelled.
-        guard !report.conflicts.isEmpty else { throw CancellationError() }
+        if report.conflicts.isEmpty {
+            if let error = report.firstError as? APIError {
+                var copy = error
+                copy.details.message = "The import is incomplete (\(summary)): \(error.message)"
+                copy.details.hint = hint
+                throw copy
+            }
+            if let error = report.firstError { throw error }
+            // Changes left unsent with no failure and no conflict: the import was cancelled.
+            throw CancellationError()
+        }
         throw CommandFailure(
             code: "import_conflict",
             message: "The import is incomplete (\(summary)): results changed in the markbook while importing.",

@@ -1,6 +1,7 @@
 import CLISupport
 import CLISupportTesting
 import Foundation
+import HTTPCore
 import Markbook
 import Testing
 
@@ -77,6 +78,88 @@ struct BulkCommandTests {
 
         let concurrency = await markbook(["--sandbox", "import", "1000001", noSID.path, "--concurrency", "0"])
         #expect(concurrency.exitCode == 64)
+    }
+
+    @Test("The JSON grid of tasks that share a name keys their results by task key, and reads back whole")
+    func sharedTaskNamesInJSON() throws {
+        let task = { (key: Int, name: String) in MarkbookTask(key: key, name: name, maximum: 10, decimalPlaces: 0) }
+        let student = MarkbookStudent(
+            key: 5001,
+            studentID: "100234",
+            familyName: "Adams",
+            givenName: "Olivia",
+            preferredName: "",
+            classKey: 3001,
+            className: "10MAT1-A"
+        )
+        let sheet = MarkbookSheet(
+            key: 1,
+            name: "M",
+            year: "2024",
+            course: "",
+            ownerKey: 1,
+            shareList: [],
+            classes: [],
+            tasks: [task(4001, "Homework"), task(4002, "homework")],
+            students: [student],
+            results: [
+                5001: [4001: MarkbookResult(raw: "7", rounded: "7"), 4002: MarkbookResult(raw: "9", rounded: "9")]
+            ]
+        )
+        let document = try JSONDecoder().decode(
+            GridDocument.self,
+            from: JSONEncoder().encode(GridDocument(sheet: sheet))
+        )
+        #expect(document.tasks?.map(\.name) == ["Homework", "homework"])
+        #expect(document.students.first?.results?.keys.sorted() == ["4001", "4002"])
+        #expect(try sheet.importPlan(MarkbookGrid(table: document.table())).unchanged.count == 2)
+    }
+
+    @Test("An incomplete import's exit code follows the help's order: ambiguous, then conflict, then the failure")
+    func incompleteImportOrder() throws {
+        let student = MarkbookStudent(
+            key: 5001,
+            studentID: "100234",
+            familyName: "Adams",
+            givenName: "Olivia",
+            preferredName: "",
+            classKey: 3001,
+            className: "A"
+        )
+        let changes = (4001...4003).map { key in
+            MarkbookImportPlan.Change(
+                student: student,
+                task: MarkbookTask(key: key, name: "T\(key)", maximum: 10, decimalPlaces: 0),
+                old: nil,
+                new: "5",
+                rowNumber: 3
+            )
+        }
+        let plan = MarkbookImportPlan(markbookKey: 1, changes: changes)
+        let refused = APIError.validation(APIError.Details(message: "refused"))
+        var report = MarkbookImportReport(markbookKey: 1)
+        report.failed = [.init(change: changes[0], error: refused)]
+        report.unknownOutcome = [
+            .init(change: changes[1], error: APIError.ambiguous(APIError.Details(message: "lost")))
+        ]
+        report.conflicts = [.init(change: changes[2], reason: .studentGone)]
+        let code = { (report: MarkbookImportReport) -> String? in
+            do {
+                try ImportReportView(report: report, plan: plan).checkComplete()
+                return nil
+            } catch let error as APIError {
+                return error.code.rawValue
+            } catch let error as CommandFailure {
+                return error.code
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(code(report) == "ambiguous")
+        report.unknownOutcome = []
+        #expect(code(report) == "import_conflict")
+        report.conflicts = []
+        #expect(code(report) == "validation")
     }
 
     @Test("Column letters as a spreadsheet shows them")

@@ -75,6 +75,29 @@ struct BackupDownloadTests {
         #expect(!fetched.url.absoluteString.contains("sessiontoken"))
     }
 
+    @Test("A folder that cannot take the zip is refused before the URL is fetched, which starts its hour")
+    func unwritableFolder() async throws {
+        let scratch = try Self.scratch()
+        defer {
+            chmod(scratch.path, 0o700)
+            try? FileManager.default.removeItem(at: scratch)
+        }
+        // Root may write any folder it can reach; procfs refuses even root a new file here.
+        let folder: URL
+        if getuid() == 0 {
+            try #require(FileManager.default.fileExists(atPath: "/proc/self"), "needs a non-root user or procfs")
+            folder = URL(fileURLWithPath: "/proc/self")
+        } else {
+            chmod(scratch.path, 0o500)
+            folder = scratch
+        }
+        let transport = ScriptedTransport([loginOK])
+        let client = try scriptedClient(transport)
+        let refused = await #expect(throws: FileWriteError.self) { _ = try await client.downloadBackup(to: folder) }
+        #expect(refused?.path == folder.path)
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test("A download cancelled mid-body (what Ctrl-C does in markbook) leaves none of its files")
     func cancelledMidBody() async throws {
         let directory = try Self.scratch()

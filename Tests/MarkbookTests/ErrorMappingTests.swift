@@ -283,6 +283,17 @@ struct ErrorMappingTests {
                 result: "4\n5"
             )
         },
+        BadInput(testDescription: "line separator in a given name") {
+            _ = try await $0.createStudent(
+                markbookKey: 1,
+                sid: "s",
+                familyName: "F",
+                givenName: "Ali\u{2028}Reza",
+                preferredName: "",
+                gender: .male,
+                classKey: 1
+            )
+        },
         BadInput(testDescription: "empty family name") {
             _ = try await $0.createStudent(
                 markbookKey: 1,
@@ -319,6 +330,24 @@ struct ErrorMappingTests {
         let transport = ScriptedTransport([loginOK])
         await expectMarkbookError(.usage) { try await input.call(try scriptedClient(transport)) }
         #expect(transport.requests.isEmpty)
+    }
+
+    @Test("Names with invisible format characters (ZWNJ, soft hyphen) are sent as they are, not refused")
+    func formatCharactersInNames() async throws {
+        let transport = ScriptedTransport([loginOK])
+        let client = try scriptedClient(transport)
+        _ = try? await client.createStudent(
+            markbookKey: 1,
+            sid: "s1",
+            familyName: "Taylor\u{00AD}son",
+            givenName: "Ali\u{200C}Reza",
+            preferredName: "",
+            gender: .male,
+            classKey: 1
+        )
+        let sent = transport.requests.map(\.url.absoluteString).joined(separator: "\n")
+        #expect(sent.contains("createstudent"), "\(sent)")
+        #expect(sent.contains("Ali%E2%80%8CReza") || sent.contains("Ali\u{200C}Reza"), "\(sent)")
     }
 
     @Test("Empty credentials: the plain init defers usage to the first call; the throwing init throws")

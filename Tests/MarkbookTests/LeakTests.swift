@@ -143,6 +143,30 @@ struct LeakTests {
         #expect(error?.message.contains("Secr3t") == false)
     }
 
+    @Test(
+        "A failed login that echoes the password in error_description or as a field shows it nowhere in the error",
+        arguments: [
+            #"{"error": "x", "error_description": "got apipassword=pw-Secr3t!"}"#,
+            #"{"apipassword": "pw-Secr3t!"}"#,
+        ]
+    )
+    func loginEchoesPassword(body: String) async throws {
+        let transport = ScriptedTransport([
+            .respond(status: 500, headers: [.contentType: "application/json"], body: Data(body.utf8))
+        ])
+        let client = try MarkbookClient(
+            apiKey: TestAccount.apiKey,
+            username: "admin",
+            password: "pw-Secr3t!",
+            configuration: ClientConfiguration(baseURL: exampleBaseURL, retry: .none),
+            transport: transport
+        )
+        let error = try #require(await caughtAPIError { _ = try await client.markbookList() })
+        #expect(error.message.hasPrefix("The Markbook login failed: "))
+        let shown = "\(error) \(String(reflecting: error)) \(error.hint ?? "") \(error.details.fieldErrors)"
+        #expect(!shown.contains("Secr3t"))
+    }
+
     @Test("The client's description and dump show the base URL only")
     func description() {
         let client = MarkbookClient(

@@ -13,13 +13,17 @@ enum MarkbookInput {
         }
     }
 
-    /// Rejects empty text (unless allowed) and control characters such as line breaks, which
-    /// no name, id or result contains and which would only corrupt the markbook.
+    /// Rejects empty text (unless allowed), control characters and line breaks, which no name,
+    /// id or result contains and which would only corrupt the markbook.
+    ///
+    /// Invisible format characters are kept: names need them (a zero-width non-joiner in a
+    /// Persian name, a soft hyphen), and the API stores them.
     static func requireText(_ text: String, _ name: String, allowEmpty: Bool = false) throws {
         if !allowEmpty, text.trimmingCharacters(in: .whitespaces).isEmpty {
             throw APIError.usage("\(name) must not be empty.")
         }
-        if text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+        let breaking: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+        if text.unicodeScalars.contains(where: { breaking.contains($0.properties.generalCategory) }) {
             throw APIError.usage("\(name) must not contain line breaks or other control characters.")
         }
     }

@@ -31,6 +31,20 @@ struct GridTests {
         }
     }
 
+    @Test("Tasks that share a name are headed by their keys, so the export imports back with nothing to change")
+    func sharedTaskNames() throws {
+        var sheet = ImportFixtures.sheet
+        sheet.tasks.append(MarkbookTask(key: 4009, name: "algebra TEST", maximum: 10, decimalPlaces: 0))
+        sheet.results[5001]?[4009] = ImportFixtures.result("7.000000")
+        let grid = MarkbookGrid(sheet: sheet)
+        #expect(grid.taskColumns.map(\.header) == ["4001", "Geometry assignment", "Term 1 exam", "4009"])
+        let read = try MarkbookGrid(table: DelimitedText.csv.read(DelimitedText.csv.data(grid.table())))
+        let plan = try sheet.importPlan(read)
+        #expect(plan.unknownColumns.isEmpty)
+        #expect(plan.changes.isEmpty)
+        #expect(plan.unchanged.count == 9)
+    }
+
     @Test("Re-ordered and extra columns, other header spellings, a moved maxima row, blank and short rows")
     func tolerantReading() throws {
         let rows = [
