@@ -1,6 +1,5 @@
 import ArgumentParser
 import CLISupport
-import HTTPCore
 import MonashSchedule
 
 /// `monash buses [--from STOP]`: predicted bus legs, earliest first.
@@ -25,14 +24,7 @@ struct BusesCommand: MonashSubcommand {
         let legs: [BusLeg]
         if let from {
             legs = timetable.buses(from: from)
-            if legs.isEmpty {
-                throw APIError.notFound(
-                    APIError.Details(
-                        message: "No buses leave a stop called \"\(from)\".",
-                        hint: "Stops with departures: \(timetable.departureStops.joined(separator: ", "))."
-                    )
-                )
-            }
+            if legs.isEmpty { context.note(timetable.noBusesNote(from: from)) }
         } else {
             legs = timetable.sortedStops
         }

@@ -58,14 +58,9 @@ struct NextCommand: MonashSubcommand {
         let assistant = TimetableAssistant(timetable: try await context.timetable(), clock: clock)
         let inProgress = assistant.classInProgress()
         let next = assistant.nextClass()
-        let bus = try from.map { stop -> BusLeg? in
-            guard assistant.timetable.buses(from: stop).isEmpty else { return assistant.nextBus(from: stop) }
-            throw APIError.notFound(
-                APIError.Details(
-                    message: "No buses leave a stop called \"\(stop)\".",
-                    hint: "Stops with departures: \(assistant.timetable.departureStops.joined(separator: ", "))."
-                )
-            )
+        let bus = from.map { stop -> BusLeg? in
+            if assistant.timetable.buses(from: stop).isEmpty { context.note(assistant.timetable.noBusesNote(from: stop)) }
+            return assistant.nextBus(from: stop)
         }
         let park = assistant.carParkWithMostFreeSlots()
 

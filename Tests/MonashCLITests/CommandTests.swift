@@ -104,7 +104,9 @@ struct CommandTests {
         )
     }
 
-    @Test("buses --from: a stop's departures; an unknown stop is not_found (exit 2)")
+    @Test(
+        "buses --from: a stop's departures; a stop with none predicted is an empty list, naming the stops that have some"
+    )
     func buses() async throws {
         let large = ["MONASH_SANDBOX_WEEK": "large"]
         let clayton = await monash(["--sandbox", "buses", "--from", "clayton"], variables: large)
@@ -115,16 +117,39 @@ struct CommandTests {
         #expect(lines.dropFirst(2).allSatisfy { $0.contains("  Clayton  ") })
 
         let unknown = await monash(["--sandbox", "buses", "--from", "Narnia"], variables: large)
-        #expect(unknown.exitCode == 2)
+        #expect(unknown.exitCode == 0)
+        #expect(unknown.stdout == "No buses reported.\n")
         #expect(
             unknown.stderr == """
-                error: No buses leave a stop called "Narnia".
-                hint: Stops with departures: Huntingdale Station, Clayton, Caulfield, Peninsula.
+                No buses are predicted from "Narnia" now; stops with departures: Huntingdale Station, Clayton, \
+                Caulfield, Peninsula.
 
                 """
         )
         let unknownJSON = await monash(["--sandbox", "--json", "buses", "--from", "Narnia"], variables: large)
-        #expect(try unknownJSON.errorReport().code == "not_found")
+        #expect(unknownJSON.exitCode == 0)
+        #expect(try JSONDecoder().decode([JSONValue].self, from: Data(unknownJSON.stdout.utf8)).isEmpty)
+    }
+
+    @Test("next --from with no buses predicted (at night) still answers: the next class, and no bus")
+    func nextWithoutBuses() async throws {
+        let week = #"""
+            {"week": 8, "student": {"id": "1", "name": "K"},
+             "schedules": [{"start_time": "2020-03-13T10:00:00", "end_time": "2020-03-13T12:00:00",
+                            "course": "FIT1031", "class": "Lecture 01", "lecturer": "Arun", "room": "S4",
+                            "campus": "Clayton"}],
+             "parkings": [{"name": "P", "slot": 3}], "stops": []}
+            """#
+        let transport = ScriptedTransport([.respond(status: 200, headers: [:], body: Data(week.utf8))])
+        let result = await monash(["--base-url", "https://schedule.example.edu", "--json", "next", "--from", "Clayton"])
+        {
+            $0.transport = transport
+        }
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr == "No buses are predicted now.\n")
+        let output = try JSONDecoder().decode(JSONValue.self, from: Data(result.stdout.utf8))
+        #expect(output["nextClass"]?["course"] == "FIT1031")
+        #expect(output["nextBus"] == JSONValue.null)
     }
 
     @Test("next: the injected clock decides what is next")
