@@ -18,13 +18,15 @@ struct CalendarFeedTests {
         init(_ weeks: [Timetable?], held: Bool = false) { state = Locked((weeks, 0, held)) }
         var fetches: Int { state.withLock { $0.fetches } }
         func release() { state.withLock { $0.held = false } }
+        func hold() { state.withLock { $0.held = true } }
         func fetch() async throws -> Timetable {
             let week = state.withLock { state -> Timetable? in
                 state.fetches += 1
                 let index = min(state.fetches, state.weeks.count) - 1
                 return state.weeks[index]
             }
-            await waitUntil { !state.withLock { $0.held } }
+            await waitUntil { !state.withLock { $0.held } || Task.isCancelled }
+            try Task.checkCancellation()
             guard let week else {
                 throw APIError.network(APIError.Details(message: "The connection was refused."))
             }
@@ -157,6 +159,48 @@ struct CalendarFeedTests {
         #expect(try await feed.revision() == first)
         #expect(api.fetches == 3)
         #expect(reports.changes == 0)
+    }
+
+    @Test("A check slower than 5 s goes on in the background: the request gets the last revision, the next the new one")
+    func slowCheck() async throws {
+        let clock = TestClock(start: Self.start, mode: .manual)
+        let api = API([try Self.week(), try Self.week(classAt: "2024-07-17T09:00:00")])
+        let reports = Reports()
+        let feed = feed(api, clock: clock, reports: reports)
+        let first = try await feed.revision()
+        api.hold()
+        clock.advance(by: .seconds(900))
+        let waiting = Task { try await feed.revision() }
+        #expect(await waitUntil { api.fetches == 2 })
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: CalendarFeed.staleAfter)
+        #expect(try await waiting.value == first)
+        // Requests meanwhile share the check under way rather than starting another.
+        let meanwhile = Task { try await feed.revision() }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: CalendarFeed.staleAfter)
+        #expect(try await meanwhile.value == first)
+        #expect(api.fetches == 2)
+        api.release()
+        #expect(await waitUntil { reports.changes == 1 })
+        #expect(try await feed.revision() != first)
+        #expect(api.fetches == 2)
+    }
+
+    @Test("Stopping the feed ends a check under way without reporting a failure")
+    func stopDuringCheck() async throws {
+        let clock = TestClock(start: Self.start, mode: .manual)
+        let api = API([try Self.week()])
+        let reports = Reports()
+        let feed = feed(api, clock: clock, reports: reports)
+        let first = try await feed.revision()
+        api.hold()
+        clock.advance(by: .seconds(900))
+        let waiting = Task { try await feed.revision() }
+        #expect(await waitUntil { api.fetches == 2 })
+        await feed.stop()
+        #expect(try await waiting.value == first)
+        #expect(reports.failures.isEmpty)
     }
 
     @Test("Before any revision, a failed check is the API's error")

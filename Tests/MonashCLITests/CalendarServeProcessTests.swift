@@ -117,6 +117,8 @@ struct CalendarServeProcessTests {
         #expect(redirected.status == 200, "URLSession follows the redirect to the feed")
         #expect(redirected.body.contains("\r\nX-PUBLISHED-TTL:PT1H\r\n"))
         #expect(!redirected.body.contains("BEGIN:VTIMEZONE"), "--utc")
+        let probed = try await Self.get(root, method: "HEAD")
+        #expect(probed.status == 200 && probed.body.isEmpty, "HEAD / redirects as GET does")
         #expect(try await server.terminate() == 0, "\(server.stderr.text)")
     }
 

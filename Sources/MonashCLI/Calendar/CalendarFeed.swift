@@ -36,6 +36,9 @@ actor CalendarFeed {
 
     /// A failed check is tried again after this long, or after the interval if that is shorter.
     static let retryAfterFailure = Duration.seconds(60)
+    /// How long a request waits for a check before it is served the last revision: well under the
+    /// minute calendar apps give a feed, so a slow or silent API never fails their fetch.
+    static let staleAfter = Duration.seconds(5)
 
     private let fetch: @Sendable () async throws -> Timetable
     private let clock: any TimeSource
@@ -66,16 +69,52 @@ actor CalendarFeed {
     }
 
     /// The revision to serve now, checking the API first when the last check is older than the
-    /// interval. Requests that arrive during a check share it.
+    /// interval. Requests that arrive during a check share it; once there is a revision, a check
+    /// that takes longer than ``staleAfter`` goes on in the background and the request is served
+    /// the last revision.
     ///
     /// - Throws: The API's error only while there is no revision at all (the first check);
     ///   afterwards a failed check keeps serving the last revision.
     func revision() async throws -> Revision {
         if let latest, let nextCheck, clock.monotonicNow() < nextCheck { return latest }
-        if let checking { return try await checking.value }
+        let check = checking ?? startCheck()
+        guard let latest else { return try await check.value }
+        return await Self.first(of: check, or: latest, after: Self.staleAfter, clock: clock)
+    }
+
+    /// Stops a check under way, so a server that is shutting down does not wait for the API.
+    func stop() {
+        checking?.cancel()
+    }
+
+    private func startCheck() -> Task<Revision, any Error> {
         let check = Task { try await self.check() }
         checking = check
-        return try await check.value
+        return check
+    }
+
+    /// What `check` gives if it ends within `wait`, else `fallback`; the check goes on either way.
+    private static func first(
+        of check: Task<Revision, any Error>,
+        or fallback: Revision,
+        after wait: Duration,
+        clock: any TimeSource
+    ) async -> Revision {
+        let answered = Locked(false)
+        var timer: Task<Void, Never>?
+        let revision = await withCheckedContinuation { (continuation: CheckedContinuation<Revision, Never>) in
+            let answer = { @Sendable (revision: Revision) in
+                guard answered.withLock({ done in defer { done = true }; return !done }) else { return }
+                continuation.resume(returning: revision)
+            }
+            timer = Task {
+                try? await clock.sleep(for: wait)
+                answer(fallback)
+            }
+            Task { answer((try? await check.value) ?? fallback) }
+        }
+        timer?.cancel()
+        return revision
     }
 
     private func check() async throws -> Revision {
@@ -87,7 +126,8 @@ actor CalendarFeed {
         } catch {
             nextCheck = clock.monotonicNow() + min(interval, Self.retryAfterFailure)
             guard let latest else { throw error }
-            report(.failed(message: Self.message(for: error), serving: latest))
+            // A check stopped because the server is shutting down is no failure of the API.
+            if !Task.isCancelled { report(.failed(message: Self.message(for: error), serving: latest)) }
             return latest
         }
     }

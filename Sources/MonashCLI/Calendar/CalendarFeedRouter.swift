@@ -23,9 +23,12 @@ struct CalendarFeedRouter: Sendable {
                 return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
             }
         }
-        router.get("/") { request, _ in
-            log.request(request, .movedPermanently)
-            return Response(status: .movedPermanently, headers: [.location: self.path])
+        // HEAD answers as GET does (RFC 9110 §9.3.2), for clients that probe before subscribing.
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/", method: method) { request, _ in
+                log.request(request, .movedPermanently)
+                return Response(status: .movedPermanently, headers: [.location: self.path])
+            }
         }
         return router
     }

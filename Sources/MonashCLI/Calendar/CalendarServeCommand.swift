@@ -16,7 +16,7 @@ struct CalendarServeCommand: MonashSubcommand {
         discussion: """
             Serves the week as text/calendar at http://127.0.0.1:PORT/calendar.ics and prints that URL on stdout (--port 0 picks a free port). Subscribe to it in a calendar app (Apple Calendar: File > New Calendar Subscription; Thunderbird: New Calendar > On the Network), and the app keeps it current: the feed has an ETag and Last-Modified and answers 304 Not Modified while nothing changed.
 
-            The API is asked again only when an app fetches the feed and the last check is older than --refresh (default 15m), so it costs at most one request per interval, none while nobody is subscribed. The feed's ETag changes only when a class does, never for car-park or bus figures. If the API fails, the last calendar is still served and the failure is logged on stderr.
+            The API is asked again only when an app fetches the feed and the last check is older than --refresh (default 15m), so it costs at most one request per interval, none while nobody is subscribed. The feed's ETag changes only when a class does, never for car-park or bus figures. If the API fails, the last calendar is still served and the failure is logged on stderr; if it takes over 5 seconds, the last calendar is served while the fetch goes on.
 
             It listens on 127.0.0.1, this computer only. A phone can subscribe only if it can reach the server: --host 0.0.0.0 listens on every network this computer is on, without a password or TLS, so anyone on those networks can read the timetable.
 
@@ -108,6 +108,7 @@ struct CalendarServeCommand: MonashSubcommand {
             }
             context.note("Subscribe with \(webcal) (Ctrl-C to stop); the API is asked at most every \(refresh.text).")
         }
+        await feed.stop()
         context.note("Stopped.")
     }
 }
