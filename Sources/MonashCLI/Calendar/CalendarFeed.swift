@@ -104,7 +104,11 @@ actor CalendarFeed {
         var timer: Task<Void, Never>?
         let revision = await withCheckedContinuation { (continuation: CheckedContinuation<Revision, Never>) in
             let answer = { @Sendable (revision: Revision) in
-                guard answered.withLock({ done in defer { done = true }; return !done }) else { return }
+                let first = answered.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                guard first else { return }
                 continuation.resume(returning: revision)
             }
             timer = Task {
