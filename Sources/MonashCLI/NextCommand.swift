@@ -59,7 +59,9 @@ struct NextCommand: MonashSubcommand {
         let inProgress = assistant.classInProgress()
         let next = assistant.nextClass()
         let bus = from.map { stop -> BusLeg? in
-            if assistant.timetable.buses(from: stop).isEmpty { context.note(assistant.timetable.noBusesNote(from: stop)) }
+            if assistant.timetable.buses(from: stop).isEmpty {
+                context.note(assistant.timetable.noBusesNote(from: stop))
+            }
             return assistant.nextBus(from: stop)
         }
         let park = assistant.carParkWithMostFreeSlots()
