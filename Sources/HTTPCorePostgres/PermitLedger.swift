@@ -4,8 +4,8 @@ import PostgresNIO
 /// Where a ``PostgresRateLimiter`` leases permits: the database, or a stand-in in tests.
 protocol PermitLedger: Sendable {
     /// Leases up to `want` permits for `key`, first giving back `returning` (permits of an
-    /// expired lease that were never used).
-    func lease(_ key: String, want: Int, returning: PermitLease?) async throws -> LeaseAnswer
+    /// expired lease that were never used); the answer says when, on `clock`, the statement left.
+    func lease(_ key: String, want: Int, returning: PermitLease?, clock: any TimeSource) async throws -> LeaseAnswer
 
     /// Stops every lease for `key` until `duration` from now on the ledger's clock.
     func pause(_ key: String, for duration: Duration) async throws
@@ -25,6 +25,10 @@ struct LeaseAnswer: Sendable, Equatable {
     var lease: PermitLease
     /// With none granted: how long until one could be (the budget refills or a pause ends).
     var wait: Duration
+    /// When the statement was sent, on the limiter's clock: once a connection was in hand, so
+    /// waiting for the pool or for the schema does not count against the lease's lifetime. The
+    /// database grants no earlier, so a lease counted from here never outlives its budget.
+    var sentAt: Duration
 }
 
 /// The ledger in PostgreSQL: one `rate_limits` row per key, leased by one statement.
@@ -35,7 +39,7 @@ struct PostgresPermitLedger: PermitLedger {
     /// How long a leased permit counts: the window plus the lease lifetime.
     let span: Duration
 
-    func lease(_ key: String, want: Int, returning: PermitLease?) async throws -> LeaseAnswer {
+    func lease(_ key: String, want: Int, returning: PermitLease?, clock: any TimeSource) async throws -> LeaseAnswer {
         try await database.prepare()
         let spanMicroseconds = span.wholeMicroseconds
         let returnID = returning?.id ?? 0
@@ -46,6 +50,7 @@ struct PostgresPermitLedger: PermitLedger {
             while true {
                 attempt += 1
                 do {
+                    let sentAt = clock.monotonicNow()
                     let rows = try await connection.query(
                         """
                         SELECT granted, lease_at, wait_us FROM \(unescaped: schema).rate_limit_lease(
@@ -56,7 +61,8 @@ struct PostgresPermitLedger: PermitLedger {
                     for try await (granted, leaseID, wait) in rows.decode((Int64, Int64, Int64).self) {
                         return LeaseAnswer(
                             lease: PermitLease(id: leaseID, count: Int(granted)),
-                            wait: .microseconds(max(wait, 0))
+                            wait: .microseconds(max(wait, 0)),
+                            sentAt: sentAt
                         )
                     }
                     throw APIError.apiError(APIError.Details(message: "Could not lease rate-limit permits: no answer."))

@@ -56,12 +56,17 @@ extension PostgresRateLimiter {
             return true
         }
 
-        /// Gives the permits of `answer` (leased at `leasedAt`) to the leasing caller and then
-        /// to the queue in order; the first caller left without one leases next.
-        mutating func grant(_ answer: LeaseAnswer, leasedAt: Duration, lifetime: Duration) -> [Wakeup] {
+        /// Gives the permits of `answer` to the leasing caller and then to the queue in order; the
+        /// first caller left without one leases next.
+        ///
+        /// A lease that arrives after its lifetime (`now` is past it) serves the leasing caller
+        /// only: the rest go back with the next statement rather than to callers who would each
+        /// find theirs expired and drop it, uncounted.
+        mutating func grant(_ answer: LeaseAnswer, lifetime: Duration, now: Duration) -> [Wakeup] {
             lease = PermitLease(id: answer.lease.id, count: answer.lease.count - 1)
-            expires = leasedAt + lifetime
+            expires = answer.sentAt + lifetime
             due = nil
+            expire(now: now)
             var wakeups: [Wakeup] = []
             while !waiters.isEmpty, take() {
                 wakeups.append((waiters.removeFirst().continuation, .success(.granted(expires: expires))))

@@ -11,7 +11,8 @@ public import HTTPCore
 ///
 /// Permits are leased in batches: a process takes up to ``batchSize`` permits in one statement
 /// and spends them itself, so most requests cost no round trip. A lease is good for
-/// ``leaseLifetime`` on this process's clock; permits left when it ends go back to the budget
+/// ``leaseLifetime`` on this process's clock, counted from when its statement was sent (time spent
+/// waiting for a connection does not count); permits left when it ends go back to the budget
 /// with the process's next lease, once: if that statement's answer is lost they stay counted
 /// until they age out, since the budget may have taken them back already. The database counts a leased permit for one window plus the
 /// lease lifetime from the moment it granted it, on its own clock: a permit is spent at most
@@ -26,7 +27,7 @@ public import HTTPCore
 /// spend it, so up to `batchSize` requests per process can follow the pause's start.
 ///
 /// Waiters in one process are served first come, first served, and one of them at a time
-/// leases for the rest. Between processes the first to reach the key's row wins: a process
+/// leases for the rest; a waiter's deadline holds while that statement is out. Between processes the first to reach the key's row wins: a process
 /// refused for lack of permits waits until the next one frees plus a random moment of up to a
 /// hundredth of the window, so processes waiting together take turns at random and none starves.
 /// Keys appear in the table and in errors: use account ids, never tokens.
@@ -136,6 +137,7 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Turn, any Error>) in
                 let now = timeSource.monotonicNow()
+                var watchesDeadline = false
                 let immediate = keys.withLock { keys -> Result<Turn, any Error>? in
                     var state = keys[key] ?? KeyState()
                     defer { keys[key] = state.isIdle ? nil : state }
@@ -150,17 +152,32 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
                         return .failure(APIError.permitAfterDeadline(key: key, wait: due - now))
                     }
                     state.waiters.append(Waiter(ticket: ticket, deadline: deadline, continuation: continuation))
+                    // While a lease statement is out, nobody knows when a permit is due, so a
+                    // slow or stalled statement must not hold this caller past its deadline.
+                    watchesDeadline = deadline != nil && state.due == nil
                     return nil
                 }
-                if let immediate { continuation.resume(with: immediate) }
+                if let immediate {
+                    continuation.resume(with: immediate)
+                } else if watchesDeadline, let deadline {
+                    Task {
+                        try? await timeSource.sleep(for: deadline - timeSource.monotonicNow())
+                        self.dropWaiter(ticket, of: key, throwing: APIError.permitAfterDeadline(key: key, wait: nil))
+                    }
+                }
             }
         } onCancel: {
-            let waiter = keys.withLock { keys -> Waiter? in
-                guard let index = keys[key]?.waiters.firstIndex(where: { $0.ticket == ticket }) else { return nil }
-                return keys[key]?.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
+            dropWaiter(ticket, of: key, throwing: CancellationError())
         }
+    }
+
+    /// Ends a queued caller's wait with `error`, if it is still queued.
+    private func dropWaiter(_ ticket: UInt64, of key: String, throwing error: any Error) {
+        let waiter = keys.withLock { keys -> Waiter? in
+            guard let index = keys[key]?.waiters.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+            return keys[key]?.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(throwing: error)
     }
 
     /// Leases for this caller and those queued behind it until this caller has a permit,
@@ -183,10 +200,11 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
                 var due = pausedUntil
                 var spread = Duration.zero
                 if due == nil {
-                    let answer = try await ledger.lease(key, want: batchSize, returning: returning)
+                    let answer = try await ledger.lease(key, want: batchSize, returning: returning, clock: timeSource)
+                    let arrived = timeSource.monotonicNow()
                     let granted = keys.withLock { keys -> [Wakeup]? in
                         guard answer.lease.count > 0 else { return nil }
-                        return keys[key]?.grant(answer, leasedAt: now, lifetime: leaseLifetime) ?? []
+                        return keys[key]?.grant(answer, lifetime: leaseLifetime, now: arrived) ?? []
                     }
                     if let granted {
                         resume(granted)

@@ -14,6 +14,9 @@ final class SharedProbe<Outcome: Sendable>: Sendable {
 
     private let state = Locked(State())
 
+    /// How many callers are waiting for the probe running, for tests that must know all have.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     /// The outcome of the probe running, or of `probe` run now when none is; `nil` for a caller
     /// cancelled while it waited, and for the others when the caller running it was cancelled.
     func outcome(_ probe: () async -> Outcome?) async -> Outcome? {

@@ -16,7 +16,10 @@ final class MemoryPermitLedger: PermitLedger {
         var failsPauses = false
         /// How many of the next lease statements commit and then lose their answer.
         var losesAnswers = 0
-        /// How long each lease statement takes, on the test clock.
+        /// How long each lease waits before its statement is sent (for a connection, or for the
+        /// schema), on the test clock.
+        var queueLatency: Duration = .zero
+        /// How long each lease statement takes once sent, on the test clock.
         var latency: Duration = .zero
     }
 
@@ -31,13 +34,16 @@ final class MemoryPermitLedger: PermitLedger {
         self.span = span
     }
 
-    func lease(_ key: String, want: Int, returning: PermitLease?) async throws -> LeaseAnswer {
+    func lease(_ key: String, want: Int, returning: PermitLease?, clock: any TimeSource) async throws -> LeaseAnswer {
         state.withLock {
             $0.inFlight += 1
             $0.mostInFlight = max($0.mostInFlight, $0.inFlight)
         }
         // Another caller may run meanwhile, as it would during a round trip.
         await Task.yield()
+        let queueLatency = state.withLock { $0.queueLatency }
+        if queueLatency > .zero { try await self.clock.sleep(for: queueLatency) }
+        let sentAt = clock.monotonicNow()
         let latency = state.withLock { $0.latency }
         if latency > .zero { try await clock.sleep(for: latency) }
         return try state.withLock { state in
@@ -53,7 +59,11 @@ final class MemoryPermitLedger: PermitLedger {
             held = held.filter { $0 > now - span.wholeMicroseconds }.sorted()
             defer { state.grants[key] = held }
             if let paused = state.pausedUntil[key], paused > now {
-                return LeaseAnswer(lease: PermitLease(id: now, count: 0), wait: .microseconds(paused - now))
+                return LeaseAnswer(
+                    lease: PermitLease(id: now, count: 0),
+                    wait: .microseconds(paused - now),
+                    sentAt: sentAt
+                )
             }
             let granted = max(0, min(want, permits - held.count))
             held += Array(repeating: now, count: granted)
@@ -62,7 +72,7 @@ final class MemoryPermitLedger: PermitLedger {
                 throw APIError.network(APIError.Details(message: "The connection closed after the commit."))
             }
             let wait = granted > 0 ? 0 : held[held.count - permits] + span.wholeMicroseconds - now
-            return LeaseAnswer(lease: PermitLease(id: now, count: granted), wait: .microseconds(wait))
+            return LeaseAnswer(lease: PermitLease(id: now, count: granted), wait: .microseconds(wait), sentAt: sentAt)
         }
     }
 

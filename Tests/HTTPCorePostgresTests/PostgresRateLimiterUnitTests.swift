@@ -113,6 +113,38 @@ struct PostgresRateLimiterUnitTests {
         #expect(returned == 54)
     }
 
+    @Test("Time waiting for a connection does not age a lease: a queue behind a slow pool gets every permit")
+    func slowPool() async throws {
+        let clock = TestClock()
+        let (limiter, ledger) = limiter(clock, permits: 20, lifetime: .milliseconds(50))
+        ledger.state.withLock { $0.queueLatency = .milliseconds(60) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(clock.monotonicNow() < .seconds(1))
+        #expect(ledger.state.withLock { $0.leases } == 2)
+        #expect(ledger.state.withLock { $0.returned } == 0)
+    }
+
+    @Test("A lease that arrives expired serves its leader; the rest go back rather than to the queue, to be lost")
+    func expiredLeaseWithQueue() async throws {
+        let clock = TestClock()
+        let (limiter, ledger) = limiter(clock, permits: 20, lifetime: .milliseconds(50))
+        ledger.state.withLock { $0.latency = .milliseconds(60) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(clock.monotonicNow() < .seconds(1))
+        // Each of the 8 leases served one caller and gave its other 3 back with the next.
+        #expect(ledger.state.withLock { $0.returned } == 21)
+    }
+
     @Test("A permit due after the deadline fails at once with rate_limit, for the leader and the queue")
     func deadline() async throws {
         let clock = TestClock(mode: .manual)
@@ -125,6 +157,22 @@ struct PostgresRateLimiterUnitTests {
         }
         #expect(error?.details.retryAfter == .milliseconds(10_500))
         clock.advance(by: .milliseconds(10_500))
+        try await leader.value
+    }
+
+    @Test("A queued caller's deadline holds while a lease statement is out: a stalled database cannot keep it")
+    func deadlineDuringLease() async throws {
+        let clock = TestClock(mode: .manual)
+        let (limiter, ledger) = limiter(clock, permits: 4)
+        ledger.state.withLock { $0.latency = .seconds(5) }
+        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+        #expect(await clock.waitForSleepers(1))
+        let queued = Task { try await limiter.acquirePermit(for: "k", deadline: .seconds(1), timeSource: clock) }
+        #expect(await clock.waitForSleepers(2))
+        clock.advance(by: .seconds(1))
+        let error = await expectAPIError(.rateLimit) { try await queued.value }
+        #expect(error?.message.contains("It was not sent.") == true)
+        clock.advance(by: .seconds(4))
         try await leader.value
     }
 

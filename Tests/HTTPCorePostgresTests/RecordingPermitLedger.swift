@@ -52,8 +52,8 @@ struct RecordingPermitLedger: PermitLedger {
     let limiter: Int
     let log: LeaseLog
 
-    func lease(_ key: String, want: Int, returning: PermitLease?) async throws -> LeaseAnswer {
-        let answer = try await ledger.lease(key, want: want, returning: returning)
+    func lease(_ key: String, want: Int, returning: PermitLease?, clock: any TimeSource) async throws -> LeaseAnswer {
+        let answer = try await ledger.lease(key, want: want, returning: returning, clock: clock)
         log.append(LeaseLog.Entry(limiter: limiter, key: key, returning: returning, answer: answer))
         return answer
     }

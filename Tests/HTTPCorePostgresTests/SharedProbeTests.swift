@@ -35,9 +35,8 @@ struct SharedProbeTests {
                     }
                 }
             }
-            // Every caller has either started the probe or parked behind it by now.
-            _ = await waitUntil { runs.withLock { $0 } == 1 }
-            for _ in 0..<200 { await Task.yield() }
+            // One caller runs the probe and the other 19 wait for it before it ends.
+            #expect(await waitUntil { runs.withLock { $0 } == 1 && probe.waiterCount == 19 })
             releaser.yield()
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -60,7 +59,7 @@ struct SharedProbeTests {
         }
         #expect(await waitUntil { started.withLock { $0 } })
         let waiter = Task { await probe.outcome { "a second probe" } }
-        for _ in 0..<200 { await Task.yield() }
+        #expect(await waitUntil { probe.waiterCount == 1 })
         waiter.cancel()
         #expect(await waiter.value == nil)
         releaser.yield()
