@@ -110,6 +110,23 @@ struct RateLimitStageTests {
         #expect(transport.requests.map(\.time) == [.zero, pause])
     }
 
+    @Test("A 503 with Retry-After from the storage a redirect led to does not pause the API's key")
+    func otherOriginDoesNotPause() async throws {
+        let clock = TestClock()
+        let transport = ScriptedTransport(
+            [
+                .status(302, headers: [.location: "https://cdn.example.net/f"]),
+                .status(503, headers: [.retryAfter: "600"]), .json([:]),
+            ],
+            clock: clock
+        )
+        let limiter = TokenBucketRateLimiter(RequestRate(50, per: .seconds(10)))
+        let client = try client(transport, clock: clock, limiter: limiter) { $0.retry = .none }
+        await expectAPIError(.apiError) { try await client.send(Endpoint<JSONValue>(.get, "x")) }
+        _ = try await client.send(Endpoint<JSONValue>(.get, "y"))
+        #expect(transport.requests.map(\.time) == [.zero, .zero, .zero])
+    }
+
     @Test("A call cancelled while it waits for a permit ends with CancellationError and sends nothing")
     func cancelledWhileWaiting() async throws {
         let clock = TestClock(mode: .manual)

@@ -49,7 +49,7 @@ struct AuthStage: Middleware {
         // another origin, reached by a redirect that stripped the credentials: it rejected none.
         // Nor is one that answers the GET a 303 led to: the server had handled the write.
         guard !context.hasBeenReplayed, !result.fromCache, strategy.isAuthFailure(result),
-            Self.answeredByOrigin(of: authorized.request, result),
+            result.isFromOrigin(of: authorized.request),
             !result.isAfterRedirectToGET
                 || RetryStage.isSafeToRepeat(
                     request,
@@ -64,13 +64,6 @@ struct AuthStage: Middleware {
             result.replay = ReplayRequest(reason: "The credentials were renewed after an auth failure.")
         }
         return result
-    }
-
-    /// Whether `result` came from the origin `request` was sent to; asked only about an auth
-    /// failure, so the URL parse costs nothing on the common path.
-    private static func answeredByOrigin(of request: HTTPRequest, _ result: TransportResponse) -> Bool {
-        guard let sent = request.url else { return true }
-        return RedirectPolicy.sameOrigin(sent, result.url)
     }
 
     private func makeContext(for context: RequestContext) -> AuthContext {

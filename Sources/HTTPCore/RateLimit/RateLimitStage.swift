@@ -9,7 +9,8 @@ import HTTPTypes
 /// Inside retry, so each attempt (and each replay auth asks for) costs a permit, and outside
 /// auth, so a request that waited for its permit is authorized afterwards, with a token that is
 /// still good, rather than sent with one that expired while it waited. The hops of one attempt's
-/// redirect share its permit.
+/// redirect share its permit, and only the origin's own answer pauses the key: a 503 from the
+/// storage a redirect led to says nothing of the API's limit.
 struct RateLimitStage: Middleware {
     /// The longest pause one answer can put on a key.
     static let longestPause = Duration.seconds(3600)
@@ -28,6 +29,7 @@ struct RateLimitStage: Middleware {
         let result = try await next(request, body, context)
         if [429, 503].contains(result.response.status.code),
             let header = result.response.headerFields[.retryAfter],
+            result.isFromOrigin(of: request),
             let wait = RetryAfter.parse(header, now: timeSource.now())
         {
             await rateLimit.limiter.pause(key, for: min(wait, Self.longestPause), timeSource: timeSource)
