@@ -81,15 +81,15 @@ struct CacheStage: Middleware {
     }
 
     /// Whether a 304's validators select `entry` for update: an entity tag that matches the
-    /// stored one by weak comparison, or, from a server that tags nothing, an unchanged
-    /// `Last-Modified`. A 304 with no validator answers the conditions sent, which named `entry`.
+    /// stored one by weak comparison, or, without one, a `Last-Modified` equal to the stored one
+    /// (a different date names another representation, even when the entry also has a tag). A
+    /// 304 with no validator the entry can be checked against answers the conditions sent,
+    /// which named `entry`.
     private static func vouches(for entry: CachedResponse, _ notModified: HTTPFields) -> Bool {
         if let tag = notModified[.eTag] {
             return entry.headers[.eTag].map { opaqueTag($0) == opaqueTag(tag) } ?? false
         }
-        guard entry.headers[.eTag] == nil, let stamp = notModified[.lastModified],
-            let stored = entry.headers[.lastModified]
-        else { return true }
+        guard let stamp = notModified[.lastModified], let stored = entry.headers[.lastModified] else { return true }
         return stamp == stored
     }
 
