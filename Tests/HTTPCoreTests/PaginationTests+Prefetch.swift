@@ -23,6 +23,22 @@ extension PaginationTests {
         #expect(transport.requests.count == 3)
     }
 
+    @Test("A call middleware that sends each page twice still walks every page, once each onward")
+    func middlewareSendsTwice() async throws {
+        let transport = pagedTransport([[1], [2], [3]])
+        let client = try makeClient(transport) {
+            $0.callMiddlewares = [
+                ClosureMiddleware { request, body, context, next in
+                    _ = try await next(request, body, context)
+                    return try await next(request, body, context)
+                }
+            ]
+        }
+        let all = try await client.paginate(endpoint).collect()
+        #expect(all.items.map(\.id) == [1, 2, 3])
+        #expect(transport.requests.count == 6)
+    }
+
     @Test("While the walk waits for a page, the next page is requested before that page is decoded")
     func nextRequestOverlapsDecode() async throws {
         let secondRequested = DispatchSemaphore(value: 0)

@@ -164,6 +164,7 @@ final class PageCursor<Item: Sendable> {
             break
         case .refused(let error)?:
             refusal = error
+            early?.task.cancel()
             return page
         case .end?, nil:
             do throws(APIError) {

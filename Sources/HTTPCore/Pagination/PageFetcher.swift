@@ -84,8 +84,13 @@ private final class NextLinkReader: Middleware {
         let result = try await next(request, body, context)
         if (200..<300).contains(result.response.status.code) {
             let next = LinkHeader.target(of: "next", in: result.response.headerFields[values: .link], base: result.url)
-            link.withLock { $0 = .some(next) }
-            observer?(next, result.url)
+            // Told once: a middleware that sends the page again must not start a second walk
+            // onward, nor have the walk refuse its own next page as already fetched.
+            let first = link.withLock { link in
+                defer { link = .some(next) }
+                return link == nil
+            }
+            if first { observer?(next, result.url) }
         }
         return result
     }
