@@ -5,7 +5,8 @@
 /// comes back one ``RequestRate/window`` after it was spent. Unlike a bucket that refills at a
 /// steady rate (which lets a full bucket plus its refill through, twice the limit, within one
 /// window), no window ever sees more than the limit, whether the server counts in fixed or in
-/// sliding windows.
+/// sliding windows: counted, as the client uses it, from when each permit is granted, which a
+/// wait after it (a token refresh, a slow shared cache) puts before the request goes out.
 ///
 /// Waiters are served first come, first served: a request that arrives while others wait queues
 /// behind them. A ``pause(_:for:timeSource:)`` holds every waiter of the key until it ends.
