@@ -165,7 +165,9 @@ struct OperationRunner {
             }
             throw stopped
         }
-        if result.meta.truncated, !context.outputsJSON {
+        // On stderr in every format, as `api` says it: a script reading stdout is not disturbed,
+        // and one that checks stderr learns the list is not whole.
+        if result.meta.truncated {
             context.note(truncationNote(result.meta, shown: shown))
         }
     }

@@ -106,6 +106,37 @@ struct HeadlessSignInTests {
         #expect(try status.errorReport().message.contains("login.json"))
     }
 
+    @Test("A token file that cannot be read, or a config folder that cannot be made, is configuration (exit 1)")
+    func unusableSignInFiles() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let login = await Self.basecamp(
+            ["--sandbox", "auth", "login", "--with-token"],
+            input: "headless-token-0123456789\n",
+            variables: folder.variables
+        )
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        try Data("{".utf8).write(to: folder.sandboxCredentials)
+        let damaged = await BasecampCLITests.basecamp(
+            ["--sandbox", "--json", "projects", "list"],
+            variables: folder.variables
+        )
+        #expect(damaged.exitCode == 1, "\(damaged.stderr)")
+        #expect(try damaged.errorReport().code == "configuration")
+        #expect(try damaged.errorReport().message.contains("credentials.json"))
+
+        // BASECAMP_CONFIG_DIR under a plain file: no folder can be made there.
+        let plain = folder.url.appending(path: "plain")
+        try Data().write(to: plain)
+        let blocked = await Self.basecamp(
+            ["--sandbox", "--json", "auth", "login", "--with-token"],
+            input: "headless-token-0123456789\n",
+            variables: folder.variables.merging(["BASECAMP_CONFIG_DIR": plain.appending(path: "bc").path]) { $1 }
+        )
+        #expect(blocked.exitCode == 1, "\(blocked.stderr)")
+        #expect(try blocked.errorReport().code == "configuration")
+    }
+
     @Test("--with-token under --sandbox: stored like a sign-in, never echoed; auth token prints it alone")
     func withTokenThenToken() async throws {
         let folder = SignInFolder()

@@ -34,6 +34,7 @@ struct MaxPagesTests {
             )
             let decoded = try two.json([TodoJSON].self)
             #expect(decoded.count == 100)
+            #expect(two.stderr.contains("Showing 100 of 120, from the first 2 pages (--max-pages 2)"))
             #expect(sandbox.counters().requestsByPath[Self.todos] == 2)
 
             sandbox.reset()

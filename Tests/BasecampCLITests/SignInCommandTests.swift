@@ -279,9 +279,11 @@ struct SignInCommandTests {
         }
     }
 
-    @Test("a real sign-in needs a client id: exit 64 naming the flag and where to register")
+    @Test("a real sign-in at a terminal needs a client id: exit 64 naming the flag and where to register")
     func clientIDRequired() async throws {
-        let result = await basecamp(["auth", "login"], variables: SignInFolder().variables)
+        let result = await basecamp(["auth", "login"], variables: SignInFolder().variables) {
+            $0.standardInputIsTerminal = true
+        }
         #expect(result.exitCode == 64)
         #expect(result.stderr.contains("BASECAMP_CLIENT_ID"))
         #expect(result.stderr.contains("launchpad.37signals.com/integrations"))

@@ -89,6 +89,15 @@ struct BasecampSession {
                 profile: profile
             )
         }
+        // A token file that is there but cannot be read is a broken sign-in to mend, not none.
+        if login != nil, let files, files.sharedCredentials == nil,
+            FileManager.default.fileExists(atPath: files.credentialsURL.path)
+        {
+            throw ConfigurationError(
+                "The credential file \(files.credentialsURL.path) cannot be read.",
+                hint: "Run '\(loginCommand(context))' again (or 'basecamp auth logout' to remove the sign-in)."
+            )
+        }
         guard context.usesSandbox else { throw notSignedIn(context, profile: profile) }
         let userAgent = try makeAgent()
         return BasecampSession(

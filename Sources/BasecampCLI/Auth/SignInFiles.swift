@@ -95,10 +95,21 @@ struct SignInFiles {
         do {
             try PrivateFile.createFolder(directory)
         } catch {
-            throw APIError.usage(
+            throw ConfigurationError(
                 "The folder \(directory.path) cannot be created.",
                 hint: "Set BASECAMP_CONFIG_DIR to a folder you can write to."
             )
+        }
+    }
+
+    /// Runs `body`, which writes the sign-in's files: a file it cannot write is a setting the
+    /// tool cannot use (`configuration`, exit 1), not a bad command line, which HTTPCore's
+    /// file store calls it.
+    static func writing<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as APIError where error.code == .usage {
+            throw ConfigurationError(error.message, hint: error.hint)
         }
     }
 
@@ -134,7 +145,11 @@ struct SignInFiles {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(login)
-        try FileCredentialStore(url: loginURL).writeAtomically(data)
+        do {
+            try FileCredentialStore(url: loginURL).writeAtomically(data)
+        } catch let error as APIError where error.code == .usage {
+            throw ConfigurationError(error.message, hint: error.hint)
+        }
     }
 
     /// Stores a new sign-in whole, tokens in `store` and then its description, under the
@@ -142,6 +157,12 @@ struct SignInFiles {
     /// process is making writes first, and this sign-in then replaces it, rather than the
     /// renewed old tokens landing on top of the new description. On failure nothing is left.
     func save(_ credentials: TokenCredentials, _ login: StoredLogin, in store: any CredentialStore) async throws {
+        try await Self.writing { try await saveWhole(credentials, login, in: store) }
+    }
+
+    private func saveWhole(_ credentials: TokenCredentials, _ login: StoredLogin, in store: any CredentialStore)
+        async throws
+    {
         try await store.withRefreshLock {
             try await store.save(credentials)
             do {
@@ -158,8 +179,10 @@ struct SignInFiles {
     /// it is empty; returns whether anything was there.
     func remove() async throws -> Bool {
         let existed = [credentialsURL, loginURL].contains { FileManager.default.fileExists(atPath: $0.path) }
-        try await FileCredentialStore(url: loginURL).remove()
-        try await credentialStore(timeSource: SystemTimeSource()).remove()
+        try await Self.writing {
+            try await FileCredentialStore(url: loginURL).remove()
+            try await credentialStore(timeSource: SystemTimeSource()).remove()
+        }
         // A named profile's folder goes too once only refresh-lock files are left in it.
         let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         if !profile.isDefault, left.allSatisfy({ $0.hasSuffix(".lock") }) {
