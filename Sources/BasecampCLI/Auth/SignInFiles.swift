@@ -160,7 +160,11 @@ struct SignInFiles {
         try await Self.writing { try await saveWhole(credentials, login, in: store) }
     }
 
-    private func saveWhole(_ credentials: TokenCredentials, _ login: StoredLogin, in store: any CredentialStore)
+    private func saveWhole(
+        _ credentials: TokenCredentials,
+        _ login: StoredLogin,
+        in store: any CredentialStore
+    )
         async throws
     {
         try await store.withRefreshLock {
