@@ -164,9 +164,7 @@ struct SignInFiles {
         _ credentials: TokenCredentials,
         _ login: StoredLogin,
         in store: any CredentialStore
-    )
-        async throws
-    {
+    ) async throws {
         try await store.withRefreshLock {
             try await store.save(credentials)
             do {
