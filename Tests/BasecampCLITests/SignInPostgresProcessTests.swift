@@ -58,6 +58,11 @@ struct SignInPostgresProcessTests {
             let status = try await runBuiltBasecamp(["--json", "auth", "status"], variables: secondMachine)
             #expect(status.stdout.contains(#""credentialsFile" : "PostgreSQL (BASECAMP_CREDENTIALS_URL)""#))
             #expect(!status.stdout.contains(url))
+            // --all reads each profile's tokens where they are kept too.
+            let all = try await runBuiltBasecamp(["--json", "auth", "status", "--all"], variables: secondMachine)
+            let profiles = try all.json([JSONValue].self)
+            #expect(profiles.first?["credentialsFile"] == "PostgreSQL (BASECAMP_CREDENTIALS_URL)")
+            #expect(profiles.first?["expired"] == false)
 
             let logout = try await runBuiltBasecamp(["auth", "logout"], variables: secondMachine)
             #expect(logout.exitCode == 0, "\(logout.stderr)")

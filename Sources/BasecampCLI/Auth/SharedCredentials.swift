@@ -16,7 +16,7 @@ struct SharedCredentials: Sendable {
     /// The row's integration: sandbox sign-ins are kept apart from real ones.
     let integration: String
     /// The row's identity: the profile, so profiles stay apart in the shared store too.
-    let identity: String
+    var identity: String
 
     /// The shared location `variables` name for `profile`; `nil` when the variable is unset or
     /// empty.

@@ -76,9 +76,15 @@ struct SignInFiles {
         self = files
     }
 
-    /// The same mode's files for another profile.
+    /// The same mode's files for another profile, its tokens kept where this one's are.
     func forProfile(_ other: SignInProfile) -> SignInFiles {
-        SignInFiles(modeDirectory: modeDirectory, profile: other)
+        var files = SignInFiles(modeDirectory: modeDirectory, profile: other)
+        files.sharedCredentials = sharedCredentials.map { shared in
+            var shared = shared
+            shared.identity = other.name
+            return shared
+        }
+        return files
     }
 
     /// Every profile with a sign-in kept in this mode, the default one first, then by name.
