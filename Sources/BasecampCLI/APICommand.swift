@@ -75,6 +75,9 @@ struct APICommand: BasecampSubcommand {
         if operation.bodyKind == nil, requestBody != nil {
             throw ValidationError("\(operation.id) takes no body.")
         }
+        if !operation.isPaginated, listing.limit != nil || listing.page != nil {
+            throw ValidationError("\(operation.id) is not a paginated list; --limit and --page do not apply.")
+        }
         let session = try await runner.session()
         let account = try runner.account(in: session)
         try await session.withSignInHint {
@@ -113,9 +116,6 @@ struct APICommand: BasecampSubcommand {
             // The output is always JSON, so the only place to say the list was cut short is stderr.
             if result.meta.truncated { context.note(runner.truncationNote(result.meta, shown: result.items.count)) }
             return
-        }
-        if listing.limit != nil || listing.page != nil {
-            throw ValidationError("\(operation.id) is not a paginated list; --limit and --page do not apply.")
         }
         let response = try await account.perform(
             operation,

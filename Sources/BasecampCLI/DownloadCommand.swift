@@ -38,6 +38,10 @@ struct DownloadCommand: BasecampSubcommand {
 
     func validate() throws {
         if output?.isEmpty == true { throw ValidationError("--output needs a path, or - for stdout.") }
+        // An id names an upload only when it is a whole number above 0, as for every other command.
+        if let id = Int64(target), id <= 0 {
+            throw ValidationError("Basecamp ids are whole numbers above 0; TARGET was \(target).")
+        }
     }
 
     func run(in context: CommandContext) async throws {

@@ -138,6 +138,21 @@ struct CommandTests {
         #expect(cut.stderr.contains("raise --max-pages for more"))
     }
 
+    @Test("Argument errors of api and download are usage (64) before a session or a request")
+    func lateArgumentErrors() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let api = await basecamp(
+            ["api", "GetProject", "--param", "projectId=1", "--limit", "5"],
+            variables: folder.variables
+        )
+        #expect(api.exitCode == 64, "\(api.stderr)")
+        #expect(api.stderr.contains("--limit and --page do not apply"))
+        let download = await basecamp(["--sandbox", "download", "0"])
+        #expect(download.exitCode == 64, "\(download.stderr)")
+        #expect(download.stderr.contains("whole numbers above 0"))
+    }
+
     @Test("todos create, then todos list shows it, across runs sharing BASECAMP_SANDBOX_STATE")
     func createThenList() async throws {
         let file = FileManager.default.temporaryDirectory.appending(path: "basecamp-cli-\(UUID().uuidString).json")
