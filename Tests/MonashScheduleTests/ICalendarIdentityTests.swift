@@ -32,6 +32,21 @@ struct ICalendarIdentityTests {
         #expect(values("DTSTAMP", after) == ["20240401T203320Z"])
     }
 
+    @Test("UIDs stay unique when a class's own name looks like another's repeat suffix")
+    func uniqueAgainstLookalikes() throws {
+        let classes = [("Lab 1", "15"), ("Lab 1", "16"), ("Lab 1.2", "17")].map { kind, day in
+            #"{"start_time": "2024-07-\#(day)T09:00:00", "end_time": "2024-07-\#(day)T10:00:00", "course": "FIT1000", "#
+                + #""class": "\#(kind)", "lecturer": "L", "room": "R", "campus": "Clayton"}"#
+        }
+        let payload =
+            #"{"week": 1, "student": {"id": "1", "name": "T"}, "schedules": ["#
+            + classes.joined(separator: ", ") + #"], "parkings": [], "stops": []}"#
+        let text = try Timetable.decode(from: Data(payload.utf8)).iCalendar()
+        let uids = values("UID", text)
+        #expect(uids.count == 3)
+        #expect(Set(uids).count == 3, "\(uids)")
+    }
+
     @Test("The same class next week is another event; so is another student's")
     func otherWeeksAndStudents() throws {
         let this = try week([("2024-07-15T09:00:00", "2024-07-15T10:00:00")]).iCalendar()

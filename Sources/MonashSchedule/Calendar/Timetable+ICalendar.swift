@@ -50,13 +50,20 @@ extension Timetable {
             let span = (starts.min() ?? options.stamp)...(ends.max() ?? options.stamp)
             ICalendarTimeZone.component(timeZone, covering: span, into: &text)
         }
-        var usedUIDs: [String: Int] = [:]
+        // A repeated class gets -2, -3…; a suffix another class's own name already ends in is
+        // passed over, so every UID stays unique (RFC 5545 §3.8.4.7).
+        var taken: Set<String> = []
+        var repeats: [String: Int] = [:]
         for session in classes {
             let base = uidBase(for: session)
-            let seen = usedUIDs[base, default: 0] + 1
-            usedUIDs[base] = seen
-            let uid = base + (seen > 1 ? "-\(seen)" : "") + "@" + options.uidDomain
-            event(session, uid: uid, options: options, into: &text)
+            var seen = repeats[base, default: 0]
+            var uid: String
+            repeat {
+                seen += 1
+                uid = base + (seen > 1 ? "-\(seen)" : "")
+            } while !taken.insert(uid).inserted
+            repeats[base] = seen
+            event(session, uid: uid + "@" + options.uidDomain, options: options, into: &text)
         }
         text.line("END", "VCALENDAR")
         return text.text
