@@ -146,6 +146,21 @@ struct DaylightSavingClassTests {
         )
     }
 
+    @Test("A class at the second occurrence of a repeated wall time is written in UTC, as no TZID form can name it")
+    func secondOccurrenceZoned() throws {
+        // 02:30 AEST on 7 April 2024 is the second 02:30 of that night in Melbourne.
+        let week = try Fixtures.timetable(classes: [("2024-04-07T02:30:00+10:00", "2024-04-07T03:30:00+10:00")])
+        let zoned = week.iCalendar(ICalendarOptions(stamp: Date(timeIntervalSince1970: 1_712_000_000)))
+        #expect(
+            zoned.contains("\r\nDTSTART:20240406T163000Z\r\nDTEND;TZID=Australia/Melbourne:20240407T033000\r\n"),
+            "\(zoned)"
+        )
+        // The first occurrence keeps its zone.
+        let first = try Fixtures.timetable(classes: [("2024-04-07T02:30:00+11:00", "2024-04-07T03:30:00+10:00")])
+            .iCalendar(ICalendarOptions(stamp: Date(timeIntervalSince1970: 1_712_000_000)))
+        #expect(first.contains("\r\nDTSTART;TZID=Australia/Melbourne:20240407T023000\r\n"))
+    }
+
     @Test("An explicit offset is kept as sent, even at a wall time the zone skips")
     func explicitOffset() throws {
         let week = try Fixtures.timetable(classes: [("2024-10-06T02:30:00+10:00", "2024-10-06T03:30:00+10:00")])

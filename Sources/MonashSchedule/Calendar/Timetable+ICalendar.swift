@@ -99,6 +99,10 @@ extension Timetable {
         switch options.times {
         case .utc:
             text.line(name, date.formatted(.compactUTCTimestamp))
+        case .zoned where Self.isLaterOccurrence(date, in: timeZone):
+            // A wall time the clocks go back over names its first occurrence (RFC 5545 §3.3.5),
+            // so the second can only be written as the instant itself.
+            text.line(name, date.formatted(.compactUTCTimestamp))
         case .zoned:
             text.line(
                 name,
@@ -106,6 +110,20 @@ extension Timetable {
                 date.formatted(.compactLocalTimestamp(in: timeZone))
             )
         }
+    }
+
+    /// Whether the wall time `date` shows in `zone` also came earlier that night, before the
+    /// clocks went back: then `date` is its second occurrence.
+    static func isLaterOccurrence(_ date: Date, in zone: TimeZone) -> Bool {
+        let offset = zone.secondsFromGMT(for: date)
+        let day: TimeInterval = 86_400
+        for other in Set([zone.secondsFromGMT(for: date - day), zone.secondsFromGMT(for: date + day)])
+        where other > offset {
+            // The same wall time at the other offset, and whether the zone was at that offset then.
+            let earlier = date - TimeInterval(other - offset)
+            if zone.secondsFromGMT(for: earlier) == other { return true }
+        }
+        return false
     }
 
     /// `305491-2020W11-FIT1031-Lecture-01` (before `@domain`): the student, the ISO 8601 week the
