@@ -47,8 +47,16 @@ struct Monash: CommandLineTool {
             }
             week = chosen
         }
+        // The sandbox writes the week in the zone the tool reads it in, as the campus's API would;
+        // a name that is no zone is reported where the week is read.
+        let zone: TimeZone
+        switch environment.variables["MONASH_CAMPUS_ZONE"].flatMap({ TimeZoneChoice(argument: $0) }) {
+        case .named(let named, _)?: zone = named
+        case .local?: zone = environment.timeZone
+        case nil: zone = MonashSandboxModule.campusZone
+        }
         let clock = environment.clock
-        return [MonashSandboxModule(defaultWeek: week, today: { clock.now() })]
+        return [MonashSandboxModule(defaultWeek: week, today: { clock.now() }, timeZone: zone)]
     }
 
     @OptionGroup var global: GlobalOptions

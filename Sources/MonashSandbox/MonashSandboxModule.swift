@@ -50,6 +50,9 @@ public struct MonashSandboxModule: SandboxModule {
     public let defaultWeek: Week
     /// The clock the weeks' dates follow; `nil` serves them as published.
     public let today: (@Sendable () -> Date)?
+    /// The zone the payloads' times are read in when they follow ``today``: the campus's, which
+    /// decides when "this week" has ended.
+    public let timeZone: TimeZone
     /// The zone the payloads' times are written in: Melbourne, where Monash is.
     public static let campusZone =
         TimeZone(identifier: "Australia/Melbourne") ?? TimeZone(secondsFromGMT: 36_000) ?? .gmt
@@ -61,16 +64,24 @@ public struct MonashSandboxModule: SandboxModule {
     ///   - defaultWeek: The week answered when a request does not choose one.
     ///   - today: A clock the weeks' dates follow, so the classes are this week's (or next
     ///     week's, once this week's have all started); `nil` serves the payloads as published.
-    public init(basePath: String = defaultBasePath, defaultWeek: Week = .sample, today: (@Sendable () -> Date)? = nil) {
+    ///   - timeZone: The campus's zone, in which the payloads' wall times are read when they
+    ///     follow `today`: Melbourne unless the client reads them in another.
+    public init(
+        basePath: String = defaultBasePath,
+        defaultWeek: Week = .sample,
+        today: (@Sendable () -> Date)? = nil,
+        timeZone: TimeZone = campusZone
+    ) {
         self.basePath = basePath
         self.defaultWeek = defaultWeek
         self.today = today
+        self.timeZone = timeZone
     }
 
     /// The body for `week`, with its dates following ``today`` when a clock is set.
     public func body(for week: Week) -> String {
         guard let today else { return week.payload }
-        return week.payload(following: today(), campusZone: Self.campusZone)
+        return week.payload(following: today(), campusZone: timeZone)
     }
 
     /// Adds `GET {basePath}/schedules`.

@@ -58,6 +58,21 @@ struct ZoneAndWeekTests {
         #expect(try timetable.json(TimetableOutput.self).classes.first?.start == "2025-07-18T10:00:00+10:00")
     }
 
+    @Test("The sandbox's week ends in MONASH_CAMPUS_ZONE's time: a class not yet begun there is still next")
+    func sandboxWeekInCampusZone() async throws {
+        // Fri 13 Mar 2020 09:30 in Kuala Lumpur, 12:30 in Melbourne: the 10:00 class is ahead.
+        let clock = TestClock(start: Date(timeIntervalSince1970: 1_584_063_000))
+        let next = await monash(
+            ["--sandbox", "--json", "next"],
+            variables: ["MONASH_CAMPUS_ZONE": "Asia/Kuala_Lumpur"]
+        ) {
+            $0.clock = clock
+        }
+        #expect(next.exitCode == 0, "\(next.stderr)")
+        let output = try JSONDecoder().decode(JSONValue.self, from: Data(next.stdout.utf8))
+        #expect(output["nextClass"]?["start"] == "2020-03-13T10:00:00+08:00")
+    }
+
     @Test("Once this week's classes have started, the next week's are served, one week number on")
     func rollsOver() async throws {
         // Sat 19 Jul 2025 10:00 in Melbourne: Friday's class is over.
