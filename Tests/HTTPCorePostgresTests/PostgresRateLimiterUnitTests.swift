@@ -160,7 +160,10 @@ struct PostgresRateLimiterUnitTests {
         try await leader.value
     }
 
-    @Test("A queued caller's deadline holds while a lease statement is out: a stalled database cannot keep it")
+    @Test(
+        "A queued caller's deadline holds while a lease statement is out: a stalled database cannot keep it",
+        .timeLimit(.minutes(1))
+    )
     func deadlineDuringLease() async throws {
         let clock = TestClock(mode: .manual)
         let (limiter, ledger) = limiter(clock, permits: 4)

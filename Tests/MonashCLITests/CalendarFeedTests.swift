@@ -14,9 +14,11 @@ struct CalendarFeedTests {
     /// or throws where the entry is nil; counts the fetches.
     /// With `held`, each fetch waits until ``release()``.
     final class API: Sendable {
-        private let state: Locked<(weeks: [Timetable?], fetches: Int, held: Bool)>
-        init(_ weeks: [Timetable?], held: Bool = false) { state = Locked((weeks, 0, held)) }
+        private let state: Locked<(weeks: [Timetable?], fetches: Int, held: Bool, cancelled: Int)>
+        init(_ weeks: [Timetable?], held: Bool = false) { state = Locked((weeks, 0, held, 0)) }
         var fetches: Int { state.withLock { $0.fetches } }
+        /// Fetches that ended because their task was cancelled.
+        var cancelled: Int { state.withLock { $0.cancelled } }
         func release() { state.withLock { $0.held = false } }
         func hold() { state.withLock { $0.held = true } }
         func fetch() async throws -> Timetable {
@@ -26,7 +28,10 @@ struct CalendarFeedTests {
                 return state.weeks[index]
             }
             await waitUntil { !state.withLock { $0.held } || Task.isCancelled }
-            try Task.checkCancellation()
+            if Task.isCancelled {
+                state.withLock { $0.cancelled += 1 }
+                throw CancellationError()
+            }
             guard let week else {
                 throw APIError.network(APIError.Details(message: "The connection was refused."))
             }
@@ -161,7 +166,10 @@ struct CalendarFeedTests {
         #expect(reports.changes == 0)
     }
 
-    @Test("A check slower than 5 s goes on in the background: the request gets the last revision, the next the new one")
+    @Test(
+        "A check slower than 5 s goes on in the background: the request gets the last revision, the next the new one",
+        .timeLimit(.minutes(1))
+    )
     func slowCheck() async throws {
         let clock = TestClock(start: Self.start, mode: .manual)
         let api = API([try Self.week(), try Self.week(classAt: "2024-07-17T09:00:00")])
@@ -187,7 +195,7 @@ struct CalendarFeedTests {
         #expect(api.fetches == 2)
     }
 
-    @Test("Stopping the feed ends a check under way without reporting a failure")
+    @Test("Stopping the feed ends a check under way without reporting a failure", .timeLimit(.minutes(1)))
     func stopDuringCheck() async throws {
         let clock = TestClock(start: Self.start, mode: .manual)
         let api = API([try Self.week()])
@@ -200,6 +208,7 @@ struct CalendarFeedTests {
         #expect(await waitUntil { api.fetches == 2 })
         await feed.stop()
         #expect(try await waiting.value == first)
+        #expect(api.cancelled == 1)
         #expect(reports.failures.isEmpty)
     }
 
