@@ -113,17 +113,26 @@ struct PostgresRateLimiterUnitTests {
         #expect(returned == 54)
     }
 
-    @Test("Time waiting for a connection does not age a lease: a queue behind a slow pool gets every permit")
-    func slowPool() async throws {
+    /// Eight callers at once asking a limiter of 20 permits, batches of 4 and a 50 ms lifetime,
+    /// whose ledger `slows` as the test needs; returns the clock and the ledger when all have one.
+    private func eightAtOnce(
+        slowing slows: (inout MemoryPermitLedger.State) -> Void
+    ) async throws -> (TestClock, MemoryPermitLedger) {
         let clock = TestClock()
         let (limiter, ledger) = limiter(clock, permits: 20, lifetime: .milliseconds(50))
-        ledger.state.withLock { $0.queueLatency = .milliseconds(60) }
+        ledger.state.withLock(slows)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
             }
             try await group.waitForAll()
         }
+        return (clock, ledger)
+    }
+
+    @Test("Time waiting for a connection does not age a lease: a queue behind a slow pool gets every permit")
+    func slowPool() async throws {
+        let (clock, ledger) = try await eightAtOnce { $0.queueLatency = .milliseconds(60) }
         #expect(clock.monotonicNow() < .seconds(1))
         #expect(ledger.state.withLock { $0.leases } == 2)
         #expect(ledger.state.withLock { $0.returned } == 0)
@@ -131,15 +140,7 @@ struct PostgresRateLimiterUnitTests {
 
     @Test("A lease that arrives expired serves its leader; the rest go back rather than to the queue, to be lost")
     func expiredLeaseWithQueue() async throws {
-        let clock = TestClock()
-        let (limiter, ledger) = limiter(clock, permits: 20, lifetime: .milliseconds(50))
-        ledger.state.withLock { $0.latency = .milliseconds(60) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 {
-                group.addTask { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-            }
-            try await group.waitForAll()
-        }
+        let (clock, ledger) = try await eightAtOnce { $0.latency = .milliseconds(60) }
         #expect(clock.monotonicNow() < .seconds(1))
         // Each of the 8 leases served one caller and gave its other 3 back with the next.
         #expect(ledger.state.withLock { $0.returned } == 21)

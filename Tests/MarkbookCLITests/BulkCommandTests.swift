@@ -80,18 +80,21 @@ struct BulkCommandTests {
         #expect(concurrency.exitCode == 64)
     }
 
+    /// One student, for the tests that build a sheet or a plan by hand.
+    static let student = MarkbookStudent(
+        key: 5001,
+        studentID: "100234",
+        familyName: "Adams",
+        givenName: "Olivia",
+        preferredName: "",
+        classKey: 3001,
+        className: "10MAT1-A"
+    )
+
     @Test("The JSON grid of tasks that share a name keys their results by task key, and reads back whole")
     func sharedTaskNamesInJSON() throws {
         let task = { (key: Int, name: String) in MarkbookTask(key: key, name: name, maximum: 10, decimalPlaces: 0) }
-        let student = MarkbookStudent(
-            key: 5001,
-            studentID: "100234",
-            familyName: "Adams",
-            givenName: "Olivia",
-            preferredName: "",
-            classKey: 3001,
-            className: "10MAT1-A"
-        )
+        let student = Self.student
         let sheet = MarkbookSheet(
             key: 1,
             name: "M",
@@ -117,15 +120,7 @@ struct BulkCommandTests {
 
     @Test("An incomplete import's exit code follows the help's order: ambiguous, then conflict, then the failure")
     func incompleteImportOrder() throws {
-        let student = MarkbookStudent(
-            key: 5001,
-            studentID: "100234",
-            familyName: "Adams",
-            givenName: "Olivia",
-            preferredName: "",
-            classKey: 3001,
-            className: "A"
-        )
+        let student = Self.student
         let changes = (4001...4003).map { key in
             MarkbookImportPlan.Change(
                 student: student,

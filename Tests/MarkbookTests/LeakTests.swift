@@ -126,18 +126,23 @@ struct LeakTests {
         #expect(error.httpStatus == 500)
     }
 
-    @Test("A password a failed login quotes back form-encoded is scrubbed too")
-    func formEncodedPassword() async throws {
-        let transport = ScriptedTransport([
-            .json(["error": "server got apiuser=admin&apipassword=pw-Secr3t%21"], status: 500)
-        ])
-        let client = try MarkbookClient(
+    /// A client signing in as `admin` with the password `pw-Secr3t!`, without retries.
+    static func adminClient(_ transport: ScriptedTransport) throws -> MarkbookClient {
+        try MarkbookClient(
             apiKey: TestAccount.apiKey,
             username: "admin",
             password: "pw-Secr3t!",
             configuration: ClientConfiguration(baseURL: exampleBaseURL, retry: .none),
             transport: transport
         )
+    }
+
+    @Test("A password a failed login quotes back form-encoded is scrubbed too")
+    func formEncodedPassword() async throws {
+        let transport = ScriptedTransport([
+            .json(["error": "server got apiuser=admin&apipassword=pw-Secr3t%21"], status: 500)
+        ])
+        let client = try Self.adminClient(transport)
         let error = await caughtAPIError { _ = try await client.markbookList() }
         #expect(error?.message.contains("apipassword=[REDACTED]") == true)
         #expect(error?.message.contains("Secr3t") == false)
@@ -154,13 +159,7 @@ struct LeakTests {
         let transport = ScriptedTransport([
             .respond(status: 500, headers: [.contentType: "application/json"], body: Data(body.utf8))
         ])
-        let client = try MarkbookClient(
-            apiKey: TestAccount.apiKey,
-            username: "admin",
-            password: "pw-Secr3t!",
-            configuration: ClientConfiguration(baseURL: exampleBaseURL, retry: .none),
-            transport: transport
-        )
+        let client = try Self.adminClient(transport)
         let error = try #require(await caughtAPIError { _ = try await client.markbookList() })
         #expect(error.message.hasPrefix("The Markbook login failed: "))
         let shown = "\(error) \(String(reflecting: error)) \(error.hint ?? "") \(error.details.fieldErrors)"

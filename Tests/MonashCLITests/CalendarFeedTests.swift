@@ -166,13 +166,15 @@ struct CalendarFeedTests {
         #expect(reports.changes == 0)
     }
 
-    @Test(
-        "A check slower than 5 s goes on in the background: the request gets the last revision, the next the new one",
-        .timeLimit(.minutes(1))
-    )
-    func slowCheck() async throws {
+    /// A feed with a first revision, then a request after the interval whose check the API holds:
+    /// the pieces, the first revision and the waiting request.
+    private func checkHeldAtTheAPI(
+        _ weeks: [Timetable]
+    ) async throws -> (
+        TestClock, API, Reports, CalendarFeed, CalendarFeed.Revision, Task<CalendarFeed.Revision, any Error>
+    ) {
         let clock = TestClock(start: Self.start, mode: .manual)
-        let api = API([try Self.week(), try Self.week(classAt: "2024-07-17T09:00:00")])
+        let api = API(weeks)
         let reports = Reports()
         let feed = feed(api, clock: clock, reports: reports)
         let first = try await feed.revision()
@@ -180,6 +182,17 @@ struct CalendarFeedTests {
         clock.advance(by: .seconds(900))
         let waiting = Task { try await feed.revision() }
         #expect(await waitUntil { api.fetches == 2 })
+        return (clock, api, reports, feed, first, waiting)
+    }
+
+    @Test(
+        "A check slower than 5 s goes on in the background: the request gets the last revision, the next the new one",
+        .timeLimit(.minutes(1))
+    )
+    func slowCheck() async throws {
+        let (clock, api, reports, feed, first, waiting) = try await checkHeldAtTheAPI(
+            [try Self.week(), try Self.week(classAt: "2024-07-17T09:00:00")]
+        )
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: CalendarFeed.staleAfter)
         #expect(try await waiting.value == first)
@@ -197,15 +210,7 @@ struct CalendarFeedTests {
 
     @Test("Stopping the feed ends a check under way without reporting a failure", .timeLimit(.minutes(1)))
     func stopDuringCheck() async throws {
-        let clock = TestClock(start: Self.start, mode: .manual)
-        let api = API([try Self.week()])
-        let reports = Reports()
-        let feed = feed(api, clock: clock, reports: reports)
-        let first = try await feed.revision()
-        api.hold()
-        clock.advance(by: .seconds(900))
-        let waiting = Task { try await feed.revision() }
-        #expect(await waitUntil { api.fetches == 2 })
+        let (_, api, reports, feed, first, waiting) = try await checkHeldAtTheAPI([try Self.week()])
         await feed.stop()
         #expect(try await waiting.value == first)
         #expect(api.cancelled == 1)
