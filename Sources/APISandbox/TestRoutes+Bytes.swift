@@ -15,7 +15,7 @@ extension TestRoutes {
             let etag = "\"bytes-\(count)\""
             headers[.eTag] = etag
             headers[.acceptRanges] = "bytes"
-            if let start = Self.rangeStart(request.headers[.range]), start < count,
+            if let start = Self.rangeStart(request.headers[.range]), (0..<count).contains(start),
                 request.headers[.ifRange].map({ $0 == etag }) ?? true
             {
                 headers[.contentRange] = "bytes \(start)-\(count - 1)/\(count)"

@@ -73,8 +73,13 @@ extension TestRoutes {
         let perPage = query.int("per_page") ?? 10
         let page = query.int("page") ?? 1
         let delay = query.int("delay_ms")
-        guard total >= 0, (1...10_000).contains(perPage), page >= 1 else {
-            return JSONResponse.error("need total >= 0, 1 <= per_page <= 10000 and page >= 1")
+        // Bounded so no request can overflow the page arithmetic, which would stop the process.
+        guard (0...Self.maxListedItems).contains(total), (1...10_000).contains(perPage),
+            (1...Self.maxListedItems).contains(page)
+        else {
+            return JSONResponse.error(
+                "need 0 <= total <= \(Self.maxListedItems), 1 <= per_page <= 10000 and 1 <= page <= \(Self.maxListedItems)"
+            )
         }
         if let delay {
             try await Task.sleep(for: .milliseconds(min(max(delay, 0), Self.maxDelayMilliseconds)))

@@ -18,13 +18,15 @@ struct TestRoutes: Sendable {
     static let maxGeneratedBytes = 64 * 1024 * 1024
     /// Caps every delay so a typo cannot hang a test run.
     static let maxDelayMilliseconds = 120_000
+    /// The most items `/_test/pages` lists, and the highest page it serves.
+    static let maxListedItems = 1_000_000_000
     /// The largest `?pad=` body `_test/status` sends.
     static let maxPadBytes = 64 * 1024 * 1024
 
     let state: SandboxState
 
     func register(on router: Router<Context>) {
-        let test = router.group("_test")
+        let test = router.group("_test").add(middleware: LoopbackOriginMiddleware())
         onEveryMethod(test, "echo") { try await echo($0, $1) }
         onEveryMethod(test, "echo/**") { try await echo($0, $1) }
         onEveryMethod(test, "status/:code") { try status($0, $1) }

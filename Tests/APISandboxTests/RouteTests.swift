@@ -201,6 +201,48 @@ struct RouteTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Page numbers that would overflow the arithmetic are a 400, and the sandbox goes on serving")
+    func pagesRefuseHugeNumbers() async throws {
+        try await Sandbox.withRunning { sandbox in
+            for query in ["total=9223372036854775807", "page=4611686018427387904"] {
+                let refused = try await sandbox.send("/_test/pages?\(query)")
+                #expect(refused.status == 400, "\(query)")
+            }
+            #expect(try await sandbox.send("/_test/pages?total=3").status == 200)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A web page on another site cannot reset or script the sandbox; one on this machine can")
+    func testRoutesRefuseOtherOrigins() async throws {
+        try await Sandbox.withRunning { sandbox in
+            let foreign = try await sandbox.send(
+                "/_test/reset",
+                method: "POST",
+                headers: ["Origin": "https://evil.example"]
+            )
+            #expect(foreign.status == 403)
+            let local = try await sandbox.send(
+                "/_test/reset",
+                method: "POST",
+                headers: ["Origin": "http://localhost:3000"]
+            )
+            #expect(local.status == 204)
+            #expect(try await sandbox.send("/_test/reset", method: "POST").status == 204)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A range that starts before the first byte is served whole, not as a part")
+    func bytesRefuseNegativeRange() async throws {
+        try await Sandbox.withRunning { sandbox in
+            let reply = try await sandbox.send("/_test/bytes/100", headers: ["Range": "bytes=-5-"])
+            #expect(reply.status == 200)
+            #expect(reply.body.count == 100)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func scriptConfiguredOverHTTPPlaysInOrderThenRepeatsTheLastStep() async throws {
         try await Sandbox.withRunning { sandbox in
             let client = Client()
