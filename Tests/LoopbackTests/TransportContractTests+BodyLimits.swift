@@ -164,4 +164,33 @@ extension TransportContractTests {
             #expect(try await client.send(.echo(.get)).method == "GET")
         }
     }
+
+    // "As it streams": the server sends one part and holds the rest until the test releases it,
+    // after the response is in. A transport that waited for the end would see the rest only when
+    // the hold gives out (two minutes), which the elapsed-time check catches with a wide margin.
+    @Test(
+        "An error body without Content-Length is cut at the error-body limit as it streams",
+        .timeLimit(.minutes(1)),
+        arguments: TransportUnderTest.allCases
+    )
+    func streamedErrorBodyCut(kind: TransportUnderTest) async throws {
+        try await withContract(kind, SandboxConfiguration(modules: [ProbeRoutes()])) { sandbox, transport in
+            var options = TransportOptions()
+            options.maxErrorBodySize = 100
+            let started = ContinuousClock.now
+            let response = try await transport.send(
+                sandboxRequest(to: sandbox.port, "/ahc-probe/error-stream"),
+                body: nil,
+                options: options
+            )
+            #expect(response.response.status.code == 500)
+            #expect(response.body == Data(repeating: UInt8(ascii: "e"), count: 100))
+            #expect(ContinuousClock.now - started < .seconds(60))
+            sandbox.release(ProbeRoutes.errorStreamHold)
+            // The connection the cut closed is not reused for the next request.
+            let echo = sandboxRequest(to: sandbox.port, "/_test/echo")
+            let next = try await transport.send(echo, body: nil, options: options)
+            #expect(next.response.status == .ok)
+        }
+    }
 }

@@ -188,6 +188,9 @@ private struct TaskState: Sendable {
     var response: HTTPResponse?
     var data = Data()
     var limitExceeded = false
+    /// Whether an error body reached its limit and the task was stopped: the answer is complete
+    /// with what was kept, however much more the server would have sent.
+    var errorBodyCut = false
     /// Where a successful body goes instead of `data`, for a download to a file.
     var sink: DownloadSink?
     /// The sink, once a successful head has opened it.
@@ -242,14 +245,16 @@ private struct TaskState: Sendable {
         return false
     }
 
-    /// Takes a part of the body; true when it takes a success body over its limit, and the
-    /// task must stop. An error body is cut at its limit and the rest ignored.
+    /// Takes a part of the body; true when the task must stop: a success body went over its
+    /// limit, or an error body reached its own, which ends the answer there rather than waiting
+    /// for a server that may never stop sending.
     mutating func append(_ part: Data) -> Bool {
-        guard !limitExceeded else { return false }
+        guard !limitExceeded, !errorBodyCut else { return false }
         if isCutAtErrorLimit {
             let room = max(limits.errorBody - data.count, 0)
-            if room > 0 { data.append(part.prefix(room)) }
-            return false
+            data.append(part.prefix(room))
+            errorBodyCut = part.count >= room
+            return errorBodyCut
         }
         if data.count + part.count > limits.body {
             limitExceeded = true
@@ -272,7 +277,8 @@ private struct TaskState: Sendable {
                 )
             )
         }
-        if let error {
+        // The cancellation that cut an error body short is this side's, not a failure.
+        if let error, !errorBodyCut {
             return .failure(TransportError.fromURLSession(error, url: url))
         }
         guard let response else {
