@@ -22,6 +22,17 @@ struct RedactionTests {
         #expect(redacted[.accept] == "application/json")
     }
 
+    @Test("Every redactor hides OAuth tokens and presigned storage URLs' signatures, keeping the rest")
+    func standardQueryParameters() {
+        let presigned =
+            "https://bucket.s3.amazonaws.com/f?X-Amz-Credential=AKIA1&X-Amz-Signature=SIG-1&X-Amz-Expires=300"
+        let shown = Redactor().redact(urlString: presigned)
+        #expect(!shown.contains("AKIA1") && !shown.contains("SIG-1"))
+        #expect(shown.contains("X-Amz-Expires=300"))
+        let oauth = Redactor().redact(urlString: "https://api.example.com/cb?access_token=t-1&state=s")
+        #expect(!oauth.contains("t-1") && oauth.contains("state=s"))
+    }
+
     @Test("Secret query parameters and user-info passwords are replaced, case-insensitively")
     func urls() throws {
         let redactor = Redactor(secretQueryParameters: ["apikey", "sessionToken"])

@@ -80,6 +80,58 @@ struct RedirectStageTests {
         #expect(transport.requests.map { $0.request.headerFields[apiKey] } == ["k-1", nil])
     }
 
+    @Test("An operation's own policy still strips the headers the client's policy names as credentials")
+    func perOperationPolicyKeepsClientCredentialHeaders() async throws {
+        let tenant = HTTPField.Name("X-Tenant-Key") ?? .authorization
+        let transport = ScriptedTransport([
+            .status(307, headers: [.location: "https://elsewhere.example.net/x"]),
+            .json([:]),
+        ])
+        let client = try makeClient(transport) {
+            $0.redirectPolicy.credentialHeaders.insert(tenant)
+            $0.middlewares = [
+                ClosureMiddleware { request, body, context, next in
+                    var request = request
+                    request.headerFields[tenant] = "t-1"
+                    return try await next(request, body, context)
+                }
+            ]
+        }
+        let own = RedirectPolicy(maxRedirects: 3)
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x", operation: OperationMetadata(redirects: own)))
+        #expect(transport.requests.map { $0.request.headerFields[tenant] } == ["t-1", nil])
+    }
+
+    @Test("Plain http the caller chose is followed within its origin, never to another machine")
+    func plainHTTPWithinItsOrigin() async throws {
+        let transport = ScriptedTransport([
+            .status(301, headers: [.location: "/v1/x/"]), .json([:]),
+            .status(302, headers: [.location: "http://elsewhere.example.net/x"]),
+        ])
+        let client = try makeClient(transport, baseURL: "http://timetable.example.edu/v1") {
+            $0.allowsInsecureHTTP = true
+        }
+        _ = try await client.send(Endpoint<JSONValue>(.get, "x"))
+        #expect(transport.requests.map(\.url.absoluteString).last == "http://timetable.example.edu/v1/x/")
+        await expectAPIError(.apiError) { try await client.send(Endpoint<JSONValue>(.get, "y")) }
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test("A POST turned into a GET by a 303 loses every field that described its body")
+    func getAfterPostLosesContentFields() async throws {
+        let transport = ScriptedTransport([.status(303, headers: [.location: "/v1/done"]), .json([:])])
+        let client = try makeClient(transport)
+        var endpoint = Endpoint<JSONValue>(.post, "x", body: .json(["a": 1]))
+        endpoint.headers[.contentEncoding] = "identity"
+        endpoint.headers[.contentLanguage] = "en"
+        _ = try await client.send(endpoint)
+        let get = try #require(transport.requests.last)
+        #expect(get.request.method == .get)
+        for name in [HTTPField.Name.contentType, .contentEncoding, .contentLanguage] {
+            #expect(get.request.headerFields[name] == nil, "\(name)")
+        }
+    }
+
     @Test("A POST answered with a 303 is never sent again when the GET hop cannot connect")
     func laterHopFailureIsNotRetried() async throws {
         let transport = ScriptedTransport([

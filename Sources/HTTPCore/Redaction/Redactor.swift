@@ -4,11 +4,22 @@ public import HTTPTypes
 /// Hides secrets in everything HTTPCore shows: hook payloads, error descriptions, logs.
 ///
 /// Credential headers (`Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`,
-/// `X-CSRF-Token`), any header or query parameter registered as secret, and the password of a
+/// `X-CSRF-Token`), the query parameters that carry credentials by convention
+/// (``standardSecretQueryParameters``: OAuth tokens and secrets, the signatures of presigned
+/// storage URLs), any header or query parameter registered as secret, and the password of a
 /// URL's user info are replaced by ``placeholder``. Names are compared case-insensitively.
 public struct Redactor: Sendable, Hashable {
     /// What a secret is replaced with.
     public static let placeholder = "[REDACTED]"
+
+    /// Query parameters hidden by every redactor: OAuth's tokens and client secret, and the
+    /// credentials and signatures of presigned AWS S3 and Google Cloud Storage URLs, which a
+    /// download's redirect may lead to (the names OpenTelemetry's `url.full` also hides).
+    public static let standardSecretQueryParameters: Set<String> = [
+        "access_token", "refresh_token", "id_token", "client_secret",
+        "awsaccesskeyid", "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+        "x-goog-signature", "x-goog-credential",
+    ]
 
     /// Header names whose values are never shown.
     public private(set) var secretHeaders: Set<HTTPField.Name>
@@ -21,7 +32,7 @@ public struct Redactor: Sendable, Hashable {
             [.authorization, .cookie, .setCookie, .proxyAuthorization, .xCSRFToken]
                 + secretHeaders
         )
-        self.secretQueryParameters = Set(secretQueryParameters.map { $0.lowercased() })
+        self.secretQueryParameters = Self.standardSecretQueryParameters.union(secretQueryParameters.map { $0.lowercased() })
     }
 
     /// Registers another secret header.

@@ -76,7 +76,10 @@ public struct RedirectPolicy: Sendable, Hashable {
         if currentScheme == "https" && targetScheme == "http" {
             return .refuse(refusal("Refused a redirect from https to http."))
         }
-        if targetScheme == "http", let host = target.host, !URLPolicy.isLoopback(host: host) {
+        // Plain http stays where the caller already chose it: this machine, or the same origin.
+        if targetScheme == "http", let host = target.host, !URLPolicy.isLoopback(host: host),
+            currentScheme != "http" || !Self.sameOrigin(url, target)
+        {
             return .refuse(refusal("Refused a redirect to plain http on another machine."))
         }
         var next = HTTPRequest(method: request.method, url: target, headerFields: request.headerFields)
@@ -84,8 +87,8 @@ public struct RedirectPolicy: Sendable, Hashable {
         if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
             if request.method != .head { next.method = .get }
             nextBody = nil
-            next.headerFields[.contentType] = nil
-            next.headerFields[.contentLength] = nil
+            // Fields that described the body go with it (RFC 9110 §15.4).
+            for name in Self.contentFields { next.headerFields[name] = nil }
         }
         if !Self.sameOrigin(url, target) {
             guard followsCrossOrigin else { return .deliver }
@@ -93,6 +96,12 @@ public struct RedirectPolicy: Sendable, Hashable {
         }
         return .follow(next, body: nextBody, url: target)
     }
+
+    /// The fields that describe a request's body, dropped when a redirect turns it into a GET.
+    static let contentFields: [HTTPField.Name] = [
+        .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation,
+        HTTPField.Name("Content-Digest"), HTTPField.Name("Repr-Digest"), HTTPField.Name("Digest"),
+    ].compactMap { $0 }
 
     /// Whether `response` is a redirect this policy may follow: a 301, 302, 303, 307 or 308 with a
     /// `Location`, under a policy that follows any. Cheap, so a caller can skip working out the

@@ -11,14 +11,11 @@ import HTTPTypes
 struct RedirectStage: Middleware {
     /// The client's policy, its credential headers including every secret header the redactor knows.
     let policy: RedirectPolicy
-    /// The secret headers added to an operation's own policy.
-    let secretHeaders: Set<HTTPField.Name>
 
     init(policy: RedirectPolicy, redactor: Redactor) {
         var policy = policy
         policy.credentialHeaders.formUnion(redactor.secretHeaders)
         self.policy = policy
-        self.secretHeaders = redactor.secretHeaders
     }
 
     func intercept(
@@ -29,8 +26,9 @@ struct RedirectStage: Middleware {
     ) async throws -> TransportResponse {
         var policy = self.policy
         if let own = context.operation.redirects {
+            // An operation chooses how far to follow, never to forward the client's credentials.
             policy = own
-            policy.credentialHeaders.formUnion(secretHeaders)
+            policy.credentialHeaders.formUnion(self.policy.credentialHeaders)
         }
         var hop = (request: request, body: body, context: context)
         var redirects = 0
