@@ -32,7 +32,9 @@ public struct Redactor: Sendable, Hashable {
             [.authorization, .cookie, .setCookie, .proxyAuthorization, .xCSRFToken]
                 + secretHeaders
         )
-        self.secretQueryParameters = Self.standardSecretQueryParameters.union(secretQueryParameters.map { $0.lowercased() })
+        self.secretQueryParameters = Self.standardSecretQueryParameters.union(
+            secretQueryParameters.map { $0.lowercased() }
+        )
     }
 
     /// Registers another secret header.
