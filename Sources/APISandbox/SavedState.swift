@@ -14,7 +14,7 @@ public final class SavedState<Value: Codable & Equatable & Sendable>: Sendable {
     /// The file the data is kept in; `nil` keeps it in memory.
     public let file: SandboxStateFile?
     private let version: Int
-    private let state: NIOLockedValueBox<(value: Value, modified: Date?)>
+    private let state: NIOLockedValueBox<(value: Value, modified: FileStamp?)>
 
     /// Data kept in memory only, starting as `initial`.
     public init(_ initial: Value) {
@@ -63,12 +63,38 @@ public final class SavedState<Value: Codable & Equatable & Sendable>: Sendable {
                 defer { value = saved }
                 return try change(&saved)
             }
-            state = (value, Self.modified(file))
+            // Not stamped: another process may write between this save and a stamp read now, so
+            // the next read looks at the file again.
+            state = (value, nil)
             return result
         }
     }
 
-    private static func modified(_ file: SandboxStateFile) -> Date? {
-        try? file.url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+    private static func modified(_ file: SandboxStateFile) -> FileStamp? {
+        FileStamp(path: file.url.path)
+    }
+}
+
+/// What tells one version of a file from the next: every save renames a new file into place, so
+/// its inode changes even when two saves fall in the same tick of the file system's clock.
+struct FileStamp: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let seconds: Int
+    let nanoseconds: Int
+    let size: Int64
+
+    /// The file's stamp; `nil` when it cannot be read (it does not exist yet).
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        #if canImport(Darwin)
+        (seconds, nanoseconds) = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
+        #else
+        (seconds, nanoseconds) = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
+        #endif
+        size = Int64(info.st_size)
     }
 }

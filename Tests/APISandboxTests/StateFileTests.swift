@@ -75,6 +75,26 @@ struct StateFileTests {
         #expect(FileManager.default.fileExists(atPath: file.lockURL.path))
     }
 
+    @Test("A process's snapshot sees another's change even when both fall in the same tick of the file's clock")
+    func snapshotSeesChangeInTheSameTick() throws {
+        let file = try Self.file()
+        defer { Self.remove(file) }
+        let first = try SavedState(file: SandboxStateFile(file.url), version: 1, initial: Saved())
+        let second = try SavedState(file: SandboxStateFile(file.url), version: 1, initial: Saved())
+        // Both saves stamped alike, as a coarse clock stamps two saves in one tick.
+        let tick: [FileAttributeKey: Any] = [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)]
+        try first.update { $0.lastKey = 1 }
+        try FileManager.default.setAttributes(tick, ofItemAtPath: file.url.path)
+        #expect(second.snapshot().lastKey == 1)
+        try first.update { $0.lastKey = 2 }
+        try FileManager.default.setAttributes(tick, ofItemAtPath: file.url.path)
+        #expect(second.snapshot().lastKey == 2)
+        // And a process's own update is no reason to miss what another wrote just after it.
+        try second.update { $0.lastKey += 10 }
+        try first.update { $0.lastKey += 100 }
+        #expect(second.snapshot().lastKey == 112)
+    }
+
     @Test("A change that throws or changes nothing writes nothing")
     func noChangeNoWrite() throws {
         let file = try Self.file()
