@@ -127,15 +127,12 @@ enum TransportErrorMapping {
         }
     }
 
+    /// A bare `IOError` comes from reading or writing a connection that was open (NIO reports a
+    /// failed connect as `NIOConnectionError`), so the request may have gone out, whatever the
+    /// errno says; only a refusal, which no open TCP connection reports, means it never left.
     private static func classify(_ error: IOError, url: URL) -> TransportError {
-        switch error.errnoCode {
-        case ECONNREFUSED:
-            return TransportError.cannotConnect(to: url, "the connection was refused", underlying: error)
-        case ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ENOENT:
-            return TransportError.cannotConnect(to: url, "the connection failed", underlying: error)
-        default:
-            return connectionLost("the connection failed", underlying: error)
-        }
+        guard error.errnoCode == ECONNREFUSED else { return connectionLost("the connection failed", underlying: error) }
+        return TransportError.cannotConnect(to: url, "the connection was refused", underlying: error)
     }
 
     private static func connectionLost(_ what: String, underlying: (any Error & Sendable)?) -> TransportError {
