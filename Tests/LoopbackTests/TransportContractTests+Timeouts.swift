@@ -91,6 +91,25 @@ extension TransportContractTests {
         }
     }
 
+    @Test(
+        "A total timeout that is over before the request starts still ends it, as timedOut",
+        arguments: TransportUnderTest.allCases
+    )
+    func totalTimeoutAlreadyOver(kind: TransportUnderTest) async throws {
+        try await withContract(kind) { sandbox, transport in
+            var options = TransportOptions(timeout: .seconds(3))
+            options.totalTimeout = .nanoseconds(1)
+            let error = await transportError {
+                _ = try await transport.send(
+                    sandboxRequest(to: sandbox.port, "/_test/bytes/3500?chunked=1&chunk_size=100&chunk_delay_ms=100"),
+                    body: nil,
+                    options: options
+                )
+            }
+            #expect(error?.kind == .timedOut)
+        }
+    }
+
     @Test("A body that stops arriving is a network error", arguments: TransportUnderTest.allCases)
     func stalledBody(kind: TransportUnderTest) async throws {
         try await withContract(kind) { sandbox, transport in

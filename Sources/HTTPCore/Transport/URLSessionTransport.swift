@@ -151,8 +151,7 @@ public final class URLSessionTransport: HTTPTransport {
         } else {
             task = session.dataTask(with: urlRequest)
         }
-        // URLSession's own timeout restarts with every byte; the call's deadline bounds it all.
-        let expiry = totalTimeout.map { delegate.expire(task, after: $0) }
+        var expiry: (any DispatchSourceTimer)?
         defer { expiry?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -168,6 +167,10 @@ public final class URLSessionTransport: HTTPTransport {
                 if Task.isCancelled {
                     delegate.abandon(task)
                 } else {
+                    // URLSession's own timeout restarts with every byte; the call's deadline bounds
+                    // it all. Armed once the task is registered, so even a timer that fires at once
+                    // finds the task to end.
+                    expiry = totalTimeout.map { delegate.expire(task, after: $0) }
                     task.resume()
                 }
             }
