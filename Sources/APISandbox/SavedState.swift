@@ -78,23 +78,22 @@ public final class SavedState<Value: Codable & Equatable & Sendable>: Sendable {
 /// What tells one version of a file from the next: every save renames a new file into place, so
 /// its inode changes even when two saves fall in the same tick of the file system's clock.
 struct FileStamp: Equatable, Sendable {
-    let device: UInt64
     let inode: UInt64
-    let seconds: Int
-    let nanoseconds: Int
-    let size: Int64
+    let modified: (seconds: Int, nanoseconds: Int)
 
     /// The file's stamp; `nil` when it cannot be read (it does not exist yet).
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         #if canImport(Darwin)
-        (seconds, nanoseconds) = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
+        modified = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
         #else
-        (seconds, nanoseconds) = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
+        modified = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
         #endif
-        size = Int64(info.st_size)
+    }
+
+    static func == (lhs: FileStamp, rhs: FileStamp) -> Bool {
+        lhs.inode == rhs.inode && lhs.modified == rhs.modified
     }
 }
