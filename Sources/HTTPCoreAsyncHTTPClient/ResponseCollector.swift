@@ -49,9 +49,6 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var isStreaming = false
         /// Upload bytes sent so far.
         var sent: Int64 = 0
-        /// Whether the request's head was written to a connection: before that, a request waiting
-        /// for one of the pool's connections, or for one to connect, was never sent.
-        var headSent = false
         /// When something last arrived (or the request started); the timeout counts from here.
         var lastActivity: NIODeadline
         /// The timer that checks the timeout, armed until the exchange ends.
@@ -211,8 +208,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         state.value.phase = .finished
         // Fails the promise on this loop and makes AsyncHTTPClient close the connection.
-        let sent = state.value.headSent
-        state.value.task?.fail(reason: TransportError(.timedOut, requestMayHaveBeenSent: sent, message: message))
+        state.value.task?.fail(reason: TransportError(.timedOut, requestMayHaveBeenSent: true, message: message))
     }
 
     // MARK: HTTPClientResponseDelegate
@@ -250,10 +246,6 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             deliver(.success(CollectedResponse(head: head)))
         }
         return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didSendRequestHead(task: HTTPClient.Task<CollectedResponse>, _ head: HTTPRequestHead) {
-        state.value.headSent = true
     }
 
     func didSendRequestPart(task: HTTPClient.Task<CollectedResponse>, _ part: IOData) {
