@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPTypes
 import Hummingbird
 
 /// Refuses a request to the test routes from a web page on another site: a browser names that
@@ -14,13 +15,22 @@ struct LoopbackOriginMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if let origin = request.headers[.origin], !Self.isLoopback(origin: origin) {
+        if Self.isFromAnotherSite(request.headers) {
             return try JSONResponse.make(
                 ["error": "The sandbox's test routes answer only pages on this machine."],
                 status: .forbidden
             )
         }
         return try await next(request, context)
+    }
+
+    /// Whether a browser sent the request for a page of another site: one whose `Origin` is not
+    /// this machine, or, for a plain GET (an image, a link) that names no origin, one whose
+    /// `Sec-Fetch-Site` says it came from elsewhere.
+    static func isFromAnotherSite(_ headers: HTTPFields) -> Bool {
+        if let origin = headers[.origin] { return !isLoopback(origin: origin) }
+        guard let name = HTTPField.Name("Sec-Fetch-Site"), let site = headers[name] else { return false }
+        return site == "cross-site" || site == "same-site"
     }
 
     static func isLoopback(origin: String) -> Bool {

@@ -66,7 +66,7 @@ struct FailureReporter<Tool: CommandLineTool> {
         case let error as APIError:
             return write(ErrorReport(error))
         case let error as any APIErrorConvertible:
-            return report(error.apiError)
+            return report(error.apiError, afterWrites: afterWrites)
         case is CancellationError:
             return cancelled(hint: nil)
         case let error as ConfigurationError:
@@ -104,6 +104,7 @@ struct FailureReporter<Tool: CommandLineTool> {
         switch failure {
         case let error as APIError where error.code == .usage: return error.message
         case let error as ValidationError: return error.message
+        case let error as FileWriteError where error.reason == .exists: return error.description
         default: return nil
         }
     }

@@ -152,9 +152,9 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
                         return .failure(APIError.permitAfterDeadline(key: key, wait: due - now))
                     }
                     state.waiters.append(Waiter(ticket: ticket, deadline: deadline, continuation: continuation))
-                    // While a lease statement is out, nobody knows when a permit is due, so a
-                    // slow or stalled statement must not hold this caller past its deadline.
-                    watchesDeadline = deadline != nil && state.due == nil
+                    // A lease statement may be out (the first, or a leader's next after a wait),
+                    // and a slow or stalled one must not hold this caller past its deadline.
+                    watchesDeadline = deadline != nil
                     return nil
                 }
                 if let immediate {

@@ -229,6 +229,11 @@ struct RouteTests {
             )
             #expect(local.status == 204)
             #expect(try await sandbox.send("/_test/reset", method: "POST").status == 204)
+            // A plain GET from another site's page names no Origin, but says where it comes from.
+            let image = try await sandbox.send("/_test/counters", headers: ["Sec-Fetch-Site": "cross-site"])
+            #expect(image.status == 403)
+            let own = try await sandbox.send("/_test/counters", headers: ["Sec-Fetch-Site": "same-origin"])
+            #expect(own.status == 200)
         }
     }
 

@@ -180,6 +180,28 @@ struct PostgresRateLimiterUnitTests {
         try await leader.value
     }
 
+    @Test(
+        "A caller queued while the leader waits keeps its deadline through the leader's next, stalled statement",
+        .timeLimit(.minutes(1))
+    )
+    func deadlineDuringLaterLease() async throws {
+        let clock = TestClock(mode: .manual)
+        let (limiter, ledger) = limiter(clock, permits: 4)
+        for _ in 0..<4 { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+        #expect(await clock.waitForSleepers(1))
+        // Due at 10.5 s, before this caller's deadline at 12 s: it queues.
+        let queued = Task { try await limiter.acquirePermit(for: "k", deadline: .seconds(12), timeSource: clock) }
+        #expect(await clock.waitForSleepers(2))
+        ledger.state.withLock { $0.latency = .seconds(5) }
+        clock.advance(by: .milliseconds(10_500))
+        #expect(await clock.waitForSleepers(2))
+        clock.advance(by: .milliseconds(1_500))
+        await expectAPIError(.rateLimit) { try await queued.value }
+        clock.advance(by: .milliseconds(3_500))
+        try await leader.value
+    }
+
     @Test("A cancelled caller leaves the queue, and a cancelled leader hands the lease on")
     func cancellation() async throws {
         let clock = TestClock(mode: .manual)

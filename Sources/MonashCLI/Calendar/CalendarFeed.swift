@@ -48,6 +48,8 @@ actor CalendarFeed {
     private var latest: Revision?
     private var nextCheck: Duration?
     private var checking: Task<Revision, any Error>?
+    /// When the check under way began, on the monotonic clock.
+    private var checkingSince: Duration = .zero
 
     /// - Parameters:
     ///   - fetch: Reads the week from the API.
@@ -79,7 +81,10 @@ actor CalendarFeed {
         if let latest, let nextCheck, clock.monotonicNow() < nextCheck { return latest }
         let check = checking ?? startCheck()
         guard let latest else { return try await check.value }
-        return await Self.first(of: check, or: latest, after: Self.staleAfter, clock: clock)
+        // A check already slower than the wait serves the last revision at once.
+        let waited = clock.monotonicNow() - checkingSince
+        guard waited < Self.staleAfter else { return latest }
+        return await Self.first(of: check, or: latest, after: Self.staleAfter - waited, clock: clock)
     }
 
     /// Stops a check under way, so a server that is shutting down does not wait for the API.
@@ -90,6 +95,7 @@ actor CalendarFeed {
     private func startCheck() -> Task<Revision, any Error> {
         let check = Task { try await self.check() }
         checking = check
+        checkingSince = clock.monotonicNow()
         return check
     }
 
