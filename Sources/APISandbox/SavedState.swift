@@ -79,7 +79,8 @@ public final class SavedState<Value: Codable & Equatable & Sendable>: Sendable {
 /// its inode changes even when two saves fall in the same tick of the file system's clock.
 struct FileStamp: Equatable, Sendable {
     let inode: UInt64
-    let modified: (seconds: Int, nanoseconds: Int)
+    let seconds: Int
+    let nanoseconds: Int
 
     /// The file's stamp; `nil` when it cannot be read (it does not exist yet).
     init?(path: String) {
@@ -87,13 +88,9 @@ struct FileStamp: Equatable, Sendable {
         guard stat(path, &info) == 0 else { return nil }
         inode = UInt64(info.st_ino)
         #if canImport(Darwin)
-        modified = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
+        (seconds, nanoseconds) = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
         #else
-        modified = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
+        (seconds, nanoseconds) = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
         #endif
-    }
-
-    static func == (lhs: FileStamp, rhs: FileStamp) -> Bool {
-        lhs.inode == rhs.inode && lhs.modified == rhs.modified
     }
 }
