@@ -134,6 +134,9 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
             next &+= 1
             return next
         }
+        // The deadline watch ends with the wait, so a caller served at once leaves no timer behind.
+        var deadlineWatch: Task<Void, Never>?
+        defer { deadlineWatch?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Turn, any Error>) in
                 let now = timeSource.monotonicNow()
@@ -160,8 +163,12 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
                 if let immediate {
                     continuation.resume(with: immediate)
                 } else if watchesDeadline, let deadline {
-                    Task {
-                        try? await timeSource.sleep(for: deadline - timeSource.monotonicNow())
+                    deadlineWatch = Task {
+                        do {
+                            try await timeSource.sleep(for: deadline - timeSource.monotonicNow())
+                        } catch {
+                            return
+                        }
                         self.dropWaiter(ticket, of: key, throwing: APIError.permitAfterDeadline(key: key, wait: nil))
                     }
                 }

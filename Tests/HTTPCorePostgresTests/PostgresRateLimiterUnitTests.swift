@@ -202,6 +202,22 @@ struct PostgresRateLimiterUnitTests {
         try await leader.value
     }
 
+    @Test("A queued caller served before its deadline leaves no deadline timer sleeping")
+    func servedCallerStopsItsTimer() async throws {
+        let clock = TestClock(mode: .manual)
+        let (limiter, _) = limiter(clock, permits: 4)
+        for _ in 0..<4 { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+        #expect(await clock.waitForSleepers(1))
+        let queued = Task { try await limiter.acquirePermit(for: "k", deadline: .seconds(60), timeSource: clock) }
+        // The leader's sleep and the queued caller's deadline timer.
+        #expect(await clock.waitForSleepers(2))
+        clock.advance(by: .milliseconds(10_500))
+        try await leader.value
+        try await queued.value
+        #expect(await waitUntil(timeLimit: .seconds(5)) { clock.sleeperCount == 0 })
+    }
+
     @Test("A cancelled caller leaves the queue, and a cancelled leader hands the lease on")
     func cancellation() async throws {
         let clock = TestClock(mode: .manual)
