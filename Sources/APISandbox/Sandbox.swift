@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPCore
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -67,9 +68,11 @@ public final class Sandbox: Sendable {
     ///   - port: The port to bind; 0 (the default) lets the system pick a free one, which keeps
     ///     parallel tests from colliding.
     ///   - host: The loopback address to bind: `127.0.0.1` (the default) or `::1`, for testing
-    ///     a client over IPv6.
+    ///     a client over IPv6. Any other address is refused: the sandbox takes any credentials,
+    ///     and its `/_test` routes reset and script it.
     ///   - configuration: Modules, fault plan and other settings.
-    /// - Throws: ``SandboxError/portInUse(port:)`` if the port is taken, the bind error for any
+    /// - Throws: ``SandboxError/notLoopback(host:)`` for a `host` other machines could reach,
+    ///   ``SandboxError/portInUse(port:)`` if the port is taken, the bind error for any
     ///   other failure to listen, `CancellationError` if the calling task was cancelled first, or
     ///   ``SandboxError/stoppedBeforeListening``.
     public static func start(
@@ -77,6 +80,7 @@ public final class Sandbox: Sendable {
         host: String = "127.0.0.1",
         configuration: SandboxConfiguration = .init()
     ) async throws -> Sandbox {
+        guard URLPolicy.isLoopback(host: host) else { throw SandboxError.notLoopback(host: host) }
         let state = SandboxState(configuration: configuration)
         var logger = Logger(label: "api-sandbox")
         logger.logLevel = configuration.logRequests ? .info : .warning
@@ -287,6 +291,8 @@ public enum SandboxError: Error, Sendable, Hashable {
     case invalidBaseURL(port: Int)
     /// Another program is listening on the port asked for.
     case portInUse(port: Int)
+    /// The address asked for is not a loopback one, so other machines could reach the sandbox.
+    case notLoopback(host: String)
 }
 
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -297,6 +303,8 @@ extension SandboxError: CustomStringConvertible {
         case .stoppedBeforeListening: return "The sandbox stopped before it was listening."
         case .invalidBaseURL(let port): return "No URL can be formed for port \(port)."
         case .portInUse(let port): return "Port \(port) on 127.0.0.1 is already in use."
+        case .notLoopback(let host):
+            return "The sandbox listens on loopback only (127.0.0.1, ::1 or localhost), not \(host)."
         }
     }
 }

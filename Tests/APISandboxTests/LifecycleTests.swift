@@ -27,6 +27,26 @@ struct LifecycleTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test(
+        "An address other machines could reach is refused before anything listens",
+        arguments: ["0.0.0.0", "::", "192.168.1.20", "example.com"]
+    )
+    func refusesNonLoopbackHosts(host: String) async throws {
+        await #expect(throws: SandboxError.notLoopback(host: host)) {
+            let sandbox = try await Sandbox.start(host: host)
+            await sandbox.stop()
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("localhost is loopback, and is accepted")
+    func acceptsLocalhost() async throws {
+        let sandbox = try await Sandbox.start(host: "localhost")
+        #expect(try await Client.sendOnFreshConnection(sandbox.url("/_test/echo")).status == 200)
+        await sandbox.stop()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func stopIsIdempotentAndClosesThePort() async throws {
         let sandbox = try await Sandbox.start()
         let url = try sandbox.url("/_test/echo")
