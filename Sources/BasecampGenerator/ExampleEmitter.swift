@@ -129,6 +129,18 @@ struct ExampleEmitter {
                 w.switchStatement("name", cases: cases, default: "return []")
             }
             w.line()
+            w.doc("Every top-level member of each JSON request body schema: Basecamp ignores any other a body sends.")
+            w.block("static func bodyMembers(schema name: String) -> Set<String>") { w in
+                let cases = jsonBodySchemas.compactMap { operationBody -> (String, String)? in
+                    guard let schema = model.schema(named: operationBody), case .object(let properties) = schema.kind,
+                        !properties.isEmpty
+                    else { return nil }
+                    let members = properties.map(\.jsonName).sorted().map(literal).joined(separator: ", ")
+                    return (literal(operationBody), "return [\(members)]")
+                }
+                w.switchStatement("name", cases: cases, default: "return []")
+            }
+            w.line()
             w.doc(
                 "The body members a whole-record replace clears when the body leaves them out (the operation's\n`x-basecamp-write-semantics`, less what it preserves); empty for an operation that merges."
             )

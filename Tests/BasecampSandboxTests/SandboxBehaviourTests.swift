@@ -176,6 +176,35 @@ struct SandboxBehaviourTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Body members outside the request schema are ignored: a GET's JSON sent back completes nothing")
+    func bodyMembersOutsideTheSchema() async throws {
+        try await withBasecampSandbox { sandbox in
+            let create = "/\(accountID)/todolists/\(Self.hardware)/todos.json"
+            let created = try await sandbox.raw(
+                "POST",
+                create,
+                body: #"{"content": "Book the venue", "assignee_ids": [1049715917], "completed": true}"#
+            )
+            #expect(created.status == 201)
+            #expect(created.json?["completed"] == false)
+            let id = try #require(created.json?["id"]?.intValue)
+
+            let read = try await sandbox.raw("GET", "/\(accountID)/todos/\(id)")
+            var sentBack = try #require(try JSONSerialization.jsonObject(with: read.body) as? [String: Any])
+            #expect((sentBack["assignees"] as? [Any])?.count == 1)
+            sentBack["content"] = "Book the bigger venue"
+            sentBack["completed"] = true
+            let body = String(decoding: try JSONSerialization.data(withJSONObject: sentBack), as: UTF8.self)
+            let replaced = try await sandbox.raw("PUT", "/\(accountID)/todos/\(id)", body: body)
+            #expect(replaced.status == 200)
+            #expect(replaced.json?["content"] == "Book the bigger venue")
+            #expect(replaced.json?["completed"] == false)
+            // A replace clears what its body leaves out, and `assignees` is not `assignee_ids`.
+            #expect(replaced.json?["assignees"] == [])
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Writes are validated: blank content and bad dates are 422 with field errors")
     func validation() async throws {
         try await withBasecampSandbox { sandbox in

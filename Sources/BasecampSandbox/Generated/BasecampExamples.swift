@@ -376,6 +376,198 @@ enum BasecampExamples {
         }
     }
 
+    /// Every top-level member of each JSON request body schema: Basecamp ignores any other a body sends.
+    static func bodyMembers(schema name: String) -> Set<String> {
+        switch name {
+        case "CreateCampfireLineRequestContent":
+            return ["content", "content_type"]
+        case "CreateCardColumnRequestContent":
+            return ["description", "title"]
+        case "CreateCardRequestContent":
+            return ["content", "due_on", "notify", "title"]
+        case "CreateCardStepRequestContent":
+            return ["assignee_ids", "due_on", "title"]
+        case "CreateChatbotRequestContent":
+            return ["command_url", "service_name"]
+        case "CreateCloudFileRequestContent":
+            return ["description", "service", "subscriptions", "title", "url", "visible_to_clients"]
+        case "CreateCommentRequestContent":
+            return ["content"]
+        case "CreateDocumentRequestContent":
+            return ["content", "status", "subscriptions", "title", "visible_to_clients"]
+        case "CreateEventBoostRequestContent":
+            return ["content"]
+        case "CreateFolderRequestContent":
+            return ["name", "project_ids"]
+        case "CreateGaugeNeedleRequestContent":
+            return ["gauge_needle", "notify", "subscriptions"]
+        case "CreateGoogleDocumentRequestContent":
+            return ["description", "document_type", "status", "subscriptions", "title", "url", "visible_to_clients"]
+        case "CreateLineupMarkerRequestContent":
+            return ["date", "name"]
+        case "CreateMessageRequestContent":
+            return ["category_id", "content", "status", "subject", "subscriptions", "visible_to_clients"]
+        case "CreateMessageTypeRequestContent":
+            return ["icon", "name"]
+        case "CreateProjectFromTemplateRequestContent":
+            return ["project"]
+        case "CreateProjectRequestContent":
+            return ["description", "name"]
+        case "CreateQuestionRequestContent":
+            return ["schedule", "title", "visible_to_clients"]
+        case "CreateRecordingBoostRequestContent":
+            return ["content"]
+        case "CreateScheduleEntryRequestContent":
+            return [
+                "all_day", "description", "ends_at", "highlighted", "notify", "participant_ids", "starts_at", "status",
+                "subscriptions", "summary", "url", "visible_to_clients",
+            ]
+        case "CreateTemplateRequestContent":
+            return ["description", "name"]
+        case "CreateTimesheetEntryRequestContent":
+            return ["date", "description", "hours", "person_id"]
+        case "CreateTodoRequestContent":
+            return [
+                "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify", "starts_on",
+            ]
+        case "CreateTodolistGroupRequestContent":
+            return ["name"]
+        case "CreateTodolistRequestContent":
+            return ["description", "name", "visible_to_clients"]
+        case "CreateTodosetTodoRequestContent":
+            return [
+                "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify", "starts_on",
+            ]
+        case "CreateToolRequestContent":
+            return ["title", "tool_type", "visible_to_clients"]
+        case "CreateUploadRequestContent":
+            return ["attachable_sgid", "base_name", "description", "subscriptions", "visible_to_clients"]
+        case "CreateUploadVersionRequestContent":
+            return ["attachable_sgid", "base_name", "description", "notify", "subscriptions"]
+        case "CreateVaultRequestContent":
+            return ["title"]
+        case "CreateWebhookRequestContent":
+            return ["active", "payload_url", "types"]
+        case "CreateWormholeRequestContent":
+            return ["destination_recording_id"]
+        case "EnableOutOfOfficeRequestContent":
+            return ["out_of_office"]
+        case "MarkAsReadRequestContent":
+            return ["readables"]
+        case "MoveCardColumnRequestContent":
+            return ["position", "source_id", "target_id"]
+        case "MoveCardRequestContent":
+            return ["column_id", "position"]
+        case "PrioritizeAssignmentRequestContent":
+            return ["id"]
+        case "QuestionAnswerPayload":
+            return ["content", "group_on"]
+        case "QuestionAnswerUpdatePayload":
+            return ["content", "group_on"]
+        case "ReorderUpNextRequestContent":
+            return ["position", "source_id"]
+        case "ReplaceDocumentRequestContent":
+            return ["content", "title"]
+        case "ReplaceScheduleEntryRequestContent":
+            return [
+                "all_day", "description", "ends_at", "highlighted", "notify", "participant_ids", "starts_at", "summary",
+                "url",
+            ]
+        case "ReplaceTodoRequestContent":
+            return [
+                "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify", "starts_on",
+            ]
+        case "RepositionCardStepRequestContent":
+            return ["position", "source_id"]
+        case "RepositionTodoRequestContent":
+            return ["parent_id", "position"]
+        case "RepositionTodolistGroupRequestContent":
+            return ["position"]
+        case "RepositionTodolistRequestContent":
+            return ["position"]
+        case "RepositionToolRequestContent":
+            return ["position"]
+        case "SetCardColumnColorRequestContent":
+            return ["color"]
+        case "SetCardStepCompletionRequestContent":
+            return ["completion"]
+        case "SetClientVisibilityRequestContent":
+            return ["visible_to_clients"]
+        case "ToggleGaugeRequestContent":
+            return ["gauge"]
+        case "UpdateAccountNameRequestContent":
+            return ["name"]
+        case "UpdateCalendarRequestContent":
+            return ["calendar"]
+        case "UpdateCampfireLineRequestContent":
+            return ["content"]
+        case "UpdateCardColumnRequestContent":
+            return ["description", "title"]
+        case "UpdateCardRequestContent":
+            return ["assignee_ids", "content", "due_on", "title"]
+        case "UpdateCardStepRequestContent":
+            return ["assignee_ids", "due_on", "title"]
+        case "UpdateChatbotRequestContent":
+            return ["command_url", "service_name"]
+        case "UpdateCloudFileRequestContent":
+            return ["description", "service", "subscriptions", "title", "url"]
+        case "UpdateCommentRequestContent":
+            return ["content"]
+        case "UpdateFolderRequestContent":
+            return ["name"]
+        case "UpdateGaugeNeedleRequestContent":
+            return ["gauge_needle"]
+        case "UpdateGoogleDocumentRequestContent":
+            return ["description", "document_type", "status", "subscriptions", "title", "url"]
+        case "UpdateHillChartSettingsRequestContent":
+            return ["tracked", "untracked"]
+        case "UpdateLineupMarkerRequestContent":
+            return ["date", "name"]
+        case "UpdateMessageRequestContent":
+            return ["category_id", "content", "status", "subject"]
+        case "UpdateMessageTypeRequestContent":
+            return ["icon", "name"]
+        case "UpdateMyNoteRequestContent":
+            return ["note"]
+        case "UpdateMyPreferencesRequestContent":
+            return ["person"]
+        case "UpdateMyProfileRequestContent":
+            return [
+                "bio", "email_address", "first_week_day", "location", "name", "time_format", "time_zone_name", "title",
+            ]
+        case "UpdateProjectAccessRequestContent":
+            return ["create", "grant", "revoke"]
+        case "UpdateProjectRequestContent":
+            return ["admissions", "description", "name", "schedule_attributes"]
+        case "UpdateQuestionNotificationSettingsRequestContent":
+            return ["digest_include_unanswered", "notify_on_answer"]
+        case "UpdateQuestionRequestContent":
+            return ["paused", "schedule", "title"]
+        case "UpdateScheduleSettingsRequestContent":
+            return ["include_due_assignments"]
+        case "UpdateSubscriptionRequestContent":
+            return ["subscriptions", "unsubscriptions"]
+        case "UpdateTemplateRequestContent":
+            return ["description", "name"]
+        case "UpdateTimesheetEntryRequestContent":
+            return ["date", "description", "hours", "person_id"]
+        case "UpdateTodolistOrGroupRequestContent":
+            return ["description", "name"]
+        case "UpdateToolRequestContent":
+            return ["title"]
+        case "UpdateUploadRequestContent":
+            return ["base_name", "description"]
+        case "UpdateVaultRequestContent":
+            return ["title"]
+        case "UpdateWebhookRequestContent":
+            return ["active", "payload_url", "types"]
+        case "UpdateWormholeRequestContent":
+            return ["destination_recording_id"]
+        default:
+            return []
+        }
+    }
+
     /// The body members a whole-record replace clears when the body leaves them out (the operation's
     /// `x-basecamp-write-semantics`, less what it preserves); empty for an operation that merges.
     static func clearedWhenOmitted(operation id: String) -> [String] {

@@ -151,8 +151,7 @@ enum OperationTable {
 }
 
 extension Call {
-    /// The answer to this request: its operation's row of ``OperationTable``, or the Spec's
-    /// example when it has none.
+    /// The answer to this request: its operation's row of ``OperationTable``, or the Spec's example when it has none.
     func reply() throws -> APIReply {
         switch OperationTable.answers[operation.id] {
         case .kept(let kind, let action)?: return try perform(action, on: kind)
@@ -163,9 +162,8 @@ extension Call {
 }
 
 extension BasecampSandboxModule {
-    /// The Basecamp operations the sandbox still answers with the Spec's example whatever was
-    /// written before (`api-sandbox --canned` prints them). Every other operation reads and
-    /// writes the account's data.
+    /// The Basecamp operations the sandbox still answers with the Spec's example whatever was written before
+    /// (`api-sandbox --canned` prints them). Every other operation reads and writes the account's data.
     public static var cannedOperations: [String] {
         OperationCatalog.all.map(\.id).filter { OperationTable.answers[$0] == nil }.sorted()
     }

@@ -1,9 +1,8 @@
 import Foundation
 import HTTPCore
 
-/// Builds the JSON of kept records from the Spec's example for each schema: the example supplies
-/// every member the SDK expects, the record overwrites the facts, and nothing the schema lacks is
-/// added.
+/// Builds the JSON of kept records from the Spec's example for each schema: the example supplies every member the SDK
+/// expects, the record overwrites the facts, and nothing the schema lacks is added.
 struct Renderer {
     /// Where links point: `url`s at this sandbox (the same paths the SDK calls), `app_url`s at a made-up web app.
     let apiBase: String
@@ -36,10 +35,9 @@ struct Renderer {
         ["id": .integer(projectID), "name": .string(data.record(projectID)?.title ?? ""), "type": "Project"]
     }
 
-    /// A record as its own `GET` answers it: the kind's blank example, the members every
-    /// recording shares, what was written (`…_ids` members as the people they name), its place
-    /// among its siblings, and what its kind derives from other records. `position` saves a page
-    /// of a long list from counting each item's place again.
+    /// A record as its own `GET` answers it: the kind's blank example, the members every recording shares, what was
+    /// written (`…_ids` members as the people they name), its place among its siblings, and what its kind derives from
+    /// other records. `position` saves a page of a long list from counting each item's place again.
     func record(_ record: Record, position: Int? = nil) -> JSONValue {
         guard case .object(var answer) = Templates.blank(of: record.kind) else { return .null }
         let (id, path) = (record.id, record.kind.path(of: record))

@@ -27,9 +27,8 @@ extension Call {
         }
     }
 
-    /// Recordings of one `type` (required) across projects or those in `bucket` (ids, comma
-    /// separated), with `status` (active by default), sorted by `sort` (`created_at` or
-    /// `updated_at`) in `direction` (`desc` by default).
+    /// Recordings of one `type` (required) across projects or those in `bucket` (ids, comma separated), with `status`
+    /// (active by default), sorted by `sort` (`created_at` or `updated_at`) in `direction` (`desc` by default).
     func recordings() throws -> APIReply {
         guard let type = query.first("type"), !type.isEmpty else {
             throw APIFailure(400, "Name the recordings' type: type=Todo, Message, Kanban::Card…")
