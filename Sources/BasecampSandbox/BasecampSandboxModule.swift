@@ -6,10 +6,9 @@ public import Hummingbird
 /// The Basecamp 3 API, played by the loopback ``APISandbox/Sandbox``: mount it and point the SDK
 /// (or `basecamp --base-url`) at `{sandbox}/basecamp`.
 ///
-/// Every one of the Spec's 250 operations answers. What a user can create is kept (see
-/// ``BasecampSandboxSeed`` for the account it starts with); the rest (``cannedOperations``)
-/// answer the Spec's example, marked `X-Sandbox-Example: true`. It also mounts a
-/// ``BasecampSandboxAuthorization``, so the sandbox can be signed in to for real. In your own
+/// Every one of the Spec's 250 operations answers. What a user can create is kept (see ``BasecampSandboxSeed`` for the
+/// account it starts with); the rest (``cannedOperations``) answer the Spec's example, marked `X-Sandbox-Example:
+/// true`. It also mounts a ``BasecampSandboxAuthorization``, so the sandbox can be signed in to for real. In your own
 /// tests, mount it, let your code call it, then read what it did with ``recordings()``.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public struct BasecampSandboxModule: SandboxModule {
@@ -51,8 +50,7 @@ public struct BasecampSandboxModule: SandboxModule {
     /// deliveries), and that webhook retries wait on; the system's unless a test pins it.
     public var timeSource: any TimeSource = SystemTimeSource()
 
-    /// Creates the module with the account in memory; each sandbox it is mounted on starts from
-    /// the seed.
+    /// Creates the module with the account in memory; each sandbox it is mounted on starts from the seed.
     ///
     /// - Parameters:
     ///   - basePath: The path prefix; several copies can be mounted under different prefixes.
@@ -69,9 +67,8 @@ public struct BasecampSandboxModule: SandboxModule {
         self.authorization = authorization
     }
 
-    /// Creates the module with the account kept in `stateFile`: read now, written after each
-    /// change. A file that does not exist yet starts from the seed and is created on the first
-    /// change.
+    /// Creates the module with the account kept in `stateFile`: read now, written after each change. A file that does
+    /// not exist yet starts from the seed and is created on the first change.
     ///
     /// - Parameters:
     ///   - basePath: The path prefix.
@@ -140,11 +137,10 @@ public struct BasecampSandboxModule: SandboxModule {
         await server?.webhooks.waitUntilIdle()
     }
 
-    /// Gives each queued webhook delivery its first attempt and drops every retry, so a one-shot
-    /// `basecamp --sandbox` command delivers the events it caused without waiting out the retry
-    /// delays of a receiver that is gone; then removes the uploaded files of a sandbox without a
-    /// state file. The attempts run at once, each within ``webhookTimeout``, so the wait is that
-    /// long at most (plus a little for a busy machine to start them).
+    /// Gives each queued webhook delivery its first attempt and drops every retry, so a one-shot `basecamp --sandbox`
+    /// command delivers the events it caused without waiting out the retry delays of a receiver that is gone; then
+    /// removes the uploaded files of a sandbox without a state file. The attempts run at once, each within
+    /// ``webhookTimeout``, so the wait is that long at most (plus a little for a busy machine to start them).
     public func stopping() async {
         guard let server else { return }
         defer { if server.store.stateFile == nil { server.files.removeAll() } }
@@ -157,10 +153,9 @@ public struct BasecampSandboxModule: SandboxModule {
     /// - Throws: ``APISandbox/SandboxStateFileError`` when the state file cannot be written.
     public func resetAccount() throws { try server?.store.reset() }
 
-    /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads,
-    /// cards and the other kept kinds), in storage order, as the sandbox holds it now; empty
-    /// before the module is mounted. With the module mounted on several sandboxes, the last one
-    /// counts.
+    /// Every recording of the account (to-dos, lists, messages, comments, documents, uploads, cards and the other kept
+    /// kinds), in storage order, as the sandbox holds it now; empty before the module is mounted. With the module
+    /// mounted on several sandboxes, the last one counts.
     public func recordings() -> [SandboxRecording] { recordings { $0.kind.isRecording } }
 
     /// The account's to-dos among ``recordings()``, for tests that check state a response cannot

@@ -41,7 +41,7 @@ struct APISandboxCommand: AsyncParsableCommand {
             "",
             "The Basecamp sandbox limits requests as Basecamp does (50 per 10 seconds per account and address, then 429 with Retry-After): BASECAMP_SANDBOX_RATE_LIMIT=off switches it off, =20/1 sets another (requests/seconds). It takes uploads up to 5 GiB, streamed to disk; BASECAMP_SANDBOX_MAX_UPLOAD=2G sets another cap.",
             "",
-            "To try a client's checks against a misbehaving server: BASECAMP_SANDBOX_CLOCK_SKEW=300 runs its clock 300 seconds ahead (the Date header and token times; negative is behind), and BASECAMP_SANDBOX_BROKEN_DISCOVERY=1 serves the sign-in server's metadata document cut off mid-JSON.",
+            "To try a client's checks against a misbehaving server: BASECAMP_SANDBOX_CLOCK_SKEW=300 runs its clock 300 seconds ahead (the Date header and token times; negative is behind), BASECAMP_SANDBOX_BROKEN_DISCOVERY=1 serves the sign-in server's metadata document cut off mid-JSON, and BASECAMP_SANDBOX_KEEP_REFRESH_TOKENS=1 answers a refresh without a new refresh token, as Launchpad may.",
             "",
             "It runs until interrupted (Ctrl-C or SIGTERM). Exit codes: 0 after a clean stop, 1 when the port is in use or the server cannot start, 64 for a bad command line.",
         ]

@@ -14,6 +14,7 @@ struct AuthorizationOptionsTests {
         #expect(defaults.accessTokenLifetime == 1_209_600)
         #expect(defaults.clients.isEmpty && defaults.stateFile == nil)
         #expect(!defaults.requiresIssuedTokens && defaults.offersResourceFirstServer && defaults.offersDeviceGrant)
+        #expect(defaults.rotatesRefreshTokens)
 
         let options = try SandboxAuthorizationOptions.fromEnvironment([
             "BASECAMP_SANDBOX_TOKEN_LIFETIME": "30",
@@ -24,12 +25,13 @@ struct AuthorizationOptionsTests {
             "BASECAMP_SANDBOX_LAUNCHPAD_ONLY": "true",
             "BASECAMP_SANDBOX_NO_DEVICE": "yes",
             "BASECAMP_SANDBOX_BROKEN_DISCOVERY": "0",
+            "BASECAMP_SANDBOX_KEEP_REFRESH_TOKENS": "1",
             "BASECAMP_SANDBOX_STATE": "/tmp/bc.json",
         ])
         #expect(options.accessTokenLifetime == 30)
         #expect(options.clients == [.init(id: "app", secret: "shh", redirectURI: "http://127.0.0.1:8765/callback")])
         #expect(options.requiresIssuedTokens && !options.offersResourceFirstServer && !options.offersDeviceGrant)
-        #expect(!options.servesBrokenDiscovery)
+        #expect(!options.servesBrokenDiscovery && !options.rotatesRefreshTokens)
         #expect(options.stateFile?.path == "/tmp/bc.json.auth.json")
         let own = try SandboxAuthorizationOptions.fromEnvironment([
             "BASECAMP_SANDBOX_AUTH_STATE": "/tmp/auth.json", "BASECAMP_SANDBOX_STATE": "/tmp/bc.json",

@@ -81,6 +81,33 @@ extension SignInSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A refresh answered without a refresh token keeps the one the client has, and that one still works")
+    func refreshKeepsTheRefreshToken() async throws {
+        let options = SandboxAuthorizationOptions(requiresIssuedTokens: true, rotatesRefreshTokens: false)
+        try await withLaunchpadSignIn(options) { _, authorization, oauth, credentials in
+            let first = try await oauth.refresh(credentials)
+            #expect(first.accessToken != credentials.accessToken)
+            #expect(first.refreshToken == credentials.refreshToken)
+            let second = try await oauth.refresh(first)
+            #expect(second.accessToken != first.accessToken)
+            #expect(second.refreshToken == credentials.refreshToken)
+            #expect(authorization.status(of: second.accessToken) == .valid)
+            #expect(authorization.refreshRequests == 2)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("By default a refresh rotates: the spent refresh token is refused as invalid_grant")
+    func refreshRotatesByDefault() async throws {
+        try await withLaunchpadSignIn { _, _, oauth, credentials in
+            let renewed = try await oauth.refresh(credentials)
+            #expect(renewed.refreshToken != credentials.refreshToken)
+            let spent = await #expect(throws: APIError.self) { _ = try await oauth.refresh(credentials) }
+            #expect(spent?.code == .authRequired)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A rejected refresh token ends in auth_required and clears the stored credentials")
     func rejectedRefreshToken() async throws {
         try await withLaunchpadSignIn { sandbox, authorization, oauth, credentials in

@@ -49,7 +49,7 @@ extension AuthorizationRoutes {
             throw OAuthRefusal("invalid_target", "The token may be for the approved resource only (RFC 8707).")
         }
         let resource = form["resource"] ?? record.resource
-        return issueTokens(on: server, clientID: clientID, resource: resource, includeResource: true)
+        return issueTokens(on: server, clientID: clientID, resource: resource, refreshing: false)
     }
 
     private func refresh(_ form: [String: String], clientID: String, on server: IssuingServer) throws -> Response {
@@ -68,11 +68,10 @@ extension AuthorizationRoutes {
                 let unbound = "This token is bound to one account: send its resource with the refresh."
                 return .failure(OAuthRefusal("invalid_request", unbound))
             }
-            records.refreshTokens[token]?.isUsable = false
+            if authorization.options.rotatesRefreshTokens { records.refreshTokens[token]?.isUsable = false }
             return .success(record.resource)
         }
-        // Refresh answers leave `resource` out; clients keep the one they have.
-        return issueTokens(on: server, clientID: clientID, resource: try granted.get(), includeResource: false)
+        return issueTokens(on: server, clientID: clientID, resource: try granted.get(), refreshing: true)
     }
 
     /// RFC 8628 §3.4–3.5: pending for the first polls, `slow_down` for a client that polls
@@ -104,29 +103,32 @@ extension AuthorizationRoutes {
             record.isUsable = false
             return .success(record.resource)
         }
-        return issueTokens(on: .resourceFirst, clientID: clientID, resource: try approved.get(), includeResource: true)
+        return issueTokens(on: .resourceFirst, clientID: clientID, resource: try approved.get(), refreshing: false)
     }
 
-    /// Tokens for a grant: a new access token and (rotated) refresh token, recorded.
+    /// Tokens for a grant, recorded: a new access token and refresh token, except that a refresh keeps its refresh
+    /// token unless the options rotate them. A refresh's answer leaves `resource` out; clients keep the one they have.
     private func issueTokens(
         on server: IssuingServer,
         clientID: String,
         resource: String?,
-        includeResource: Bool
+        refreshing: Bool
     ) -> Response {
         let lifetime = authorization.options.accessTokenLifetime
-        let (access, refresh) = (SandboxSecrets.make("sbx_at_"), SandboxSecrets.make("sbx_rt_"))
+        let rotating = !refreshing || authorization.options.rotatesRefreshTokens
+        let (access, refresh) = (SandboxSecrets.make("sbx_at_"), rotating ? SandboxSecrets.make("sbx_rt_") : nil)
         let expiresAt = authorization.now().addingTimeInterval(TimeInterval(lifetime))
         authorization.update { records in
             records.accessTokens[access] = .init(clientID: clientID, expiresAt: expiresAt, resource: resource)
-            records.refreshTokens[refresh] = .init(server: server, clientID: clientID, resource: resource)
+            if let refresh {
+                records.refreshTokens[refresh] = .init(server: server, clientID: clientID, resource: resource)
+            }
         }
-        var body: [String: JSONValue] = [
-            "access_token": .string(access), "refresh_token": .string(refresh), "expires_in": .integer(lifetime),
-        ]
+        var body: [String: JSONValue] = ["access_token": .string(access), "expires_in": .integer(lifetime)]
+        if let refresh { body["refresh_token"] = .string(refresh) }
         if server == .resourceFirst {
             body["token_type"] = "Bearer"
-            if includeResource, let resource { body["resource"] = .string(resource) }
+            if !refreshing, let resource { body["resource"] = .string(resource) }
         }
         return Self.json(.object(body))
     }

@@ -31,9 +31,8 @@ public struct SandboxAuthorizationOptions: Sendable {
     public var accessTokenLifetime: Int
     /// The registered clients; empty accepts any client id (with a secret on Launchpad, which has no public clients).
     public var clients: [Client]
-    /// Whether the API answers 401 to tokens the servers did not issue. Off by default: any
-    /// non-empty token works, and only tokens the servers issued and then expired or revoked
-    /// are refused.
+    /// Whether the API answers 401 to tokens the servers did not issue. Off by default: any non-empty token works, and
+    /// only tokens the servers issued and then expired or revoked are refused.
     public var requiresIssuedTokens: Bool
     /// Whether the API advertises the resource-first server; off, it advertises only Launchpad
     /// and the resource-first endpoints answer 404, so clients fall back to Launchpad.
@@ -47,6 +46,9 @@ public struct SandboxAuthorizationOptions: Sendable {
     public var deviceInterval: Int
     /// Whether the authorize pages decline (`error=access_denied`) instead of approving.
     public var declinesAuthorization: Bool
+    /// Whether a refresh answers with a new refresh token and spends the old one (the default). Off, it answers
+    /// without `refresh_token` and the old one stays good, as Launchpad may: clients must keep the one they have.
+    public var rotatesRefreshTokens: Bool
     /// Whether the resource-first issuer's metadata (`/.well-known/oauth-authorization-server`)
     /// is served broken, cut off in the middle of its JSON, as a misconfigured server might: the
     /// resource still advertises the issuer, so discovery picks it and then must fail.
@@ -65,6 +67,7 @@ public struct SandboxAuthorizationOptions: Sendable {
         devicePollsBeforeApproval: Int = 2,
         deviceInterval: Int = 1,
         declinesAuthorization: Bool = false,
+        rotatesRefreshTokens: Bool = true,
         servesBrokenDiscovery: Bool = false,
         stateFile: URL? = nil
     ) {
@@ -76,6 +79,7 @@ public struct SandboxAuthorizationOptions: Sendable {
         self.devicePollsBeforeApproval = max(0, devicePollsBeforeApproval)
         self.deviceInterval = max(1, deviceInterval)
         self.declinesAuthorization = declinesAuthorization
+        self.rotatesRefreshTokens = rotatesRefreshTokens
         self.servesBrokenDiscovery = servesBrokenDiscovery
         self.stateFile = stateFile
     }
@@ -90,6 +94,7 @@ public struct SandboxAuthorizationOptions: Sendable {
     /// | `BASECAMP_SANDBOX_LAUNCHPAD_ONLY=1` | no resource-first server |
     /// | `BASECAMP_SANDBOX_NO_DEVICE=1` | the device endpoint answers 503 |
     /// | `BASECAMP_SANDBOX_BROKEN_DISCOVERY=1` | the issuer's metadata document is broken JSON |
+    /// | `BASECAMP_SANDBOX_KEEP_REFRESH_TOKENS=1` | a refresh keeps the refresh token, answering without one |
     /// | `BASECAMP_SANDBOX_AUTH_STATE` | the state file; else `BASECAMP_SANDBOX_STATE` plus `.auth.json` |
     ///
     /// Switches take `1` or `0` (also `true`/`false`, `yes`/`no`); unset or empty is the default.
@@ -99,6 +104,9 @@ public struct SandboxAuthorizationOptions: Sendable {
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SandboxSettingError) -> SandboxAuthorizationOptions {
         func text(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        func flag(_ name: String) throws(SandboxSettingError) -> Bool {
+            try SandboxSettings.flag(name, in: environment)
+        }
         var options = SandboxAuthorizationOptions()
         options.accessTokenLifetime = try SandboxSettings.integer(
             "BASECAMP_SANDBOX_TOKEN_LIFETIME",
@@ -110,13 +118,11 @@ public struct SandboxAuthorizationOptions: Sendable {
             let (secret, redirect) = (text("BASECAMP_SANDBOX_CLIENT_SECRET"), text("BASECAMP_SANDBOX_REDIRECT_URI"))
             options.clients = [Client(id: id, secret: secret, redirectURI: redirect)]
         }
-        options.requiresIssuedTokens = try SandboxSettings.flag("BASECAMP_SANDBOX_STRICT_TOKENS", in: environment)
-        options.offersResourceFirstServer = try !SandboxSettings.flag(
-            "BASECAMP_SANDBOX_LAUNCHPAD_ONLY",
-            in: environment
-        )
-        options.offersDeviceGrant = try !SandboxSettings.flag("BASECAMP_SANDBOX_NO_DEVICE", in: environment)
-        options.servesBrokenDiscovery = try SandboxSettings.flag("BASECAMP_SANDBOX_BROKEN_DISCOVERY", in: environment)
+        options.requiresIssuedTokens = try flag("BASECAMP_SANDBOX_STRICT_TOKENS")
+        options.offersResourceFirstServer = try !flag("BASECAMP_SANDBOX_LAUNCHPAD_ONLY")
+        options.offersDeviceGrant = try !flag("BASECAMP_SANDBOX_NO_DEVICE")
+        options.servesBrokenDiscovery = try flag("BASECAMP_SANDBOX_BROKEN_DISCOVERY")
+        options.rotatesRefreshTokens = try !flag("BASECAMP_SANDBOX_KEEP_REFRESH_TOKENS")
         let stateFile = text("BASECAMP_SANDBOX_AUTH_STATE") ?? text("BASECAMP_SANDBOX_STATE").map { $0 + ".auth.json" }
         options.stateFile = stateFile.map { URL(fileURLWithPath: $0) }
         return options

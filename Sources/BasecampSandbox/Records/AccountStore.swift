@@ -2,10 +2,9 @@ import APISandbox
 import Foundation
 import HTTPCore
 
-/// The sandbox account's data (``APISandbox/SavedState``), optionally in a state file that
-/// several `basecamp --sandbox` processes share, and its uploaded files: beside the state file,
-/// or in a temporary folder. A change that cannot be saved is not applied, and the request fails
-/// with a 500 naming the file.
+/// The sandbox account's data (``APISandbox/SavedState``), optionally in a state file that several `basecamp --sandbox`
+/// processes share, and its uploaded files: beside the state file, or in a temporary folder. A change that cannot be
+/// saved is not applied, and the request fails with a 500 naming the file.
 final class AccountStore: Sendable {
     private let saved: SavedState<AccountData>
     let files: BodyFiles
