@@ -103,4 +103,47 @@ extension AuthRefreshTests {
         #expect(apiRequests(setUp.transport).map { $0.header("Authorization") } == ["Bearer access-1"])
         setUp.hold.open()
     }
+
+    /// A store whose first load waits for `hold`.
+    actor HeldStore: CredentialStore {
+        let hold: Gate
+        init(hold: Gate) { self.hold = hold }
+        func load() async -> TokenCredentials? {
+            await hold.wait()
+            return TokenCredentials(accessToken: "stored-1", refreshToken: "stored-r")
+        }
+        func save(_ credentials: TokenCredentials) {}
+        func remove() {}
+    }
+
+    @Test(
+        "A store whose first load hangs holds no call past its deadline or its cancellation; the load goes on",
+        .timeLimit(.minutes(10))
+    )
+    func deadlineWhileLoadingTheStore() async throws {
+        let hold = Gate()
+        let clock = TestClock(mode: .manual)
+        let auth = RefreshingTokenAuth(refresh: RefreshEndpoint(path: "oauth/token"), store: HeldStore(hold: hold))
+        let transport = ScriptedTransport([.json(["ok": true])], clock: clock)
+        let client = try makeClient(transport) {
+            $0.auth = auth
+            $0.timeSource = clock
+            $0.deadline = .seconds(5)
+        }
+        let timed = Task { try await client.send(Endpoint<JSONValue>(.get, "timed")) }
+        let cancelled = Task { try await client.send(Endpoint<JSONValue>(.get, "cancelled")) }
+        try await Self.requireDeadlineTimers(2, clock, orRelease: hold)
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        clock.advance(by: .seconds(5))
+        let error = try #require(await caughtAPIError { try await timed.value })
+        #expect(error.code == .network)
+        #expect(error.message.contains("deadline came while the credentials were being loaded from their store"))
+        #expect(transport.requests.isEmpty)
+
+        // The load was not cut short: once it ends, calls use what it loaded.
+        hold.open()
+        _ = try await client.send(Endpoint<JSONValue>(.get, "later"))
+        #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer stored-1"])
+    }
 }

@@ -8,9 +8,10 @@ import Foundation
 /// not renew again. A renewal rejected with `auth_required` blocks the credentials: every
 /// later request fails fast with ``blockedError`` until ``replace(with:)`` supplies new ones.
 ///
-/// The renewal runs in its own task: a caller that is cancelled stops waiting at once (with
-/// `CancellationError`), and one whose call reaches its deadline stops waiting then (with
-/// ``APIError/network(_:)``), but the renewal continues for the others.
+/// The first load from a store is a flight too. The load or renewal runs in its own task: a caller
+/// that is cancelled stops waiting at once (with `CancellationError`), and one whose call reaches
+/// its deadline stops waiting then (with ``APIError/network(_:)``), but the flight continues for
+/// the others.
 actor SingleFlightCredential<Value: Sendable> {
     struct Snapshot: Sendable {
         var value: Value?
@@ -20,16 +21,16 @@ actor SingleFlightCredential<Value: Sendable> {
     private var value: Value?
     private var generation: UInt64 = 0
     private var blockedError: APIError?
-    /// The renewal running, with everyone waiting for it.
+    /// The load or renewal running, with everyone waiting for it.
     private struct Flight {
         var id: UInt64
+        var isLoad = false
         var waiters: [UInt64: CheckedContinuation<Snapshot, any Error>] = [:]
     }
 
     private var inFlight: Flight?
     private var nextID: UInt64 = 0
     private var loader: (@Sendable () async -> Value?)?
-    private var loading: Task<Value?, Never>?
 
     /// Creates the state with `value`, or with what `loader` returns on first use.
     init(_ value: Value?, loader: (@Sendable () async -> Value?)? = nil) {
@@ -49,7 +50,7 @@ actor SingleFlightCredential<Value: Sendable> {
     /// - Throws: The blocking error, the failure of the renewal it waited for, or
     ///   ``APIError/network(_:)`` when the call's deadline came first.
     func current(for context: AuthContext? = nil) async throws -> Snapshot {
-        await loadIfNeeded()
+        try await loadIfNeeded(until: context)
         if inFlight != nil { return try await join(until: context) }
         if let blockedError { throw blockedError }
         return snapshot
@@ -68,7 +69,7 @@ actor SingleFlightCredential<Value: Sendable> {
         for context: AuthContext? = nil,
         _ operation: @escaping @Sendable (Value?) async throws -> Value
     ) async throws -> Snapshot {
-        await loadIfNeeded()
+        try await loadIfNeeded(until: context)
         if inFlight != nil { return try await join(until: context) }
         if let blockedError { throw blockedError }
         guard generation == self.generation else { return snapshot }
@@ -84,7 +85,6 @@ actor SingleFlightCredential<Value: Sendable> {
     /// progress: its result is dropped and its waiters get these credentials instead.
     func replace(with value: Value?) {
         loader = nil
-        loading = nil
         self.value = value
         generation += 1
         blockedError = nil
@@ -96,8 +96,8 @@ actor SingleFlightCredential<Value: Sendable> {
     /// Waits for the renewal in flight; a cancelled caller stops waiting at once, and one whose
     /// call has a deadline stops waiting when it comes.
     private func join(until context: AuthContext?) async throws -> Snapshot {
-        guard let flightID = inFlight?.id else { return snapshot }
-        if context?.deadlineHasPassed == true { throw Self.deadlinePassed }
+        guard let flightID = inFlight?.id, let isLoad = inFlight?.isLoad else { return snapshot }
+        if context?.deadlineHasPassed == true { throw Self.deadlinePassed(loading: isLoad) }
         nextID += 1
         let waiterID = nextID
         // The timer only ever runs while a caller with a deadline waits, never on the common path.
@@ -106,7 +106,7 @@ actor SingleFlightCredential<Value: Sendable> {
             timer = Task {
                 try? await context.timeSource.sleep(for: deadline - context.timeSource.monotonicNow())
                 guard !Task.isCancelled else { return }
-                self.giveUp(waiterID, throwing: Self.deadlinePassed)
+                self.giveUp(waiterID, throwing: Self.deadlinePassed(loading: isLoad))
             }
         }
         defer { timer?.cancel() }
@@ -130,12 +130,16 @@ actor SingleFlightCredential<Value: Sendable> {
 
     /// The request was not sent with renewed credentials (nor, after a rejection, carried out),
     /// so the caller may safely try again with a later deadline.
-    private static var deadlinePassed: APIError {
-        .network(
+    private static func deadlinePassed(loading: Bool) -> APIError {
+        let (what, checking) =
+            loading
+            ? ("loaded from their store", "the credential store: the load")
+            : ("renewed", "the sign-in server: the renewal")
+        return .network(
             APIError.Details(
-                message:
-                    "The call's deadline came while the credentials were being renewed, so the request was not sent with them.",
-                hint: "Raise the deadline, or check the sign-in server: the renewal is still running for other calls."
+                message: "The call's deadline came while the credentials were being \(what), "
+                    + "so the request was not sent with them.",
+                hint: "Raise the deadline, or check \(checking) is still running for other calls."
             )
         )
     }
@@ -175,20 +179,26 @@ actor SingleFlightCredential<Value: Sendable> {
         for waiter in flight.waiters.values { waiter.resume(with: outcome) }
     }
 
-    private func loadIfNeeded() async {
+    /// Starts the first load from the store as the flight everyone joins, and waits for it as
+    /// for a renewal: a store that hangs holds no caller past its deadline or its cancellation.
+    private func loadIfNeeded(until context: AuthContext?) async throws {
         guard let loader else { return }
-        let task: Task<Value?, Never>
-        if let loading {
-            task = loading
-        } else {
-            task = Task { await loader() }
-            loading = task
-        }
-        let loaded = await task.value
-        // Another caller, or replace(with:), may have finished first.
-        guard self.loader != nil else { return }
         self.loader = nil
-        loading = nil
+        nextID += 1
+        let id = nextID
+        inFlight = Flight(id: id, isLoad: true)
+        Task {
+            let loaded = await loader()
+            self.finishLoad(id: id, loaded: loaded)
+        }
+        _ = try await join(until: context)
+    }
+
+    private func finishLoad(id: UInt64, loaded: Value?) {
+        // Detached by replace(with:), which already answered the waiters: drop the result.
+        guard let flight = inFlight, flight.id == id else { return }
+        inFlight = nil
         if value == nil { value = loaded }
+        for waiter in flight.waiters.values { waiter.resume(returning: snapshot) }
     }
 }
