@@ -104,11 +104,12 @@ extension AuthRefreshTests {
         setUp.hold.open()
     }
 
-    /// A store whose first load waits for `hold`.
+    /// A store whose first load opens `started` and waits for `hold`.
     actor HeldStore: CredentialStore {
-        let hold: Gate
-        init(hold: Gate) { self.hold = hold }
+        let started = Gate()
+        let hold = Gate()
         func load() async -> TokenCredentials? {
+            started.open()
             await hold.wait()
             return TokenCredentials(accessToken: "stored-1", refreshToken: "stored-r")
         }
@@ -121,9 +122,9 @@ extension AuthRefreshTests {
         .timeLimit(.minutes(10))
     )
     func deadlineWhileLoadingTheStore() async throws {
-        let hold = Gate()
+        let store = HeldStore()
         let clock = TestClock(mode: .manual)
-        let auth = RefreshingTokenAuth(refresh: RefreshEndpoint(path: "oauth/token"), store: HeldStore(hold: hold))
+        let auth = RefreshingTokenAuth(refresh: RefreshEndpoint(path: "oauth/token"), store: store)
         let transport = ScriptedTransport([.json(["ok": true])], clock: clock)
         let client = try makeClient(transport) {
             $0.auth = auth
@@ -132,7 +133,8 @@ extension AuthRefreshTests {
         }
         let timed = Task { try await client.send(Endpoint<JSONValue>(.get, "timed")) }
         let cancelled = Task { try await client.send(Endpoint<JSONValue>(.get, "cancelled")) }
-        try await Self.requireDeadlineTimers(2, clock, orRelease: hold)
+        await store.started.wait()
+        try await Self.requireDeadlineTimers(2, clock, orRelease: store.hold)
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         clock.advance(by: .seconds(5))
@@ -142,7 +144,7 @@ extension AuthRefreshTests {
         #expect(transport.requests.isEmpty)
 
         // The load was not cut short: once it ends, calls use what it loaded.
-        hold.open()
+        store.hold.open()
         _ = try await client.send(Endpoint<JSONValue>(.get, "later"))
         #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer stored-1"])
     }
