@@ -160,7 +160,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let slot = loopSlots.withLock { $0.take() }
         defer { loopSlots.withLock { $0.give(slot) } }
         let eventLoop = eventLoops[slot % eventLoops.count]
-        var prepared = try Self.clientRequest(request, body: body, url: url)
+        var prepared = try Self.clientRequest(request, url: url)
+        prepared.body = body.map { InMemoryUploadBody.body(for: $0, on: eventLoop) }
         var uploadWindow: UploadWindow?
         if let file = transfer?.uploadFile {
             let length = try TransportError.uploadLength(of: file)
@@ -202,7 +203,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         )
     }
 
-    private static func clientRequest(_ request: HTTPRequest, body: Data?, url: URL) throws -> HTTPClient.Request {
+    private static func clientRequest(_ request: HTTPRequest, url: URL) throws -> HTTPClient.Request {
         do {
             return try HTTPClient.Request(
                 url: url,
@@ -212,8 +213,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                     request.headerFields
                         .filter { $0.name != .contentLength && $0.name != .transferEncoding }
                         .map { ($0.name.rawName, $0.value) }
-                ),
-                body: body.map { .bytes($0) }
+                )
             )
         } catch {
             throw TransportError.invalidURL(url, "AsyncHTTPClient cannot use this URL", underlying: error)

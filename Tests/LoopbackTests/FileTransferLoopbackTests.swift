@@ -80,6 +80,18 @@ final class FileTransferLoopbackTests: Sendable {
         }
     }
 
+    @Test("An in-memory body of several parts arrives whole and in order", arguments: TransportUnderTest.allCases)
+    func sendsLargeInMemoryBody(_ transportUnderTest: TransportUnderTest) async throws {
+        try await withContract(transportUnderTest) { sandbox, transport in
+            let client = try makeClient(sandbox, transport)
+            let bytes = Data.ramp(count: 1_300_007)
+            let echo = try await client.send(.echo(.post, body: .bytes(bytes)))
+            #expect(echo.bodyBytes == bytes.count)
+            #expect(Data(base64Encoded: echo.body) == bytes)
+            #expect(echo.header("Content-Length") == "1300007")
+        }
+    }
+
     @Test("An upload streams the file's bytes to the server", arguments: TransportUnderTest.allCases)
     func uploads(_ transportUnderTest: TransportUnderTest) async throws {
         try await withContract(transportUnderTest) { sandbox, transport in
