@@ -194,7 +194,9 @@ public final class Client: Sendable {
                 requestID: result.response.headerFields[configuration.requestIDHeader],
                 receivedAt: configuration.timeSource.now()
             )
-            let error = configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError
+            // The server's words may quote a credential the request carried back.
+            let error = (configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError)
+                .scrubbing(result.sentCredentials)
             // The server handled the write before redirecting; only fetching its answer failed.
             if result.isAfterRedirectToGET, !isSafeToRepeat { throw ErrorMapping.outcomeUnknown(error.details) }
             throw ErrorMapping.outcomeOfServerError(error, isSafeToRepeat: isSafeToRepeat)

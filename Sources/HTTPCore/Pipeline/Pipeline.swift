@@ -82,7 +82,12 @@ struct Pipeline: Sendable {
         self.init(
             callStages: callStages.compactMap { $0 },
             stages: stages.compactMap { $0 },
-            transport: TransportStage(transport: transport, options: options, timeSource: configuration.timeSource)
+            transport: TransportStage(
+                transport: transport,
+                options: options,
+                timeSource: configuration.timeSource,
+                redactor: redactor
+            )
         )
     }
 

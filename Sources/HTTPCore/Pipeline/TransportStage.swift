@@ -7,8 +7,20 @@ struct TransportStage: Sendable {
     let transport: any HTTPTransport
     let options: TransportOptions
     let timeSource: any TimeSource
+    /// Names the headers and query parameters whose values are credentials.
+    let redactor: Redactor
 
     func send(_ request: HTTPRequest, body: Data?, context: RequestContext) async throws -> TransportResponse {
+        var response = try await attempt(request, body: body, context: context)
+        // Only an error answer is scrubbed, so a success pays nothing for it.
+        if !(200..<400).contains(response.response.status.code) {
+            response.sentCredentials = redactor.credentialValues(in: request)
+        }
+        return response
+    }
+
+    private func attempt(_ request: HTTPRequest, body: Data?, context: RequestContext) async throws -> TransportResponse
+    {
         var options = options
         options.isIdempotent = context.isIdempotent
         if let deadline = context.deadline {

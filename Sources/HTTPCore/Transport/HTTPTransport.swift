@@ -81,6 +81,9 @@ public struct TransportResponse: Sendable {
     /// after a POST): the server handled the original request before redirecting, so a write
     /// must not be sent again whatever this answer says.
     var isAfterRedirectToGET = false
+    /// The credential values the request that drew this error answer carried, so the error made
+    /// from it can be scrubbed of any the server quotes back; empty on a success.
+    var sentCredentials: [String] = []
 
     /// Creates a response.
     public init(response: HTTPResponse, body: Data = Data(), url: URL, fromCache: Bool = false) {
