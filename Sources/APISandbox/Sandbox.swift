@@ -80,7 +80,10 @@ public final class Sandbox: Sendable {
         host: String = "127.0.0.1",
         configuration: SandboxConfiguration = .init()
     ) async throws -> Sandbox {
-        guard URLPolicy.isLoopback(host: host) else { throw SandboxError.notLoopback(host: host) }
+        // A name under `.localhost` need not resolve to loopback here, and a bracketed IPv6 literal does not bind.
+        guard URLPolicy.isLoopback(host: host), !host.hasPrefix("["), !host.lowercased().hasSuffix(".localhost") else {
+            throw SandboxError.notLoopback(host: host)
+        }
         let state = SandboxState(configuration: configuration)
         var logger = Logger(label: "api-sandbox")
         logger.logLevel = configuration.logRequests ? .info : .warning

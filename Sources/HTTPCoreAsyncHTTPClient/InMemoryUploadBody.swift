@@ -6,7 +6,7 @@ import NIOCore
 /// sent as activity, so a large body on a slow link is not taken for an idle one.
 enum InMemoryUploadBody {
     /// The body for `data`: one write when it fits in a part of ``FileUploadBody/chunkSize``,
-    /// otherwise one write per part, each after the one before has gone out.
+    /// otherwise one write per part, each as the connection takes the one before.
     static func body(for data: Data, on eventLoop: any EventLoop) -> HTTPClient.Body {
         guard data.count > FileUploadBody.chunkSize else { return .bytes(data) }
         return .stream(contentLength: Int64(data.count)) { writer in

@@ -134,7 +134,8 @@ public final class PostgresRateLimiter: RateLimiter, CustomStringConvertible {
             next &+= 1
             return next
         }
-        // The deadline watch ends with the wait, so a caller served at once leaves no timer behind.
+        // The deadline watch ends with the wait, so a queued caller served before its deadline
+        // leaves no timer behind.
         var deadlineWatch: Task<Void, Never>?
         defer { deadlineWatch?.cancel() }
         return try await withTaskCancellationHandler {

@@ -29,7 +29,7 @@ struct LifecycleTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test(
         "An address other machines could reach is refused before anything listens",
-        arguments: ["0.0.0.0", "::", "192.168.1.20", "example.com"]
+        arguments: ["0.0.0.0", "::", "192.168.1.20", "example.com", "app.localhost", "[::1]"]
     )
     func refusesNonLoopbackHosts(host: String) async throws {
         await #expect(throws: SandboxError.notLoopback(host: host)) {

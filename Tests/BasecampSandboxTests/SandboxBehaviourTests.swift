@@ -183,10 +183,12 @@ struct SandboxBehaviourTests {
             let created = try await sandbox.raw(
                 "POST",
                 create,
-                body: #"{"content": "Book the venue", "assignee_ids": [1049715917], "completed": true}"#
+                body: #"{"content": "Book it", "assignee_ids": [1049715917], "completed": true, "status": "drafted"}"#
             )
             #expect(created.status == 201)
             #expect(created.json?["completed"] == false)
+            // CreateTodo's schema has no `status`: the to-do is not a hidden draft.
+            #expect(created.json?["status"] == "active")
             let id = try #require(created.json?["id"]?.intValue)
 
             let read = try await sandbox.raw("GET", "/\(accountID)/todos/\(id)")

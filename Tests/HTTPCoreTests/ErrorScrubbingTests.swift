@@ -62,6 +62,32 @@ struct ErrorScrubbingTests {
         #expect(messages.contains("\(Redactor.placeholder) is not a key of this school"))
     }
 
+    @Test("A token that would be cut at the message's 500-character end leaves no part of it")
+    func tokenAtTheCut() async throws {
+        let token = "tok-LONG-cut-0123456789abcdef"
+        let message = String(repeating: "x", count: 490) + " " + token + " is not valid"
+        let transport = ScriptedTransport([.json(["error": .string(message)], status: 401)])
+        let client = try makeClient(transport) { $0.auth = BearerTokenAuth(token: token) }
+        let error = try #require(await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) })
+        #expect(!error.message.contains(String(token.prefix(6))))
+    }
+
+    @Test("An error retry gives up on (a Retry-After past the deadline) is scrubbed too")
+    func retryGivesUp() async throws {
+        let token = "tok-RETRY-4b2c"
+        let transport = ScriptedTransport([
+            .json(["error": .string("Slow down, \(token)")], status: 429, headers: [.retryAfter: "3600"])
+        ])
+        let client = try makeClient(transport) {
+            $0.auth = BearerTokenAuth(token: token)
+            $0.deadline = .seconds(10)
+        }
+        let error = try #require(await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "me")) })
+        #expect(error.code == .rateLimit)
+        #expect(!String(describing: error).contains(token))
+        #expect(!String(describing: error.details.payload).contains(token))
+    }
+
     @Test("Without credentials the server's words are kept as they are")
     func nothingToScrub() async throws {
         let transport = ScriptedTransport([.json(["error": "Widget 4411 is archived"], status: 404)])

@@ -21,10 +21,10 @@ import HTTPCore
 /// | `POST /oauth/device_authorization` | RFC 8628 codes, approved after a few polls |
 ///
 /// Codes live 10 minutes and are single-use; PKCE is verified; a registered client's secret is checked in constant
-/// time. Refresh tokens rotate: each works once, and a spent, revoked or unknown one answers `400 invalid_grant`. A
-/// token bound to a `resource` must be refreshed with that `resource` (`400 invalid_request` otherwise), and refresh
-/// answers leave `resource` out, as real servers may. ``refreshRequests`` counts refresh grants received, so a test can
-/// assert that exactly one reached the server.
+/// time. Refresh tokens rotate (unless ``SandboxAuthorizationOptions/rotatesRefreshTokens`` is off): each works once,
+/// and a spent, revoked or unknown one answers `400 invalid_grant`. A token bound to a `resource` must be refreshed with
+/// that `resource` (`400 invalid_request` otherwise), and refresh answers leave `resource` out, as real servers may.
+/// ``refreshRequests`` counts refresh grants received, so a test can assert that exactly one reached the server.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public final class BasecampSandboxAuthorization: Sendable {
     /// How the servers behave.

@@ -4,10 +4,10 @@ import HTTPCore
 
 /// Bodies checked as Basecamp checks them, before anything is kept.
 extension Call {
-    /// The body as `kind` keeps it: only members of the operation's body schema (a GET's `completed` or `assignees`
-    /// sent back are ignored), required ones present and not blank, a title that is not blank, dates that are dates,
-    /// times that are times, people who are on the account, and values of the shape the record answers with.
-    /// Instructions (`notify`…) are not kept; a step's `completion` becomes its `completed`.
+    /// The body (the schema's members, see ``jsonObject()``) as `kind` keeps it: required ones present and not blank, a
+    /// title that is not blank, dates that are dates, times that are times, people who are on the account, and values
+    /// of the shape the record answers with. Instructions (`notify`…) are not kept; a step's `completion` becomes its
+    /// `completed`.
     ///
     /// - Parameter current: The record an update changes; `nil` for a create.
     /// - Throws: ``APIFailure`` 422 naming the first member that fails.
@@ -17,8 +17,6 @@ extension Call {
         in data: AccountData,
         current: Record? = nil
     ) throws -> [String: JSONValue] {
-        let members = BasecampExamples.bodyMembers(schema: operation.bodySchema ?? "")
-        let body = members.isEmpty ? body : body.filter { members.contains($0.key) || Self.isOwn($0.key, of: kind) }
         try requireFields(of: body)
         if body[kind.titleMember] != nil, Self.isBlank(body[kind.titleMember]) {
             throw APIFailure.invalid(kind.titleMember, "can't be blank")
@@ -58,9 +56,6 @@ extension Call {
         }
         return fields
     }
-
-    /// A member the sandbox reads although Basecamp's schema lacks it: a webhook's `secret`.
-    private static func isOwn(_ member: String, of kind: RecordKind) -> Bool { kind == .webhook && member == "secret" }
 
     /// The members the operation's body schema requires, none of them blank.
     func requireFields(of body: [String: JSONValue]) throws {

@@ -44,13 +44,16 @@ struct Call {
         operation.pathParameters.count > 1 ? operation.pathParameters.last.flatMap { integer($0.name) } : nil
     }
 
-    /// The body as a JSON object, or `400`.
+    /// The body's members the operation's body schema names, or `400` when it is not a JSON object.
     func jsonObject() throws -> [String: JSONValue] {
         guard !body.isEmpty else { throw APIFailure(400, "The request needs a JSON body.") }
         guard case .object(let members) = try? JSONValue(parsing: body) else {
             throw APIFailure(400, "The request body is not a JSON object.")
         }
-        return members
+        // Basecamp ignores members its body schema does not name; a webhook's `secret` is the sandbox's own.
+        let named = BasecampExamples.bodyMembers(schema: operation.bodySchema ?? "")
+            .union(operation.id.hasSuffix("Webhook") ? ["secret"] : [])
+        return named.isEmpty ? members : members.filter { named.contains($0.key) }
     }
 
     /// Applies `change` at the time it is given, which stamps the event it makes too, in one

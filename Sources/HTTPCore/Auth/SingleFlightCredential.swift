@@ -93,8 +93,8 @@ actor SingleFlightCredential<Value: Sendable> {
         for waiter in waiters { waiter.resume(returning: snapshot) }
     }
 
-    /// Waits for the renewal in flight; a cancelled caller stops waiting at once, and one whose
-    /// call has a deadline stops waiting when it comes.
+    /// Waits for the load or renewal in flight; a cancelled caller stops waiting at once, and one
+    /// whose call has a deadline stops waiting when it comes.
     private func join(until context: AuthContext?) async throws -> Snapshot {
         guard let flightID = inFlight?.id, let isLoad = inFlight?.isLoad else { return snapshot }
         if context?.deadlineHasPassed == true { throw Self.deadlinePassed(loading: isLoad) }
@@ -181,17 +181,19 @@ actor SingleFlightCredential<Value: Sendable> {
 
     /// Starts the first load from the store as the flight everyone joins, and waits for it as
     /// for a renewal: a store that hangs holds no caller past its deadline or its cancellation.
+    /// Returns once no load is in flight, so a caller that came to renew goes on to renew.
     private func loadIfNeeded(until context: AuthContext?) async throws {
-        guard let loader else { return }
-        self.loader = nil
-        nextID += 1
-        let id = nextID
-        inFlight = Flight(id: id, isLoad: true)
-        Task {
-            let loaded = await loader()
-            self.finishLoad(id: id, loaded: loaded)
+        if let loader {
+            self.loader = nil
+            nextID += 1
+            let id = nextID
+            inFlight = Flight(id: id, isLoad: true)
+            Task {
+                let loaded = await loader()
+                self.finishLoad(id: id, loaded: loaded)
+            }
         }
-        _ = try await join(until: context)
+        while inFlight?.isLoad == true { _ = try await join(until: context) }
     }
 
     private func finishLoad(id: UInt64, loaded: Value?) {

@@ -188,15 +188,11 @@ public final class Client: Sendable {
         let status = result.response.status.code
         let isTakenRedirect = takesRedirects && RedirectPolicy.redirectStatuses.contains(status)
         guard (200..<300).contains(status) || isTakenRedirect else {
-            let errorResponse = ErrorResponse(
-                response: result.response,
-                body: result.body,
-                requestID: result.response.headerFields[configuration.requestIDHeader],
+            let error = result.apiError(
+                decodedWith: configuration.errorBodyDecoder,
+                requestIDHeader: configuration.requestIDHeader,
                 receivedAt: configuration.timeSource.now()
             )
-            // The server's words may quote a credential the request carried back.
-            let error = (configuration.errorBodyDecoder?.decode(errorResponse) ?? errorResponse.standardError)
-                .scrubbing(result.sentCredentials)
             // The server handled the write before redirecting; only fetching its answer failed.
             if result.isAfterRedirectToGET, !isSafeToRepeat { throw ErrorMapping.outcomeUnknown(error.details) }
             throw ErrorMapping.outcomeOfServerError(error, isSafeToRepeat: isSafeToRepeat)

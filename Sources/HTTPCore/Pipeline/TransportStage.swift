@@ -12,8 +12,10 @@ struct TransportStage: Sendable {
 
     func send(_ request: HTTPRequest, body: Data?, context: RequestContext) async throws -> TransportResponse {
         var response = try await attempt(request, body: body, context: context)
-        // Only an error answer is scrubbed, so a success pays nothing for it.
-        if !(200..<400).contains(response.response.status.code) {
+        // Only an answer that can become an error (a redirect the call does not follow too) is
+        // scrubbed, so a success or a revalidation pays nothing for it.
+        let status = response.response.status.code
+        if !(200..<300).contains(status), status != 304 {
             response.sentCredentials = redactor.credentialValues(in: request)
         }
         return response

@@ -35,6 +35,24 @@ extension Redactor {
         return scrubbed
     }
 
+    /// `body` with every occurrence of each of `secrets` replaced by ``placeholder``, as
+    /// ``scrub(_:removing:)`` does for text: for a body read before it is shown.
+    public static func scrub(_ body: Data, removing secrets: some Sequence<String>) -> Data {
+        let all = secrets.filter { $0.count >= 4 }.flatMap(spellings(of:))
+        guard !all.isEmpty else { return body }
+        var scrubbed = body
+        let replacement = Data(placeholder.utf8)
+        for secret in Set(all).sorted(by: { $0.count > $1.count }) {
+            let needle = Data(secret.utf8)
+            var from = scrubbed.startIndex
+            while let found = scrubbed.range(of: needle, in: from..<scrubbed.endIndex) {
+                scrubbed.replaceSubrange(found, with: replacement)
+                from = found.lowerBound + replacement.count
+            }
+        }
+        return scrubbed
+    }
+
     /// `secret` as text a server echoes may hold it: as it is, and percent-encoded as in a URL
     /// or a form (a space as `%20` or `+`), so `pw-Secr3t!` is found as `pw-Secr3t%21` too.
     package static func spellings(of secret: String) -> Set<String> {

@@ -149,12 +149,7 @@ struct RetryStage: Middleware {
             // `run` passes on only answers that ask for a retry: the status is one the policy
             // retries, and the call is eligible or the answer is a 429.
             let now = timeSource.now()
-            let error = ErrorResponse(
-                response: result.response,
-                body: result.body,
-                requestID: result.response.headerFields[requestIDHeader],
-                receivedAt: now
-            ).standardError
+            let error = result.apiError(decodedWith: nil, requestIDHeader: requestIDHeader, receivedAt: now)
             let retryAfter = result.response.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }
             return Reason(error: error, retryAfter: retryAfter)
         case .failure(let failure):
