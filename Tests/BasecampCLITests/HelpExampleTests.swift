@@ -53,8 +53,19 @@ struct HelpExampleTests {
     .map { Batch(name: $0.key, examples: $0.value) }
     .sorted { $0.name < $1.name }
 
-    /// The batches in two halves, each run one batch at a time (see ``runFirstHalf(_:)``).
-    static let halves = (Array(batches.prefix(batches.count / 2)), Array(batches.dropFirst(batches.count / 2)))
+    /// Batches that run one after another, beside the other lanes.
+    struct Lane: Sendable {
+        var batches: [Batch] = []
+        var exampleCount: Int { batches.reduce(0) { $0 + $1.examples.count } }
+    }
+
+    /// The batches dealt into four lanes of about as many examples each, largest batch first.
+    static let lanes: [Lane] = batches.sorted { $0.examples.count > $1.examples.count }.reduce(
+        into: Array(repeating: Lane(), count: 4)
+    ) { lanes, batch in
+        let lightest = lanes.indices.min { lanes[$0].exampleCount < lanes[$1].exampleCount } ?? 0
+        lanes[lightest].batches.append(batch)
+    }
 
     /// The words after any leading `NAME=value`.
     static func command(_ line: String) -> [String] {
@@ -79,20 +90,26 @@ struct HelpExampleTests {
         #expect(Self.examples.contains { $0.line.contains("download 1069479913") })
     }
 
-    // Two batches at a time, one from each half: each example is a burst of CPU on the
+    // Four batches at a time, one from each lane: each example is a burst of CPU on the
     // concurrency pool (parsing, starting a sandbox), and all 57 batches at once would queue ahead
-    // of every loopback server the rest of the suite is talking to, long enough for timeouts.
+    // of every loopback server the rest of the suite is talking to, long enough for timeouts. With
+    // fewer lanes, these would still be running well after the rest of a full run has ended.
+    // One test per lane, each batch a case of its own, so no case runs long.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("Each runs as printed and exits 0 (first half of the groups)", .serialized, arguments: halves.0)
-    func runFirstHalf(_ batch: Batch) async throws {
-        try await run(batch)
-    }
+    @Test("Each runs as printed and exits 0 (lane 1)", .serialized, arguments: lanes[0].batches)
+    func runLane1(_ batch: Batch) async throws { try await run(batch) }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("Each runs as printed and exits 0 (second half of the groups)", .serialized, arguments: halves.1)
-    func runSecondHalf(_ batch: Batch) async throws {
-        try await run(batch)
-    }
+    @Test("Each runs as printed and exits 0 (lane 2)", .serialized, arguments: lanes[1].batches)
+    func runLane2(_ batch: Batch) async throws { try await run(batch) }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Each runs as printed and exits 0 (lane 3)", .serialized, arguments: lanes[2].batches)
+    func runLane3(_ batch: Batch) async throws { try await run(batch) }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Each runs as printed and exits 0 (lane 4)", .serialized, arguments: lanes[3].batches)
+    func runLane4(_ batch: Batch) async throws { try await run(batch) }
 
     /// Runs every example of `batch` against a sandbox of its own, as a signed-in user.
     @available(macOS 14, iOS 17, tvOS 17, *)
