@@ -117,28 +117,19 @@ struct ExampleEmitter {
                 w.switchStatement("name", cases: cases, default: "return nil")
             }
             w.line()
-            w.doc("The required top-level members of each JSON request body schema, for the sandbox's `422`s.")
-            w.block("static func requiredFields(schema name: String) -> [String]") { w in
-                let cases = jsonBodySchemas.compactMap { operationBody -> (String, String)? in
-                    guard let schema = model.schema(named: operationBody), case .object(let properties) = schema.kind
-                    else { return nil }
-                    let required = properties.filter(\.isRequired).map(\.jsonName).sorted()
-                    guard !required.isEmpty else { return nil }
-                    return (literal(operationBody), "return [\(required.map(literal).joined(separator: ", "))]")
-                }
-                w.switchStatement("name", cases: cases, default: "return []")
-            }
-            w.line()
-            w.doc("Every top-level member of each JSON request body schema: Basecamp ignores any other a body sends.")
-            w.block("static func bodyMembers(schema name: String) -> Set<String>") { w in
+            w.doc(
+                "The top-level members of each JSON request body schema (Basecamp ignores any other a body sends),\nand those it requires, for the sandbox's `422`s."
+            )
+            w.block("static func body(schema name: String) -> (members: Set<String>, required: [String])") { w in
                 let cases = jsonBodySchemas.compactMap { operationBody -> (String, String)? in
                     guard let schema = model.schema(named: operationBody), case .object(let properties) = schema.kind,
                         !properties.isEmpty
                     else { return nil }
                     let members = properties.map(\.jsonName).sorted().map(literal).joined(separator: ", ")
-                    return (literal(operationBody), "return [\(members)]")
+                    let required = properties.filter(\.isRequired).map(\.jsonName).sorted().map(literal)
+                    return (literal(operationBody), "return ([\(members)], [\(required.joined(separator: ", "))])")
                 }
-                w.switchStatement("name", cases: cases, default: "return []")
+                w.switchStatement("name", cases: cases, default: "return ([], [])")
             }
             w.line()
             w.doc(

@@ -169,7 +169,7 @@ struct EveryOperationTests {
     private func body(_ operation: BasecampOperation) -> RequestBody? {
         switch operation.bodyKind {
         case .json?:
-            let required = BasecampExamples.requiredFields(schema: operation.bodySchema ?? "")
+            let required = BasecampExamples.body(schema: operation.bodySchema ?? "").required
             var members: [String: JSONValue] = [:]
             for field in required {
                 switch field {

@@ -238,333 +238,224 @@ enum BasecampExamples {
         }
     }
 
-    /// The required top-level members of each JSON request body schema, for the sandbox's `422`s.
-    static func requiredFields(schema name: String) -> [String] {
+    /// The top-level members of each JSON request body schema (Basecamp ignores any other a body sends),
+    /// and those it requires, for the sandbox's `422`s.
+    static func body(schema name: String) -> (members: Set<String>, required: [String]) {
         switch name {
         case "CreateCampfireLineRequestContent":
-            return ["content"]
+            return (["content", "content_type"], ["content"])
         case "CreateCardColumnRequestContent":
-            return ["title"]
+            return (["description", "title"], ["title"])
         case "CreateCardRequestContent":
-            return ["title"]
+            return (["content", "due_on", "notify", "title"], ["title"])
         case "CreateCardStepRequestContent":
-            return ["title"]
+            return (["assignee_ids", "due_on", "title"], ["title"])
         case "CreateChatbotRequestContent":
-            return ["service_name"]
+            return (["command_url", "service_name"], ["service_name"])
         case "CreateCloudFileRequestContent":
-            return ["service", "url"]
+            return (
+                ["description", "service", "subscriptions", "title", "url", "visible_to_clients"], ["service", "url"]
+            )
         case "CreateCommentRequestContent":
-            return ["content"]
+            return (["content"], ["content"])
         case "CreateDocumentRequestContent":
-            return ["title"]
+            return (["content", "status", "subscriptions", "title", "visible_to_clients"], ["title"])
         case "CreateEventBoostRequestContent":
-            return ["content"]
-        case "CreateGaugeNeedleRequestContent":
-            return ["gauge_needle"]
-        case "CreateGoogleDocumentRequestContent":
-            return ["document_type", "url"]
-        case "CreateLineupMarkerRequestContent":
-            return ["date", "name"]
-        case "CreateMessageRequestContent":
-            return ["subject"]
-        case "CreateMessageTypeRequestContent":
-            return ["icon", "name"]
-        case "CreateProjectFromTemplateRequestContent":
-            return ["project"]
-        case "CreateProjectRequestContent":
-            return ["name"]
-        case "CreateQuestionRequestContent":
-            return ["schedule", "title"]
-        case "CreateRecordingBoostRequestContent":
-            return ["content"]
-        case "CreateScheduleEntryRequestContent":
-            return ["ends_at", "starts_at", "summary"]
-        case "CreateTemplateRequestContent":
-            return ["name"]
-        case "CreateTimesheetEntryRequestContent":
-            return ["date", "hours"]
-        case "CreateTodoRequestContent":
-            return ["content"]
-        case "CreateTodolistGroupRequestContent":
-            return ["name"]
-        case "CreateTodolistRequestContent":
-            return ["name"]
-        case "CreateTodosetTodoRequestContent":
-            return ["content"]
-        case "CreateToolRequestContent":
-            return ["tool_type"]
-        case "CreateUploadRequestContent":
-            return ["attachable_sgid"]
-        case "CreateUploadVersionRequestContent":
-            return ["attachable_sgid"]
-        case "CreateVaultRequestContent":
-            return ["title"]
-        case "CreateWebhookRequestContent":
-            return ["payload_url", "types"]
-        case "CreateWormholeRequestContent":
-            return ["destination_recording_id"]
-        case "EnableOutOfOfficeRequestContent":
-            return ["out_of_office"]
-        case "MarkAsReadRequestContent":
-            return ["readables"]
-        case "MoveCardColumnRequestContent":
-            return ["source_id", "target_id"]
-        case "MoveCardRequestContent":
-            return ["column_id"]
-        case "PrioritizeAssignmentRequestContent":
-            return ["id"]
-        case "QuestionAnswerPayload":
-            return ["content"]
-        case "QuestionAnswerUpdatePayload":
-            return ["content"]
-        case "ReorderUpNextRequestContent":
-            return ["position", "source_id"]
-        case "ReplaceScheduleEntryRequestContent":
-            return ["ends_at", "starts_at"]
-        case "ReplaceTodoRequestContent":
-            return ["content"]
-        case "RepositionCardStepRequestContent":
-            return ["position", "source_id"]
-        case "RepositionTodoRequestContent":
-            return ["position"]
-        case "RepositionTodolistGroupRequestContent":
-            return ["position"]
-        case "RepositionTodolistRequestContent":
-            return ["position"]
-        case "RepositionToolRequestContent":
-            return ["position"]
-        case "SetCardColumnColorRequestContent":
-            return ["color"]
-        case "SetCardStepCompletionRequestContent":
-            return ["completion"]
-        case "SetClientVisibilityRequestContent":
-            return ["visible_to_clients"]
-        case "ToggleGaugeRequestContent":
-            return ["gauge"]
-        case "UpdateAccountNameRequestContent":
-            return ["name"]
-        case "UpdateCalendarRequestContent":
-            return ["calendar"]
-        case "UpdateCampfireLineRequestContent":
-            return ["content"]
-        case "UpdateChatbotRequestContent":
-            return ["service_name"]
-        case "UpdateCloudFileRequestContent":
-            return ["service", "url"]
-        case "UpdateCommentRequestContent":
-            return ["content"]
-        case "UpdateFolderRequestContent":
-            return ["name"]
-        case "UpdateGoogleDocumentRequestContent":
-            return ["document_type", "url"]
-        case "UpdateMyNoteRequestContent":
-            return ["note"]
-        case "UpdateMyPreferencesRequestContent":
-            return ["person"]
-        case "UpdateProjectRequestContent":
-            return ["name"]
-        case "UpdateScheduleSettingsRequestContent":
-            return ["include_due_assignments"]
-        case "UpdateTodolistOrGroupRequestContent":
-            return ["name"]
-        case "UpdateToolRequestContent":
-            return ["title"]
-        case "UpdateWormholeRequestContent":
-            return ["destination_recording_id"]
-        default:
-            return []
-        }
-    }
-
-    /// Every top-level member of each JSON request body schema: Basecamp ignores any other a body sends.
-    static func bodyMembers(schema name: String) -> Set<String> {
-        switch name {
-        case "CreateCampfireLineRequestContent":
-            return ["content", "content_type"]
-        case "CreateCardColumnRequestContent":
-            return ["description", "title"]
-        case "CreateCardRequestContent":
-            return ["content", "due_on", "notify", "title"]
-        case "CreateCardStepRequestContent":
-            return ["assignee_ids", "due_on", "title"]
-        case "CreateChatbotRequestContent":
-            return ["command_url", "service_name"]
-        case "CreateCloudFileRequestContent":
-            return ["description", "service", "subscriptions", "title", "url", "visible_to_clients"]
-        case "CreateCommentRequestContent":
-            return ["content"]
-        case "CreateDocumentRequestContent":
-            return ["content", "status", "subscriptions", "title", "visible_to_clients"]
-        case "CreateEventBoostRequestContent":
-            return ["content"]
+            return (["content"], ["content"])
         case "CreateFolderRequestContent":
-            return ["name", "project_ids"]
+            return (["name", "project_ids"], [])
         case "CreateGaugeNeedleRequestContent":
-            return ["gauge_needle", "notify", "subscriptions"]
+            return (["gauge_needle", "notify", "subscriptions"], ["gauge_needle"])
         case "CreateGoogleDocumentRequestContent":
-            return ["description", "document_type", "status", "subscriptions", "title", "url", "visible_to_clients"]
+            return (
+                ["description", "document_type", "status", "subscriptions", "title", "url", "visible_to_clients"],
+                ["document_type", "url"]
+            )
         case "CreateLineupMarkerRequestContent":
-            return ["date", "name"]
+            return (["date", "name"], ["date", "name"])
         case "CreateMessageRequestContent":
-            return ["category_id", "content", "status", "subject", "subscriptions", "visible_to_clients"]
+            return (
+                ["category_id", "content", "status", "subject", "subscriptions", "visible_to_clients"], ["subject"]
+            )
         case "CreateMessageTypeRequestContent":
-            return ["icon", "name"]
+            return (["icon", "name"], ["icon", "name"])
         case "CreateProjectFromTemplateRequestContent":
-            return ["project"]
+            return (["project"], ["project"])
         case "CreateProjectRequestContent":
-            return ["description", "name"]
+            return (["description", "name"], ["name"])
         case "CreateQuestionRequestContent":
-            return ["schedule", "title", "visible_to_clients"]
+            return (["schedule", "title", "visible_to_clients"], ["schedule", "title"])
         case "CreateRecordingBoostRequestContent":
-            return ["content"]
+            return (["content"], ["content"])
         case "CreateScheduleEntryRequestContent":
-            return [
-                "all_day", "description", "ends_at", "highlighted", "notify", "participant_ids", "starts_at", "status",
-                "subscriptions", "summary", "url", "visible_to_clients",
-            ]
+            return (
+                [
+                    "all_day", "description", "ends_at", "highlighted", "notify", "participant_ids", "starts_at",
+                    "status", "subscriptions", "summary", "url", "visible_to_clients",
+                ], ["ends_at", "starts_at", "summary"]
+            )
         case "CreateTemplateRequestContent":
-            return ["description", "name"]
+            return (["description", "name"], ["name"])
         case "CreateTimesheetEntryRequestContent":
-            return ["date", "description", "hours", "person_id"]
+            return (["date", "description", "hours", "person_id"], ["date", "hours"])
         case "CreateTodoRequestContent":
-            return [
-                "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify", "starts_on",
-            ]
+            return (
+                [
+                    "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify",
+                    "starts_on",
+                ], ["content"]
+            )
         case "CreateTodolistGroupRequestContent":
-            return ["name"]
+            return (["name"], ["name"])
         case "CreateTodolistRequestContent":
-            return ["description", "name", "visible_to_clients"]
+            return (["description", "name", "visible_to_clients"], ["name"])
         case "CreateTodosetTodoRequestContent":
-            return [
-                "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify", "starts_on",
-            ]
+            return (
+                [
+                    "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify",
+                    "starts_on",
+                ], ["content"]
+            )
         case "CreateToolRequestContent":
-            return ["title", "tool_type", "visible_to_clients"]
+            return (["title", "tool_type", "visible_to_clients"], ["tool_type"])
         case "CreateUploadRequestContent":
-            return ["attachable_sgid", "base_name", "description", "subscriptions", "visible_to_clients"]
+            return (
+                ["attachable_sgid", "base_name", "description", "subscriptions", "visible_to_clients"],
+                ["attachable_sgid"]
+            )
         case "CreateUploadVersionRequestContent":
-            return ["attachable_sgid", "base_name", "description", "notify", "subscriptions"]
+            return (["attachable_sgid", "base_name", "description", "notify", "subscriptions"], ["attachable_sgid"])
         case "CreateVaultRequestContent":
-            return ["title"]
+            return (["title"], ["title"])
         case "CreateWebhookRequestContent":
-            return ["active", "payload_url", "types"]
+            return (["active", "payload_url", "types"], ["payload_url", "types"])
         case "CreateWormholeRequestContent":
-            return ["destination_recording_id"]
+            return (["destination_recording_id"], ["destination_recording_id"])
         case "EnableOutOfOfficeRequestContent":
-            return ["out_of_office"]
+            return (["out_of_office"], ["out_of_office"])
         case "MarkAsReadRequestContent":
-            return ["readables"]
+            return (["readables"], ["readables"])
         case "MoveCardColumnRequestContent":
-            return ["position", "source_id", "target_id"]
+            return (["position", "source_id", "target_id"], ["source_id", "target_id"])
         case "MoveCardRequestContent":
-            return ["column_id", "position"]
+            return (["column_id", "position"], ["column_id"])
         case "PrioritizeAssignmentRequestContent":
-            return ["id"]
+            return (["id"], ["id"])
         case "QuestionAnswerPayload":
-            return ["content", "group_on"]
+            return (["content", "group_on"], ["content"])
         case "QuestionAnswerUpdatePayload":
-            return ["content", "group_on"]
+            return (["content", "group_on"], ["content"])
         case "ReorderUpNextRequestContent":
-            return ["position", "source_id"]
+            return (["position", "source_id"], ["position", "source_id"])
         case "ReplaceDocumentRequestContent":
-            return ["content", "title"]
+            return (["content", "title"], [])
         case "ReplaceScheduleEntryRequestContent":
-            return [
-                "all_day", "description", "ends_at", "highlighted", "notify", "participant_ids", "starts_at", "summary",
-                "url",
-            ]
+            return (
+                [
+                    "all_day", "description", "ends_at", "highlighted", "notify", "participant_ids", "starts_at",
+                    "summary", "url",
+                ], ["ends_at", "starts_at"]
+            )
         case "ReplaceTodoRequestContent":
-            return [
-                "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify", "starts_on",
-            ]
+            return (
+                [
+                    "assignee_ids", "completion_subscriber_ids", "content", "description", "due_on", "notify",
+                    "starts_on",
+                ], ["content"]
+            )
         case "RepositionCardStepRequestContent":
-            return ["position", "source_id"]
+            return (["position", "source_id"], ["position", "source_id"])
         case "RepositionTodoRequestContent":
-            return ["parent_id", "position"]
+            return (["parent_id", "position"], ["position"])
         case "RepositionTodolistGroupRequestContent":
-            return ["position"]
+            return (["position"], ["position"])
         case "RepositionTodolistRequestContent":
-            return ["position"]
+            return (["position"], ["position"])
         case "RepositionToolRequestContent":
-            return ["position"]
+            return (["position"], ["position"])
         case "SetCardColumnColorRequestContent":
-            return ["color"]
+            return (["color"], ["color"])
         case "SetCardStepCompletionRequestContent":
-            return ["completion"]
+            return (["completion"], ["completion"])
         case "SetClientVisibilityRequestContent":
-            return ["visible_to_clients"]
+            return (["visible_to_clients"], ["visible_to_clients"])
         case "ToggleGaugeRequestContent":
-            return ["gauge"]
+            return (["gauge"], ["gauge"])
         case "UpdateAccountNameRequestContent":
-            return ["name"]
+            return (["name"], ["name"])
         case "UpdateCalendarRequestContent":
-            return ["calendar"]
+            return (["calendar"], ["calendar"])
         case "UpdateCampfireLineRequestContent":
-            return ["content"]
+            return (["content"], ["content"])
         case "UpdateCardColumnRequestContent":
-            return ["description", "title"]
+            return (["description", "title"], [])
         case "UpdateCardRequestContent":
-            return ["assignee_ids", "content", "due_on", "title"]
+            return (["assignee_ids", "content", "due_on", "title"], [])
         case "UpdateCardStepRequestContent":
-            return ["assignee_ids", "due_on", "title"]
+            return (["assignee_ids", "due_on", "title"], [])
         case "UpdateChatbotRequestContent":
-            return ["command_url", "service_name"]
+            return (["command_url", "service_name"], ["service_name"])
         case "UpdateCloudFileRequestContent":
-            return ["description", "service", "subscriptions", "title", "url"]
+            return (["description", "service", "subscriptions", "title", "url"], ["service", "url"])
         case "UpdateCommentRequestContent":
-            return ["content"]
+            return (["content"], ["content"])
         case "UpdateFolderRequestContent":
-            return ["name"]
+            return (["name"], ["name"])
         case "UpdateGaugeNeedleRequestContent":
-            return ["gauge_needle"]
+            return (["gauge_needle"], [])
         case "UpdateGoogleDocumentRequestContent":
-            return ["description", "document_type", "status", "subscriptions", "title", "url"]
+            return (
+                ["description", "document_type", "status", "subscriptions", "title", "url"], ["document_type", "url"]
+            )
         case "UpdateHillChartSettingsRequestContent":
-            return ["tracked", "untracked"]
+            return (["tracked", "untracked"], [])
         case "UpdateLineupMarkerRequestContent":
-            return ["date", "name"]
+            return (["date", "name"], [])
         case "UpdateMessageRequestContent":
-            return ["category_id", "content", "status", "subject"]
+            return (["category_id", "content", "status", "subject"], [])
         case "UpdateMessageTypeRequestContent":
-            return ["icon", "name"]
+            return (["icon", "name"], [])
         case "UpdateMyNoteRequestContent":
-            return ["note"]
+            return (["note"], ["note"])
         case "UpdateMyPreferencesRequestContent":
-            return ["person"]
+            return (["person"], ["person"])
         case "UpdateMyProfileRequestContent":
-            return [
-                "bio", "email_address", "first_week_day", "location", "name", "time_format", "time_zone_name", "title",
-            ]
+            return (
+                [
+                    "bio", "email_address", "first_week_day", "location", "name", "time_format", "time_zone_name",
+                    "title",
+                ], []
+            )
         case "UpdateProjectAccessRequestContent":
-            return ["create", "grant", "revoke"]
+            return (["create", "grant", "revoke"], [])
         case "UpdateProjectRequestContent":
-            return ["admissions", "description", "name", "schedule_attributes"]
+            return (["admissions", "description", "name", "schedule_attributes"], ["name"])
         case "UpdateQuestionNotificationSettingsRequestContent":
-            return ["digest_include_unanswered", "notify_on_answer"]
+            return (["digest_include_unanswered", "notify_on_answer"], [])
         case "UpdateQuestionRequestContent":
-            return ["paused", "schedule", "title"]
+            return (["paused", "schedule", "title"], [])
         case "UpdateScheduleSettingsRequestContent":
-            return ["include_due_assignments"]
+            return (["include_due_assignments"], ["include_due_assignments"])
         case "UpdateSubscriptionRequestContent":
-            return ["subscriptions", "unsubscriptions"]
+            return (["subscriptions", "unsubscriptions"], [])
         case "UpdateTemplateRequestContent":
-            return ["description", "name"]
+            return (["description", "name"], [])
         case "UpdateTimesheetEntryRequestContent":
-            return ["date", "description", "hours", "person_id"]
+            return (["date", "description", "hours", "person_id"], [])
         case "UpdateTodolistOrGroupRequestContent":
-            return ["description", "name"]
+            return (["description", "name"], ["name"])
         case "UpdateToolRequestContent":
-            return ["title"]
+            return (["title"], ["title"])
         case "UpdateUploadRequestContent":
-            return ["base_name", "description"]
+            return (["base_name", "description"], [])
         case "UpdateVaultRequestContent":
-            return ["title"]
+            return (["title"], [])
         case "UpdateWebhookRequestContent":
-            return ["active", "payload_url", "types"]
+            return (["active", "payload_url", "types"], [])
         case "UpdateWormholeRequestContent":
-            return ["destination_recording_id"]
+            return (["destination_recording_id"], ["destination_recording_id"])
         default:
-            return []
+            return ([], [])
         }
     }
 

@@ -59,7 +59,7 @@ extension Call {
 
     /// The members the operation's body schema requires, none of them blank.
     func requireFields(of body: [String: JSONValue]) throws {
-        for field in BasecampExamples.requiredFields(schema: operation.bodySchema ?? "") where Self.isBlank(body[field])
+        for field in BasecampExamples.body(schema: operation.bodySchema ?? "").required where Self.isBlank(body[field])
         {
             throw APIFailure.invalid(field, "can't be blank")
         }

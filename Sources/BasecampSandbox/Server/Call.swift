@@ -51,7 +51,7 @@ struct Call {
             throw APIFailure(400, "The request body is not a JSON object.")
         }
         // Basecamp ignores members its body schema does not name; a webhook's `secret` is the sandbox's own.
-        let named = BasecampExamples.bodyMembers(schema: operation.bodySchema ?? "")
+        let named = BasecampExamples.body(schema: operation.bodySchema ?? "").members
             .union(operation.id.hasSuffix("Webhook") ? ["secret"] : [])
         return named.isEmpty ? members : members.filter { named.contains($0.key) }
     }
