@@ -4,9 +4,10 @@ extension APIError {
     /// credential it was sent. Secrets shorter than 4 characters are left alone (see
     /// ``Redactor/scrub(_:removing:)``).
     public func scrubbing(_ secrets: [String]) -> APIError {
-        guard secrets.contains(where: { $0.count >= 4 }) else { return self }
+        let spellings = Redactor.spellings(ofEach: secrets)
+        guard !spellings.isEmpty else { return self }
         var error = self
-        func scrub(_ text: String) -> String { Redactor.scrub(text, removing: secrets) }
+        func scrub(_ text: String) -> String { Redactor.scrub(text, spellings: spellings) }
         error.details.message = scrub(details.message)
         error.details.hint = details.hint.map(scrub)
         error.details.fieldErrors = details.fieldErrors.map { field in

@@ -26,10 +26,13 @@ extension Redactor {
     /// it was sent. Secrets shorter than 4 characters are left alone: replacing them would
     /// garble ordinary words without protecting anything.
     public static func scrub(_ text: String, removing secrets: some Sequence<String>) -> String {
+        scrub(text, spellings: spellings(ofEach: secrets))
+    }
+
+    /// `text` with each of `spellings` (from ``spellings(ofEach:)``) replaced by ``placeholder``.
+    package static func scrub(_ text: String, spellings: [String]) -> String {
         var scrubbed = text
-        let all = secrets.filter { $0.count >= 4 }.flatMap(spellings(of:))
-        // Longest first, so a secret that contains another is replaced whole.
-        for secret in Set(all).sorted(by: { $0.count > $1.count }) {
+        for secret in spellings where scrubbed.contains(secret) {
             scrubbed = scrubbed.replacingOccurrences(of: secret, with: placeholder)
         }
         return scrubbed
@@ -37,12 +40,10 @@ extension Redactor {
 
     /// `body` with every occurrence of each of `secrets` replaced by ``placeholder``, as
     /// ``scrub(_:removing:)`` does for text: for a body read before it is shown.
-    public static func scrub(_ body: Data, removing secrets: some Sequence<String>) -> Data {
-        let all = secrets.filter { $0.count >= 4 }.flatMap(spellings(of:))
-        guard !all.isEmpty else { return body }
+    static func scrub(_ body: Data, removing secrets: some Sequence<String>) -> Data {
         var scrubbed = body
         let replacement = Data(placeholder.utf8)
-        for secret in Set(all).sorted(by: { $0.count > $1.count }) {
+        for secret in spellings(ofEach: secrets) {
             let needle = Data(secret.utf8)
             var from = scrubbed.startIndex
             while let found = scrubbed.range(of: needle, in: from..<scrubbed.endIndex) {
@@ -51,6 +52,12 @@ extension Redactor {
             }
         }
         return scrubbed
+    }
+
+    /// Every spelling of each of `secrets` that is 4 characters or longer, longest first, so a
+    /// secret that contains another is replaced whole.
+    package static func spellings(ofEach secrets: some Sequence<String>) -> [String] {
+        Set(secrets.filter { $0.count >= 4 }.flatMap(spellings(of:))).sorted { $0.count > $1.count }
     }
 
     /// `secret` as text a server echoes may hold it: as it is, and percent-encoded as in a URL
