@@ -8,6 +8,19 @@ import Testing
 /// and the ledger's rule in memory: no database, no real waiting.
 @Suite("PostgreSQL rate limiter, in memory")
 struct PostgresRateLimiterUnitTests {
+    /// A limiter of 4 permits on a manual clock with its budget spent, and the leasing caller
+    /// asleep until it refills (10.5 s).
+    private func leaderAwaitingRefill() async throws -> (
+        TestClock, PostgresRateLimiter, MemoryPermitLedger, Task<Void, any Error>
+    ) {
+        let clock = TestClock(mode: .manual)
+        let (limiter, ledger) = limiter(clock, permits: 4)
+        for _ in 0..<4 { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
+        #expect(await clock.waitForSleepers(1))
+        return (clock, limiter, ledger, leader)
+    }
+
     private func limiter(
         _ clock: TestClock,
         permits: Int = 10,
@@ -148,11 +161,7 @@ struct PostgresRateLimiterUnitTests {
 
     @Test("A permit due after the deadline fails at once with rate_limit, for the leader and the queue")
     func deadline() async throws {
-        let clock = TestClock(mode: .manual)
-        let (limiter, _) = limiter(clock, permits: 4)
-        for _ in 0..<4 { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        await clock.waitForSleepers(1)
+        let (clock, limiter, _, leader) = try await leaderAwaitingRefill()
         let error = await expectAPIError(.rateLimit) {
             try await limiter.acquirePermit(for: "k", deadline: .seconds(5), timeSource: clock)
         }
@@ -185,11 +194,7 @@ struct PostgresRateLimiterUnitTests {
         .timeLimit(.minutes(1))
     )
     func deadlineDuringLaterLease() async throws {
-        let clock = TestClock(mode: .manual)
-        let (limiter, ledger) = limiter(clock, permits: 4)
-        for _ in 0..<4 { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        #expect(await clock.waitForSleepers(1))
+        let (clock, limiter, ledger, leader) = try await leaderAwaitingRefill()
         // Due at 10.5 s, before this caller's deadline at 12 s: it queues.
         let queued = Task { try await limiter.acquirePermit(for: "k", deadline: .seconds(12), timeSource: clock) }
         #expect(await clock.waitForSleepers(2))
@@ -204,11 +209,7 @@ struct PostgresRateLimiterUnitTests {
 
     @Test("A queued caller served before its deadline leaves no deadline timer sleeping")
     func servedCallerStopsItsTimer() async throws {
-        let clock = TestClock(mode: .manual)
-        let (limiter, _) = limiter(clock, permits: 4)
-        for _ in 0..<4 { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        #expect(await clock.waitForSleepers(1))
+        let (clock, limiter, _, leader) = try await leaderAwaitingRefill()
         let queued = Task { try await limiter.acquirePermit(for: "k", deadline: .seconds(60), timeSource: clock) }
         // The leader's sleep and the queued caller's deadline timer.
         #expect(await clock.waitForSleepers(2))
@@ -220,11 +221,7 @@ struct PostgresRateLimiterUnitTests {
 
     @Test("A cancelled caller leaves the queue, and a cancelled leader hands the lease on")
     func cancellation() async throws {
-        let clock = TestClock(mode: .manual)
-        let (limiter, _) = limiter(clock, permits: 4)
-        for _ in 0..<4 { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        let leader = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
-        await clock.waitForSleepers(1)
+        let (clock, limiter, _, leader) = try await leaderAwaitingRefill()
         let queued = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
         let next = Task { try await limiter.acquirePermit(for: "k", deadline: nil, timeSource: clock) }
         queued.cancel()
