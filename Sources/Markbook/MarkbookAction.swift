@@ -142,8 +142,9 @@ public enum MarkbookAction: String, Sendable, Hashable, CaseIterable {
     static let headerKeys = ["markbookkey", "markbookname", "markbookyear", "markbookcourse", "ownerkey", "sharelist"]
 
     /// The operation metadata the client sends the action with: its name, the `markbook`
-    /// service, and ``isIdempotent`` stated explicitly so retry never falls back to the method.
+    /// service, and ``isIdempotent`` and ``changesData`` stated explicitly so retry never falls
+    /// back to the method.
     public var operation: OperationMetadata {
-        OperationMetadata(name: operationName, service: "markbook", idempotent: isIdempotent)
+        OperationMetadata(name: operationName, service: "markbook", idempotent: isIdempotent, changesData: changesData)
     }
 }

@@ -35,7 +35,12 @@ final class AnswerStage<Value: Sendable>: Middleware {
         } catch {
             throw ErrorMapping.apiError(from: error, isIdempotent: isIdempotent)
         }
-        let value = try answer(result)
+        let value: Response<Value>
+        do {
+            value = try answer(result)
+        } catch let error as APIError where result.earlierAttemptMayHaveBeenApplied {
+            throw error.notingEarlierAttempt()
+        }
         answered.withLock { $0 = value }
         return result
     }

@@ -9,6 +9,11 @@ public struct OperationMetadata: Sendable, Hashable {
     /// Whether repeating the request is safe. `nil` means "decide by HTTP method": GET, HEAD,
     /// PUT, DELETE and OPTIONS are safe to repeat, POST and PATCH are not.
     public var idempotent: Bool?
+    /// Whether the operation changes data on the server. `nil` means "decide by HTTP method":
+    /// GET, HEAD, OPTIONS and TRACE only read. An API that writes with GET says `true`, so an
+    /// error after a retry says when an earlier attempt may have been applied
+    /// (``APIError/Details/earlierAttemptMayHaveBeenApplied``).
+    public var changesData: Bool?
     /// This operation's retry policy, replacing the client's; `nil` uses the client's.
     public var retry: RetryPolicy?
     /// This operation's redirect policy, replacing the client's ``ClientConfiguration/redirectPolicy``;
@@ -27,6 +32,7 @@ public struct OperationMetadata: Sendable, Hashable {
         name: String = "",
         service: String = "",
         idempotent: Bool? = nil,
+        changesData: Bool? = nil,
         retry: RetryPolicy? = nil,
         redirects: RedirectPolicy? = nil,
         pagination: PaginationMetadata? = nil
@@ -34,6 +40,7 @@ public struct OperationMetadata: Sendable, Hashable {
         self.name = name
         self.service = service
         self.idempotent = idempotent
+        self.changesData = changesData
         self.retry = retry
         self.redirects = redirects
         self.pagination = pagination

@@ -34,12 +34,39 @@ struct RetryStage: Middleware {
         return idempotencyKeyHeader != nil || request.headerFields.contains(.idempotencyKey)
     }
 
-    /// Runs one call: its first attempt and any retries or replay.
+    /// Runs one call: its first attempt and any retries or replay. When an earlier attempt of a
+    /// write may have been applied, the answer or error the call ends with is marked so.
     func intercept(
         _ request: HTTPRequest,
         body: Data?,
         context: RequestContext,
         next: MiddlewareNext
+    ) async throws -> TransportResponse {
+        var mayHaveApplied = false
+        do {
+            var result = try await attempts(
+                request,
+                body: body,
+                context: context,
+                next: next,
+                mayHaveApplied: &mayHaveApplied
+            )
+            result.earlierAttemptMayHaveBeenApplied = mayHaveApplied
+            return result
+        } catch let error where mayHaveApplied && !(error is CancellationError) {
+            let mapped = ErrorMapping.apiError(from: error, isIdempotent: context.isIdempotent)
+            throw (mapped as? APIError)?.notingEarlierAttempt() ?? mapped
+        }
+    }
+
+    /// The attempts of one call; sets `mayHaveApplied` once an attempt that may have applied a
+    /// write is followed by another attempt or by an error of this stage's own.
+    private func attempts(
+        _ request: HTTPRequest,
+        body: Data?,
+        context: RequestContext,
+        next: MiddlewareNext,
+        mayHaveApplied: inout Bool
     ) async throws -> TransportResponse {
         let policy = context.operation.retry ?? self.policy
         var request = request
@@ -58,6 +85,8 @@ struct RetryStage: Middleware {
             isIdempotent: context.isIdempotent,
             idempotencyKeyHeader: idempotencyKeyHeader
         )
+        let isWrite =
+            !context.isIdempotent || (context.operation.changesData ?? !Self.readMethods.contains(request.method))
         budget?.recordFirstAttempt(at: timeSource.monotonicNow())
 
         while true {
@@ -95,10 +124,14 @@ struct RetryStage: Middleware {
             guard let reason = retryReason(for: outcome, policy: policy, eligible: eligible, context: context),
                 context.attempt < policy.maxAttempts
             else { return try outcome.get() }
+            // Past this point the call goes on without this attempt, or ends with an error of
+            // this stage's own: either way, what it may have done is now an earlier attempt's.
+            let appliedSoFar = mayHaveApplied || (isWrite && Self.mayHaveApplied(outcome))
 
             let delay: Duration
             if let retryAfter = reason.retryAfter {
                 guard retryAfter <= policy.maxRetryAfter else {
+                    mayHaveApplied = appliedSoFar
                     throw tooLongRetryAfter(retryAfter, reason: reason.error, policy: policy)
                 }
                 delay = retryAfter
@@ -107,6 +140,7 @@ struct RetryStage: Middleware {
             }
             let now = timeSource.monotonicNow()
             if let deadline = context.deadline, now + delay >= deadline {
+                mayHaveApplied = appliedSoFar
                 // A wait the server asked for is its answer (a 429 stays rate_limit, with the wait),
                 // not a timeout of this client's.
                 guard let retryAfter = reason.retryAfter else {
@@ -117,6 +151,7 @@ struct RetryStage: Middleware {
             if let budget, !budget.tryWithdrawRetry(at: now) {
                 return try outcome.get()
             }
+            mayHaveApplied = appliedSoFar
             hooks?.retryScheduled(
                 RetryEvent(
                     operation: context.operation,
@@ -130,6 +165,22 @@ struct RetryStage: Middleware {
             )
             try await timeSource.sleep(for: delay)
             context.attempt += 1
+        }
+    }
+
+    /// The methods that only read (the safe methods of RFC 9110, section 9.2.1), for operations
+    /// that do not say whether they change data.
+    private static let readMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
+
+    /// Whether an attempt that ended with `outcome` may have applied its request: a 500, 502 or
+    /// 504 answered it, or the connection failed after it was sent.
+    private static func mayHaveApplied(_ outcome: Result<TransportResponse, any Error>) -> Bool {
+        switch outcome {
+        case .success(let result):
+            return APIError.outcomeUnknownStatuses.contains(result.response.status.code)
+        case .failure(let error):
+            let transportError = error as? TransportError ?? (error as? APIError)?.cause as? TransportError
+            return transportError?.requestMayHaveBeenSent ?? false
         }
     }
 

@@ -84,6 +84,9 @@ public struct TransportResponse: Sendable {
     /// The credential values the request that drew this error answer carried, so the error made
     /// from it can be scrubbed of any the server quotes back; empty on a success.
     var sentCredentials: [String] = []
+    /// Set by retry on the answer a call ends with when an earlier attempt of the call may have
+    /// been applied, so the error made from this answer says so.
+    var earlierAttemptMayHaveBeenApplied = false
 
     /// Creates a response.
     public init(response: HTTPResponse, body: Data = Data(), url: URL, fromCache: Bool = false) {

@@ -98,9 +98,13 @@ public struct MarkbookImportReport: Sendable {
     /// (its envelope) never arrived, yet the request may have got to the server. That is a 5xx from
     /// something in front of the API (the API itself answers every call with HTTP 200), a 2xx
     /// answer that could not be read, a connection lost or timed out after sending, or an
-    /// `ambiguous` error. A refusal (an `ERROR:` status, a 4xx) or a request never sent is a plain failure.
+    /// `ambiguous` error. A refusal (an `ERROR:` status, a 4xx) or a request never sent is a plain
+    /// failure, unless an earlier attempt of the same write may have been applied
+    /// (``HTTPCore/APIError/Details/earlierAttemptMayHaveBeenApplied``).
     public static func outcomeIsUnknown(_ error: any Error) -> Bool {
-        guard let error = error as? APIError, error.details.rawStatus == nil else { return false }
+        guard let error = error as? APIError else { return false }
+        if error.details.earlierAttemptMayHaveBeenApplied { return true }
+        guard error.details.rawStatus == nil else { return false }
         switch error.code {
         case .ambiguous:
             return true

@@ -90,6 +90,14 @@ final class WriteGate: Sendable {
 
 extension ScriptedTransport.RecordedRequest {
     var action: String? { queryItems.first { $0.name == "action" }?.value }
+
+    /// The result cell a `putstudentresult` names.
+    var resultCell: MarkbookSandboxModule.ResultCell? {
+        let keys = ["studentkey", "taskkey"].map { name in queryItems.first { $0.name == name }?.value.flatMap(Int.init)
+        }
+        guard let student = keys[0], let task = keys[1] else { return nil }
+        return MarkbookSandboxModule.ResultCell(studentKey: student, taskKey: task)
+    }
 }
 
 /// Collects progress reports.
@@ -207,6 +215,42 @@ struct ImporterTests {
         #expect(!again.changes.contains { $0.id == lost.id })
         _ = try await importer.apply(again)
         #expect(harness.writes[cell] == writesToLost, "not written again")
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A write applied on a timed-out attempt, whose retries then never connect, has an unknown outcome")
+    func appliedThenUnreachable() async throws {
+        let clock = TestClock()
+        let module = MarkbookSandboxModule(account: TestAccount.account, now: { clock.now() })
+        let handler = sandboxHandler(module)
+        let target = Locked<MarkbookSandboxModule.ResultCell?>(nil)
+        let transport = ScriptedTransport(clock: clock) { recorded in
+            guard recorded.action == "putstudentresult", let cell = recorded.resultCell, cell == target.withLock({ $0 })
+            else { return try await handler(recorded) }
+            // The first attempt lands and its answer is lost; the retries cannot connect.
+            guard module.counters().resultWritesByCell[cell] != nil else {
+                _ = try await handler(recorded)
+                throw TransportError(.timedOut, requestMayHaveBeenSent: true, message: "Timed out.")
+            }
+            throw TransportError(.cannotConnect, requestMayHaveBeenSent: false, message: "Connection refused.")
+        }
+        let client = try scriptedClient(transport, clock: clock)
+        let sheet = try await client.getMarkbook(key: 1_000_001)
+        var rows = MarkbookGrid(sheet: sheet).table()
+        let homework = try #require(rows[0].firstIndex(of: "Homework"))
+        rows[2][homework] = "10"
+        let plan = try sheet.importPlan(MarkbookGrid(table: rows))
+        let change = try #require(plan.changes.first)
+        target.withLock {
+            $0 = MarkbookSandboxModule.ResultCell(studentKey: change.student.key, taskKey: change.task.key)
+        }
+
+        let report = try await MarkbookImporter(client: client).apply(plan)
+        #expect(report.unknownOutcome.map(\.change.id) == [change.id], "it may have landed: it did")
+        #expect(report.failed.isEmpty)
+        #expect(report.unknownOutcome.first?.code == "network")
+        let attempts = transport.requests.filter { $0.action == "putstudentresult" }.count
+        #expect(attempts == 3, "one attempt that landed, two that never connected")
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
