@@ -204,6 +204,24 @@ struct FilesSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A file whose name has a slash, a question mark or a hash still downloads from its download_url")
+    func awkwardNames() async throws {
+        try await withSandboxAccount { account, _ in
+            let bytes = Data("quarterly figures".utf8)
+            let file = try Self.temporaryFile("figures.csv", bytes)
+            for name in ["Q1/Q2 plan.csv", "why?.csv", "#3 100%.csv"] {
+                let attachment = try await account.attachments.create(fileAt: file, name: name)
+                let upload = try await account.uploads.create(
+                    vaultID: Self.vault,
+                    CreateUploadRequest(attachableSgid: try #require(attachment.attachableSgid))
+                )
+                #expect(upload.filename == name)
+                #expect(try await account.download(try #require(upload.downloadURL)).data == bytes, "\(name)")
+            }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Replacing an upload keeps its id, serves the new bytes and lists both versions")
     func replace() async throws {
         try await withSandboxAccount { account, _ in

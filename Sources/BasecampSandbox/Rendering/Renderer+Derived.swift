@@ -80,7 +80,9 @@ extension Renderer {
     /// downloads as `filename`: its `download_url` is on the storage host, as Basecamp's are.
     func file(_ sgid: String, named filename: String) -> [String: JSONValue] {
         let attachment = data.attachment(sgid)
-        let escaped = filename.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? filename
+        // The name is one path segment, so a `/` in it is escaped too.
+        let escaped =
+            filename.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? filename
         return [
             "content_type": .string(attachment?.contentType ?? "application/octet-stream"),
             "byte_size": .integer(attachment?.size ?? 0),
