@@ -88,6 +88,34 @@ struct ErrorScrubbingTests {
         #expect(!String(describing: error.details.payload).contains(token))
     }
 
+    @Test("A secret form field's value quoted in an error is replaced, as the server decoded it; other fields are kept")
+    func formBody() async throws {
+        let transport = ScriptedTransport([
+            .json(
+                [
+                    "error": "invalid_client",
+                    "error_description": "Client secret sec Ret/42 is wrong for client app-77; password hunter two?",
+                ],
+                status: 401
+            )
+        ])
+        let client = try makeClient(transport) { $0.redactor.addSecretQueryParameter("apiPassword") }
+        let form: QueryParameters = [
+            "client_id": "app-77", "client_secret": "sec Ret/42", "apipassword": "hunter two?",
+        ]
+        let error = try #require(
+            await caughtAPIError {
+                _ = try await client.send(Endpoint<JSONValue>(.post, "token", body: .form(form)))
+            }
+        )
+        #expect(
+            error.hint
+                == "Client secret \(Redactor.placeholder) is wrong for client app-77; password \(Redactor.placeholder)"
+        )
+        #expect(!String(describing: error.details.payload).contains("Ret/42"))
+        #expect(!String(describing: error.details.payload).contains("hunter"))
+    }
+
     @Test("Without credentials the server's words are kept as they are")
     func nothingToScrub() async throws {
         let transport = ScriptedTransport([.json(["error": "Widget 4411 is archived"], status: 404)])

@@ -16,7 +16,7 @@ struct TransportStage: Sendable {
         // scrubbed, so a success or a revalidation pays nothing for it.
         let status = response.response.status.code
         if !(200..<300).contains(status), status != 304 {
-            response.sentCredentials = redactor.credentialValues(in: request)
+            response.sentCredentials = redactor.credentialValues(in: request, body: body)
         }
         return response
     }

@@ -102,7 +102,8 @@ public struct Redactor: Sendable, Hashable {
         pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
     }
 
-    private func isSecret(_ encodedName: String) -> Bool {
+    /// Whether the query or form field named `encodedName` (as sent, percent-encoded) holds a secret.
+    func isSecret(_ encodedName: String) -> Bool {
         secretQueryParameters.contains((encodedName.removingPercentEncoding ?? encodedName).lowercased())
     }
 
