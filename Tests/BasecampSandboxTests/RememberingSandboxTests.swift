@@ -164,6 +164,51 @@ struct RememberingSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Search narrows by type, project and creator lists and exclude_chat; a trashed project is not searched")
+    func searchFilters() async throws {
+        try await withSandboxAccount(retry: false) { account, _ in
+            let todo = try await account.todos.create(
+                todolistID: Int64(BasecampSandboxSeed.hardwareTodolistID),
+                CreateTodoRequest(content: "Order quartz feet")
+            )
+            let message = try await account.messages.create(
+                boardID: Int64(BasecampSandboxSeed.letoLaptopMessageBoardID),
+                CreateMessageRequest(subject: "Quartz or rubber?", status: .active)
+            )
+            let line = try await account.campfires.createLine(
+                campfireID: Int64(BasecampSandboxSeed.letoLaptopCampfireID),
+                CreateCampfireLineRequest(content: "quartz it is")
+            )
+            func found(
+                typeNames: [String]? = nil,
+                bucketIDs: [Int64]? = nil,
+                creatorIDs: [Int64]? = nil,
+                excludeChat: Bool? = nil
+            ) async throws -> Set<Int64> {
+                let results = try await account.search.search(
+                    q: "quartz",
+                    typeNames: typeNames,
+                    bucketIDs: bucketIDs,
+                    creatorIDs: creatorIDs,
+                    excludeChat: excludeChat
+                )
+                return Set(results.items.compactMap(\.id))
+            }
+            let website = Int64(BasecampSandboxSeed.websiteProjectID)
+            #expect(try await found() == [todo.id, message.id, line.id])
+            #expect(try await found(typeNames: ["Todo", "Message"]) == [todo.id, message.id])
+            #expect(try await found(excludeChat: true) == [todo.id, message.id])
+            #expect(try await found(bucketIDs: [website]).isEmpty)
+            #expect(try await found(bucketIDs: [website, Self.project]).count == 3)
+            #expect(try await found(creatorIDs: [Int64(BasecampSandboxSeed.ownerID)]).count == 3)
+            #expect(try await found(creatorIDs: [Int64(BasecampSandboxSeed.ownerID) + 99]).isEmpty)
+
+            try await account.projects.trash(projectID: Self.project)
+            #expect(try await found().isEmpty)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Events and the project timeline record real changes, newest first")
     func eventsAndTimeline() async throws {
         try await withSandboxAccount(retry: false) { account, _ in
