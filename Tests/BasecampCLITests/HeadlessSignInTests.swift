@@ -25,6 +25,12 @@ struct HeadlessSignInTests {
         let bare = try TokenInput.credentials(from: Data("  abc.DEF-123_~+/==\n".utf8), now: now)
         #expect(bare == TokenCredentials(accessToken: "abc.DEF-123_~+/=="))
 
+        // Launchpad's tokens are signed Rails messages: base64 with its padding, then `--` and a digest.
+        let launchpad = "BAhbB0kiAbB7ImNsaWVudF9pZCI6IjEifQY6BkVU=--0123456789abcdef0123456789abcdef01234567"
+        #expect(try TokenInput.credentials(from: Data(launchpad.utf8), now: now).accessToken == launchpad)
+        let signed = #"{"access_token":"\#(launchpad)","refresh_token":"\#(launchpad)x"}"#
+        #expect(try TokenInput.credentials(from: Data(signed.utf8), now: now).refreshToken == launchpad + "x")
+
         let response = #"{"access_token":"at-1","refresh_token":"rt-1","expires_in":3600,"token_type":"Bearer"}"#
         let json = try TokenInput.credentials(from: Data(response.utf8), now: now)
         #expect(
@@ -47,7 +53,8 @@ struct HeadlessSignInTests {
     @Test(
         "Bad input is a usage error that never repeats it",
         arguments: [
-            "", "   \n", "two words", "line-one\nline-two", "tok\u{e9}n", "{\"refresh_token\":\"rt\"}", "[\"a\"]",
+            "", "   \n", "two words", "line-one\nline-two", "tok\u{e9}n", "\"secret-quoted\"",
+            "{\"refresh_token\":\"rt\"}", "[\"a\"]",
             "{\"access_token\":\"secret-at\",\"expires_in\":60,\"expires_at\":\"2027-01-01T00:00:00Z\"}",
             "{\"access_token\":\"secret-at\",\"expires_in\":-5}",
             "{\"access_token\":\"secret-at\",\"expires_in\":true}",

@@ -122,7 +122,9 @@ extension SignInSandboxTests {
             let refreshToken = try #require(
                 try JSONValue(parsing: Data(exchange.body.utf8))["refresh_token"]?.stringValue
             )
-            let refresh = "type=refresh&client_id=app&client_secret=s3cret&refresh_token=\(refreshToken)&redirect_uri="
+            // Launchpad's tokens hold `+`, `/` and `=`, so the form carries it percent-encoded.
+            let encoded = try #require(refreshToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let refresh = "type=refresh&client_id=app&client_secret=s3cret&refresh_token=\(encoded)&redirect_uri="
             let refused = try await raw(
                 sandbox,
                 "launchpad/authorization/token",

@@ -140,7 +140,7 @@ struct SignInSandboxTests {
     @Test("Launchpad: code flow end to end, then authorization.json and the API with the issued token")
     func launchpadCodeFlow() async throws {
         try await withLaunchpadSignIn { sandbox, authorization, _, credentials in
-            #expect(credentials.accessToken.hasPrefix("sbx_at_"))
+            #expect(credentials.accessToken.hasPrefix("BAh") && credentials.accessToken.contains("=--"))
             #expect(credentials.refreshToken != nil)
             #expect(credentials.tokenType == nil)
             #expect(authorization.status(of: credentials.accessToken) == .valid)
@@ -211,7 +211,7 @@ struct SignInSandboxTests {
             }
             #expect(found.server == BasecampOAuth.launchpad(at: sandbox.baseURL.appending(path: "launchpad")))
             let credentials = try await signInWithoutBrowser(launchpadClient(sandbox))
-            #expect(credentials.accessToken.hasPrefix("sbx_at_"))
+            #expect(credentials.accessToken.hasPrefix("BAh") && credentials.accessToken.contains("=--"))
         }
     }
 

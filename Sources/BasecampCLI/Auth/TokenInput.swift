@@ -34,20 +34,18 @@ enum TokenInput {
         if trimmed.hasPrefix("{") { return try fromJSON(Data(trimmed.utf8), now: now) }
         guard isToken(trimmed) else {
             throw failure(
-                "stdin is neither one access token (letters, digits and -._~+/, then any =) nor a JSON object."
+                "stdin is neither one access token (visible ASCII characters, no spaces or quotes) nor a JSON object."
             )
         }
         return TokenCredentials(accessToken: trimmed)
     }
 
-    /// Whether `text` is a bearer token as RFC 6750 §2.1 spells one (`b64token`).
+    /// Whether `text` can be sent as a bearer token: up to 4,096 visible ASCII characters other
+    /// than quotes and backslashes. That is wider than RFC 6750's `b64token`, since Launchpad's
+    /// tokens are signed Rails messages (`BAh…=--` and a hex digest) with `=` before their end.
     static func isToken(_ text: String) -> Bool {
-        var body = Substring(text)
-        while body.last == "=" { body = body.dropLast() }
-        guard !body.isEmpty, text.utf8.count <= 4096 else { return false }
-        return body.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-._~+/".unicodeScalars.contains(scalar))
-        }
+        !text.isEmpty && text.utf8.count <= 4096
+            && text.utf8.allSatisfy { (0x21...0x7E).contains($0) && !"\"'\\".utf8.contains($0) }
     }
 
     private static func fromJSON(_ data: Data, now: Date) throws -> TokenCredentials {

@@ -116,7 +116,7 @@ extension AuthorizationRoutes {
     ) -> Response {
         let lifetime = authorization.options.accessTokenLifetime
         let rotating = !refreshing || authorization.options.rotatesRefreshTokens
-        let (access, refresh) = (SandboxSecrets.make("sbx_at_"), rotating ? SandboxSecrets.make("sbx_rt_") : nil)
+        let (access, refresh) = (SandboxSecrets.signedMessage(), rotating ? SandboxSecrets.signedMessage() : nil)
         let expiresAt = authorization.now().addingTimeInterval(TimeInterval(lifetime))
         authorization.update { records in
             records.accessTokens[access] = .init(clientID: clientID, expiresAt: expiresAt, resource: resource)
