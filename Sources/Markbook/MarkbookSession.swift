@@ -23,10 +23,7 @@ final class MarkbookSecrets: Sendable {
     func register(_ value: String) {
         guard value.count >= Self.minimumLength else { return }
         values.withLock { values in
-            // A server that echoes a form or URL back shows the value percent-encoded.
-            for spelling in Redactor.spellings(of: value) where !values.permanent.contains(spelling) {
-                values.permanent.append(spelling)
-            }
+            if !values.permanent.contains(value) { values.permanent.append(value) }
         }
     }
 
@@ -40,14 +37,10 @@ final class MarkbookSecrets: Sendable {
         }
     }
 
+    /// `text` with every value replaced, as it is and as a server that echoes a form or URL back
+    /// shows it, percent-encoded.
     func scrub(_ text: String) -> String {
-        // Longest first, so a secret that contains another is replaced whole.
-        let all = values.withLock { $0.permanent + $0.sessions }.sorted { $0.count > $1.count }
-        var text = text
-        for value in all where text.contains(value) {
-            text = text.replacingOccurrences(of: value, with: Redactor.placeholder)
-        }
-        return text
+        Redactor.scrub(text, spellings: Redactor.spellings(ofEach: values.withLock { $0.permanent + $0.sessions }))
     }
 
     /// `error` as it may be shown: its message and hint scrubbed, and the parts of the answer it

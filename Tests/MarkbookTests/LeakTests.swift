@@ -126,6 +126,21 @@ struct LeakTests {
         #expect(error.httpStatus == 500)
     }
 
+    @Test("A session token an ERROR: status quotes back percent-encoded is scrubbed too")
+    func encodedSessionToken() async throws {
+        let token = "st+Zm9v/YmFy=="
+        let login = ScriptedTransport.Step.json(
+            envelope("authenticate", ["sessiontoken": .string(token), "sessionkey": 918_273_645])
+        )
+        let quoted = "ERROR:bad request ?action=markbooklist&token=st%2BZm9v%2FYmFy%3D%3D"
+        let transport = ScriptedTransport([login, .json(envelope("markbooklist", status: quoted))])
+        let client = try scriptedClient(transport) { $0.retry = .none }
+        let error = try #require(await caughtAPIError { _ = try await client.markbookList() })
+        let shown = "\(error) \(String(reflecting: error)) \(error.hint ?? "")"
+        #expect(shown.contains("token=[REDACTED]"))
+        #expect(!shown.contains("Zm9v"))
+    }
+
     /// A client signing in as `admin` with the password `pw-Secr3t!`, without retries.
     static func adminClient(_ transport: ScriptedTransport) throws -> MarkbookClient {
         try MarkbookClient(
