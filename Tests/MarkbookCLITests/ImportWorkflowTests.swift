@@ -184,7 +184,7 @@ struct ImportWorkflowTests {
 
         var faulty = state
         faulty["MARKBOOK_SANDBOX_FAIL_RESULTS_AFTER"] = "1"
-        faulty["MARKBOOK_SANDBOX_FAIL_RESULTS_WITH"] = "http:400"
+        faulty["MARKBOOK_SANDBOX_FAIL_RESULTS_WITH"] = "error:invalid value"
         let first = try await runBuiltMarkbook(
             ["--sandbox", "import", Self.key, file.path, "--concurrency", "1"],
             variables: faulty

@@ -223,9 +223,11 @@ public struct MarkbookImporter: Sendable {
         report.notAttempted = Array(writes[started...])
     }
 
-    /// Whether a failed write says something about its own cell only, so the others may go on.
+    /// Whether a failed write says something about its own cell only, so the others may go on: the
+    /// API's own `ERROR:` answer naming a missing thing or a refused value. An HTTP error status is
+    /// a transport-level failure (a wrong address, a proxy) that speaks for every write.
     private static func concernsOneCell(_ error: any Error) -> Bool {
-        guard let error = error as? APIError else { return false }
+        guard let error = error as? APIError, error.details.rawStatus != nil else { return false }
         return error.code == .notFound || error.code == .validation
     }
 }

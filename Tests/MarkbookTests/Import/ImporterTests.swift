@@ -274,6 +274,29 @@ struct ImporterTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test(
+        "An HTTP 404 or 422 is the server's, not the API's word on one cell: no new writes start",
+        arguments: [404, 422]
+    )
+    func httpErrorStops(status: Int) async throws {
+        let harness = try ScriptedImport()
+        let (plan, _) = try await harness.editedPlan()
+        let first = plan.changes[0]
+        harness.module.setOptions(
+            .init(
+                resultWriteFaults: .init(
+                    cells: [.init(studentKey: first.student.key, taskKey: first.task.key)],
+                    failure: .httpStatus(status)
+                )
+            )
+        )
+        let report = try await MarkbookImporter(client: harness.client, maximumConcurrentWrites: 1).apply(plan)
+        #expect(report.failed.map(\.change.id) == [first.id])
+        #expect(report.applied.isEmpty)
+        #expect(report.notAttempted.count == 14)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Results changed since the plan are left alone (conflict) or not rewritten (already applied)")
     func changedSincePlan() async throws {
         let harness = try ScriptedImport()
