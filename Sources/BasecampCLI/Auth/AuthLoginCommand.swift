@@ -185,7 +185,10 @@ struct AuthLoginCommand: BasecampSubcommand {
             apiBaseURL: apiBaseURL,
             name: authorization.identity.displayName,
             email: authorization.identity.emailAddress,
-            accounts: authorization.basecampAccounts.map { StoredLogin.Account(id: $0.id, name: $0.name) },
+            accounts: StoredLogin.accounts(
+                authorization.basecampAccounts.map { StoredLogin.Account(id: $0.id, name: $0.name) },
+                boundTo: credentials.resource
+            ),
             signedInAt: context.now
         )
         let store = files.credentialStore(timeSource: connection.configuration.timeSource)

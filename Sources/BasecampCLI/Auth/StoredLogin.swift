@@ -33,6 +33,17 @@ struct StoredLogin: Codable, Sendable {
     /// The account commands use when none is named: the only one there is.
     var defaultAccount: Account? { accounts.count == 1 ? accounts.first : nil }
 
+    /// The accounts a token reaches: when its `resource` binds it to one account
+    /// (`urn:bc:account:123`) and that account is listed, that one alone; otherwise all.
+    static func accounts(_ accounts: [Account], boundTo resource: String?) -> [Account] {
+        let prefix = "urn:bc:account:"
+        guard let resource, resource.hasPrefix(prefix), let id = Int(resource.dropFirst(prefix.count)) else {
+            return accounts
+        }
+        let bound = accounts.filter { $0.id == id }
+        return bound.isEmpty ? accounts : bound
+    }
+
     /// The OAuth client that refreshes this sign-in's tokens.
     ///
     /// - Parameter origin: Under `--sandbox`, the running sandbox's origin: the stored
