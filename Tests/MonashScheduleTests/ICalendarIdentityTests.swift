@@ -47,6 +47,24 @@ struct ICalendarIdentityTests {
         #expect(Set(uids).count == 3, "\(uids)")
     }
 
+    @Test("Classes starting together give the same file whatever order the API lists them in")
+    func orderOfTies() throws {
+        let classes = [("FIT2004", "Lab 02", "R2"), ("FIT1000", "Lab 01", "R1"), ("FIT1000", "Lab 01", "R0")].map {
+            #"{"start_time": "2024-07-15T09:00:00", "end_time": "2024-07-15T10:00:00", "course": "\#($0.0)", "#
+                + #""class": "\#($0.1)", "lecturer": "L", "room": "\#($0.2)", "campus": "Clayton"}"#
+        }
+        func file(_ order: [Int]) throws -> String {
+            let payload =
+                #"{"week": 1, "student": {"id": "1", "name": "T"}, "schedules": ["#
+                + order.map { classes[$0] }.joined(separator: ", ") + #"], "parkings": [], "stops": []}"#
+            return try Timetable.decode(from: Data(payload.utf8)).iCalendar(ICalendarOptions(stamp: Self.stamp))
+        }
+        let first = try file([0, 1, 2])
+        #expect(try file([2, 1, 0]) == first)
+        #expect(try file([1, 0, 2]) == first)
+        #expect(values("LOCATION", first) == ["R0\\, Clayton", "R1\\, Clayton", "R2\\, Clayton"])
+    }
+
     @Test("The same class next week is another event; so is another student's")
     func otherWeeksAndStudents() throws {
         let this = try week([("2024-07-15T09:00:00", "2024-07-15T10:00:00")]).iCalendar()

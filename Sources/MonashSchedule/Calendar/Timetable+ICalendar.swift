@@ -9,7 +9,8 @@ extension Timetable {
     /// try week.iCalendar().write(to: file, atomically: true, encoding: .utf8)
     /// ```
     ///
-    /// One `VEVENT` per class, earliest first:
+    /// One `VEVENT` per class, earliest first (classes starting together by course and class, not
+    /// in the API's order, so the same week always gives the same file):
     /// - `SUMMARY`: course and class (`FIT1031 Lecture 01`); `LOCATION`: room and campus
     ///   (`S4, 13 College Walk, Clayton`); `DESCRIPTION`: `Lecturer: Arun`;
     /// - `DTSTART` / `DTEND` in the campus zone with a `VTIMEZONE` (or in UTC, see
@@ -18,7 +19,7 @@ extension Timetable {
     ///   component, as RFC 5545 requires;
     /// - `UID` from the class's identity: student, week (ISO 8601, in the campus zone), course and
     ///   class, never its time, so importing the week again after a class moved updates the event
-    ///   instead of adding a copy; a class listed twice in a week gets `-2`, `-3`, … in time order;
+    ///   instead of adding a copy; a class listed twice in a week gets `-2`, `-3`, … in that order;
     /// - `SEQUENCE`: ``ICalendarOptions/sequence``, which grows with ``ICalendarOptions/stamp``, so
     ///   the newer import wins; `DTSTAMP`: ``ICalendarOptions/stamp``.
     ///
@@ -41,7 +42,12 @@ extension Timetable {
             text.line("REFRESH-INTERVAL", parameters: [("VALUE", "DURATION")], refresh)
             text.line("X-PUBLISHED-TTL", refresh)
         }
-        let classes = sortedClasses
+        // The API promises no order, so classes starting together are put in one of the file's own:
+        // the same week always gives the same text, and a feed sees no change where there is none.
+        let classes = classes.sorted {
+            ($0.start, uidBase(for: $0), $0.end, $0.room, $0.campus, $0.lecturer)
+                < ($1.start, uidBase(for: $1), $1.end, $1.room, $1.campus, $1.lecturer)
+        }
         // RFC 5545 wants at least one component, so an empty week carries the campus zone even
         // when its times would be in UTC.
         if options.times == .zoned || classes.isEmpty {
