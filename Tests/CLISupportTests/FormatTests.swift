@@ -138,11 +138,19 @@ struct FieldSelectionTests {
         ["id": 2, "creator": nil, "assignees": []],
     ]
 
-    @Test("Values by path: through objects and lists; missing is nil, null stays null")
+    @Test("Values by path: through objects and lists; missing is nil, null stays null, also part-way")
     func values() throws {
         let selection = try FieldSelection(FieldList(["creator.name", "assignees.name", "id"]), records: records)
         #expect(selection.values(of: records[0]) == [.string("Bo"), .array(["A", "B"]), 1])
-        #expect(selection.values(of: records[1]) == [nil, nil, 2])
+        #expect(selection.values(of: records[1]) == [.null, nil, 2])
+    }
+
+    @Test("A path through a member that is null in the only record is accepted, with no value")
+    func pathThroughNull() throws {
+        let record: JSONValue = ["now": "08:00", "nextClass": nil]
+        let selection = try FieldSelection(FieldList(["now", "nextClass.start"]), records: [record])
+        #expect(selection.values(of: record) == ["08:00", .null])
+        #expect(throws: ValidationError.self) { try FieldSelection(FieldList(["now.start"]), records: [record]) }
     }
 
     @Test("A subset keeps the nesting and puts null where a record lacks a field")

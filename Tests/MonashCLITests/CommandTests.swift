@@ -192,6 +192,12 @@ struct CommandTests {
         #expect(after.stdout.contains(#""nextClass" : null"#) || after.stdout.contains(#""nextClass": null"#))
         #expect(after.stdout.contains("inProgress"))
         #expect(try after.json(Output.self).nextClass == nil)
+
+        // A script's columns work whether or not a class is left.
+        let fields = ["--format", "csv", "--fields", "now,nextClass.start"]
+        let csv = await monash(["--sandbox", "next", "--at", "2020-03-13 12:00"] + fields)
+        #expect(csv.exitCode == 0, "\(csv.stderr)")
+        #expect(csv.stdout == "now,nextClass.start\n2020-03-13T12:00:00+11:00,\n")
     }
 }
 

@@ -6,7 +6,8 @@ public import HTTPCore
 ///
 /// A field is a path of member names. Through a list of objects the path goes on in each element
 /// (`assignees.name` is every assignee's name). A field is valid when at least one record has it
-/// (its value may be `null`); a record that lacks it prints an empty cell or `null`.
+/// (its value may be `null`, or a member on its path may be); a record that lacks it prints an
+/// empty cell or `null`.
 public struct FieldSelection: Sendable {
     /// The fields, in output order.
     public let fields: FieldList
@@ -61,6 +62,10 @@ public struct FieldSelection: Sendable {
             let found = items.map { lookup(path, in: $0) }
             guard found.contains(where: { $0 != nil }) else { return nil }
             return .array(found.map { $0 ?? .null })
+        case .null:
+            // A member that is null now may hold the rest of the path another time (`nextClass`
+            // once no class is left), so the field is there, without a value.
+            return .null
         default:
             return nil
         }
