@@ -41,7 +41,7 @@ struct BackupScheduleCommand: MarkbookCommand {
         try await client.scheduleBackup(matching: matching)
         try context.printRecord(Output(matching: matching, scheduled: true)) {
             context.print("Scheduled a backup of the markbooks matching \"\(matching)\".")
-            context.note("It is built at about 1 AM: run 'markbook backup url' tomorrow.")
+            context.note("It is built at about 1 AM: run 'markbook backup download' tomorrow.")
         }
     }
 }
@@ -50,7 +50,12 @@ struct BackupScheduleCommand: MarkbookCommand {
 struct BackupURLCommand: MarkbookCommand {
     static let configuration = CommandConfiguration(
         commandName: "url",
-        abstract: "Show the scheduled backup's URL, or why there is none yet."
+        abstract: "Show the scheduled backup's URL, or why there is none yet.",
+        discussion: """
+            The first time the URL is shown, Markbook starts the hour after which it deletes the \
+            zip: to fetch the backup, run 'markbook backup download', which asks for the URL and \
+            downloads at once.
+            """
     )
 
     @ParentCommand var tool: MarkbookTool

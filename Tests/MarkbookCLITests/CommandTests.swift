@@ -231,7 +231,7 @@ struct CommandTests {
             #expect(short.exitCode == 64)
             let scheduled = await run(["backup", "schedule", "10MAT"])
             #expect(scheduled.stdout == "Scheduled a backup of the markbooks matching \"10MAT\".\n")
-            #expect(scheduled.stderr == "It is built at about 1 AM: run 'markbook backup url' tomorrow.\n")
+            #expect(scheduled.stderr == "It is built at about 1 AM: run 'markbook backup download' tomorrow.\n")
             let pending = await run(["--json", "backup", "url"])
             #expect(pending.stdout.contains("\"status\" : \"pending\""))
             clock.advance(by: .seconds(24 * 3600))
