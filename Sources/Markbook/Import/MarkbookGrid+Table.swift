@@ -99,7 +99,7 @@ extension MarkbookGrid {
 
     /// The identity columns and the header spellings each answers to (compared with case,
     /// spaces, `_` and `-` ignored).
-    private enum Identity: String {
+    enum Identity: String {
         case sid
         case familyName = "family name"
         case givenName = "given name"

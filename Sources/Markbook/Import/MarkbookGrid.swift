@@ -93,14 +93,18 @@ public struct MarkbookGrid: Sendable, Hashable {
     /// The grid of `sheet`: its students in the API's order, its tasks as columns with their
     /// maxima, and every result in its shortest form.
     ///
-    /// A column is headed by its task's name, or by the task's key where another task shares the
-    /// name (compared as an import compares headers), so the grid imports back unchanged.
+    /// A column is headed by its task's name, or by the task's key where an import would read the
+    /// name as something else: a name another task shares (compared as an import compares
+    /// headers), an identity column's header (`Class`, `First name`…) or a blank. So the grid
+    /// imports back unchanged.
     public init(sheet: MarkbookSheet) {
         let identityCount = Self.identityHeaders.count
         taskColumns = sheet.tasks.enumerated().map { index, task in
-            let shared = sheet.tasks.contains { $0.key != task.key && Self.sameHeader($0.name, task.name) }
+            let keyed =
+                task.name.trimmingCharacters(in: .whitespaces).isEmpty || Identity(header: task.name) != nil
+                || sheet.tasks.contains { $0.key != task.key && Self.sameHeader($0.name, task.name) }
             return TaskColumn(
-                header: shared ? String(task.key) : task.name,
+                header: keyed ? String(task.key) : task.name,
                 maximum: String(task.maximum),
                 columnNumber: identityCount + index + 1
             )

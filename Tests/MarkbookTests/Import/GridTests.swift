@@ -45,6 +45,22 @@ struct GridTests {
         #expect(plan.unchanged.count == 9)
     }
 
+    @Test("Tasks named like an identity column, or not named, are headed by their keys and import back unchanged")
+    func identityLikeTaskNames() throws {
+        var sheet = ImportFixtures.sheet
+        sheet.tasks.append(MarkbookTask(key: 4010, name: "Class", maximum: 5, decimalPlaces: 0))
+        sheet.tasks.append(MarkbookTask(key: 4011, name: "First name", maximum: 5, decimalPlaces: 0))
+        sheet.tasks.append(MarkbookTask(key: 4012, name: " ", maximum: 5, decimalPlaces: 0))
+        for key in [4010, 4011, 4012] { sheet.results[5001]?[key] = ImportFixtures.result("3.000000") }
+        let grid = MarkbookGrid(sheet: sheet)
+        #expect(grid.taskColumns.suffix(3).map(\.header) == ["4010", "4011", "4012"])
+        let read = try MarkbookGrid(table: DelimitedText.csv.read(DelimitedText.csv.data(grid.table())))
+        let plan = try sheet.importPlan(read)
+        #expect(plan.unknownColumns.isEmpty)
+        #expect(plan.changes.isEmpty)
+        #expect(plan.unchanged.count == 11)
+    }
+
     @Test("Re-ordered and extra columns, other header spellings, a moved maxima row, blank and short rows")
     func tolerantReading() throws {
         let rows = [
