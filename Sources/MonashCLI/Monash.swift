@@ -24,7 +24,7 @@ struct Monash: CommandLineTool {
             + "\n\nTimes are shown in the campus zone (MONASH_CAMPUS_ZONE, else Australia/Melbourne) unless "
             + "--time-zone names another. "
             + "The API carries no credentials, so a plain http base URL is accepted for any host. "
-            + "Under --sandbox the example week is moved to this week (or the next, once this week's classes have started)."
+            + "Under --sandbox the example week is moved to this week (or the next, once this week's last class has ended)."
             + "\n\nTry it without a server:\n  monash --sandbox next\n  monash --sandbox timetable --format csv",
         version: "0.1.0",
         subcommands: [

@@ -5,8 +5,9 @@ import HTTPCore
 extension MonashSandboxModule.Week {
     /// The payload with every date moved by whole weeks, so its classes fall in the week of
     /// `now` (Monday to Sunday in `campusZone`), or in the week after once the last class of this
-    /// week has started: a student asking what is next always gets a class. Weekdays and times
-    /// stay as published, and the week number goes up by one when the next week is served.
+    /// week has ended: a student asking what is next always gets a class, and a class under way
+    /// is still in the week. Weekdays, times and the week number stay as published, so the same
+    /// dates always carry the same number.
     ///
     /// - Parameters:
     ///   - now: Today, from the caller's clock.
@@ -16,7 +17,9 @@ extension MonashSandboxModule.Week {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = campusZone
         calendar.firstWeekday = 2
-        let starts = Self.classStarts(in: published).compactMap { Self.date($0, in: calendar) }
+        let classes = Self.classTimes(in: published)
+        let starts = classes.compactMap { Self.date($0.start, in: calendar) }
+        let ends = classes.compactMap { Self.date($0.end, in: calendar) }
         guard let first = starts.min(),
             let publishedWeek = calendar.dateInterval(of: .weekOfYear, for: first)?.start,
             let currentWeek = calendar.dateInterval(of: .weekOfYear, for: now)?.start,
@@ -24,34 +27,28 @@ extension MonashSandboxModule.Week {
         else { return published }
         var weeks = Int((Double(days) / 7).rounded())
         let shifted = { (date: Date, weeks: Int) in calendar.date(byAdding: .day, value: 7 * weeks, to: date) ?? date }
-        let rolledOver = !starts.contains { shifted($0, weeks) > now }
-        if rolledOver { weeks += 1 }
+        if !(starts + ends).contains(where: { shifted($0, weeks) > now }) { weeks += 1 }
         guard weeks != 0 else { return published }
-
-        var text = published.replacing(#/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/#) { match in
+        return published.replacing(#/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/#) { match in
             Self.moved(String(published[match.range]), byDays: 7 * weeks)
         }
-        if rolledOver {
-            text = text.replacing(#/"week": (\d+)/#, maxReplacements: 1) { match in
-                "\"week\": \((Int(match.output.1) ?? 0) + 1)"
-            }
-        }
-        return text
     }
 
     private struct Classes: Decodable {
         struct Session: Decodable {
-            var startTime: String
+            var start: String
+            var end: String
 
             enum CodingKeys: String, CodingKey {
-                case startTime = "start_time"
+                case start = "start_time"
+                case end = "end_time"
             }
         }
         var schedules: [Session]
     }
 
-    private static func classStarts(in payload: String) -> [String] {
-        ((try? JSONDecoder().decode(Classes.self, from: Data(payload.utf8)))?.schedules ?? []).map(\.startTime)
+    private static func classTimes(in payload: String) -> [Classes.Session] {
+        (try? JSONDecoder().decode(Classes.self, from: Data(payload.utf8)))?.schedules ?? []
     }
 
     /// The fields of `YYYY-MM-DDTHH:MM:SS`.

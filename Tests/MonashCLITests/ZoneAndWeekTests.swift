@@ -73,16 +73,33 @@ struct ZoneAndWeekTests {
         #expect(output["nextClass"]?["start"] == "2020-03-13T10:00:00+08:00")
     }
 
-    @Test("Once this week's classes have started, the next week's are served, one week number on")
+    @Test("Once this week's last class has ended, the next week's are served, under the same week number")
     func rollsOver() async throws {
         // Sat 19 Jul 2025 10:00 in Melbourne: Friday's class is over.
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_752_883_200))
         let json = await monash(["--sandbox", "--json", "timetable"]) { $0.clock = clock }
         let output = try json.json(TimetableOutput.self)
-        #expect(output.week == 9)
         #expect(output.classes.first?.start == "2025-07-25T10:00:00+10:00")
         let next = await monash(["--sandbox", "next"]) { $0.clock = clock }
         #expect(next.stdout.contains("Fri 25 Jul 10:00–12:00"))
+
+        // Mon 21 Jul: the same dates, so the same week number.
+        clock.advance(by: .seconds(2 * 86_400))
+        let monday = try await monash(["--sandbox", "--json", "timetable"]) { $0.clock = clock }
+            .json(TimetableOutput.self)
+        #expect(monday.classes.first?.start == output.classes.first?.start)
+        #expect(monday.week == output.week)
+    }
+
+    @Test("While this week's last class is under way, it is in progress, not replaced by next week's")
+    func lastClassUnderWay() async throws {
+        // Fri 18 Jul 2025 10:30 in Melbourne: the 10:00–12:00 class has begun.
+        let clock = TestClock(start: Date(timeIntervalSince1970: 1_752_798_600))
+        let json = await monash(["--sandbox", "--json", "next"]) { $0.clock = clock }
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let output = try JSONDecoder().decode(JSONValue.self, from: Data(json.stdout.utf8))
+        #expect(output["inProgress"]?["course"] == "FIT1031")
+        #expect(output["inProgress"]?["start"] == "2025-07-18T10:00:00+10:00")
     }
 
     @Test("MONASH_SANDBOX_WEEK still picks the large week, which moves too; an unknown one is exit 1")
