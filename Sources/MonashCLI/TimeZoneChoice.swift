@@ -51,8 +51,10 @@ extension CommandContext {
     func zone(_ choice: TimeZoneChoice?) -> ShownZone {
         switch choice {
         case nil:
-            // A bad MONASH_CAMPUS_ZONE is reported where the week is fetched.
-            let campus = (try? campusZone()) ?? ScheduleClient.defaultTimeZone
+            // The campus zone, named as MONASH_CAMPUS_ZONE spells it; a bad name is reported where
+            // the week is fetched.
+            if let campus = toolVariable("CAMPUS_ZONE").flatMap(TimeZoneChoice.init(argument:)) { return zone(campus) }
+            let campus = ScheduleClient.defaultTimeZone
             return ShownZone(timeZone: campus, name: campus.identifier)
         case .local:
             let local = environment.timeZone

@@ -67,6 +67,9 @@ struct CommandTests {
             variables: kualaLumpur
         )
         #expect(try melbourne.json(TimetableOutput.self).classes.first?.start == "2020-03-13T13:00:00+11:00")
+        // Named as spelled, as --time-zone is: Foundation would call this zone GMT.
+        let utc = await monash(["--sandbox", "--json", "timetable"], variables: ["MONASH_CAMPUS_ZONE": "utc"])
+        #expect(try utc.json(TimetableOutput.self).timeZone == "UTC")
         let bad = await monash(["--sandbox", "timetable"], variables: ["MONASH_CAMPUS_ZONE": "Mars/Olympus"])
         #expect(bad.exitCode == 1)
         #expect(bad.stderr.contains("MONASH_CAMPUS_ZONE is \"Mars/Olympus\", which names no time zone."))
