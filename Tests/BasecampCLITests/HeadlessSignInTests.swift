@@ -96,6 +96,29 @@ struct HeadlessSignInTests {
         }
     }
 
+    @Test("doctor for the real Basecamp with no contact for the User-Agent sends nothing and says why")
+    func doctorWithoutContact() async throws {
+        let folder = SignInFolder()
+        defer { folder.remove() }
+        let transport = ScriptedTransport()
+        let variables = folder.variables.merging([
+            "BASECAMP_BASE_URL": "https://3.basecampapi.com", "BASECAMP_TOKEN": "doctor-token-444444",
+        ]) { $1 }
+        let doctor = await BasecampCLITests.basecamp(["--json", "doctor"], variables: variables) {
+            $0.transport = transport
+        }
+        #expect(doctor.exitCode == 1, "\(doctor.stderr)")
+        #expect(transport.requests.isEmpty)
+        let checks = try doctor.json([[String: String?]].self)
+        let status = Dictionary(
+            uniqueKeysWithValues: checks.map { (($0["check"] ?? nil) ?? "", ($0["status"] ?? nil) ?? "") }
+        )
+        #expect(status["user_agent"] == "fail")
+        for unsent in ["token_refresh", "api", "clock", "authorization_server"] {
+            #expect(status[unsent] == "skip", "\(unsent)")
+        }
+    }
+
     @Test(
         "Bad input is a usage error that never repeats it",
         arguments: [

@@ -67,6 +67,12 @@ struct Doctor {
     func checks() async -> [DoctorCheck] {
         var checks = [folderCheck(), filesCheck(), signInCheck(), expiryCheck()]
         let agent = agentCheck()
+        guard agent.value != nil else {
+            // Basecamp asks every request to name a contact, so without one nothing is sent.
+            let notSent = "Not checked: no request is sent without a contact in the User-Agent (see above)."
+            let unsent = ["api", "clock", "authorization_server"].map { DoctorCheck.skip($0, notSent) }
+            return checks + [.skip("token_refresh", notSent), agent.check] + unsent
+        }
         let refresh = await refreshCheck(agent: agent.value)
         checks += [refresh.check, agent.check]
         let api = await apiCheck(
