@@ -5,7 +5,10 @@ extension ActionHandler {
     mutating func createMarkbook(_ form: Parameters) throws(StatusError) -> [String: JSONValue] {
         let text = try form.require("jsondata")
         guard let payload = try? JSONValue(parsing: Data(text.utf8)),
-            case .object = payload
+            case .object = payload,
+            // Members the reference lists for every payload: one without them is not what the API takes.
+            payload["action"]?.wireText == "createmarkbook", payload["api"]?.wireText != nil,
+            payload["schoolname"]?.wireText != nil
         else { throw StatusError("invalid jsondata") }
         guard let requestedName = payload["markbookname"]?.wireText?.trimmingCharacters(in: .whitespaces),
             !requestedName.isEmpty
@@ -49,7 +52,8 @@ extension ActionHandler {
             guard let sid = item["studentid"]?.wireText?.trimmingCharacters(in: .whitespaces), !sid.isEmpty,
                 let family = item["familyname"]?.wireText, !family.isEmpty,
                 let given = item["givename"]?.wireText, !given.isEmpty,
-                let localClass = item["classkey"]?.wireInt
+                let localClass = item["classkey"]?.wireInt, item["key"]?.wireInt != nil,
+                item["classname"]?.wireText != nil
             else { throw StatusError("invalid jsondata") }
             guard let classKey = classKeys[localClass] else { throw StatusError("invalid class") }
             guard !students.contains(where: { $0.sid == sid }) else { throw StatusError("duplicate student id") }

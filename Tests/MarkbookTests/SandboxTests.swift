@@ -291,6 +291,51 @@ struct SandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test(
+        "createmarkbook: a payload without the members the reference lists is refused as invalid jsondata",
+        arguments: ["schoolname", "api", "action", "student key", "student classname"]
+    )
+    func incompletePayload(missing: String) async throws {
+        try await SandboxHarness.run { harness in
+            let raw = try Client(configuration: ClientConfiguration(baseURL: harness.baseURL))
+            let login = try await raw.send(
+                Endpoint<JSONValue>(
+                    .post,
+                    "authenticate.lc",
+                    body: .form(["apiuser": TestAccount.username, "apipassword": TestAccount.password])
+                )
+            )
+            guard
+                case .object(var payload) = try JSONValue(
+                    parsing: Data(MarkbookSpecPayloads.createMarkbookPayload.utf8)
+                ),
+                case .array(var students)? = payload["studentlist"], case .object(var first)? = students.first
+            else { throw APIError.usage("The Spec's payload is not an object with students.") }
+            switch missing {
+            case "student key", "student classname":
+                first[String(missing.dropFirst("student ".count))] = nil
+                students[0] = .object(first)
+                payload["studentlist"] = .array(students)
+            case "action": payload["action"] = "createclass"
+            default: payload[missing] = nil
+            }
+            let answer = try await raw.send(
+                Endpoint<JSONValue>(
+                    .post,
+                    "post.lc",
+                    body: .form([
+                        "sessiontoken": login["sessiontoken"]?.stringValue ?? "",
+                        "sessionkey": login["sessionkey"].map { "\($0.intValue ?? 0)" } ?? "",
+                        "apikey": TestAccount.apiKey, "apiaction": "createmarkbook",
+                        "jsondata": String(decoding: JSONValue.object(payload).encoded(), as: UTF8.self),
+                    ])
+                )
+            )
+            #expect(answer["status"] == "ERROR:invalid jsondata")
+            #expect(harness.module.markbookNames().count == 3, "nothing created")
+        }
+    }
+
     @Test("The sandbox answers the API's envelope on every call and 405 for what it does not serve")
     func envelopeAndMethods() async throws {
         try await SandboxHarness.run { harness in
