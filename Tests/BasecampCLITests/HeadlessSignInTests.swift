@@ -109,10 +109,7 @@ struct HeadlessSignInTests {
         }
         #expect(doctor.exitCode == 1, "\(doctor.stderr)")
         #expect(transport.requests.isEmpty)
-        let checks = try doctor.json([[String: String?]].self)
-        let status = Dictionary(
-            uniqueKeysWithValues: checks.map { (($0["check"] ?? nil) ?? "", ($0["status"] ?? nil) ?? "") }
-        )
+        let status = try HeadlessSignInProcessTests.statuses(doctor)
         #expect(status["user_agent"] == "fail")
         for unsent in ["token_refresh", "api", "clock", "authorization_server"] {
             #expect(status[unsent] == "skip", "\(unsent)")

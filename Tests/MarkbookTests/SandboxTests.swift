@@ -8,6 +8,20 @@ import Testing
 
 @Suite("Every operation against the stateful sandbox over real HTTP")
 struct SandboxTests {
+    /// A plain HTTPCore client on the sandbox, and the answer to its login.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private static func rawLogin(_ harness: SandboxHarness) async throws -> (client: Client, login: JSONValue) {
+        let raw = try Client(configuration: ClientConfiguration(baseURL: harness.baseURL))
+        let login = try await raw.send(
+            Endpoint<JSONValue>(
+                .post,
+                "authenticate.lc",
+                body: .form(["apiuser": TestAccount.username, "apipassword": TestAccount.password])
+            )
+        )
+        return (raw, login)
+    }
+
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("markbookList and userList: the seed")
     func lists() async throws {
@@ -297,14 +311,7 @@ struct SandboxTests {
     )
     func incompletePayload(missing: String) async throws {
         try await SandboxHarness.run { harness in
-            let raw = try Client(configuration: ClientConfiguration(baseURL: harness.baseURL))
-            let login = try await raw.send(
-                Endpoint<JSONValue>(
-                    .post,
-                    "authenticate.lc",
-                    body: .form(["apiuser": TestAccount.username, "apipassword": TestAccount.password])
-                )
-            )
+            let (raw, login) = try await Self.rawLogin(harness)
             guard
                 case .object(var payload) = try JSONValue(
                     parsing: Data(MarkbookSpecPayloads.createMarkbookPayload.utf8)
@@ -339,14 +346,7 @@ struct SandboxTests {
     @Test("The sandbox answers the API's envelope on every call and 405 for what it does not serve")
     func envelopeAndMethods() async throws {
         try await SandboxHarness.run { harness in
-            let raw = try Client(configuration: ClientConfiguration(baseURL: harness.baseURL))
-            let login = try await raw.send(
-                Endpoint<JSONValue>(
-                    .post,
-                    "authenticate.lc",
-                    body: .form(["apiuser": TestAccount.username, "apipassword": TestAccount.password])
-                )
-            )
+            let (raw, login) = try await Self.rawLogin(harness)
             #expect(login["status"] == "OKAY")
             #expect(login["source"] == "Markbook Online")
             #expect(login["date"] == "Fri, 14 Jun 2024 12:58:32 +1000")

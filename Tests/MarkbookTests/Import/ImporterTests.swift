@@ -50,6 +50,15 @@ struct ScriptedImport {
     }
 
     var writes: [MarkbookSandboxModule.ResultCell: Int] { module.counters().resultWritesByCell }
+
+    /// Makes the sandbox answer every write to `change`'s cell with `failure`.
+    func failWrites(
+        to change: MarkbookImportPlan.Change,
+        with failure: MarkbookSandboxOptions.ResultWriteFaults.Failure
+    ) {
+        let cell = MarkbookSandboxModule.ResultCell(studentKey: change.student.key, taskKey: change.task.key)
+        module.setOptions(.init(resultWriteFaults: .init(cells: [cell], failure: failure)))
+    }
 }
 
 /// Holds each write until `limit` are in flight together (or long enough that they never will
@@ -259,14 +268,7 @@ struct ImporterTests {
         let harness = try ScriptedImport()
         let (plan, _) = try await harness.editedPlan()
         let refused = plan.changes[0]
-        harness.module.setOptions(
-            .init(
-                resultWriteFaults: .init(
-                    cells: [.init(studentKey: refused.student.key, taskKey: refused.task.key)],
-                    failure: .status("invalid student")
-                )
-            )
-        )
+        harness.failWrites(to: refused, with: .status("invalid student"))
         let report = try await MarkbookImporter(client: harness.client, maximumConcurrentWrites: 1).apply(plan)
         #expect(report.failed.map(\.code) == ["not_found"])
         #expect(report.applied.count == 14 && report.notAttempted.isEmpty)
@@ -282,14 +284,7 @@ struct ImporterTests {
         let harness = try ScriptedImport()
         let (plan, _) = try await harness.editedPlan()
         let first = plan.changes[0]
-        harness.module.setOptions(
-            .init(
-                resultWriteFaults: .init(
-                    cells: [.init(studentKey: first.student.key, taskKey: first.task.key)],
-                    failure: .httpStatus(status)
-                )
-            )
-        )
+        harness.failWrites(to: first, with: .httpStatus(status))
         let report = try await MarkbookImporter(client: harness.client, maximumConcurrentWrites: 1).apply(plan)
         #expect(report.failed.map(\.change.id) == [first.id])
         #expect(report.applied.isEmpty)
