@@ -284,6 +284,7 @@ let package = Package(
             [
                 "HTTPCore", "HTTPCoreTesting", "HTTPCoreAsyncHTTPClient", "APISandbox", "CLISupportTesting",
                 .hummingbird, .asyncHTTPClient, .nioCore, .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         tests("APISandboxTests", ["APISandbox", .hummingbird]),

@@ -58,10 +58,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///   the connect timeout, so a stopped server is reported in milliseconds and HTTPCore's
     ///   ``HTTPCore/RetryPolicy`` decides what to repeat;
     /// - gzip and deflate responses are decompressed, as URLSession does. The body limits count
-    ///   decompressed bytes.
+    ///   decompressed bytes;
+    /// - AsyncHTTPClient's own tracing is off: its spans carry each URL as it is, a signed
+    ///   storage URL's signature included, while the client's tracing stage records redacted ones.
     public static var recommendedConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        configuration.tracing.tracer = nil
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .enabled(limit: .none)
         return configuration
@@ -69,15 +72,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Creates a transport that owns a new `HTTPClient`.
     ///
-    /// Redirect following is switched off on `configuration` whatever it says. Shut the client
-    /// down with ``shutdown()``; a transport released without it shuts its client down in the
-    /// background.
+    /// Redirect following and AsyncHTTPClient's own tracing are switched off on `configuration`
+    /// whatever it says. Shut the client down with ``shutdown()``; a transport released without
+    /// it shuts its client down in the background.
     public init(
         configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.recommendedConfiguration,
         eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup
     ) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
+        configuration.tracing.tracer = nil
         self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.ownership = .owned
         self.eventLoops = Self.eventLoops(of: client.eventLoopGroup)
@@ -88,7 +92,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The client must be created with `redirectConfiguration: .disallow`, for example from
     /// ``recommendedConfiguration``. A client that follows redirects itself would bypass the
     /// client's ``HTTPCore/RedirectPolicy``; when the transport sees that it happened it fails the
-    /// request with ``HTTPCore/TransportError/Kind/redirectRefused``.
+    /// request with ``HTTPCore/TransportError/Kind/redirectRefused``. Create it with tracing off
+    /// too (`tracing.tracer = nil`, as ``recommendedConfiguration`` has it), or its spans record
+    /// URLs with their secrets.
     public init(client: HTTPClient) {
         self.client = client
         self.ownership = .borrowed

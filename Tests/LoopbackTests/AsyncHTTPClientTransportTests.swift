@@ -5,6 +5,7 @@ import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPTypes
 import Hummingbird
+import InMemoryTracing
 import Testing
 
 /// What only the AsyncHTTPClient transport has: client ownership and shutdown, and the details of
@@ -29,6 +30,31 @@ struct AsyncHTTPClientTransportTests {
             throw error
         }
         try await httpClient.shutdown()
+    }
+
+    @Test("AsyncHTTPClient's own tracing is off, so no span of its records a URL's secret", arguments: [false, true])
+    func ownTracingOff(recommended: Bool) async throws {
+        let tracer = InMemoryTracer()
+        var configuration = recommended ? AsyncHTTPClientTransport.recommendedConfiguration : HTTPClient.Configuration()
+        if !recommended { configuration.tracing.tracer = tracer }
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        do {
+            #expect(transport.client.tracer == nil)
+            try await Sandbox.withRunning { sandbox in
+                let request = HTTPRequest(
+                    method: .get,
+                    scheme: "http",
+                    authority: "127.0.0.1:\(sandbox.port)",
+                    path: "/_test/echo?access_token=s3cret-in-url"
+                )
+                _ = try await transport.send(request, body: nil, options: TransportOptions())
+            }
+            #expect(tracer.finishedSpans.isEmpty)
+        } catch {
+            try await transport.shutdown()
+            throw error
+        }
+        try await transport.shutdown()
     }
 
     @Test("A borrowed client that follows redirects itself is caught, not trusted")
