@@ -33,6 +33,27 @@ struct RedactionTests {
         #expect(!oauth.contains("t-1") && oauth.contains("state=s"))
     }
 
+    @Test("URLs in Location, Content-Location, Refresh and Link have their secrets replaced, the rest kept")
+    func urlsInResponseFields() throws {
+        let fields: HTTPFields = [
+            .location: "https://bucket.s3.amazonaws.com/f?X-Amz-Credential=AKIA1&X-Amz-Signature=SIG-1",
+            .contentLocation: "/items?access_token=t-2&page=1",
+            header("Refresh"): "5; url=https://example.com/next?access_token=t-3",
+            header("Link"):
+                #"<https://api.example.com/i?page=2&access_token=t-4>; rel="next", </i?page=9>; rel="last""#,
+            .eTag: #""t-5-not-a-url?access_token=x""#,
+        ]
+        let redacted = Redactor().redact(fields)
+        let shown = redacted.map(\.value).joined(separator: "\n")
+        for secret in ["AKIA1", "SIG-1", "t-2", "t-3", "t-4"] { #expect(!shown.contains(secret), "\(secret)") }
+        #expect(
+            redacted[header("Link")]
+                == #"<https://api.example.com/i?page=2&access_token=[REDACTED]>; rel="next", </i?page=9>; rel="last""#
+        )
+        #expect(redacted[.contentLocation] == "/items?access_token=[REDACTED]&page=1")
+        #expect(redacted[.eTag] == fields[.eTag], "only fields that hold URLs are read as URLs")
+    }
+
     @Test("Secret query parameters and user-info passwords are replaced, case-insensitively")
     func urls() throws {
         let redactor = Redactor(secretQueryParameters: ["apikey", "sessionToken"])

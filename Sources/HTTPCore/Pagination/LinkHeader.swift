@@ -143,4 +143,6 @@ public enum LinkHeader {
 extension HTTPField.Name {
     /// `Link` (RFC 8288), which carries pagination links.
     package static let link = constant("Link")
+    /// `Refresh`, which may name a URL to load after a pause.
+    package static let refresh = constant("Refresh")
 }

@@ -107,14 +107,37 @@ public struct Redactor: Sendable, Hashable {
         secretQueryParameters.contains((encodedName.removingPercentEncoding ?? encodedName).lowercased())
     }
 
-    /// The fields with every secret header's value replaced.
+    /// The fields with every secret header's value replaced, and the secrets in the URLs that
+    /// `Location`, `Content-Location`, `Refresh` and `Link` carry (a redirect to a presigned
+    /// storage URL, a next page with an `access_token`) replaced as ``redact(urlString:)`` does.
     public func redact(_ fields: HTTPFields) -> HTTPFields {
         // Most fields hold no secret: those come back as they are, without a copy.
         var redacted = fields
-        for index in fields.indices where secretHeaders.contains(fields[index].name) {
-            redacted[index] = HTTPField(name: fields[index].name, value: Self.placeholder)
+        for index in fields.indices {
+            let field = fields[index]
+            if secretHeaders.contains(field.name) {
+                redacted[index] = HTTPField(name: field.name, value: Self.placeholder)
+            } else if Self.urlFields.contains(field.name) {
+                let value = redact(urlsIn: field.value)
+                if value != field.value { redacted[index] = HTTPField(name: field.name, value: value) }
+            }
         }
         return redacted
+    }
+
+    private static let urlFields: Set<HTTPField.Name> = [.location, .contentLocation, .refresh, .link]
+
+    /// A field value with each URL in it redacted: the targets between `<` and `>` of a `Link`,
+    /// or the whole value (a `Refresh`'s `url=` comes last, so its query runs to the end).
+    private func redact(urlsIn value: String) -> String {
+        guard value.contains("<") else { return redact(urlString: value) }
+        var result = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            result += rest[...open] + redact(urlString: String(rest[rest.index(after: open)..<close]))
+            rest = rest[close...]
+        }
+        return result + rest
     }
 
     /// A one-line description of a request (`GET https://…`) with secrets replaced.
