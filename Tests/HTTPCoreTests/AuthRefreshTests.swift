@@ -308,16 +308,22 @@ struct AuthRefreshTests {
         #expect(await store.load()?.accessToken == api.accessToken)
     }
 
-    @Test("A refresh failing with 503 fails the call with a retryable error and keeps the refresh token")
-    func transientRefreshFailure() async throws {
+    @Test(
+        "A refresh answered 503, or with a redirect (a moved endpoint), fails the call and keeps the refresh token",
+        arguments: [503, 308, 302]
+    )
+    func transientRefreshFailure(status: Int) async throws {
+        let store = InMemoryCredentialStore()
         let api = TokenAPI()
         api.revokeAccessToken()
-        api.refreshOverride.withLock { $0 = { reply($0, status: 503) } }
-        let (client, auth, _) = try setUp(api)
+        api.refreshOverride.withLock { $0 = { reply($0, status: status) } }
+        let (client, auth, _) = try setUp(api, store: store)
+        await store.save(TokenCredentials(accessToken: "access-1", refreshToken: "refresh-1"))
 
         let error = await caughtAPIError { _ = try await client.send(Endpoint<JSONValue>(.get, "items")) }
         #expect(error?.code == .apiError)
-        #expect(error?.isRetryable == true)
+        #expect(error?.isRetryable == (status == 503))
+        #expect(await store.load()?.refreshToken == "refresh-1")
         #expect(await auth.isSignInRequired == false)
         #expect(await auth.credentials?.refreshToken == "refresh-1")
 

@@ -131,6 +131,17 @@ struct EndpointRefresher: TokenRefresher {
                     httpStatus: status
                 )
             )
+        case 300..<400:
+            // A redirect says nothing about the refresh token: the endpoint moved, or a proxy
+            // stands in front of it. The refresh is not followed there, and the token is kept.
+            throw APIError.apiError(
+                APIError.Details(
+                    message:
+                        "The token refresh endpoint answered with a redirect (HTTP \(status)); the credentials are kept.",
+                    hint: "Check the token endpoint's address: it may have moved.",
+                    httpStatus: status
+                )
+            )
         default:
             let reason = ErrorBodyFields(body: response.body).message.map { " (\(Self.shortCode($0)))" } ?? ""
             throw APIError.authRequired(
