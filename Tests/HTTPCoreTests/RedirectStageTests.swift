@@ -227,6 +227,38 @@ struct RedirectStageTests {
         #expect(transport.requests.last?.bodyText == "a=1")
     }
 
+    @Test(
+        "A POST redirected to a GET that is refused or not followed was handled: ambiguous, never sent again",
+        arguments: [
+            ["http://api.example.com/v1/orders/17"],  // https to http: refused
+            Array(repeating: "/v1/orders/17", count: 7),  // a 303, then more hops than allowed
+            ["https://other.example.net/orders/17"],  // another origin, under a policy that stays home
+        ]
+    )
+    func handledWriteRedirectRefused(locations: [String]) async throws {
+        let transport = ScriptedTransport(
+            [.status(303, headers: [.location: locations[0]])]
+                + locations.dropFirst().map { .status(302, headers: [.location: $0]) }
+        )
+        let client = try makeClient(transport) {
+            $0.retry = RetryPolicy(jitter: .none)
+            $0.redirectPolicy.followsCrossOrigin = false
+        }
+        let error = await caughtAPIError {
+            _ = try await client.send(Endpoint<JSONValue>(.post, "orders", body: .json(["n": 1])))
+        }
+        #expect(error?.code == .ambiguous)
+        #expect(transport.requests.filter { $0.request.method == .post }.count == 1)
+
+        // Keyed, the same POST is safe to send again, so the refusal is what it is.
+        let keyed = ScriptedTransport([.status(303, headers: [.location: "http://api.example.com/v1/orders/17"])])
+        let keyedClient = try makeClient(keyed) { $0.idempotencyKeyHeader = .idempotencyKey }
+        let refused = await caughtAPIError {
+            _ = try await keyedClient.send(Endpoint<JSONValue>(.post, "orders", body: .json(["n": 1])))
+        }
+        #expect(refused?.code == .apiError)
+    }
+
     @Test("A refused redirect fails the call without sending the hop")
     func refusal() async throws {
         let transport = ScriptedTransport([.status(301, headers: [.location: "http://api.example.com/v1/x"])])

@@ -70,7 +70,11 @@ struct Pipeline: Sendable {
             ]
             + configuration.middlewares.map { $0 }
             + [
-                RedirectStage(policy: configuration.redirectPolicy, redactor: redactor),
+                RedirectStage(
+                    policy: configuration.redirectPolicy,
+                    redactor: redactor,
+                    idempotencyKeyHeader: configuration.idempotencyKeyHeader
+                ),
                 hooks.map {
                     RequestHooksStage(
                         hooks: $0,

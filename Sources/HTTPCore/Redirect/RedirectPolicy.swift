@@ -84,7 +84,7 @@ public struct RedirectPolicy: Sendable, Hashable {
         }
         var next = HTTPRequest(method: request.method, url: target, headerFields: request.headerFields)
         var nextBody = body
-        if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
+        if Self.turnsIntoGET(request.method, status: status) {
             if request.method != .head { next.method = .get }
             nextBody = nil
             // Fields that described the body go with it (RFC 9110 §15.4).
@@ -95,6 +95,12 @@ public struct RedirectPolicy: Sendable, Hashable {
             for name in credentialHeaders { next.headerFields[name] = nil }
         }
         return .follow(next, body: nextBody, url: target)
+    }
+
+    /// Whether a redirect with `status` turns a `method` request into a GET: a 303, or a 301 or
+    /// 302 after a POST (RFC 9110 §15.4). The server handled the request before redirecting.
+    static func turnsIntoGET(_ method: HTTPRequest.Method, status: Int) -> Bool {
+        status == 303 || ((status == 301 || status == 302) && method == .post)
     }
 
     /// The fields that describe a request's body, dropped when a redirect turns it into a GET.

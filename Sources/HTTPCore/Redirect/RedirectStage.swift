@@ -11,11 +11,14 @@ import HTTPTypes
 struct RedirectStage: Middleware {
     /// The client's policy, its credential headers including every secret header the redactor knows.
     let policy: RedirectPolicy
+    /// The header that makes a write safe to repeat, when the client sends one.
+    let idempotencyKeyHeader: HTTPField.Name?
 
-    init(policy: RedirectPolicy, redactor: Redactor) {
+    init(policy: RedirectPolicy, redactor: Redactor, idempotencyKeyHeader: HTTPField.Name?) {
         var policy = policy
         policy.credentialHeaders.formUnion(redactor.secretHeaders)
         self.policy = policy
+        self.idempotencyKeyHeader = idempotencyKeyHeader
     }
 
     func intercept(
@@ -55,9 +58,14 @@ struct RedirectStage: Middleware {
                 redirectsSoFar: redirects
             ) {
             case .deliver:
+                // A write redirected to a GET that is not followed was handled all the same.
+                if handledWrite(request, hop.request, result, redirectedToGET, context) {
+                    result.isAfterRedirectToGET = true
+                }
                 return result
             case .refuse(let error):
-                throw error
+                guard handledWrite(request, hop.request, result, redirectedToGET, context) else { throw error }
+                throw ErrorMapping.outcomeUnknown(APIError.Details(message: error.message, cause: error))
             case .follow(let nextRequest, let nextBody, let target):
                 // Credentials an auth strategy put in a form body cannot be stripped as headers
                 // are, so a 307 or 308 that would carry them to another origin is delivered.
@@ -75,5 +83,23 @@ struct RedirectStage: Middleware {
                 redirects += 1
             }
         }
+    }
+
+    /// Whether `result`, the answer to `hop`, shows that the server handled `request`, a write that
+    /// is not safe to repeat: it redirected it to a GET, on this hop or an earlier one, so
+    /// fetching the answer is all that was left.
+    private func handledWrite(
+        _ request: HTTPRequest,
+        _ hop: HTTPRequest,
+        _ result: TransportResponse,
+        _ redirectedToGET: Bool,
+        _ context: RequestContext
+    ) -> Bool {
+        (redirectedToGET || RedirectPolicy.turnsIntoGET(hop.method, status: result.response.status.code))
+            && !RetryStage.isSafeToRepeat(
+                request,
+                isIdempotent: context.isIdempotent,
+                idempotencyKeyHeader: idempotencyKeyHeader
+            )
     }
 }
