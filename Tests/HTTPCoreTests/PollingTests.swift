@@ -99,6 +99,19 @@ struct PollingTests {
         #expect(clock.sleeps == [.seconds(5), .seconds(600)])
     }
 
+    @Test(
+        "A Retry-After of years, or a date far off, is waited for an hour at most",
+        arguments: ["99999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"]
+    )
+    func hugeRetryAfterIsCapped(retryAfter: String) async throws {
+        let (client, _, clock) = try client(replying: [
+            Self.version(1, etag: "a"), .status(429, headers: [.retryAfter: retryAfter]), Self.version(2, etag: "b"),
+        ])
+        let values = try await firstVersions(2, of: client.poll(endpoint, every: .seconds(5)))
+        #expect(values == [1, 2])
+        #expect(clock.sleeps == [.seconds(5), .seconds(3600)])
+    }
+
     @Test("The wait after an error is never shorter than the interval")
     func backoffAtLeastInterval() async throws {
         let (client, _, clock) = try client(replying: [

@@ -188,7 +188,8 @@ struct Poller<Value: Sendable & Equatable>: Sendable {
         while true {
             if polled {
                 var wait = failures > 0 ? max(interval, backoff.delay(forRetry: failures)) : interval
-                if let retryAfter { wait = max(wait, retryAfter) }
+                // A server's slip or a saturated header must not stop polling for years.
+                if let retryAfter { wait = max(wait, min(retryAfter, RateLimitStage.longestPause)) }
                 do {
                     try await client.configuration.timeSource.sleep(for: wait)
                 } catch {
