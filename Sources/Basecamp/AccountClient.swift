@@ -63,9 +63,9 @@ struct AccountContext: Sendable {
         if let policy = config.retryPolicy {
             endpoint.operation.retry = policy
         }
-        if let maxRetries = config.maxRetries {
+        if config.maxRetries != nil {
             var policy = endpoint.operation.retry ?? RetryPolicy()
-            policy.maxAttempts = min(policy.maxAttempts, maxRetries + 1)
+            policy.maxAttempts = config.attempts(capping: policy.maxAttempts)
             endpoint.operation.retry = policy
         }
         return endpoint

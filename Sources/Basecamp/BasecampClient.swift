@@ -92,10 +92,12 @@ public final class BasecampClient: Sendable {
         timeSource: any TimeSource = SystemTimeSource()
     ) throws {
         let agent = try BasecampUserAgent(userAgent.trimmingCharacters(in: .whitespacesAndNewlines)).value
-        guard config.maxPages > 0, config.timeoutInterval.isFinite, config.timeoutInterval > 0,
+        guard config.maxPages > 0, config.timeoutInterval > 0, config.timeoutInterval <= BasecampConfig.longestTimeout,
             (config.maxRetries ?? 0) >= 0
         else {
-            throw APIError.usage("BasecampConfig needs maxPages > 0, timeoutInterval > 0 and maxRetries ≥ 0.")
+            throw APIError.usage(
+                "BasecampConfig needs maxPages > 0, a timeoutInterval above 0 and at most 86400, and maxRetries ≥ 0."
+            )
         }
         self.config = config
 

@@ -23,7 +23,8 @@ public struct BasecampConfig: Sendable {
     /// The most pages one `list` call fetches (default 10,000); the result's
     /// `meta.truncated` tells when the limit cut the list short.
     public var maxPages: Int
-    /// How long one attempt may wait for the server, in seconds (default 30).
+    /// How long one attempt may wait for the server, in seconds (default 30; at most a day,
+    /// ``longestTimeout``).
     public var timeoutInterval: TimeInterval
     /// Caps the retries of every operation (0 never retries): it can lower the attempts the Spec
     /// gives an operation, never raise them. `nil`, the default, uses the Spec's attempts.
@@ -94,9 +95,9 @@ public struct BasecampConfig: Sendable {
             config.baseURL = url
         }
         if let text = nonEmpty(environment["BASECAMP_TIMEOUT"]) {
-            guard let seconds = TimeInterval(text), seconds.isFinite, seconds > 0 else {
+            guard let seconds = TimeInterval(text), seconds > 0, seconds <= Self.longestTimeout else {
                 throw APIError.usage(
-                    "BASECAMP_TIMEOUT must be a positive number of seconds, not \"\(text.prefix(40))\"."
+                    "BASECAMP_TIMEOUT must be a number of seconds above 0 and at most 86400, not \"\(text.prefix(40))\"."
                 )
             }
             config.timeoutInterval = seconds
@@ -108,6 +109,14 @@ public struct BasecampConfig: Sendable {
             config.maxRetries = retries
         }
         return config
+    }
+
+    /// The longest ``timeoutInterval``: a day.
+    public static let longestTimeout: TimeInterval = 86_400
+
+    /// `attempts` lowered to ``maxRetries`` + 1 when that is set.
+    func attempts(capping attempts: Int) -> Int {
+        maxRetries.map { min(attempts - 1, $0) + 1 } ?? attempts
     }
 
     /// `https://3.basecampapi.com`, built without a force unwrap.

@@ -126,7 +126,7 @@ extension BasecampClient {
         var policy = config.retryPolicy ?? RetryPolicy()
         policy.retryableStatuses = [429, 502, 503, 504]
         policy.retriesNetworkErrors = true
-        if let maxRetries = config.maxRetries { policy.maxAttempts = min(policy.maxAttempts, maxRetries + 1) }
+        policy.maxAttempts = config.attempts(capping: policy.maxAttempts)
         return policy
     }
 }

@@ -105,12 +105,15 @@ struct BehaviourTests {
         #expect(cappedError?.httpStatus == 503)
         #expect(capped.requests.count == 2)
 
-        // A cap above the Spec's three attempts for CompleteTodo does not raise them.
-        let high = ScriptedTransport([.status(503), .status(503), .status(503), .status(503), .status(204)])
-        let highAccount = try makeBasecamp(high, config: BasecampConfig(maxRetries: 5)).forAccount("999")
-        let highError = await expectAPIError { try await highAccount.todos.complete(todoID: 7) }
-        #expect(highError?.httpStatus == 503)
-        #expect(high.requests.count == 3)
+        // A cap above the Spec's three attempts for CompleteTodo does not raise them, nor does the
+        // largest cap there is, which must not overflow.
+        for cap in [5, Int.max] {
+            let high = ScriptedTransport([.status(503), .status(503), .status(503), .status(503), .status(204)])
+            let highAccount = try makeBasecamp(high, config: BasecampConfig(maxRetries: cap)).forAccount("999")
+            let highError = await expectAPIError { try await highAccount.todos.complete(todoID: 7) }
+            #expect(highError?.httpStatus == 503)
+            #expect(high.requests.count == 3)
+        }
     }
 
     @Test("A 422 with field errors becomes validation with flattened messages and the request id")
@@ -220,7 +223,17 @@ struct BehaviourTests {
         #expect(config.baseURL.absoluteString == "http://127.0.0.1:8080")
         #expect(config.timeoutInterval == 12.5)
         #expect(config.maxRetries == 0)
-        #expect(throws: APIError.self) { try BasecampConfig.fromEnvironment(["BASECAMP_TIMEOUT": "soon"]) }
+        for timeout in ["soon", "0", "-1", "nan", "inf", "1e16", "86401"] {
+            #expect(throws: APIError.self) { try BasecampConfig.fromEnvironment(["BASECAMP_TIMEOUT": timeout]) }
+        }
+        #expect(throws: APIError.self) {
+            try BasecampClient(
+                accessToken: "t",
+                userAgent: "App (a@b.c)",
+                config: BasecampConfig(timeoutInterval: 1e16),
+                transport: ScriptedTransport([])
+            )
+        }
         #expect(throws: APIError.self) { try BasecampConfig.fromEnvironment(["BASECAMP_MAX_RETRIES": "-1"]) }
         #expect(throws: APIError.self) { try BasecampConfig.fromEnvironment(["BASECAMP_BASE_URL": "ftp://x"]) }
         #expect(throws: APIError.self) {
