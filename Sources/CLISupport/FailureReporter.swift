@@ -44,7 +44,7 @@ struct FailureReporter<Tool: CommandLineTool> {
     }
 
     /// Reports a failure of the command that ran, after the server answered the writes in
-    /// `afterWrites` (calls not safe to repeat).
+    /// `afterWrites`.
     ///
     /// A usage error found once a write was applied, such as a `--fields` name its answer lacks,
     /// is `output_failed` (exit 1), not `usage` (exit 64): a script that reads 64 as "nothing was

@@ -1,12 +1,12 @@
 import Foundation
 import HTTPCore
 
-/// The calls not safe to repeat that a command sent, so its report can say what the server may
-/// already have done rather than leave a script to guess.
+/// The writes a command sent, so its report can say what the server may already have done
+/// rather than leave a script to guess.
 ///
-/// A write cut short by a cancellation may have been applied; a write that was answered was
-/// applied, so an error found afterwards (a `--fields` name the answer lacks) must not read as a
-/// usage error that changed nothing.
+/// A write not safe to repeat that a cancellation cut short may have been applied. Any write that
+/// was answered was applied, an idempotent one too, so an error found afterwards (a `--fields`
+/// name the answer lacks) must not read as a usage error that changed nothing.
 final class SentWrites: Hooks {
     private struct Log {
         var cutShort: [String] = []
@@ -17,11 +17,11 @@ final class SentWrites: Hooks {
 
     /// Notes a write the cancellation ended without an answer, or one the server answered.
     func operationEnded(_ event: OperationEndEvent) {
-        let idempotent = event.operation.idempotent ?? Endpoint<Data>.isIdempotentMethod(event.method)
-        guard event.attempts > 0, !idempotent else { return }
+        guard event.attempts > 0, event.operation.changesData(by: event.method) else { return }
         let write = "\(event.method) \(event.url)"
+        let idempotent = event.operation.idempotent ?? Endpoint<Data>.isIdempotentMethod(event.method)
         if event.cancelled {
-            log.withLock { $0.cutShort.append(write) }
+            if !idempotent { log.withLock { $0.cutShort.append(write) } }
         } else if event.error == nil, event.fileError == nil {
             log.withLock { $0.applied.append(write) }
         }
@@ -35,6 +35,6 @@ final class SentWrites: Hooks {
             + "check before running the command again."
     }
 
-    /// The writes the server answered, e.g. `POST https://…/todos.json`.
+    /// The writes the server answered, e.g. `POST https://…/todos.json` or `PUT https://…/todos/1.json`.
     var applied: [String] { log.withLock { $0.applied } }
 }

@@ -72,7 +72,7 @@ struct OutputTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("An unknown field after a create is output_failed (exit 1) naming the applied write, not usage")
+    @Test("An unknown field after a create or a replace is output_failed (exit 1) naming the applied write, not usage")
     func unknownFieldAfterWrite() async throws {
         try await withBasecampSandbox { sandbox, baseURL in
             let result = await basecamp(
@@ -91,6 +91,18 @@ struct OutputTests {
             #expect(report.hint?.contains("would repeat the write") == true)
             let posts = sandbox.counters().requestsByPath.filter { $0.key.hasSuffix("/todos.json") }
             #expect(posts.values.reduce(0, +) == 1)
+        }
+        // An idempotent write (a PUT) that was answered was applied all the same.
+        try await withBasecampSandbox { sandbox, baseURL in
+            let todo = String(BasecampSandboxSeed.fluxCapacitorTodoID)
+            let edited = await basecamp(
+                ["--json", "todos", "replace", todo, "--content", "Ship it", "--fields", "id,idd"],
+                variables: credentials(baseURL)
+            )
+            #expect(edited.exitCode == 1, "\(edited.stderr)")
+            let report = try edited.errorReport()
+            #expect(report.code == "output_failed")
+            #expect(report.message.contains("already applied PUT "))
         }
         // A read that fails the same check changed nothing, so it stays a usage error.
         let read = await basecamp(["--sandbox", "--json", "projects", "list", "--fields", "idd"])

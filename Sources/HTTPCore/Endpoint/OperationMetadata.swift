@@ -1,3 +1,5 @@
+public import HTTPTypes
+
 /// What an endpoint is, for hooks, metrics and the decisions the layer makes about it.
 ///
 /// SDKs fill this from their Spec; a hand-written endpoint can leave it empty.
@@ -45,4 +47,13 @@ public struct OperationMetadata: Sendable, Hashable {
         self.redirects = redirects
         self.pagination = pagination
     }
+
+    /// Whether a `method` request for this operation changes data: ``changesData`` when set,
+    /// otherwise whether the method is one that writes (not one of RFC 9110's safe methods).
+    public func changesData(by method: HTTPRequest.Method) -> Bool {
+        changesData ?? !Self.readMethods.contains(method)
+    }
+
+    /// The methods that only read (the safe methods of RFC 9110, section 9.2.1).
+    private static let readMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 }

@@ -85,8 +85,7 @@ struct RetryStage: Middleware {
             isIdempotent: context.isIdempotent,
             idempotencyKeyHeader: idempotencyKeyHeader
         )
-        let isWrite =
-            !context.isIdempotent || (context.operation.changesData ?? !Self.readMethods.contains(request.method))
+        let isWrite = !context.isIdempotent || context.operation.changesData(by: request.method)
         budget?.recordFirstAttempt(at: timeSource.monotonicNow())
 
         while true {
@@ -167,10 +166,6 @@ struct RetryStage: Middleware {
             context.attempt += 1
         }
     }
-
-    /// The methods that only read (the safe methods of RFC 9110, section 9.2.1), for operations
-    /// that do not say whether they change data.
-    private static let readMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
     /// Whether an attempt that ended with `outcome` may have applied its request: a 500, 502 or
     /// 504 answered it, or the connection failed after it was sent.
