@@ -37,7 +37,9 @@ extension AccountClient {
     ///   - description: The upload's description, rich text.
     ///   - contentType: The media type; guessed from the file's extension by default.
     ///   - progress: Called as the bytes go out.
-    /// - Throws: ``APIError``.
+    /// - Throws: ``APIError``. When the file was stored but the upload record failed, its hint
+    ///   names the attachment's `attachable_sgid`, so the record can be made without sending the
+    ///   file again.
     public func upload(
         file: URL,
         toVault vaultID: Int64,
@@ -46,16 +48,20 @@ extension AccountClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Upload {
         let attachment = try await attachments.create(fileAt: file, contentType: contentType, progress: progress)
-        return try await uploads.create(
-            vaultID: vaultID,
-            CreateUploadRequest(attachableSgid: try Self.sgid(attachment), description: description)
-        )
+        let sgid = try Self.sgid(attachment)
+        return try await Self.keepingAttachment(sgid) {
+            try await uploads.create(
+                vaultID: vaultID,
+                CreateUploadRequest(attachableSgid: sgid, description: description)
+            )
+        }
     }
 
     /// Replaces an upload's file with a new version: uploads the file as an attachment, then
     /// adds it to the upload, which keeps its earlier versions.
     ///
-    /// - Throws: ``APIError``.
+    /// - Throws: ``APIError``; as ``upload(file:toVault:description:contentType:progress:)``, one
+    ///   that comes once the file was stored names its `attachable_sgid` in its hint.
     public func replaceUpload(
         _ uploadID: Int64,
         with file: URL,
@@ -64,10 +70,31 @@ extension AccountClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Upload {
         let attachment = try await attachments.create(fileAt: file, contentType: contentType, progress: progress)
-        return try await uploads.createVersion(
-            uploadID: uploadID,
-            CreateUploadVersionRequest(attachableSgid: try Self.sgid(attachment), description: description)
-        )
+        let sgid = try Self.sgid(attachment)
+        return try await Self.keepingAttachment(sgid) {
+            try await uploads.createVersion(
+                uploadID: uploadID,
+                CreateUploadVersionRequest(attachableSgid: sgid, description: description)
+            )
+        }
+    }
+
+    /// What `body` returns; an error it throws also says the file is stored as attachment `sgid`,
+    /// so a second try need not send the file again.
+    private static func keepingAttachment<Value>(
+        _ sgid: String,
+        _ body: () async throws -> Value
+    ) async throws -> Value {
+        do {
+            return try await body()
+        } catch var error as APIError {
+            let check = error.code == .ambiguous ? "check whether the upload was made; if not, " : ""
+            let kept =
+                "The file is stored as an attachment: \(check)create the upload with attachable_sgid \(sgid) "
+                + "instead of sending the file again."
+            error.details.hint = [error.hint, kept].compactMap { $0 }.joined(separator: " ")
+            throw error
+        }
     }
 
     private static func sgid(_ attachment: CreateAttachmentResponse) throws -> String {

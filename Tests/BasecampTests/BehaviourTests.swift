@@ -194,6 +194,21 @@ struct BehaviourTests {
         #expect(request.url.query == "name=a%20b.png")
     }
 
+    @Test("A file stored whose upload record then fails: the error names the attachment, sent once")
+    func uploadRecordFails() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "upload-\(UUID().uuidString).txt")
+        try Data("notes".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let transport = ScriptedTransport([
+            jsonResponse(["attachable_sgid": "BAh-stored-1"], status: 201),
+            jsonResponse(["error": "Vault is archived"], status: 422),
+        ])
+        let account = try makeBasecamp(transport).forAccount("999")
+        let error = await expectAPIError(.validation) { _ = try await account.upload(file: file, toVault: 42) }
+        #expect(error?.hint?.contains("attachable_sgid BAh-stored-1") == true)
+        #expect(transport.requests.filter { $0.url.path.hasSuffix("/attachments.json") }.count == 1)
+    }
+
     @Test("Account ids must be numeric", arguments: ["", "abc", "12a", "-5", "0", " "])
     func invalidAccountID(_ id: String) throws {
         let basecamp = try makeBasecamp(ScriptedTransport([]))
