@@ -211,7 +211,7 @@ struct OutputFormatter {
             for (key, member) in members {
                 var member = swiftKeyed(member)
                 if key.hasSuffix("_at"), let text = member.stringValue, let date = Date(iso8601Timestamp: text) {
-                    member = .string(context.dates.iso8601(date))
+                    member = .string(inUserZone(text, date))
                 }
                 converted[Self.swiftName(key)] = member
             }
@@ -219,6 +219,18 @@ struct OutputFormatter {
         default:
             return value
         }
+    }
+
+    /// `text`, the ISO 8601 time `date`, in the user's zone, with the fraction of a second it
+    /// was written with: Basecamp's milliseconds order events within one second, and parsing them
+    /// into a `Date` and back could round one off.
+    private func inUserZone(_ text: String, _ date: Date) -> String {
+        let fraction = text.firstIndex(of: ".").map { text[text.index(after: $0)...].prefix(while: \.isNumber) } ?? ""
+        guard !fraction.isEmpty else { return context.dates.iso8601(date) }
+        let whole = context.dates.iso8601(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        // `YYYY-MM-DDTHH:MM:SS` is 19 characters; the offset follows.
+        let seconds = whole.index(whole.startIndex, offsetBy: 19, limitedBy: whole.endIndex) ?? whole.endIndex
+        return whole[..<seconds] + "." + fraction + whole[seconds...]
     }
 
     /// How the SDK spells these words after the first.

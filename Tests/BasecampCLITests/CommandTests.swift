@@ -47,8 +47,24 @@ struct CommandTests {
         #expect(try after.json([Project].self) == projects)
         #expect(projects.map(\.name) == ["The Leto Laptop", "Marketing Website Relaunch", "Hiring: Backend Engineer"])
         #expect(projects.first?.appURL == "https://3.basecamp.com/195539477/projects/2085958504")
-        #expect(projects.first?.createdAt == "2026-01-08T09:15:00Z")
+        #expect(projects.first?.createdAt == "2026-01-08T09:15:00.000Z")
         #expect(!before.stdout.contains("app_url"))
+    }
+
+    @Test("--json keeps a timestamp's milliseconds, in the user's zone")
+    func jsonMilliseconds() async throws {
+        let transport = ScriptedTransport([.json(["id": 7, "created_at": "2026-01-31T08:36:22.481Z"])])
+        let result = await basecamp(
+            ["--json", "todos", "get", "7"],
+            variables: credentials("https://3.basecampapi.com").merging(["BASECAMP_USER_AGENT": "t (t@example.com)"]) {
+                $1
+            }
+        ) {
+            $0.transport = transport
+            $0.timeZone = TimeZone(identifier: "Australia/Melbourne") ?? .gmt
+        }
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""createdAt" : "2026-01-31T19:36:22.481+11:00""#), "\(result.stdout)")
     }
 
     @Test("A single record prints as fields, with times in the user's zone")
