@@ -3,9 +3,13 @@ import Basecamp
 import CLISupport
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreWebhooks
 import HTTPTypes
 import Hummingbird
 import Testing
+
+@testable import BasecampCLI
 
 /// Records what `--forward` relays: bodies and their signature headers.
 actor ForwardedDeliveries {
@@ -95,6 +99,27 @@ struct WebhooksListenTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("An app behind --forward that cannot be reached is named as such, and the delivery fails")
+    func forwardUnreachable() async throws {
+        let forwarder = WebhookForwarder(
+            url: URL(string: "http://127.0.0.1:9/app") ?? URL(fileURLWithPath: "/"),
+            transport: ScriptedTransport([.connectionRefused])
+        )
+        let delivery = WebhookContext(
+            eventID: nil,
+            kind: "todo_created",
+            headers: [:],
+            body: Data("{}".utf8),
+            receivedAt: Date()
+        )
+        do {
+            try await forwarder.relay(delivery)
+            Issue.record("the relay did not fail")
+        } catch let failure as ForwardFailure {
+            #expect(failure.description.hasPrefix("http://127.0.0.1:9/app could not be reached ("))
+        }
+    }
+
     @Test("--json prints one parseable object per event; --forward relays them, signature intact")
     func jsonAndForward() async throws {
         let forwarded = ForwardedDeliveries()

@@ -35,7 +35,7 @@ struct WebhookForwarder: Sendable {
         let status: Int
         do {
             status = try await transport.send(request, body: delivery.body, options: options).response.status.code
-        } catch let error as APIError {
+        } catch let error as TransportError {
             throw ForwardFailure(url: url, problem: "could not be reached (\(error.message))")
         }
         guard (200..<300).contains(status) else { throw ForwardFailure(url: url, problem: "answered \(status)") }
