@@ -99,6 +99,16 @@ struct WebhooksListenTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test(
+        "--format csv or tsv, or --fields, is refused before listening",
+        arguments: [["--format", "csv"], ["--format", "tsv"], ["--json", "--fields", "kind"]]
+    )
+    func refusedFormats(options: [String]) async {
+        let result = await basecamp(["--sandbox"] + options + ["webhooks", "listen", "--port", "0"])
+        #expect(result.exitCode == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("do not apply"))
+    }
+
     @Test("An app behind --forward that cannot be reached is named as such, and the delivery fails")
     func forwardUnreachable() async throws {
         let forwarder = WebhookForwarder(

@@ -60,6 +60,13 @@ struct WebhooksListenCommand: BasecampSubcommand {
     }
 
     func run(in context: CommandContext) async throws {
+        // Events print as they come, one line each: a table row or a JSON object.
+        guard [.table, .json, .jsonl].contains(context.outputFormat), context.fields == nil else {
+            throw ValidationError(
+                "webhooks listen prints each event as a line or, with --json, a JSON object; "
+                    + "--format csv or tsv and --fields do not apply."
+            )
+        }
         let (secret, madeHere) = try listenSecret(context)
         let printer = WebhookEventPrinter(context: context, json: context.outputFormat != .table)
         var receiver = BasecampWebhooks.receiver(secret: secret)
