@@ -233,6 +233,32 @@ extension AccountClient {
         try await context.response(endpoint(operation, pathParameters: pathParameters, query: query, body: body))
     }
 
+    /// Like ``perform(_:pathParameters:query:body:)`` for an operation whose body is a file's
+    /// bytes (`CreateAttachment`, say): the file is read as it is sent, never held in memory.
+    ///
+    /// - Parameters:
+    ///   - file: The file to send.
+    ///   - contentType: Its media type; guessed from the file's extension by default.
+    ///   - progress: Called as the bytes go out.
+    /// - Throws: ``APIError``; an unreadable file is reported before anything is sent.
+    public func perform(
+        _ operation: BasecampOperation,
+        pathParameters: [String: String] = [:],
+        query: [(name: String, value: String)] = [],
+        uploadingFile file: URL,
+        contentType: String? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<JSONValue> {
+        let type = contentType ?? MediaType.forFileName(file.lastPathComponent)
+        let endpoint = try endpoint(
+            operation,
+            pathParameters: pathParameters,
+            query: query,
+            body: .bytes(Data(), contentType: type)
+        )
+        return try await context.basecamp.http.upload(context.prepared(endpoint), fromFile: file, progress: progress)
+    }
+
     /// Like ``perform(_:pathParameters:query:body:)`` for a paginated operation, walking its
     /// pages lazily as an async sequence of JSON items.
     ///

@@ -185,7 +185,7 @@ struct FileInputOptions: ParsableArguments {
 
     @Option(
         name: .customLong("content-type"),
-        help: ArgumentHelp("The file's media type (default: application/octet-stream).", valueName: "type")
+        help: ArgumentHelp("The file's media type (default: guessed from its name).", valueName: "type")
     )
     var contentType: String?
 }

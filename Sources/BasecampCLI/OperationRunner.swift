@@ -108,7 +108,18 @@ struct OperationRunner {
             return
         }
 
-        let response = try await account.perform(operation, pathParameters: call.pathValues, query: query, body: body)
+        let response: Response<JSONValue>
+        if operation.bodyKind == .octetStream, let input = call.fileInput {
+            response = try await account.perform(
+                operation,
+                pathParameters: call.pathValues,
+                query: query,
+                uploadingFile: URL(fileURLWithPath: input.file),
+                contentType: input.contentType
+            )
+        } else {
+            response = try await account.perform(operation, pathParameters: call.pathValues, query: query, body: body)
+        }
         if let project = call.scope?.project {
             if case .array(let items) = response.value {
                 try output.list(items.filter { Self.belongs($0, to: project) }, operation: operation)
@@ -247,8 +258,11 @@ struct OperationRunner {
             return .json(.object(members))
         case .octetStream:
             guard let input = call.fileInput else { throw ValidationError("\(operation.id) needs --file.") }
-            let data = try BodyReader.file(input.file)
-            return .bytes(data, contentType: input.contentType ?? "application/octet-stream")
+            // Sent from disk as it goes out (see `perform`): here it is only checked, before any request.
+            guard FileManager.default.isReadableFile(atPath: input.file) else {
+                throw ValidationError("Cannot read \"\(input.file)\".")
+            }
+            return nil
         case .multipart:
             guard let input = call.fileInput else { throw ValidationError("\(operation.id) needs --file.") }
             let data = try BodyReader.file(input.file)
@@ -256,7 +270,7 @@ struct OperationRunner {
             form.append(
                 file: call.multipartField ?? "file",
                 filename: URL(fileURLWithPath: input.file).lastPathComponent,
-                contentType: input.contentType ?? "application/octet-stream",
+                contentType: input.contentType ?? MediaType.forFileName(input.file),
                 data: data
             )
             return .multipart(form)

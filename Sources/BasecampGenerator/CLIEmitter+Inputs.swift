@@ -162,7 +162,9 @@ extension CLIEmitter {
             }
             lines.append(body + " Options override members of --body.")
         case .octetStream:
-            lines.append("Body: the bytes of --file (sent as application/octet-stream unless --content-type says).")
+            lines.append(
+                "Body: the bytes of --file, read as they are sent (typed by its name unless --content-type says)."
+            )
         case .multipart(let field):
             lines.append("Body: --file sent as the multipart field \(field).")
         case nil:

@@ -23,7 +23,7 @@ struct AttachmentsCreateCommand: OperationCommand {
         commandName: "create",
         abstract: "Create attachment.",
         discussion:
-            "POST /{accountId}/attachments.json (operation CreateAttachment).\nWrites.\nAnswers 201 with a CreateAttachmentResponseContent.\nBody: the bytes of --file (sent as application/octet-stream unless --content-type says).\n\nExample:\n  basecamp --sandbox attachments create --name 'Launch plan' --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox attachments create --name 'Launch plan' --file report.pdf"
+            "POST /{accountId}/attachments.json (operation CreateAttachment).\nWrites.\nAnswers 201 with a CreateAttachmentResponseContent.\nBody: the bytes of --file, read as they are sent (typed by its name unless --content-type says).\n\nExample:\n  basecamp --sandbox attachments create --name 'Launch plan' --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox attachments create --name 'Launch plan' --file report.pdf"
     )
 
     @ParentCommand var root: BasecampCommand

@@ -71,7 +71,7 @@ struct CampfiresCreateUploadCommand: OperationCommand {
         commandName: "create-upload",
         abstract: "Create campfire upload.",
         discussion:
-            "POST /{accountId}/chats/{campfireId}/uploads.json (operation CreateCampfireUpload).\nWrites.\nAnswers 201 with a CampfireLine.\nBody: the bytes of --file (sent as application/octet-stream unless --content-type says).\n\nExample:\n  basecamp --sandbox campfires create-upload --campfire 52085958504 --name 'Launch plan' --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox campfires create-upload --campfire 52085958504 --name 'Launch plan' --file report.pdf"
+            "POST /{accountId}/chats/{campfireId}/uploads.json (operation CreateCampfireUpload).\nWrites.\nAnswers 201 with a CampfireLine.\nBody: the bytes of --file, read as they are sent (typed by its name unless --content-type says).\n\nExample:\n  basecamp --sandbox campfires create-upload --campfire 52085958504 --name 'Launch plan' --file report.pdf\nSame call, raw JSON:\n  basecamp --sandbox campfires create-upload --campfire 52085958504 --name 'Launch plan' --file report.pdf"
     )
 
     @ParentCommand var root: BasecampCommand
