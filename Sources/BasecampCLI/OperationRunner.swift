@@ -229,7 +229,8 @@ struct OperationRunner {
         return day.noon(in: zone, now: context.now).formatted(.calendarDate(in: zone))
     }
 
-    /// The request body: `--body` merged with the field options, or the bytes of `--file`.
+    /// The request body: `--body` merged with the field options, or a multipart form of `--file`;
+    /// `nil` for a raw `--file`, which `perform` streams from disk once it is checked here.
     private func requestBody(_ operation: BasecampOperation, _ call: OperationInvocation) async throws -> RequestBody? {
         switch operation.bodyKind {
         case nil:
@@ -259,9 +260,10 @@ struct OperationRunner {
         case .octetStream:
             guard let input = call.fileInput else { throw ValidationError("\(operation.id) needs --file.") }
             // Sent from disk as it goes out (see `perform`): here it is only checked, before any request.
-            guard FileManager.default.isReadableFile(atPath: input.file) else {
-                throw ValidationError("Cannot read \"\(input.file)\".")
-            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input.file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                FileManager.default.isReadableFile(atPath: input.file)
+            else { throw ValidationError("Cannot read \"\(input.file)\".") }
             return nil
         case .multipart:
             guard let input = call.fileInput else { throw ValidationError("\(operation.id) needs --file.") }

@@ -225,9 +225,12 @@ struct OutputFormatter {
     /// was written with: Basecamp's milliseconds order events within one second, and parsing them
     /// into a `Date` and back could round one off.
     private func inUserZone(_ text: String, _ date: Date) -> String {
-        let fraction = text.firstIndex(of: ".").map { text[text.index(after: $0)...].prefix(while: \.isNumber) } ?? ""
-        guard !fraction.isEmpty else { return context.dates.iso8601(date) }
-        let whole = context.dates.iso8601(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        guard let dot = text.firstIndex(of: ".") else { return context.dates.iso8601(date) }
+        let fraction = text[text.index(after: dot)...].prefix(while: \.isNumber)
+        // The whole second is read from the text without its fraction, which a `Date` could round up.
+        guard !fraction.isEmpty, let second = Date(iso8601Timestamp: String(text[..<dot] + text[fraction.endIndex...]))
+        else { return context.dates.iso8601(date) }
+        let whole = context.dates.iso8601(second)
         // `YYYY-MM-DDTHH:MM:SS` is 19 characters; the offset follows.
         let seconds = whole.index(whole.startIndex, offsetBy: 19, limitedBy: whole.endIndex) ?? whole.endIndex
         return whole[..<seconds] + "." + fraction + whole[seconds...]

@@ -76,12 +76,19 @@ struct CommandTests {
             variables: variables
         ) { $0.transport = transport }
         #expect(missing.exitCode == 64)
+        let folder = await basecamp(
+            ["attachments", "create", "--name", "x", "--file", FileManager.default.temporaryDirectory.path],
+            variables: variables
+        ) { $0.transport = transport }
+        #expect(folder.exitCode == 64)
         #expect(transport.requests.count == 1, "nothing sent for a file that cannot be read")
     }
 
     @Test("--json keeps a timestamp's milliseconds, in the user's zone")
     func jsonMilliseconds() async throws {
-        let transport = ScriptedTransport([.json(["id": 7, "created_at": "2026-01-31T08:36:22.481Z"])])
+        let transport = ScriptedTransport([
+            .json(["id": 7, "created_at": "2026-01-31T08:36:22.481Z", "updated_at": "2026-01-31T08:36:22.9999999Z"])
+        ])
         let result = await basecamp(
             ["--json", "todos", "get", "7"],
             variables: credentials("https://3.basecampapi.com").merging(["BASECAMP_USER_AGENT": "t (t@example.com)"]) {
@@ -93,6 +100,7 @@ struct CommandTests {
         }
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""createdAt" : "2026-01-31T19:36:22.481+11:00""#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""updatedAt" : "2026-01-31T19:36:22.9999999+11:00""#), "\(result.stdout)")
     }
 
     @Test("A single record prints as fields, with times in the user's zone")

@@ -151,6 +151,14 @@ struct FieldSelectionTests {
         let selection = try FieldSelection(FieldList(["now", "nextClass.start"]), records: [record])
         #expect(selection.values(of: record) == ["08:00", .null])
         #expect(throws: ValidationError.self) { try FieldSelection(FieldList(["now.start"]), records: [record]) }
+        // Beside a record that shows what the member holds, a name it lacks is still a typo.
+        let shown: JSONValue = ["now": "09:00", "nextClass": ["start": "10:00"]]
+        #expect(throws: ValidationError.self) {
+            try FieldSelection(FieldList(["nextClass.strat"]), records: [record, shown])
+        }
+        #expect(
+            try FieldSelection(FieldList(["nextClass.start"]), records: [record, shown]).values(of: record) == [.null]
+        )
     }
 
     @Test("A subset keeps the nesting and puts null where a record lacks a field")

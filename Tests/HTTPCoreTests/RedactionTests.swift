@@ -45,6 +45,13 @@ struct RedactionTests {
         ]
         let redacted = Redactor().redact(fields)
         let shown = redacted.map(\.value).joined(separator: "\n")
+        // A `<` in a plain URL, or a Link target never closed, hides nothing.
+        let odd: HTTPFields = [
+            .location: "https://h.example/s?q=<b>&access_token=t-6",
+            header("Link"): "<https://h.example/?access_token=t-7",
+        ]
+        let oddShown = Redactor().redact(odd).map(\.value).joined(separator: "\n")
+        #expect(!oddShown.contains("t-6") && !oddShown.contains("t-7"), "\(oddShown)")
         for secret in ["AKIA1", "SIG-1", "t-2", "t-3", "t-4"] { #expect(!shown.contains(secret), "\(secret)") }
         #expect(
             redacted[header("Link")]

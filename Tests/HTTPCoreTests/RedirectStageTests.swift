@@ -233,9 +233,12 @@ struct RedirectStageTests {
             ["http://api.example.com/v1/orders/17"],  // https to http: refused
             Array(repeating: "/v1/orders/17", count: 7),  // a 303, then more hops than allowed
             ["https://other.example.net/orders/17"],  // another origin, under a policy that stays home
+            ["/v1/orders/17", "none"],  // a client that follows no redirect
         ]
     )
     func handledWriteRedirectRefused(locations: [String]) async throws {
+        let followsNone = locations.last == "none"
+        let locations = followsNone ? Array(locations.dropLast()) : locations
         let transport = ScriptedTransport(
             [.status(303, headers: [.location: locations[0]])]
                 + locations.dropFirst().map { .status(302, headers: [.location: $0]) }
@@ -243,6 +246,7 @@ struct RedirectStageTests {
         let client = try makeClient(transport) {
             $0.retry = RetryPolicy(jitter: .none)
             $0.redirectPolicy.followsCrossOrigin = false
+            if followsNone { $0.redirectPolicy = .none }
         }
         let error = await caughtAPIError {
             _ = try await client.send(Endpoint<JSONValue>(.post, "orders", body: .json(["n": 1])))

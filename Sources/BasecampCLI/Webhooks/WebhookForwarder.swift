@@ -37,6 +37,8 @@ struct WebhookForwarder: Sendable {
             status = try await transport.send(request, body: delivery.body, options: options).response.status.code
         } catch let error as TransportError {
             throw ForwardFailure(url: url, problem: "could not be reached (\(error.message))")
+        } catch let error where !(error is CancellationError) {
+            throw ForwardFailure(url: url, problem: "could not be reached (\(error))")
         }
         guard (200..<300).contains(status) else { throw ForwardFailure(url: url, problem: "answered \(status)") }
     }

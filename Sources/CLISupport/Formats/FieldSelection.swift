@@ -6,8 +6,9 @@ public import HTTPCore
 ///
 /// A field is a path of member names. Through a list of objects the path goes on in each element
 /// (`assignees.name` is every assignee's name). A field is valid when at least one record has it
-/// (its value may be `null`, or a member on its path may be); a record that lacks it prints an
-/// empty cell or `null`.
+/// (its value may be `null`), or when every record that lacks it meets a `null` on its path (as
+/// `nextClass.start` does once no class is left); a record that lacks it prints an empty cell or
+/// `null`.
 public struct FieldSelection: Sendable {
     /// The fields, in output order.
     public let fields: FieldList
@@ -20,8 +21,32 @@ public struct FieldSelection: Sendable {
     public init(_ fields: FieldList, records: [JSONValue]) throws {
         self.fields = fields
         guard !records.isEmpty else { return }
-        for path in fields.paths where !records.contains(where: { Self.lookup(path[...], in: $0) != nil }) {
-            throw ValidationError(Self.unknownFieldMessage(path, records: records))
+        for path in fields.paths {
+            let reaches = records.map { Self.reach(path[...], in: $0) }
+            // A path that meets only nulls cannot be checked, so it is taken, unless a record
+            // shows the members there are and the path is not among them.
+            guard reaches.contains(.found) || (reaches.contains(.null) && !reaches.contains(.missing)) else {
+                throw ValidationError(Self.unknownFieldMessage(path, records: records))
+            }
+        }
+    }
+
+    /// How far a path gets in a record: to its end, to a null on the way, or nowhere.
+    private enum Reach { case found, null, missing }
+
+    private static func reach(_ path: ArraySlice<String>, in value: JSONValue) -> Reach {
+        guard let name = path.first else { return .found }
+        switch value {
+        case .object(let members):
+            return members[name].map { reach(path.dropFirst(), in: $0) } ?? .missing
+        case .array(let items):
+            let reaches = items.map { reach(path, in: $0) }
+            if reaches.contains(.found) { return .found }
+            return reaches.isEmpty || reaches.contains(.missing) ? .missing : .null
+        case .null:
+            return .null
+        default:
+            return .missing
         }
     }
 

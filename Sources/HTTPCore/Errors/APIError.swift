@@ -196,10 +196,12 @@ extension APIError {
         public var payload: JSONValue?
         /// An API-specific status that the SDK mapped (for example Markbook's `ERROR:...`).
         public var rawStatus: String?
-        /// Whether an earlier attempt of this call may have been applied before the attempt this
-        /// error describes: the client repeated a write after a 500, 502 or 504, or after the
-        /// connection failed once the request was sent. A refusal such as a 404 or 412 may then be
-        /// the server's answer to that earlier attempt's effect, not a sign the write never landed.
+        /// Whether an earlier attempt of this call may have been applied before what this error
+        /// describes: the client repeated a write after a 500, 502 or 504, or after the connection
+        /// failed once the request was sent, or ended the call with an error of its own (its
+        /// deadline, a `Retry-After` too long to wait) after such an attempt. A refusal such as a
+        /// 404 or 412 may then be the server's answer to that attempt's effect, not a sign the
+        /// write never landed.
         public var earlierAttemptMayHaveBeenApplied = false
         /// What a list walk had collected when it stopped with this error; read it with
         /// ``APIError/partialList(of:)``.

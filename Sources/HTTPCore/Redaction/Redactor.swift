@@ -118,7 +118,7 @@ public struct Redactor: Sendable, Hashable {
             if secretHeaders.contains(field.name) {
                 redacted[index] = HTTPField(name: field.name, value: Self.placeholder)
             } else if Self.urlFields.contains(field.name) {
-                let value = redact(urlsIn: field.value)
+                let value = field.name == .link ? redact(linkTargetsIn: field.value) : redact(urlString: field.value)
                 if value != field.value { redacted[index] = HTTPField(name: field.name, value: value) }
             }
         }
@@ -127,15 +127,18 @@ public struct Redactor: Sendable, Hashable {
 
     private static let urlFields: Set<HTTPField.Name> = [.location, .contentLocation, .refresh, .link]
 
-    /// A field value with each URL in it redacted: the targets between `<` and `>` of a `Link`,
-    /// or the whole value (a `Refresh`'s `url=` comes last, so its query runs to the end).
-    private func redact(urlsIn value: String) -> String {
-        guard value.contains("<") else { return redact(urlString: value) }
+    /// A `Link` value with each target between `<` and `>` redacted; text after a `<` that is
+    /// never closed is redacted as one URL.
+    private func redact(linkTargetsIn value: String) -> String {
         var result = ""
         var rest = Substring(value)
-        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-            result += rest[...open] + redact(urlString: String(rest[rest.index(after: open)..<close]))
-            rest = rest[close...]
+        while let open = rest.firstIndex(of: "<") {
+            let target = rest[rest.index(after: open)...]
+            guard let close = target.firstIndex(of: ">") else {
+                return result + rest[...open] + redact(urlString: String(target))
+            }
+            result += rest[...open] + redact(urlString: String(target[..<close]))
+            rest = target[close...]
         }
         return result + rest
     }

@@ -47,7 +47,9 @@ struct RedirectStage: Middleware {
                 error.requestMayHaveBeenSent = true
                 throw error
             }
-            result.isAfterRedirectToGET = redirectedToGET
+            // A write redirected to a GET that is not followed was handled all the same.
+            result.isAfterRedirectToGET =
+                redirectedToGET || handledWrite(request, hop.request, result, redirectedToGET, context)
             // Most answers are decided without working out the request's URL, which costs a parse.
             guard policy.mayFollow(result.response) else { return result }
             switch policy.decide(
@@ -58,10 +60,6 @@ struct RedirectStage: Middleware {
                 redirectsSoFar: redirects
             ) {
             case .deliver:
-                // A write redirected to a GET that is not followed was handled all the same.
-                if handledWrite(request, hop.request, result, redirectedToGET, context) {
-                    result.isAfterRedirectToGET = true
-                }
                 return result
             case .refuse(let error):
                 guard handledWrite(request, hop.request, result, redirectedToGET, context) else { throw error }

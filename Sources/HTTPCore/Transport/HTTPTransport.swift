@@ -78,8 +78,9 @@ public struct TransportResponse: Sendable {
     /// transport returns, and on every answer that leaves retry.
     public var replay: ReplayRequest?
     /// Whether this answers the GET a redirect turned the request into (a 303, or a 301 or 302
-    /// after a POST): the server handled the original request before redirecting, so a write
-    /// must not be sent again whatever this answer says.
+    /// after a POST), or is such a redirect to a write that is not followed: the server handled
+    /// the original request before redirecting, so a write must not be sent again whatever this
+    /// answer says.
     var isAfterRedirectToGET = false
     /// The credential values the request that drew this error answer carried, so the error made
     /// from it can be scrubbed of any the server quotes back; empty on a success.
