@@ -210,8 +210,8 @@ struct OutputFormatter {
             var converted: [String: JSONValue] = [:]
             for (key, member) in members {
                 var member = swiftKeyed(member)
-                if key.hasSuffix("_at"), let text = member.stringValue, let date = Date(iso8601Timestamp: text) {
-                    member = .string(inUserZone(text, date))
+                if key.hasSuffix("_at"), let text = member.stringValue, let shown = inUserZone(text) {
+                    member = .string(shown)
                 }
                 converted[Self.swiftName(key)] = member
             }
@@ -221,16 +221,18 @@ struct OutputFormatter {
         }
     }
 
-    /// `text`, the ISO 8601 time `date`, in the user's zone, with the fraction of a second it
-    /// was written with: Basecamp's milliseconds order events within one second, and parsing them
-    /// into a `Date` and back could round one off.
-    private func inUserZone(_ text: String, _ date: Date) -> String {
-        guard let dot = text.firstIndex(of: ".") else { return context.dates.iso8601(date) }
-        let fraction = text[text.index(after: dot)...].prefix(while: \.isNumber)
-        // The whole second is read from the text without its fraction, which a `Date` could round up.
-        guard !fraction.isEmpty, let second = Date(iso8601Timestamp: String(text[..<dot] + text[fraction.endIndex...]))
-        else { return context.dates.iso8601(date) }
+    /// `text`, an ISO 8601 time, in the user's zone, with the fraction of a second it was written
+    /// with: Basecamp's milliseconds order events within one second, and parsing them into a
+    /// `Date` and back could round one off. `nil` when `text` is no such time.
+    private func inUserZone(_ text: String) -> String? {
+        let dot = text.firstIndex(of: ".")
+        let fraction = dot.map { text[text.index(after: $0)...].prefix(while: \.isNumber) } ?? ""
+        // The whole second is read from the text without its fraction, so it is never rounded up.
+        guard dot == nil || !fraction.isEmpty,
+            let second = Date(iso8601Timestamp: dot.map { String(text[..<$0] + text[fraction.endIndex...]) } ?? text)
+        else { return nil }
         let whole = context.dates.iso8601(second)
+        guard !fraction.isEmpty else { return whole }
         // `YYYY-MM-DDTHH:MM:SS` is 19 characters; the offset follows.
         let seconds = whole.index(whole.startIndex, offsetBy: 19, limitedBy: whole.endIndex) ?? whole.endIndex
         return whole[..<seconds] + "." + fraction + whole[seconds...]

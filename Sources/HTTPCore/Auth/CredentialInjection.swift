@@ -65,8 +65,8 @@ extension AuthorizedRequest {
     }
 
     private static func decodedName(of pair: Substring) -> String {
-        let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let spaced = name.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        PercentEncoding.decodeFormComponent(
+            pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        )
     }
 }

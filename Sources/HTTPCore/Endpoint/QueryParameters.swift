@@ -158,6 +158,13 @@ package enum PercentEncoding {
         return spaceAsPlus ? encoded.replacingOccurrences(of: "%20", with: "+") : encoded
     }
 
+    /// Decodes one name or value of a query or form body: `+` is a space, then `%XX` escapes are
+    /// undone (left as written when they are malformed).
+    package static func decodeFormComponent(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
     /// Encodes one path segment, so `a/b c` becomes `a%2Fb%20c`.
     package static func encodePathSegment(_ text: String) -> String {
         encode(text)

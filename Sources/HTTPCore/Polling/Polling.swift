@@ -17,9 +17,9 @@ extension Client {
     ///
     /// A failed poll waits the longer of `interval` and the backoff of
     /// ``PollOptions/backoff`` (default: the operation's or the client's retry policy), and at
-    /// least the failure's `Retry-After` (up to an hour), and polls again; set ``PollOptions/throwsErrors`` to
-    /// end the sequence with the error instead, or
-    /// iterate ``Polling/results`` to see every failure. A `usage` error (the endpoint cannot
+    /// least the failure's `Retry-After` (up to an hour), and polls again; set
+    /// ``PollOptions/throwsErrors`` to end the sequence with the error instead, or iterate
+    /// ``Polling/results`` to see every failure. A `usage` error (the endpoint cannot
     /// be sent at all) always ends the sequence. Cancelling the task ends it quietly. Waiting
     /// uses the client's ``TimeSource``, so tests run on a test clock.
     public func poll<Value: Sendable & Equatable>(

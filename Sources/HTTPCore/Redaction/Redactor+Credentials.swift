@@ -35,8 +35,7 @@ extension Redactor {
         text.split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, isSecret(String(parts[0])) else { return nil }
-            let spaced = parts[1].replacingOccurrences(of: "+", with: " ")
-            return spaced.removingPercentEncoding ?? spaced
+            return PercentEncoding.decodeFormComponent(parts[1])
         }
     }
 }

@@ -48,8 +48,8 @@ struct RedirectStage: Middleware {
                 throw error
             }
             // A write redirected to a GET that is not followed was handled all the same.
-            result.isAfterRedirectToGET =
-                redirectedToGET || handledWrite(request, hop.request, result, redirectedToGET, context)
+            let handled = handledWrite(request, hop.request, result, redirectedToGET, context)
+            result.isAfterRedirectToGET = redirectedToGET || handled
             // Most answers are decided without working out the request's URL, which costs a parse.
             guard policy.mayFollow(result.response) else { return result }
             switch policy.decide(
@@ -62,7 +62,7 @@ struct RedirectStage: Middleware {
             case .deliver:
                 return result
             case .refuse(let error):
-                guard handledWrite(request, hop.request, result, redirectedToGET, context) else { throw error }
+                guard handled else { throw error }
                 throw ErrorMapping.outcomeUnknown(APIError.Details(message: error.message, cause: error))
             case .follow(let nextRequest, let nextBody, let target):
                 // Credentials an auth strategy put in a form body cannot be stripped as headers

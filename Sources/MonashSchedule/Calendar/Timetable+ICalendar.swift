@@ -44,15 +44,15 @@ extension Timetable {
         }
         // The API promises no order, so classes starting together are put in one of the file's own:
         // the same week always gives the same text, and a feed sees no change where there is none.
-        let classes = classes.sorted {
-            ($0.start, uidBase(for: $0), $0.end, $0.room, $0.campus, $0.lecturer)
-                < ($1.start, uidBase(for: $1), $1.end, $1.room, $1.campus, $1.lecturer)
+        let classes = classes.map { (session: $0, base: uidBase(for: $0)) }.sorted {
+            ($0.session.start, $0.base, $0.session.end, $0.session.room, $0.session.campus, $0.session.lecturer)
+                < ($1.session.start, $1.base, $1.session.end, $1.session.room, $1.session.campus, $1.session.lecturer)
         }
         // RFC 5545 wants at least one component, so an empty week carries the campus zone even
         // when its times would be in UTC.
         if options.times == .zoned || classes.isEmpty {
-            let starts = classes.map(\.start)
-            let ends = classes.map { max($0.start, $0.end) }
+            let starts = classes.map(\.session.start)
+            let ends = classes.map { max($0.session.start, $0.session.end) }
             let span = (starts.min() ?? options.stamp)...(ends.max() ?? options.stamp)
             ICalendarTimeZone.component(timeZone, covering: span, into: &text)
         }
@@ -60,8 +60,7 @@ extension Timetable {
         // passed over, so every UID stays unique (RFC 5545 §3.8.4.7).
         var taken: Set<String> = []
         var repeats: [String: Int] = [:]
-        for session in classes {
-            let base = uidBase(for: session)
+        for (session, base) in classes {
             var seen = repeats[base, default: 0]
             var uid: String
             repeat {
