@@ -93,6 +93,11 @@ public struct BasecampOperation: Sendable, Hashable, Identifiable {
     /// Whether the list is paged through `Link` headers.
     public var isPaginated: Bool { pagination != nil }
 
+    /// Whether each page holds the list inside an object, beside other members (a person's
+    /// progress: the person, then the events); read it whole with
+    /// ``AccountClient/performEnveloped(_:pathParameters:query:options:)``.
+    public var listsInsideObject: Bool { pagination?.itemsKey != nil }
+
     /// Name, service, idempotency, retry and pagination, as sent with every call; derived from the
     /// operation's own fields.
     public var metadata: OperationMetadata {
@@ -262,6 +267,10 @@ extension AccountClient {
     /// Like ``perform(_:pathParameters:query:body:)`` for a paginated operation, walking its
     /// pages lazily as an async sequence of JSON items.
     ///
+    /// For an operation whose pages hold the list inside an object
+    /// (``BasecampOperation/listsInsideObject``) the items are the list's; the rest of the object
+    /// is read with ``performEnveloped(_:pathParameters:query:options:)``.
+    ///
     /// - Throws: ``APIError/usage(_:)`` for a missing parameter or an operation that is not
     ///   paginated.
     public func performPaginated(
@@ -270,18 +279,57 @@ extension AccountClient {
         query: [(name: String, value: String)] = [],
         options: PaginationOptions? = nil
     ) throws -> Paginated<JSONValue> {
+        context.paginate(try listEndpoint(operation, pathParameters: pathParameters, query: query), options: options)
+    }
+
+    /// Walks the pages of an operation whose pages hold the list inside an object
+    /// (`GetPersonProgress`: the person, then a page of events) and returns the first page's
+    /// object, its list holding every item fetched.
+    ///
+    /// - Parameter options: Limits (`maxItems`, `maxPages`) and one `page`; `nil` uses the
+    ///   client's `maxPages`.
+    /// - Throws: ``APIError/usage(_:)`` for a missing parameter or an operation whose list is
+    ///   not inside an object; any other ``APIError`` from a page, which after some pages carries
+    ///   the items fetched so far (``APIError/partialList(of:)`` with `JSONValue`).
+    public func performEnveloped(
+        _ operation: BasecampOperation,
+        pathParameters: [String: String] = [:],
+        query: [(name: String, value: String)] = [],
+        options: PaginationOptions? = nil
+    ) async throws -> EnvelopedList<JSONValue> {
+        guard let key = operation.pagination?.itemsKey else {
+            throw APIError.usage("\(operation.id) does not send its list inside an object.")
+        }
+        return try await context.collectEnvelopes(
+            try listEndpoint(operation, pathParameters: pathParameters, query: query),
+            options: options,
+            maxItems: nil,
+            items: { (envelope: JSONValue) in envelope[key]?.arrayValue ?? [] },
+            replacingItems: { envelope, items in
+                if case .object(var members) = envelope {
+                    members[key] = .array(items)
+                    envelope = .object(members)
+                }
+            }
+        )
+    }
+
+    private func listEndpoint(
+        _ operation: BasecampOperation,
+        pathParameters: [String: String],
+        query: [(name: String, value: String)]
+    ) throws -> Endpoint<[JSONValue]> {
         guard operation.isPaginated else {
             throw APIError.usage("\(operation.id) is not a paginated operation.")
         }
         let single = try endpoint(operation, pathParameters: pathParameters, query: query, body: nil)
-        var list = Endpoint<[JSONValue]>(
+        return Endpoint<[JSONValue]>(
             single.method,
             single.path,
             query: single.query,
+            headers: single.headers,
             operation: single.operation
         )
-        list.headers = single.headers
-        return context.paginate(list, options: options)
     }
 
     func endpoint(

@@ -13,7 +13,7 @@ struct APICommand: BasecampSubcommand {
         discussion: """
             Parameters go by their Spec names, path or query alike: --param projectId=2085958504. Repeat --param for a list parameter (--param assignee_ids[]=1 --param assignee_ids[]=2).
             The body is --body '{"content":"Buy milk"}', --body @todo.json or --body - (stdin); it is sent as given, so the server's own validation answers (exit 9).
-            Lists are walked to the end (--limit N or --max-pages N stops early and says so on stderr, --page N fetches one page).
+            Lists are walked to the end (--limit N or --max-pages N stops early and says so on stderr, --page N fetches one page); a list sent inside an object (GetPersonProgress: the person and their events) prints that object, its list holding every page's items.
             The output is the API's JSON as sent (snake_case keys), unlike the service commands' --json, which uses the SDK's field names; --format and --fields work on it the same way. An answer without a body prints nothing.
 
             Examples:
@@ -102,6 +102,23 @@ struct APICommand: BasecampSubcommand {
         query: [(name: String, value: String)],
         body requestBody: RequestBody?
     ) async throws {
+        if operation.listsInsideObject {
+            let walk = try await runner.collectEnvelope(
+                operation,
+                on: account,
+                path: path,
+                query: query,
+                limit: listing.limit,
+                page: listing.page
+            )
+            // A walk stopped by an error keeps only the items fetched so far.
+            try context.printJSON(walk.value ?? JSONValue.array(walk.result.items))
+            if let stopped = walk.stopped { throw stopped }
+            if walk.result.meta.truncated {
+                context.note(runner.truncationNote(walk.result.meta, shown: walk.result.items.count))
+            }
+            return
+        }
         if operation.isPaginated {
             let (result, stopped) = try await runner.collect(
                 operation,

@@ -79,6 +79,24 @@ struct OperationRunner {
     ) async throws {
         let output = OutputFormatter(context: context)
 
+        if operation.listsInsideObject {
+            let walk = try await collectEnvelope(
+                operation,
+                on: account,
+                path: call.pathValues,
+                query: query,
+                limit: call.listing?.limit,
+                page: call.listing?.page,
+                inProject: call.scope?.project
+            )
+            if let value = walk.value {
+                try output.enveloped(value, operation: operation)
+            } else {
+                try output.list(walk.result.items, operation: operation)
+            }
+            try finishList(walk.result, shown: walk.result.items.count, stopped: walk.stopped)
+            return
+        }
         if operation.isPaginated, let project = call.scope?.project {
             let list = try await collect(
                 operation,

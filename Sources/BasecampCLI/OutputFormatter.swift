@@ -52,6 +52,20 @@ struct OutputFormatter {
         context.print(table)
     }
 
+    /// An object holding a list (a person's progress): in `--json` the object as it is; for
+    /// people, its other members as a record, then the list as a table.
+    func enveloped(_ value: JSONValue, operation: BasecampOperation) throws {
+        guard !context.outputsJSON, let key = operation.pagination?.itemsKey, case .object(var members) = value
+        else {
+            try record(value)
+            return
+        }
+        let items = members.removeValue(forKey: key)?.arrayValue ?? []
+        try record(.object(members))
+        context.print("")
+        try list(items, operation: operation)
+    }
+
     func done(_ operation: BasecampOperation, status: Int) throws {
         if context.outputsJSON {
             try context.printJSON(["operation": JSONValue.string(operation.id), "status": .integer(status)])

@@ -24,15 +24,20 @@ struct ServiceEmitter {
 
     /// The element type of a paginated list.
     func itemType(_ operation: OperationModel) -> TypeRef? {
-        guard let pagination = operation.pagination, case .value(let type) = operation.response else { return nil }
+        guard operation.pagination != nil, case .value(let type) = operation.response else { return nil }
         if case .array(let element) = type { return element }
-        if let key = pagination.itemsKey, case .ref(let name) = type, let schema = model.schema(named: name),
-            case .object(let properties) = schema.kind,
-            let property = properties.first(where: { $0.jsonName == key }), case .array(let element) = property.type
-        {
-            return element
-        }
+        if let envelope = envelope(operation), case .array(let element) = envelope.list.type { return element }
         return nil
+    }
+
+    /// For a list each page sends inside an object (`GetPersonProgress`: the person, then the
+    /// events): that object's schema name and the property holding the list.
+    func envelope(_ operation: OperationModel) -> (name: String, list: PropertyModel)? {
+        guard let key = operation.pagination?.itemsKey, case .value(.ref(let name)) = operation.response,
+            let schema = model.schema(named: name), case .object(let properties) = schema.kind,
+            let property = properties.first(where: { $0.jsonName == key })
+        else { return nil }
+        return (name, property)
     }
 
     func queryParameters(_ operation: OperationModel) -> [ParameterModel] {
@@ -246,12 +251,26 @@ struct ServiceEmitter {
         if let item = itemType(operation) {
             let element = types.swiftType(item)
             let signature = (declarations + ["maxItems: Int? = nil"]).joined(separator: ", ")
-            method(
-                "public func \(operation.swiftName)(\(signature)) async throws -> ListResult<\(element)>",
-                extra: [("maxItems", "Stop after this many items; `nil` fetches every page (up to `maxPages`).")],
-                docTail: "\n- Returns: Every item, with `meta.totalCount` and `meta.truncated`.\n- Throws: `APIError`.",
-                body: "try await context.collect(\(endpoint), maxItems: maxItems)"
-            )
+            let maxItems = ("maxItems", "Stop after this many items; `nil` fetches every page (up to `maxPages`).")
+            if let envelope = envelope(operation) {
+                let type = types.swiftType(.ref(envelope.name))
+                let list = envelope.list.swiftName
+                method(
+                    "public func \(operation.swiftName)(\(signature)) async throws -> EnvelopedList<\(type)>",
+                    extra: [maxItems],
+                    docTail: "\n- Returns: The object as the first page sent it, its `\(list)` holding every item "
+                        + "fetched, with `meta.totalCount` and `meta.truncated`.\n- Throws: `APIError`.",
+                    body: "try await context.collect(\(endpoint), in: \\\(type).\(list), maxItems: maxItems)"
+                )
+            } else {
+                method(
+                    "public func \(operation.swiftName)(\(signature)) async throws -> ListResult<\(element)>",
+                    extra: [maxItems],
+                    docTail: "\n- Returns: Every item, with `meta.totalCount` and `meta.truncated`."
+                        + "\n- Throws: `APIError`.",
+                    body: "try await context.collect(\(endpoint), maxItems: maxItems)"
+                )
+            }
             writer.line()
             let streaming = (declarations + ["options: PaginationOptions? = nil"]).joined(separator: ", ")
             method(

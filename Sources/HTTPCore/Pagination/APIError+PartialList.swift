@@ -20,8 +20,9 @@ extension APIError {
         details.partialList as? ListResult<Item>
     }
 
-    /// The same error carrying `partial` for ``partialList(of:)``.
-    func withPartialList<Item: Sendable>(_ partial: ListResult<Item>) -> APIError {
+    /// The same error carrying `partial` for ``partialList(of:)``, for a walk of your own that
+    /// stops after some pages and should not lose what they held.
+    public func withPartialList<Item: Sendable>(_ partial: ListResult<Item>) -> APIError {
         var copy = self
         copy.details.partialList = partial
         return copy

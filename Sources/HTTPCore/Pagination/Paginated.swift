@@ -38,6 +38,36 @@ extension Client {
                 }
             }
         }
+        return walk(endpoint, options: options)
+    }
+
+    /// Walks a paginated list whose every page is one object holding the list beside other
+    /// members (a report: the person it is about, then a page of events), handing out each
+    /// page's object whole, one item a page.
+    ///
+    /// Pages are fetched, guarded and reported as ``paginate(_:options:)`` does; the
+    /// endpoint's decoder reads each page, and `itemsKey` is not used, so the operation's
+    /// metadata goes out as the operation declares it. `maxItems` counts pages here.
+    public func paginateWhole<Page: Decodable & Sendable>(
+        _ endpoint: Endpoint<Page>,
+        options: PaginationOptions = PaginationOptions()
+    ) -> Paginated<Page> {
+        let page = endpoint.decoder
+        var pages = Endpoint<[Page]>(
+            endpoint.method,
+            endpoint.path,
+            query: endpoint.query,
+            headers: endpoint.headers,
+            body: endpoint.body,
+            operation: endpoint.operation,
+            decoder: ResponseDecoder { body, response, json in [try page.decode(body, response, json)] }
+        )
+        pages.deadline = endpoint.deadline
+        return walk(pages, options: options)
+    }
+
+    private func walk<Item: Sendable>(_ endpoint: Endpoint<[Item]>, options: PaginationOptions) -> Paginated<Item> {
+        var endpoint = endpoint
         if let page = options.page {
             endpoint.query.items.removeAll { $0.name == options.pageParameter }
             endpoint.query.append(options.pageParameter, page)

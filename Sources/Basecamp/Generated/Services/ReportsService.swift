@@ -68,10 +68,18 @@ public struct ReportsService: Sendable {
     /// - Parameters:
     ///   - personID: The `personId` path parameter.
     ///   - maxItems: Stop after this many items; `nil` fetches every page (up to `maxPages`).
-    /// - Returns: Every item, with `meta.totalCount` and `meta.truncated`.
+    /// - Returns: The object as the first page sent it, its `events` holding every item fetched, with `meta.totalCount`
+    ///   and `meta.truncated`.
     /// - Throws: `APIError`.
-    public func getPersonProgress(personID: Int64, maxItems: Int? = nil) async throws -> ListResult<TimelineEvent> {
-        try await context.collect(getPersonProgressEndpoint(personID: personID), maxItems: maxItems)
+    public func getPersonProgress(
+        personID: Int64,
+        maxItems: Int? = nil
+    ) async throws -> EnvelopedList<GetPersonProgressResponse> {
+        try await context.collect(
+            getPersonProgressEndpoint(personID: personID),
+            in: \GetPersonProgressResponse.events,
+            maxItems: maxItems
+        )
     }
 
     /// Get person progress.

@@ -1,0 +1,25 @@
+import HTTPCore
+
+/// A list the API sends inside an object on every page, collected across the pages.
+///
+/// A person's progress report is one: each page holds the person and a page of their events.
+///
+/// ```swift
+/// let progress = try await account.reports.getPersonProgress(personID: 42)
+/// print(progress.value.person.name, progress.value.events.count, progress.meta.truncated)
+/// ```
+public struct EnvelopedList<Envelope: Sendable>: Sendable {
+    /// The object as the first page sent it, its list holding every item fetched from every page.
+    public var value: Envelope
+    /// Total count, truncation and page count of the list.
+    public var meta: ListMeta
+
+    /// Creates a result.
+    public init(value: Envelope, meta: ListMeta) {
+        self.value = value
+        self.meta = meta
+    }
+}
+
+extension EnvelopedList: Equatable where Envelope: Equatable {}
+extension EnvelopedList: Hashable where Envelope: Hashable {}
