@@ -41,8 +41,10 @@ extension AccountContext {
         )
         var walk = options ?? PaginationOptions(maxPages: basecamp.config.maxPages)
         let limit = [maxItems, walk.maxItems].compactMap { $0 }.min()
-        // The walk would count envelopes, one a page; the limit counts the items inside them.
+        // The walk would count envelopes, one a page; the limit counts the items inside them, and
+        // no page past it is fetched, as a walk with `maxItems` fetches none.
         walk.maxItems = nil
+        if limit != nil { walk.prefetch = false }
 
         var first: Envelope?
         var collected: [Item] = []

@@ -102,15 +102,15 @@ struct APICommand: BasecampSubcommand {
         query: [(name: String, value: String)],
         body requestBody: RequestBody?
     ) async throws {
+        let list = OperationRunner.ListCall(
+            operation: operation,
+            path: path,
+            query: query,
+            limit: listing.limit,
+            page: listing.page
+        )
         if operation.listsInsideObject {
-            let walk = try await runner.collectEnvelope(
-                operation,
-                on: account,
-                path: path,
-                query: query,
-                limit: listing.limit,
-                page: listing.page
-            )
+            let walk = try await runner.collectEnvelope(list, on: account)
             // A walk stopped by an error keeps only the items fetched so far.
             try context.printJSON(walk.value ?? JSONValue.array(walk.result.items))
             if let stopped = walk.stopped { throw stopped }
@@ -120,14 +120,7 @@ struct APICommand: BasecampSubcommand {
             return
         }
         if operation.isPaginated {
-            let (result, stopped) = try await runner.collect(
-                operation,
-                on: account,
-                path: path,
-                query: query,
-                limit: listing.limit,
-                page: listing.page
-            )
+            let (result, stopped) = try await runner.collect(list, on: account)
             try context.printJSON(JSONValue.array(result.items))
             if let stopped { throw stopped }
             // The output is always JSON, so the only place to say the list was cut short is stderr.

@@ -21,26 +21,23 @@ extension OperationRunner {
     /// With `project`, the filter is applied before the limit, as for any list, so the walk
     /// reads every page `--max-pages` allows.
     func collectEnvelope(
-        _ operation: BasecampOperation,
+        _ list: ListCall,
         on account: AccountClient,
-        path: [String: String],
-        query: [(name: String, value: String)],
-        limit: Int?,
-        page: Int?,
         inProject project: Int64? = nil
-    ) async throws -> EnvelopeWalk {
+    ) async throws
+        -> EnvelopeWalk
+    {
+        let (operation, limit, page) = (list.operation, list.limit, list.page)
         guard let key = operation.pagination?.itemsKey else {
             throw APIError.usage("\(operation.id) does not send its list inside an object.")
         }
-        var options = PaginationOptions(maxItems: project == nil ? limit : nil, page: page)
-        if let maxPages = root.maxPages { options.maxPages = maxPages }
         let whole: EnvelopedList<JSONValue>
         do {
             whole = try await account.performEnveloped(
                 operation,
-                pathParameters: path,
-                query: query,
-                options: options
+                pathParameters: list.path,
+                query: list.query,
+                options: options(for: list, limitingItems: project == nil)
             )
         } catch let error as APIError {
             guard var partial = error.partialList(of: JSONValue.self) else { throw error }

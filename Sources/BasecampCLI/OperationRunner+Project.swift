@@ -18,18 +18,15 @@ extension OperationRunner {
     ///
     /// The filter is applied before the limit, page by page: `--limit 5` means five of the
     /// project's items, however many of the account's come first.
-    func collect(
-        _ operation: BasecampOperation,
-        on account: AccountClient,
-        path: [String: String],
-        query: [(name: String, value: String)],
-        limit: Int?,
-        page: Int?,
-        inProject project: Int64
-    ) async throws -> ProjectList {
-        var options = PaginationOptions(page: page)
-        if let maxPages = root.maxPages { options.maxPages = maxPages }
-        let pages = try account.performPaginated(operation, pathParameters: path, query: query, options: options).pages
+    func collect(_ list: ListCall, on account: AccountClient, inProject project: Int64) async throws -> ProjectList {
+        let (limit, page) = (list.limit, list.page)
+        let pages = try account.performPaginated(
+            list.operation,
+            pathParameters: list.path,
+            query: list.query,
+            options: options(for: list, limitingItems: false)
+        )
+        .pages
         var kept: [JSONValue] = []
         var pageCount = 0
         var sawItems = false

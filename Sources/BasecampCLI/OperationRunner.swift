@@ -78,17 +78,16 @@ struct OperationRunner {
         body: RequestBody?
     ) async throws {
         let output = OutputFormatter(context: context)
+        let list = ListCall(
+            operation: operation,
+            path: call.pathValues,
+            query: query,
+            limit: call.listing?.limit,
+            page: call.listing?.page
+        )
 
         if operation.listsInsideObject {
-            let walk = try await collectEnvelope(
-                operation,
-                on: account,
-                path: call.pathValues,
-                query: query,
-                limit: call.listing?.limit,
-                page: call.listing?.page,
-                inProject: call.scope?.project
-            )
+            let walk = try await collectEnvelope(list, on: account, inProject: call.scope?.project)
             if let value = walk.value {
                 try output.enveloped(value, operation: operation)
             } else {
@@ -98,29 +97,14 @@ struct OperationRunner {
             return
         }
         if operation.isPaginated, let project = call.scope?.project {
-            let list = try await collect(
-                operation,
-                on: account,
-                path: call.pathValues,
-                query: query,
-                limit: call.listing?.limit,
-                page: call.listing?.page,
-                inProject: project
-            )
-            if list.foundOnlyOthers { throw Self.notInProject(operation, project: project) }
-            try output.list(list.result.items, operation: operation)
-            try finishList(list.result, shown: list.result.items.count, stopped: list.stopped)
+            let kept = try await collect(list, on: account, inProject: project)
+            if kept.foundOnlyOthers { throw Self.notInProject(operation, project: project) }
+            try output.list(kept.result.items, operation: operation)
+            try finishList(kept.result, shown: kept.result.items.count, stopped: kept.stopped)
             return
         }
         if operation.isPaginated {
-            let (result, stopped) = try await collect(
-                operation,
-                on: account,
-                path: call.pathValues,
-                query: query,
-                limit: call.listing?.limit,
-                page: call.listing?.page
-            )
+            let (result, stopped) = try await collect(list, on: account)
             try output.list(result.items, operation: operation)
             try finishList(result, shown: result.items.count, stopped: stopped)
             return
@@ -157,25 +141,35 @@ struct OperationRunner {
         }
     }
 
+    /// One list to walk: the operation, its parameters, and the `--limit` and `--page` asked for.
+    struct ListCall {
+        var operation: BasecampOperation
+        var path: [String: String]
+        var query: [(name: String, value: String)]
+        var limit: Int?
+        var page: Int?
+    }
+
+    /// The walk's limits: `limit` items (when the walk applies it) and one `page`, with `--max-pages`.
+    func options(for list: ListCall, limitingItems: Bool = true) -> PaginationOptions {
+        var options = PaginationOptions(maxItems: limitingItems ? list.limit : nil, page: list.page)
+        if let maxPages = root.maxPages { options.maxPages = maxPages }
+        return options
+    }
+
     /// Every page (or the one `page` asks for), up to `limit` items. When the walk stops with an
     /// error after some pages (a page failed, a next link was refused), the items fetched so far
     /// come back with that error, so they can be printed before it.
     func collect(
-        _ operation: BasecampOperation,
-        on account: AccountClient,
-        path: [String: String],
-        query: [(name: String, value: String)],
-        limit: Int?,
-        page: Int?
+        _ list: ListCall,
+        on account: AccountClient
     ) async throws -> (ListResult<JSONValue>, stopped: APIError?) {
-        var options = PaginationOptions(maxItems: limit, page: page)
-        if let maxPages = root.maxPages { options.maxPages = maxPages }
         do {
             let result = try await account.performPaginated(
-                operation,
-                pathParameters: path,
-                query: query,
-                options: options
+                list.operation,
+                pathParameters: list.path,
+                query: list.query,
+                options: options(for: list)
             )
             .collect()
             return (result, nil)

@@ -76,8 +76,7 @@ public struct BasecampSandboxModule: SandboxModule {
     ///   - rejectedTokens: Bearer tokens to refuse with `401`.
     ///   - authorization: The authorization servers to mount; a default one unless given.
     /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged,
-    ///   was written by another layout of the sandbox, or could not be written back; the file is
-    ///   never replaced.
+    ///   is of another layout, or could not be written back; the file is never replaced.
     public init(
         basePath: String = defaultBasePath,
         stateFile: URL,

@@ -66,6 +66,7 @@ struct SharedSandboxState {
             var request = URLRequest(url: try #require(URL(string: base + path)))
             request.httpMethod = method
             request.setValue("Bearer sandbox-token", forHTTPHeaderField: "Authorization")
+            request.setValue("WebhooksListenLifecycleTests (tests@example.com)", forHTTPHeaderField: "User-Agent")
             if let body {
                 request.httpBody = body.encoded()
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")

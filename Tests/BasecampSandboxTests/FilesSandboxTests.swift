@@ -24,7 +24,12 @@ struct FilesSandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     private static func signedLogoPath(_ sandbox: Sandbox) async throws -> String {
         let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
-        let api = try Client(configuration: ClientConfiguration(baseURL: sandbox.basecampURL))
+        let api = try Client(
+            configuration: ClientConfiguration(
+                baseURL: sandbox.basecampURL,
+                userAgent: "BasecampSandboxTests (tests@example.com)"
+            )
+        )
         let redirect = try await api.response(
             Endpoint<Data>(
                 .get,
@@ -87,7 +92,12 @@ struct FilesSandboxTests {
             #expect(counts["/basecamp/_storage/\(BasecampSandboxSeed.companyLogoAttachmentSGID)"] == 1)
 
             // The API hop as the SDK makes it: credentials, no redirect followed.
-            let api = try Client(configuration: ClientConfiguration(baseURL: sandbox.basecampURL))
+            let api = try Client(
+                configuration: ClientConfiguration(
+                    baseURL: sandbox.basecampURL,
+                    userAgent: "BasecampSandboxTests (tests@example.com)"
+                )
+            )
             let redirect = try await api.response(
                 Endpoint<Data>(
                     .get,

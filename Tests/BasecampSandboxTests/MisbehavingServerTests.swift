@@ -70,7 +70,9 @@ struct MisbehavingServerTests {
         let module = BasecampSandboxModule(authorization: BasecampSandboxAuthorization(options: options))
         try await withBasecampSandbox(module: module) { sandbox in
             let metadata = sandbox.baseURL.appending(path: ".well-known/oauth-authorization-server")
-            let (body, response) = try await URLSession.shared.data(from: metadata)
+            var request = URLRequest(url: metadata)
+            request.setValue("MisbehavingServerTests (tests@example.com)", forHTTPHeaderField: "User-Agent")
+            let (body, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: body) }
 

@@ -89,13 +89,17 @@ struct SandboxBehaviourTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A request whose User-Agent is blank is refused with 400, before its token is read")
+    @Test("A request whose User-Agent is blank or names no contact is refused with 400, before its token is read")
     func userAgentRequired() async throws {
         try await withBasecampSandbox { sandbox in
             let path = "/\(accountID)/projects.json"
             let blank = try await sandbox.raw("GET", path, token: nil, headers: ["User-Agent": " "])
             #expect(blank.status == 400)
             #expect(blank.json?["error"]?.stringValue?.hasPrefix("User-Agent must name") == true)
+            for agent in ["MyApp/1.0", "curl/8.5.0", "(me@example.com)"] {
+                let anonymous = try await sandbox.raw("GET", path, token: nil, headers: ["User-Agent": agent])
+                #expect(anonymous.status == 400, "\(agent)")
+            }
             let named = try await sandbox.raw("GET", path, headers: ["User-Agent": "App (a@b.c)"])
             #expect(named.status == 200)
         }

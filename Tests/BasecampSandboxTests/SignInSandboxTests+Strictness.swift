@@ -95,6 +95,8 @@ extension SignInSandboxTests {
             let anonymous = try await raw(sandbox, ".well-known/oauth-protected-resource", agent: "")
             #expect(anonymous.status == 400)
             #expect(anonymous.body.contains("\"invalid_request\""))
+            let noContact = try await raw(sandbox, ".well-known/oauth-protected-resource", agent: "MyApp/1.0")
+            #expect(noContact.status == 400)
             #expect(try await raw(sandbox, ".well-known/oauth-protected-resource").status == 200)
         }
     }

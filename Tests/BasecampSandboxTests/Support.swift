@@ -73,6 +73,8 @@ extension Sandbox {
         let url = try #require(URL(string: base.absoluteString + pathAndQuery))
         var request = URLRequest(url: url)
         request.httpMethod = method
+        // Basecamp refuses a request whose User-Agent names no contact, as Foundation's own does not.
+        request.setValue("BasecampSandboxTests (tests@example.com)", forHTTPHeaderField: "User-Agent")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {

@@ -42,6 +42,8 @@ if arguments[1].hasPrefix("postgres://") {
 } else {
     store = FileCredentialStore(url: URL(fileURLWithPath: arguments[1]))
 }
+/// Basecamp, and so its sandbox, asks every request to name its app and a contact.
+let agent = "oauth-refresh-probe (tests@example.com)"
 let oauth = OAuthClient(
     registration: OAuthClientRegistration(
         clientID: arguments[2],
@@ -50,7 +52,7 @@ let oauth = OAuthClient(
         redirectURI: URL(string: "http://127.0.0.1:9/callback")
     ),
     server: AuthorizationServer(authorizationEndpoint: nil, tokenEndpoint: tokenURL, tokenRequestStyle: .legacyType),
-    network: OAuthNetwork(userAgent: "oauth-refresh-probe (tests@example.com)")
+    network: OAuthNetwork(userAgent: agent)
 )
 // Every task reads the stored credentials before the barrier, so all of them hold the same
 // expiring token however late a loaded machine runs a process past it.
@@ -58,7 +60,7 @@ var clients: [Client] = []
 for _ in 0..<tasks {
     let auth = oauth.refreshingAuth(store: store)
     _ = await auth.credentials
-    clients.append(try Client(configuration: ClientConfiguration(baseURL: apiURL, retry: .none, auth: auth)))
+    clients.append(try Client(configuration: ClientConfiguration(baseURL: apiURL, userAgent: agent, retry: .none, auth: auth)))
 }
 
 // Everyone starts the call at the same moment, so the refreshes would overlap without the lock.

@@ -34,7 +34,7 @@ struct AuthorizationRoutes: Sendable {
             try await answer(request, resourceFirst: true) { serverMetadata(request) }
         }
         router.get("oauth/authorize") { request, _ in
-            try await answer(request, resourceFirst: true) { authorize(request, on: .resourceFirst) }
+            try await answer(request, resourceFirst: true, fromBrowser: true) { authorize(request, on: .resourceFirst) }
         }
         router.post("oauth/token") { request, _ in
             try await answer(request, resourceFirst: true) { try await token(request, on: .resourceFirst) }
@@ -47,18 +47,21 @@ struct AuthorizationRoutes: Sendable {
         }
     }
 
-    /// What `handler` answers, or the OAuth error it throws, also for a request without a `User-Agent`;
-    /// a `resourceFirst` route answers `404` while that server is off, so clients fall back to Launchpad.
+    /// What `handler` answers, or the OAuth error it throws, also for a `User-Agent` naming no contact (a page for
+    /// browsers takes any); a `resourceFirst` route answers `404` while that server is off, as Launchpad is used.
     private func answer(
         _ request: Request,
         resourceFirst: Bool = false,
+        fromBrowser: Bool = false,
         _ handler: () async throws -> Response
     ) async throws -> Response {
         guard !resourceFirst || authorization.options.offersResourceFirstServer else {
             return Self.json(["error": "Not found."], status: .notFound)
         }
         do {
-            guard request.userAgent != nil else { throw OAuthRefusal("invalid_request", "Send a User-Agent.") }
+            guard fromBrowser || request.namesContact else {
+                throw OAuthRefusal("invalid_request", "Send a User-Agent naming your app and a contact.")
+            }
             return try await handler()
         } catch let refusal as OAuthRefusal {
             var headers: HTTPFields = [:]

@@ -17,9 +17,8 @@ final class AccountStore: Sendable {
 
     /// The account saved in `file`, or the seed when there is no file yet.
     ///
-    /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged or
-    ///   of another layout (one written before every kind was a ``Record`` included), or cannot
-    ///   be written.
+    /// - Throws: ``APISandbox/SandboxStateFileError`` when the file cannot be read, is damaged,
+    ///   is of another layout (from before every kind was a ``Record``), or cannot be written.
     init(stateFile file: SandboxStateFile) throws {
         files = BodyFiles(directory: URL(fileURLWithPath: file.url.path + ".files"))
         do {

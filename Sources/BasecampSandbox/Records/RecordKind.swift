@@ -55,9 +55,8 @@ enum RecordKind: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// How its events' kinds start (`todo` in `todo_created`); `nil` for a record that is not a
-    /// recording people follow: it has no events, comments, bookmarks or status changes, and
-    /// search does not find it.
+    /// How its events' kinds start (`todo` in `todo_created`); `nil` for a record people do not follow:
+    /// it has no events, comments, bookmarks or status changes, and search does not find it.
     var events: String? {
         switch self {
         case .message, .comment, .todolist, .todo, .document, .upload, .question: rawValue

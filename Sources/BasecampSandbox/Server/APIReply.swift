@@ -16,8 +16,7 @@ enum APIReply {
     }
 }
 
-/// A failure answered as Basecamp does: a status and `{"error": …}` (with field errors for 422);
-/// a `401` in plain text.
+/// A failure answered as Basecamp does: a status and `{"error": …}` (field errors for 422); a `401` in plain text.
 struct APIFailure: Error {
     var status: Int
     var message: String

@@ -6,8 +6,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The Basecamp API as the sandbox plays it: one Hummingbird route per Spec path, each looking
-/// its operation up in ``OperationTable``, behind Basecamp's token check, with its paging, ETags
-/// and request ids.
+/// its operation up in ``OperationTable``, behind Basecamp's checks, with paging, ETags, ids.
 @available(macOS 14, iOS 17, tvOS 17, *)
 final class BasecampServer: Sendable {
     /// The largest JSON body taken; files are streamed to ``files`` instead.
@@ -108,7 +107,7 @@ final class BasecampServer: Sendable {
                 response.headers[.retryAfter] = SandboxRateLimiter.retryAfter(wait)
                 return response
             }
-            guard request.userAgent != nil else { throw APIFailure(400, "User-Agent must name your app and a contact") }
+            guard request.namesContact else { throw APIFailure(400, "User-Agent must name your app and a contact") }
             // Any non-empty bearer token works but those rejected, or issued and then expired or revoked.
             guard let token = request.bearerToken else { throw APIFailure(401, "OAuth token required") }
             guard !rejectedTokens.contains(token) else { throw APIFailure(401, "OAuth token invalid") }
@@ -171,4 +170,9 @@ final class BasecampServer: Sendable {
             return "basecamp-\(count)"
         }
     }
+}
+
+extension Request {
+    /// Whether the `User-Agent` names an app and a contact, as Basecamp asks of every request.
+    var namesContact: Bool { userAgent.flatMap { try? BasecampUserAgent($0) } != nil }
 }

@@ -4,11 +4,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Downloads as Basecamp serves them: a `download_url` names the storage host, the same path
-/// on the API (credentials required) redirects to a signed URL on the storage host, which
-/// refuses credentials, serves `Range` requests and validates them with the blob's ETag. A
-/// signed URL is short-lived, so a client that keeps one to resume with later meets the `403`
-/// it would meet at Basecamp.
+/// Downloads as Basecamp serves them: a `download_url` names the storage host, the same path on the API
+/// (credentials required) redirects to a signed URL on the storage host, which refuses credentials, serves
+/// `Range` requests and validates them with the blob's ETag. A signed URL is short-lived, so a client that
+/// keeps one to resume with later meets the `403` it would meet at Basecamp.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum BlobRoutes {
     /// The path of a `download_url`, below the base path, on either origin.

@@ -56,10 +56,9 @@ struct Call {
         return named.isEmpty ? members : members.filter { named.contains($0.key) }
     }
 
-    /// Applies `change` at the time it is given, which stamps the event it makes too, in one
-    /// save, then hands the event to the webhooks. `change` returns the record it wrote, if any;
-    /// the event is about that record or, when it is no recording, about the one the path names
-    /// (a boost's recording).
+    /// Applies `change` at the time it is given, which stamps the event it makes too, in one save, then hands
+    /// the event to the webhooks. `change` returns the record it wrote, if any; the event is about that record
+    /// or, when it is no recording, about the one the path names (a boost's recording).
     @discardableResult
     func write(_ change: (inout AccountData, String) throws -> Int?) throws -> (data: AccountData, id: Int?) {
         let now = self.now

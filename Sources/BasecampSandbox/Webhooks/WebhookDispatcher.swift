@@ -42,9 +42,8 @@ final class WebhookDispatcher: Sendable {
         (self.retryDelays, self.timeout) = (retryDelays, timeout)
     }
 
-    /// Queues `event` for every webhook of its project that wants its recording; returns at once.
-    /// Its recording is rendered as the API answers it: links on `origin`, files on
-    /// `storageOrigin` where the sandbox plays a storage host.
+    /// Queues `event` for every webhook of its project that wants its recording; returns at once. Its recording
+    /// is rendered as the API answers it: links on `origin`, files on `storageOrigin` where one is played.
     func announce(_ event: EventRecord, in data: AccountData, origin: String, storageOrigin: String?) {
         guard let recording = data.recording(event.recordingID) else { return }
         let hooks = data.records.filter { hook in
