@@ -47,9 +47,7 @@ extension AccountClient {
         contentType: String? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Upload {
-        let attachment = try await attachments.create(fileAt: file, contentType: contentType, progress: progress)
-        let sgid = try Self.sgid(attachment)
-        return try await Self.keepingAttachment(sgid) {
+        try await storing(file, contentType: contentType, progress: progress) { sgid in
             try await uploads.create(
                 vaultID: vaultID,
                 CreateUploadRequest(attachableSgid: sgid, description: description)
@@ -69,9 +67,7 @@ extension AccountClient {
         contentType: String? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Upload {
-        let attachment = try await attachments.create(fileAt: file, contentType: contentType, progress: progress)
-        let sgid = try Self.sgid(attachment)
-        return try await Self.keepingAttachment(sgid) {
+        try await storing(file, contentType: contentType, progress: progress) { sgid in
             try await uploads.createVersion(
                 uploadID: uploadID,
                 CreateUploadVersionRequest(attachableSgid: sgid, description: description)
@@ -79,14 +75,18 @@ extension AccountClient {
         }
     }
 
-    /// What `body` returns; an error it throws also says the file is stored as attachment `sgid`,
-    /// so a second try need not send the file again.
-    private static func keepingAttachment<Value>(
-        _ sgid: String,
-        _ body: () async throws -> Value
-    ) async throws -> Value {
+    /// Stores `file` as an attachment, then returns what `record` makes of its `attachable_sgid`;
+    /// an error `record` throws also says the file is stored, so a second try need not send it again.
+    private func storing(
+        _ file: URL,
+        contentType: String?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        then record: (String) async throws -> Upload
+    ) async throws -> Upload {
+        let attachment = try await attachments.create(fileAt: file, contentType: contentType, progress: progress)
+        let sgid = try Self.sgid(attachment)
         do {
-            return try await body()
+            return try await record(sgid)
         } catch var error as APIError {
             let check = error.code == .ambiguous ? "check whether the upload was made; if not, " : ""
             let kept =
