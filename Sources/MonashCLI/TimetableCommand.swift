@@ -116,7 +116,12 @@ struct TimetableCommand: MonashSubcommand {
         to destination: FileDestination?,
         in context: CommandContext
     ) throws {
-        let options = ICalendarOptions(times: utc ? .utc : .zoned, stamp: context.now)
+        // The campus zone under the name MONASH_CAMPUS_ZONE gives it (UTC, not Foundation's GMT).
+        let options = ICalendarOptions(
+            times: utc ? .utc : .zoned,
+            stamp: context.now,
+            timeZoneName: context.zone(nil).name
+        )
         let calendar = timetable.iCalendar(options)
         guard let destination else {
             // Every iCalendar line ends with CRLF (one Character in Swift), the last one included;

@@ -63,7 +63,7 @@ public struct MonashSandboxModule: SandboxModule {
     ///   - basePath: The path prefix; several copies can be mounted under different prefixes.
     ///   - defaultWeek: The week answered when a request does not choose one.
     ///   - today: A clock the weeks' dates follow, so the classes are this week's (or next
-    ///     week's, once this week's have all started); `nil` serves the payloads as published.
+    ///     week's, once this week's last class has ended); `nil` serves the payloads as published.
     ///   - timeZone: The campus's zone, in which the payloads' wall times are read when they
     ///     follow `today`: Melbourne unless the client reads them in another.
     public init(

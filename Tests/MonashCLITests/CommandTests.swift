@@ -70,6 +70,10 @@ struct CommandTests {
         // Named as spelled, as --time-zone is: Foundation would call this zone GMT.
         let utc = await monash(["--sandbox", "--json", "timetable"], variables: ["MONASH_CAMPUS_ZONE": "utc"])
         #expect(try utc.json(TimetableOutput.self).timeZone == "UTC")
+        let calendar = await monash(["--sandbox", "timetable", "--ics"], variables: ["MONASH_CAMPUS_ZONE": "utc"])
+        #expect(calendar.stdout.contains("\r\nTZID:UTC\r\n"))
+        #expect(calendar.stdout.contains(";TZID=UTC:"))
+        #expect(!calendar.stdout.contains("GMT"))
         let bad = await monash(["--sandbox", "timetable"], variables: ["MONASH_CAMPUS_ZONE": "Mars/Olympus"])
         #expect(bad.exitCode == 1)
         #expect(bad.stderr.contains("MONASH_CAMPUS_ZONE is \"Mars/Olympus\", which names no time zone."))

@@ -114,6 +114,20 @@ struct ICalendarTests {
         #expect(lines(week.iCalendar(Self.options)).contains("DTSTART;TZID=Australia/Brisbane:20200313T100000"))
     }
 
+    @Test("The zone is written under the name given, which Foundation's identifier may not be")
+    func zoneNamedAsGiven() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let week = try Timetable.decode(from: Fixtures.sample, timeZone: utc)
+        let own = lines(week.iCalendar(Self.options))
+        #expect(own.contains("TZID:\(utc.identifier)"))
+        var options = Self.options
+        options.timeZoneName = "UTC"
+        let named = lines(week.iCalendar(options))
+        #expect(named.contains("TZID:UTC"))
+        #expect(named.contains("DTSTART;TZID=UTC:20200313T100000"))
+        #expect(!named.contains { $0.contains("GMT") })
+    }
+
     @Test("Text is escaped: backslashes, semicolons, commas and line breaks")
     func escaping() throws {
         let lines = lines(try ICalendarFixtures.timetable(ICalendarFixtures.awkward).iCalendar(Self.options))

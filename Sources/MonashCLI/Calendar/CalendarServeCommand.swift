@@ -73,7 +73,11 @@ struct CalendarServeCommand: MonashSubcommand {
                 "calendar serve writes times in the campus zone (or UTC with --utc), which calendar apps show in theirs; --time-zone cannot be used with it."
             )
         }
-        let options = ICalendarOptions(times: utc ? .utc : .zoned, refreshInterval: refresh.duration)
+        let options = ICalendarOptions(
+            times: utc ? .utc : .zoned,
+            refreshInterval: refresh.duration,
+            timeZoneName: context.zone(nil).name
+        )
         let log = FeedLog(context: context)
         let feed = CalendarFeed(
             interval: refresh.duration,

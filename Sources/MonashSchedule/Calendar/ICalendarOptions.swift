@@ -36,6 +36,11 @@ public struct ICalendarOptions: Sendable, Hashable {
     /// The calendar's display name (`NAME` and `X-WR-CALNAME`); `nil` for
     /// `Monash week N (student name)`.
     public var calendarName: String?
+    /// The `TZID` the campus zone is written under; `nil` for the zone's identifier.
+    ///
+    /// Foundation names some zones otherwise than the IANA database: `TimeZone(identifier: "UTC")`
+    /// calls itself `GMT`. A caller that knows the name the user gave passes it here.
+    public var timeZoneName: String?
     /// How often a subscribed calendar app should fetch the calendar again (`REFRESH-INTERVAL`
     /// of RFC 7986, and `X-PUBLISHED-TTL`, which older apps read); `nil`, the default for a file
     /// that is imported once, writes neither. Whole seconds; less than a second writes neither.
@@ -61,7 +66,8 @@ public struct ICalendarOptions: Sendable, Hashable {
         productID: String = ICalendarOptions.defaultProductID,
         uidDomain: String = ICalendarOptions.defaultUIDDomain,
         calendarName: String? = nil,
-        refreshInterval: Duration? = nil
+        refreshInterval: Duration? = nil,
+        timeZoneName: String? = nil
     ) {
         self.times = times
         self.stamp = stamp
@@ -69,5 +75,6 @@ public struct ICalendarOptions: Sendable, Hashable {
         self.uidDomain = uidDomain
         self.calendarName = calendarName
         self.refreshInterval = refreshInterval
+        self.timeZoneName = timeZoneName
     }
 }

@@ -13,9 +13,14 @@ enum ICalendarTimeZone {
     /// Observances are listed from this long before the span, so its start is always covered.
     static let lookBack: TimeInterval = 366 * 86_400
 
-    static func component(_ zone: TimeZone, covering span: ClosedRange<Date>, into text: inout ICalendarText) {
+    static func component(
+        _ zone: TimeZone,
+        named name: String,
+        covering span: ClosedRange<Date>,
+        into text: inout ICalendarText
+    ) {
         text.line("BEGIN", "VTIMEZONE")
-        text.line("TZID", zone.identifier)
+        text.line("TZID", name)
         var transitions: [Date] = []
         var cursor = span.lowerBound.addingTimeInterval(-lookBack)
         while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next <= span.upperBound {

@@ -54,7 +54,7 @@ extension Timetable {
             let starts = classes.map(\.session.start)
             let ends = classes.map { max($0.session.start, $0.session.end) }
             let span = (starts.min() ?? options.stamp)...(ends.max() ?? options.stamp)
-            ICalendarTimeZone.component(timeZone, covering: span, into: &text)
+            ICalendarTimeZone.component(timeZone, named: tzid(options), covering: span, into: &text)
         }
         // A repeated class gets -2, -3…; a suffix another class's own name already ends in is
         // passed over, so every UID stays unique (RFC 5545 §3.8.4.7).
@@ -100,6 +100,11 @@ extension Timetable {
         text.line("END", "VEVENT")
     }
 
+    /// The name the campus zone goes by in this file.
+    private func tzid(_ options: ICalendarOptions) -> String {
+        options.timeZoneName ?? timeZone.identifier
+    }
+
     private func dateTime(_ name: String, _ date: Date, options: ICalendarOptions, into text: inout ICalendarText) {
         switch options.times {
         case .utc:
@@ -111,7 +116,7 @@ extension Timetable {
         case .zoned:
             text.line(
                 name,
-                parameters: [("TZID", timeZone.identifier)],
+                parameters: [("TZID", tzid(options))],
                 date.formatted(.compactLocalTimestamp(in: timeZone))
             )
         }
