@@ -32,16 +32,21 @@ struct AccountsCommand: BasecampSubcommand {
         // The Launchpad `auth login` would use: never the real one for a token meant for a local
         // sandbox, which would send that token off the machine.
         var launchpad = AuthLoginCommand.launchpadURL(context, apiBaseURL: session.connection.configuration.baseURL)
-        if case .storedSignIn(let login) = session.source, !context.usesSandbox,
+        if case .storedSignIn(let login, _) = session.source, !context.usesSandbox,
             context.toolVariable("LAUNCHPAD_URL").flatMap(URL.init(string:)) == nil
         {
             launchpad = login.launchpadURL
         }
         let client = try session.client(global: global)
-        let accounts = try await session.withSignInHint { try await client.accounts(launchpad: launchpad) }
+        var accounts = try await session.withSignInHint { try await client.accounts(launchpad: launchpad) }
 
-        if case .storedSignIn(var login) = session.source {
-            login.accounts = accounts.map { StoredLogin.Account(id: $0.id, name: $0.name) }
+        if case .storedSignIn(var login, let resource) = session.source {
+            // A token bound to one account reaches that one alone, as `auth login` stored it.
+            login.accounts = StoredLogin.accounts(
+                accounts.map { StoredLogin.Account(id: $0.id, name: $0.name) },
+                boundTo: resource
+            )
+            accounts = accounts.filter { account in login.accounts.contains { $0.id == account.id } }
             try signInFiles(context).saveLogin(login)
         }
         let chosen = root.account ?? context.toolVariable("ACCOUNT_ID")

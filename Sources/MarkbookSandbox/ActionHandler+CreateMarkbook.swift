@@ -6,9 +6,11 @@ extension ActionHandler {
         let text = try form.require("jsondata")
         guard let payload = try? JSONValue(parsing: Data(text.utf8)),
             case .object = payload,
-            // Members the reference lists for every payload: one without them is not what the API takes.
+            // Members the reference lists for every payload (empty ones included): one without them
+            // is not what the API takes.
             payload["action"]?.wireText == "createmarkbook", payload["api"]?.wireText != nil,
-            payload["schoolname"]?.wireText != nil
+            payload["schoolname"]?.wireText != nil, payload["markbookyear"]?.wireText != nil,
+            payload["markbookcourse"]?.wireText != nil, payload["sharelist"]?.arrayValue != nil
         else { throw StatusError("invalid jsondata") }
         guard let requestedName = payload["markbookname"]?.wireText?.trimmingCharacters(in: .whitespaces),
             !requestedName.isEmpty
@@ -30,7 +32,8 @@ extension ActionHandler {
         var classes: [SandboxWorld.SchoolClass] = []
         for item in classList {
             guard let localKey = item["key"]?.wireInt, classKeys[localKey] == nil,
-                let name = item["name"]?.wireText?.trimmingCharacters(in: .whitespaces), !name.isEmpty
+                let name = item["name"]?.wireText?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                let teacher1 = item["teachername1"]?.wireText, let teacher2 = item["teachername2"]?.wireText
             else { throw StatusError("invalid jsondata") }
             guard !classes.contains(where: { Self.sameName($0.name, name) }) else {
                 throw StatusError("duplicate class name")
@@ -40,8 +43,8 @@ extension ActionHandler {
                 SandboxWorld.SchoolClass(
                     key: nextClassKey,
                     name: name,
-                    teacherName1: item["teachername1"]?.wireText ?? "",
-                    teacherName2: item["teachername2"]?.wireText ?? ""
+                    teacherName1: teacher1,
+                    teacherName2: teacher2
                 )
             )
             nextClassKey += 1
@@ -53,7 +56,7 @@ extension ActionHandler {
                 let family = item["familyname"]?.wireText, !family.isEmpty,
                 let given = item["givename"]?.wireText, !given.isEmpty,
                 let localClass = item["classkey"]?.wireInt, item["key"]?.wireInt != nil,
-                item["classname"]?.wireText != nil
+                item["classname"]?.wireText != nil, let preferred = item["preferredname"]?.wireText
             else { throw StatusError("invalid jsondata") }
             guard let classKey = classKeys[localClass] else { throw StatusError("invalid class") }
             guard !students.contains(where: { $0.sid == sid }) else { throw StatusError("duplicate student id") }
@@ -63,7 +66,7 @@ extension ActionHandler {
                     sid: sid,
                     familyName: family,
                     givenName: given,
-                    preferredName: item["preferredname"]?.wireText ?? "",
+                    preferredName: preferred,
                     gender: "",
                     classKey: classKey,
                     deleted: false

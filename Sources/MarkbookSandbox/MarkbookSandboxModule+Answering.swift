@@ -141,8 +141,8 @@ extension MarkbookSandboxModule {
 
     /// Runs `body` for a caller whose API key and session are good, under the lock and on the
     /// school as the state file holds it now: counts the request, answers a bad key or session as
-    /// the API does, and counts a refusal `body` throws and answers it with `refusalExtra`. A change
-    /// that cannot be saved is answered as a failure and leaves everything as it was.
+    /// the API does, and counts a refusal `body` throws; every refusal carries `refusalExtra`. A
+    /// change that cannot be saved is answered as a failure and leaves everything as it was.
     private func signedIn(
         _ name: String,
         _ parameters: Parameters,
@@ -154,7 +154,7 @@ extension MarkbookSandboxModule {
             state.counters.requestsByAction[name, default: 0] += 1
             guard sessionIsValid(parameters, in: &state, now: now) else {
                 state.counters.rejectedSessions += 1
-                return Answer(action: name, status: "ERROR:invalid credentials")
+                return Answer(action: name, status: "ERROR:invalid credentials", extra: refusalExtra)
             }
             do {
                 return try sharingSavedWorld(&state) { state in
@@ -166,7 +166,11 @@ extension MarkbookSandboxModule {
                     }
                 }
             } catch {
-                return Answer(action: name, status: "ERROR:the sandbox could not save its data: \(error)")
+                return Answer(
+                    action: name,
+                    status: "ERROR:the sandbox could not save its data: \(error)",
+                    extra: refusalExtra
+                )
             }
         }
     }

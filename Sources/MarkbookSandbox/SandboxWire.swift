@@ -172,11 +172,22 @@ enum SandboxFormat {
     }
 
     /// The result rounded half away from zero to the task's decimal places (`67.5` → `68`).
+    ///
+    /// The digits are rounded as written, never through a `Double`, where `1.005` is a little less
+    /// than itself and would round to `1.00`.
     static func rounded(_ text: String, decimalPlaces: Int) -> String {
-        guard let value = number(text) else { return text }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard number(trimmed) != nil, var value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+        else { return text }
         let places = max(0, min(decimalPlaces, 6))
-        let scale = pow(10, Double(places))
-        return String(format: "%.\(places)f", (value * scale).rounded(.toNearestOrAwayFromZero) / scale)
+        var result = Decimal()
+        NSDecimalRound(&result, &value, places, .plain)
+        // Decimal's text drops trailing zeros, and the API writes every place (`67.50`).
+        let parts = result.description.split(separator: ".", maxSplits: 1)
+        let whole = parts.first.map(String.init) ?? "0"
+        guard places > 0 else { return whole }
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        return whole + "." + fraction + String(repeating: "0", count: max(0, places - fraction.count))
     }
 
     /// `Fri, 14 Jun 2024 12:58:32 +1000`.

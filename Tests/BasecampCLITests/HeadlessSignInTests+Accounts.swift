@@ -53,6 +53,19 @@ extension HeadlessSignInTests {
             }
             #expect(projects.exitCode == 0, "\(projects.stderr)")
             #expect(transport.requests.contains { $0.url.path.contains("/\(account)/projects") })
+
+            // Refreshing the list keeps to the bound account, and commands still need no --account.
+            let accounts = await BasecampCLITests.basecamp(["--json", "accounts"], variables: variables) {
+                $0.transport = transport
+            }
+            #expect(accounts.exitCode == 0, "\(accounts.stderr)")
+            let rows = try accounts.json([JSONValue].self)
+            #expect(rows.map { $0["id"]?.intValue } == [account])
+            #expect(rows.first?["default"] == true)
+            let again = await BasecampCLITests.basecamp(["--json", "projects", "list"], variables: variables) {
+                $0.transport = transport
+            }
+            #expect(again.exitCode == 0, "\(again.stderr)")
         }
     }
 

@@ -71,3 +71,17 @@ struct SandboxSeedTests {
         #expect(book.levels.values.map(\.count).reduce(0, +) == 30, "empty levels are left out")
     }
 }
+
+@Suite("The Markbook sandbox's result texts")
+struct SandboxResultTextTests {
+    @Test(
+        "A result is rounded half away from zero on its written digits, with every place written",
+        arguments: [
+            ("84.5", 0, "85"), ("1.005", 2, "1.01"), ("2.675", 2, "2.68"), ("-2.5", 0, "-3"), ("67.5", 2, "67.50"),
+            ("0.0000005", 6, "0.000001"), ("12", 1, "12.0"), ("absent", 2, "absent"),
+        ]
+    )
+    func rounding(text: String, places: Int, rounded: String) {
+        #expect(SandboxFormat.rounded(text, decimalPlaces: places) == rounded)
+    }
+}

@@ -307,7 +307,10 @@ struct SandboxTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test(
         "createmarkbook: a payload without the members the reference lists is refused as invalid jsondata",
-        arguments: ["schoolname", "api", "action", "student key", "student classname"]
+        arguments: [
+            "schoolname", "api", "action", "markbookyear", "markbookcourse", "sharelist", "class teachername1",
+            "class teachername2", "student key", "student classname", "student preferredname",
+        ]
     )
     func incompletePayload(missing: String) async throws {
         try await SandboxHarness.run { harness in
@@ -316,13 +319,18 @@ struct SandboxTests {
                 case .object(var payload) = try JSONValue(
                     parsing: Data(MarkbookSpecPayloads.createMarkbookPayload.utf8)
                 ),
-                case .array(var students)? = payload["studentlist"], case .object(var first)? = students.first
-            else { throw APIError.usage("The Spec's payload is not an object with students.") }
+                case .array(var students)? = payload["studentlist"], case .object(var first)? = students.first,
+                case .array(var classes)? = payload["classlist"], case .object(var firstClass)? = classes.first
+            else { throw APIError.usage("The Spec's payload is not an object with classes and students.") }
             switch missing {
-            case "student key", "student classname":
+            case _ where missing.hasPrefix("student "):
                 first[String(missing.dropFirst("student ".count))] = nil
                 students[0] = .object(first)
                 payload["studentlist"] = .array(students)
+            case _ where missing.hasPrefix("class "):
+                firstClass[String(missing.dropFirst("class ".count))] = nil
+                classes[0] = .object(firstClass)
+                payload["classlist"] = .array(classes)
             case "action": payload["action"] = "createclass"
             default: payload[missing] = nil
             }
@@ -356,6 +364,10 @@ struct SandboxTests {
             let noSession = try await raw.send(Endpoint<JSONValue>(.get, "", query: ["action": "markbooklist"]))
             #expect(noSession["status"] == "ERROR:invalid credentials")
             #expect(noSession["action"] == "markbooklist")
+            // `getbackupurl` carries its `url` on every answer, a refused session's too.
+            let backup = try await raw.send(Endpoint<JSONValue>(.get, "", query: ["action": "getbackupurl"]))
+            #expect(backup["status"] == "ERROR:invalid credentials")
+            #expect(backup["url"] == "")
             let wrongMethod = await expectMarkbookError {
                 _ = try await raw.send(Endpoint<Data>(.delete, "authenticate.lc"))
             }

@@ -14,7 +14,8 @@ struct BasecampSession {
     enum Source {
         /// A token from `--token` (`fromOption`) or from `BASECAMP_TOKEN`.
         case token(fromOption: Bool)
-        case storedSignIn(StoredLogin)
+        /// A sign-in on this machine, with the `resource` its token is bound to, if any.
+        case storedSignIn(StoredLogin, resource: String?)
         case sandboxStandIn
     }
 
@@ -84,7 +85,7 @@ struct BasecampSession {
                 context: context,
                 connection: connection,
                 auth: oauth.refreshingAuth(credentials: stored, store: store),
-                source: .storedSignIn(login),
+                source: .storedSignIn(login, resource: stored.resource),
                 userAgent: userAgent,
                 profile: profile
             )
@@ -233,7 +234,7 @@ struct BasecampSession {
     func accountID(option: String?) throws -> String {
         let sandboxAccount = context.usesSandbox ? BasecampSandboxModule.defaultAccountID : nil
         var stored: StoredLogin?
-        if case .storedSignIn(let login) = source { stored = login }
+        if case .storedSignIn(let login, _) = source { stored = login }
         let chosen =
             option ?? context.toolVariable("ACCOUNT_ID") ?? stored?.defaultAccount.map { String($0.id) }
             ?? (stored == nil || stored?.accounts.isEmpty == true ? sandboxAccount : nil)
