@@ -323,14 +323,19 @@ struct SignInSandboxTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("A declined sign-in comes back as forbidden with access_denied")
+    @Test("A declined sign-in comes back as forbidden with access_denied, in the browser and the device flow")
     func declined() async throws {
-        try await withAuthSandbox(SandboxAuthorizationOptions(declinesAuthorization: true)) { sandbox, _ in
+        let options = SandboxAuthorizationOptions(devicePollsBeforeApproval: 0, declinesAuthorization: true)
+        try await withAuthSandbox(options) { sandbox, _ in
             let error = await #expect(throws: APIError.self) {
                 _ = try await signInWithoutBrowser(launchpadClient(sandbox))
             }
             #expect(error?.code == .forbidden)
             #expect(error?.oauthErrorCode == .accessDenied)
+            let server = try await discover(sandbox).server
+            let device = OAuthClient(registration: .init(clientID: "cli"), server: server, network: network())
+            let denied = await #expect(throws: APIError.self) { _ = try await device.deviceSignIn { _ in } }
+            #expect(denied?.oauthErrorCode == .accessDenied)
         }
     }
 

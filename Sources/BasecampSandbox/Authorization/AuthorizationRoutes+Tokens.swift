@@ -74,8 +74,7 @@ extension AuthorizationRoutes {
         return issueTokens(on: server, clientID: clientID, resource: try granted.get(), refreshing: true)
     }
 
-    /// RFC 8628 §3.4–3.5: pending for the first polls, `slow_down` for a client that polls
-    /// faster than the interval, then tokens (once).
+    /// RFC 8628 §3.4–3.5: pending for the first polls, `slow_down` when polled too fast, then tokens (once) or denial.
     private func poll(_ form: [String: String], clientID: String) throws -> Response {
         guard let code = form["device_code"] else { throw OAuthRefusal("invalid_request", "device_code is required.") }
         let now = authorization.now()
@@ -101,7 +100,8 @@ extension AuthorizationRoutes {
                 return .failure(OAuthRefusal("authorization_pending", "The user has not finished yet."))
             }
             record.isUsable = false
-            return .success(record.resource)
+            let declined = OAuthRefusal("access_denied", "The user declined the authorization.")
+            return authorization.options.declinesAuthorization ? .failure(declined) : .success(record.resource)
         }
         return issueTokens(on: .resourceFirst, clientID: clientID, resource: try approved.get(), refreshing: false)
     }

@@ -44,7 +44,7 @@ public struct SandboxAuthorizationOptions: Sendable {
     public var devicePollsBeforeApproval: Int
     /// The polling interval the device endpoint asks for, in seconds.
     public var deviceInterval: Int
-    /// Whether the authorize pages decline (`error=access_denied`) instead of approving.
+    /// Whether the user declines (`access_denied`) on the authorize pages and the device grant alike.
     public var declinesAuthorization: Bool
     /// Whether a refresh answers with a new refresh token and spends the old one (the default). Off, it answers
     /// without `refresh_token` and the old one stays good, as Launchpad may: clients must keep the one they have.

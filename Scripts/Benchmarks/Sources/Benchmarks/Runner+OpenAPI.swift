@@ -18,6 +18,9 @@ import FoundationNetworking
 extension Runner {
     // MARK: 9. A swift-openapi-generator client on HTTPCoreOpenAPI
 
+    /// What every client of this workload names itself, with the contact Basecamp asks for.
+    static let benchAgent = "httpcore-bench (bench@example.com)"
+
     /// The example's generated client fetching a project from the Basecamp sandbox, through
     /// HTTPCoreOpenAPI (an HTTPCore client, retry on, over each transport) next to the same client
     /// on the generator's own transport for that stack, with a bearer-token middleware as its auth.
@@ -30,7 +33,11 @@ extension Runner {
             )
             for kind in TransportKind.allCases {
                 let core = try HTTPCore.Client(
-                    configuration: ClientConfiguration(baseURL: serverURL, auth: BearerTokenAuth(token: "bench")),
+                    configuration: ClientConfiguration(
+                        baseURL: serverURL,
+                        userAgent: Self.benchAgent,
+                        auth: BearerTokenAuth(token: "bench")
+                    ),
                     transport: transport(kind)
                 )
                 let onHTTPCore = ProjectFetcher(serverURL: serverURL, transport: HTTPCoreTransport(client: core))
@@ -70,8 +77,8 @@ extension Runner {
 }
 
 /// The bearer token and `User-Agent` the baselines send, as a generated client's own middleware
-/// adds them: the sandbox, as Basecamp, refuses a request without a `User-Agent`, and HTTPCore
-/// sends one by default.
+/// adds them: the sandbox, as Basecamp, refuses a `User-Agent` that names no contact, so every
+/// client of this workload sends the same one.
 private struct BenchBearer: ClientMiddleware {
     func intercept(
         _ request: HTTPRequest,
@@ -82,7 +89,7 @@ private struct BenchBearer: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.authorization] = "Bearer bench"
-        request.headerFields[.userAgent] = "httpcore-bench (bench@example.com)"
+        request.headerFields[.userAgent] = Runner.benchAgent
         return try await next(request, body, baseURL)
     }
 }
