@@ -20,16 +20,18 @@ extension AccountContext {
 
     /// Walks the pages of `endpoint`, reading each page whole as an `Envelope`, and returns the
     /// first one with its items (read by `items`, set by `replacingItems`) replaced by every
-    /// item fetched, at most `maxItems` (or the options' own limit).
+    /// item fetched that `isIncluded` keeps, at most `maxItems` (or the options' own limit).
     ///
-    /// When a page fails after others arrived, the error carries the items fetched so far for
-    /// ``APIError/partialList(of:)``, as ``Paginated/collect(maxItems:)`` does.
+    /// The object comes from the first page, so one page is always fetched, whatever the limit.
+    /// When a page fails after others arrived, the error carries the object with the items
+    /// fetched so far, for ``HTTPCore/APIError/partialEnvelope(of:)``.
     func collectEnvelopes<Envelope: Decodable & Sendable, Item: Sendable>(
         _ endpoint: Endpoint<[Item]>,
         options: PaginationOptions?,
         maxItems: Int?,
         items: (Envelope) -> [Item],
-        replacingItems: (inout Envelope, [Item]) -> Void
+        replacingItems: (inout Envelope, [Item]) -> Void,
+        where isIncluded: (Item) -> Bool = { _ in true }
     ) async throws -> EnvelopedList<Envelope> {
         let whole = Endpoint<Envelope>(
             endpoint.method,
@@ -40,15 +42,21 @@ extension AccountContext {
             decoder: .json
         )
         var walk = options ?? PaginationOptions(maxPages: basecamp.config.maxPages)
-        let limit = [maxItems, walk.maxItems].compactMap { $0 }.min()
-        // The walk would count envelopes, one a page; the limit counts the items inside them, and
-        // no page past it is fetched, as a walk with `maxItems` fetches none.
+        let limit = [maxItems, walk.maxItems].compactMap { $0 }.min().map { max($0, 0) }
+        // The walk would count envelopes, one a page; the limit counts the items inside them,
+        // and with one the next page is asked for only once this one's items are counted.
         walk.maxItems = nil
         if limit != nil { walk.prefetch = false }
 
         var first: Envelope?
         var collected: [Item] = []
         var meta = ListMeta(totalCount: nil, truncated: false, pageCount: 0)
+        var filtering = false
+        func result() -> EnvelopedList<Envelope>? {
+            guard var value = first else { return nil }
+            replacingItems(&value, collected)
+            return EnvelopedList(value: value, meta: meta)
+        }
         do {
             for try await page in basecamp.http.paginateWhole(prepared(whole), options: walk).pages {
                 guard let envelope = page.items.first else { continue }
@@ -58,23 +66,41 @@ extension AccountContext {
                 }
                 meta.pageCount += 1
                 meta.truncated = page.next != nil
-                let found = items(envelope)
+                let all = items(envelope)
+                let found = all.filter(isIncluded)
+                // A filtered list's total is not the server's count.
+                filtering = filtering || found.count != all.count
                 if let limit, collected.count + found.count >= limit {
-                    let keep = max(limit - collected.count, 0)
+                    let keep = limit - collected.count
                     meta.truncated = meta.truncated || found.count > keep
                     collected += found.prefix(keep)
                     break
                 }
                 collected += found
             }
-        } catch let error as APIError where first != nil {
+        } catch let error as APIError {
             meta.truncated = true
-            throw error.withPartialList(ListResult(items: collected, meta: meta))
+            if filtering { meta.totalCount = nil }
+            guard let partial = result() else { throw error }
+            throw error.withPartialResult(partial)
         }
-        guard var value = first else {
+        if filtering { meta.totalCount = nil }
+        guard let value = result() else {
             throw APIError.usage("The walk fetched no page: maxPages must be at least 1.")
         }
-        replacingItems(&value, collected)
-        return EnvelopedList(value: value, meta: meta)
+        return value
+    }
+}
+
+extension APIError {
+    /// What a walk of a list kept inside an object (``ReportsService/getPersonProgress(personID:maxItems:)``,
+    /// ``AccountClient/performEnveloped(_:pathParameters:query:options:where:)``) had fetched when
+    /// it stopped with this error: the first page's object with the items of the pages before the
+    /// failure, `meta.truncated` set; `nil` when no page arrived.
+    ///
+    /// - Parameter type: The object's type: `GetPersonProgressResponse`, or `JSONValue` for
+    ///   `performEnveloped`.
+    public func partialEnvelope<Envelope: Sendable>(of type: Envelope.Type = Envelope.self) -> EnvelopedList<Envelope>? {
+        partialResult(as: EnvelopedList<Envelope>.self)
     }
 }

@@ -95,7 +95,7 @@ public struct BasecampOperation: Sendable, Hashable, Identifiable {
 
     /// Whether each page holds the list inside an object, beside other members (a person's
     /// progress: the person, then the events); read it whole with
-    /// ``AccountClient/performEnveloped(_:pathParameters:query:options:)``.
+    /// ``AccountClient/performEnveloped(_:pathParameters:query:options:where:)``.
     public var listsInsideObject: Bool { pagination?.itemsKey != nil }
 
     /// Name, service, idempotency, retry and pagination, as sent with every call; derived from the
@@ -269,7 +269,7 @@ extension AccountClient {
     ///
     /// For an operation whose pages hold the list inside an object
     /// (``BasecampOperation/listsInsideObject``) the items are the list's; the rest of the object
-    /// is read with ``performEnveloped(_:pathParameters:query:options:)``.
+    /// is read with ``performEnveloped(_:pathParameters:query:options:where:)``.
     ///
     /// - Throws: ``APIError/usage(_:)`` for a missing parameter or an operation that is not
     ///   paginated.
@@ -284,18 +284,25 @@ extension AccountClient {
 
     /// Walks the pages of an operation whose pages hold the list inside an object
     /// (`GetPersonProgress`: the person, then a page of events) and returns the first page's
-    /// object, its list holding every item fetched.
+    /// object, its list holding every item fetched that `isIncluded` keeps.
     ///
-    /// - Parameter options: Limits (`maxItems`, `maxPages`) and one `page`; `nil` uses the
-    ///   client's `maxPages`.
-    /// - Throws: ``APIError/usage(_:)`` for a missing parameter or an operation whose list is
-    ///   not inside an object; any other ``APIError`` from a page, which after some pages carries
-    ///   the items fetched so far (``APIError/partialList(of:)`` with `JSONValue`).
+    /// The object comes from the first page, so one page is fetched even for `maxItems: 0`.
+    ///
+    /// - Parameters:
+    ///   - options: Limits (`maxItems`, counting the items kept; `maxPages`) and one `page`;
+    ///     `nil` uses the client's `maxPages`.
+    ///   - isIncluded: Which items to keep, applied before `maxItems` counts them; with a filter
+    ///     that leaves any out, `meta.totalCount` is `nil`, as the server's count is of them all.
+    /// - Throws: ``APIError/usage(_:)`` for a missing parameter, an operation whose list is not
+    ///   inside an object, or `maxPages` below 1; any other ``APIError`` from a page, which after
+    ///   some pages carries the object and the items fetched so far
+    ///   (``APIError/partialEnvelope(of:)`` with `JSONValue`).
     public func performEnveloped(
         _ operation: BasecampOperation,
         pathParameters: [String: String] = [:],
         query: [(name: String, value: String)] = [],
-        options: PaginationOptions? = nil
+        options: PaginationOptions? = nil,
+        where isIncluded: (JSONValue) -> Bool = { _ in true }
     ) async throws -> EnvelopedList<JSONValue> {
         guard let key = operation.pagination?.itemsKey else {
             throw APIError.usage("\(operation.id) does not send its list inside an object.")
@@ -310,7 +317,8 @@ extension AccountClient {
                     members[key] = .array(items)
                     envelope = .object(members)
                 }
-            }
+            },
+            where: isIncluded
         )
     }
 

@@ -3,6 +3,8 @@ import HTTPCore
 /// A list the API sends inside an object on every page, collected across the pages.
 ///
 /// A person's progress report is one: each page holds the person and a page of their events.
+/// The object is the first page's, so one page is fetched even when `maxItems` is 0. When a later
+/// page fails, the error carries what arrived before it (``HTTPCore/APIError/partialEnvelope(of:)``).
 ///
 /// ```swift
 /// let progress = try await account.reports.getPersonProgress(personID: 42)

@@ -111,8 +111,15 @@ struct APICommand: BasecampSubcommand {
         )
         if operation.listsInsideObject {
             let walk = try await runner.collectEnvelope(list, on: account)
-            // A walk stopped by an error keeps only the items fetched so far.
-            try context.printJSON(walk.value ?? JSONValue.array(walk.result.items))
+            // `--json` is the object; the other formats print its list's items, a row each.
+            if case .object(var members) = walk.value, let key = operation.pagination?.itemsKey {
+                members[key] = nil
+                try context.printList(walk.result.items, envelope: JSONValue.object(members), rowsKey: key) {
+                    try context.printJSON(walk.value)
+                }
+            } else {
+                try context.printJSON(walk.value)
+            }
             if let stopped = walk.stopped { throw stopped }
             if walk.result.meta.truncated {
                 context.note(runner.truncationNote(walk.result.meta, shown: walk.result.items.count))

@@ -6,9 +6,8 @@ extension OperationRunner {
     /// A list whose pages hold it inside an object (a person's progress: the person, then a page
     /// of events), walked like any list.
     struct EnvelopeWalk {
-        /// The first page's object, its list holding the items kept; `nil` when the walk stopped
-        /// with an error, as only the items fetched so far come back with it.
-        var value: JSONValue?
+        /// The first page's object, its list holding the items kept.
+        var value: JSONValue
         /// The list's items (in `project` when one is given), with what the walk saw.
         var result: ListResult<JSONValue>
         /// The error that stopped the walk after some pages, if one did.
@@ -16,53 +15,40 @@ extension OperationRunner {
     }
 
     /// Every page (or the one `page` asks for), up to `limit` items, kept whole with the other
-    /// members of the object the list sits in.
+    /// members of the object the list sits in; when the walk stops with an error after some
+    /// pages, what they held comes back with it, so it can be printed before the error.
     ///
-    /// With `project`, the filter is applied before the limit, as for any list, so the walk
-    /// reads every page `--max-pages` allows.
+    /// With `project`, the filter is applied before the limit, as for any list.
     func collectEnvelope(
         _ list: ListCall,
         on account: AccountClient,
         inProject project: Int64? = nil
-    ) async throws
-        -> EnvelopeWalk
-    {
-        let (operation, limit, page) = (list.operation, list.limit, list.page)
+    ) async throws -> EnvelopeWalk {
+        let operation = list.operation
         guard let key = operation.pagination?.itemsKey else {
             throw APIError.usage("\(operation.id) does not send its list inside an object.")
         }
+        var sawItems = false
         let whole: EnvelopedList<JSONValue>
+        var stopped: APIError?
         do {
             whole = try await account.performEnveloped(
                 operation,
                 pathParameters: list.path,
                 query: list.query,
-                options: options(for: list, limitingItems: project == nil)
-            )
+                options: options(for: list)
+            ) { item in
+                sawItems = true
+                return project.map { Self.belongs(item, to: $0) } ?? true
+            }
         } catch let error as APIError {
-            guard var partial = error.partialList(of: JSONValue.self) else { throw error }
-            if let project {
-                partial.items = Array(partial.items.filter { Self.belongs($0, to: project) }.prefix(limit ?? .max))
-            }
-            return EnvelopeWalk(value: nil, result: partial, stopped: error)
+            guard let partial = error.partialEnvelope(of: JSONValue.self) else { throw error }
+            (whole, stopped) = (partial, error)
         }
-        guard case .object(var members) = whole.value else {
-            return EnvelopeWalk(value: whole.value, result: ListResult(items: [], meta: whole.meta))
+        let items = whole.value[key]?.arrayValue ?? []
+        if let project, stopped == nil, items.isEmpty, sawItems, !whole.meta.truncated, list.page == nil {
+            throw Self.notInProject(operation, project: project)
         }
-        var meta = whole.meta
-        var items = members[key]?.arrayValue ?? []
-        if let project {
-            let all = items
-            items = all.filter { Self.belongs($0, to: project) }
-            if let limit, items.count > limit {
-                items = Array(items.prefix(limit))
-                meta.truncated = true
-            }
-            if items.isEmpty, !all.isEmpty, !meta.truncated, page == nil {
-                throw Self.notInProject(operation, project: project)
-            }
-            members[key] = .array(items)
-        }
-        return EnvelopeWalk(value: .object(members), result: ListResult(items: items, meta: meta))
+        return EnvelopeWalk(value: whole.value, result: ListResult(items: items, meta: whole.meta), stopped: stopped)
     }
 }

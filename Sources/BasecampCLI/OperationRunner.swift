@@ -88,11 +88,7 @@ struct OperationRunner {
 
         if operation.listsInsideObject {
             let walk = try await collectEnvelope(list, on: account, inProject: call.scope?.project)
-            if let value = walk.value {
-                try output.enveloped(value, operation: operation)
-            } else {
-                try output.list(walk.result.items, operation: operation)
-            }
+            try output.enveloped(walk.value, operation: operation)
             try finishList(walk.result, shown: walk.result.items.count, stopped: walk.stopped)
             return
         }

@@ -52,18 +52,24 @@ struct OutputFormatter {
         context.print(table)
     }
 
-    /// An object holding a list (a person's progress): in `--json` the object as it is; for
-    /// people, its other members as a record, then the list as a table.
+    /// An object holding a list (a person's progress): for `--format json` the object; for the
+    /// other formats and `--fields`, the list's items, a row each; for people, the object's other
+    /// members as a record, then the list as a table.
     func enveloped(_ value: JSONValue, operation: BasecampOperation) throws {
-        guard !context.outputsJSON, let key = operation.pagination?.itemsKey, case .object(var members) = value
-        else {
+        guard let key = operation.pagination?.itemsKey, case .object(var members) = value else {
             try record(value)
             return
         }
         let items = members.removeValue(forKey: key)?.arrayValue ?? []
-        try record(.object(members))
-        context.print("")
-        try list(items, operation: operation)
+        try context.printList(
+            items.map(swiftKeyed),
+            envelope: swiftKeyed(.object(members)),
+            rowsKey: Self.swiftName(key)
+        ) {
+            try record(.object(members))
+            context.print("")
+            try list(items, operation: operation)
+        }
     }
 
     func done(_ operation: BasecampOperation, status: Int) throws {

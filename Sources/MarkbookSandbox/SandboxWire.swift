@@ -168,13 +168,13 @@ enum SandboxFormat {
 
     /// The raw result as the API sends it: six decimals for numbers (`67.500000`).
     static func raw(_ text: String) -> String {
-        number(text).map { String(format: "%.6f", $0) } ?? text
+        rounded(text, decimalPlaces: 6)
     }
 
     /// The result rounded half away from zero to the task's decimal places (`67.5` → `68`).
     ///
     /// The digits are rounded as written, never through a `Double`, where `1.005` is a little less
-    /// than itself and would round to `1.00`.
+    /// than itself and would round to `1.00`; a result that rounds to zero is `0`, without a sign.
     static func rounded(_ text: String, decimalPlaces: Int) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard number(trimmed) != nil, var value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))

@@ -26,7 +26,7 @@ struct PersonProgressTests {
     func withProgress(next: String, _ body: ([String: String]) async throws -> Void) async throws {
         let module = CannedResponseModule(
             path: Self.path,
-            headers: [.contentType: "application/json", .link: "<\(next)>; rel=\"next\""],
+            headers: [.contentType: "application/json", .link: "<\(next)>; rel=\"next\"", .xTotalCount: "20"],
             body: Self.page
         )
         try await Sandbox.withRunning(configuration: SandboxConfiguration(modules: [module])) { sandbox in
@@ -46,7 +46,9 @@ struct PersonProgressTests {
             let value = try json.json(JSONValue.self)
             #expect(value["person"]?["name"] == "Ann Example")
             #expect(value["events"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 2, 1, 2])
-            #expect(json.stderr.contains("(--max-pages 2)"))
+            #expect(
+                json.stderr == "Showing 4 of 20, from the first 2 pages (--max-pages 2); raise --max-pages for more.\n"
+            )
 
             let human = await basecamp(
                 ["--max-pages", "2", "reports", "get-person-progress", "7"],
@@ -80,6 +82,15 @@ struct PersonProgressTests {
             #expect(value["person"]?["name"] == "Ann Example")
             #expect(value["events"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 1])
 
+            // The project's events are counted against --limit; the server's total counts them all.
+            let one = await basecamp(
+                ["--json", "reports", "get-person-progress", "7", "--project", "5", "--limit", "1"],
+                variables: variables
+            )
+            #expect(one.exitCode == 0, "\(one.stderr)")
+            #expect(try one.json(JSONValue.self)["events"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [1])
+            #expect(one.stderr == "Showing 1; use --page N or a larger --limit for more.\n")
+
             let none = await basecamp(
                 ["--json", "--max-pages", "1", "reports", "get-person-progress", "7", "--project", "9"],
                 variables: variables
@@ -98,8 +109,40 @@ struct PersonProgressTests {
                 variables: variables
             )
             #expect(result.exitCode == 7)
-            #expect(try result.json([JSONValue].self).compactMap { $0["id"]?.intValue } == [1, 2])
+            let value = try result.json(JSONValue.self)
+            #expect(value["person"]?["name"] == "Ann Example")
+            #expect(value["events"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 2])
             #expect(try result.errorReport().message.contains("another origin"))
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("--format jsonl, csv and --fields print the events, a row each; --format json the object")
+    func formats() async throws {
+        try await withProgress(next: "?page=2") { variables in
+            let command = ["--max-pages", "2", "reports", "get-person-progress", "7"]
+            let lines = await basecamp(["--format", "jsonl"] + command, variables: variables)
+            #expect(lines.exitCode == 0, "\(lines.stderr)")
+            let rows = try lines.stdout.split(separator: "\n").map { try JSONValue(parsing: Data($0.utf8)) }
+            #expect(rows.compactMap { $0["id"]?.intValue } == [1, 2, 1, 2])
+            #expect(rows.allSatisfy { $0["person"] == nil && $0["action"] != nil })
+
+            let csv = await basecamp(["--format", "csv", "--fields", "id,action"] + command, variables: variables)
+            #expect(csv.exitCode == 0, "\(csv.stderr)")
+            #expect(csv.stdout == "id,action\n1,completed\n2,commented\n1,completed\n2,commented\n")
+
+            let selected = await basecamp(["--format", "json", "--fields", "id"] + command, variables: variables)
+            #expect(selected.exitCode == 0, "\(selected.stderr)")
+            let object = try selected.json(JSONValue.self)
+            #expect(object["person"]?["name"] == "Ann Example")
+            #expect(object["events"] == [["id": 1], ["id": 2], ["id": 1], ["id": 2]])
+
+            let raw = await basecamp(
+                ["--format", "jsonl", "--max-pages", "1", "api", "GetPersonProgress", "--param", "personId=7"],
+                variables: variables
+            )
+            #expect(raw.exitCode == 0, "\(raw.stderr)")
+            #expect(raw.stdout.split(separator: "\n").count == 2)
         }
     }
 

@@ -62,13 +62,16 @@ extension SignInSandboxTests {
             #expect(downgrade.status == 400)
             #expect(downgrade.body.contains("\"invalid_grant\""))
 
-            // The resource-first server, authorized for account 1: a token for account 2 is not issued.
+            // The resource-first server, authorized for account 1 in a browser, which names no contact
+            // and need not: a token for account 2 is not issued.
             let pkce = PKCE()
             let approved = try await raw(
                 sandbox,
                 "oauth/authorize?response_type=code&client_id=app&redirect_uri=\(redirect)&state=s"
-                    + "&code_challenge=\(pkce.challenge)&code_challenge_method=S256&resource=urn:bc:account:1"
+                    + "&code_challenge=\(pkce.challenge)&code_challenge_method=S256&resource=urn:bc:account:1",
+                agent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
             )
+            #expect(approved.status == 302)
             let elsewhere = try await raw(
                 sandbox,
                 "oauth/token",

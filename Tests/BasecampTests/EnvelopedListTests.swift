@@ -59,7 +59,20 @@ struct EnvelopedListTests {
         #expect(transport.requests.count == 2)
     }
 
-    @Test("A page that fails after the first throws its error with the events fetched so far")
+    @Test("maxItems 0 still reads the first page for the person, and keeps no event")
+    func maxItemsZero() async throws {
+        let transport = ScriptedTransport(try pages())
+        let progress = try await makeBasecamp(transport).forAccount("999").reports.getPersonProgress(
+            personID: 7,
+            maxItems: 0
+        )
+        #expect(progress.value.person.name == "Victor Cooper")
+        #expect(progress.value.events.isEmpty)
+        #expect(progress.meta.truncated)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("A page that fails after the first throws its error with the person and the events fetched so far")
     func partialOnFailure() async throws {
         let transport = ScriptedTransport([
             try pages()[0],
@@ -70,8 +83,9 @@ struct EnvelopedListTests {
             _ = try await account.reports.getPersonProgress(personID: 7)
         }
         #expect(error.exitCode == APIError.notFound(APIError.Details(message: "")).exitCode)
-        let partial = try #require(error.partialList(of: TimelineEvent.self))
-        #expect(partial.map(\.id) == [1, 2])
+        let partial = try #require(error.partialEnvelope(of: GetPersonProgressResponse.self))
+        #expect(partial.value.person.name == "Victor Cooper")
+        #expect(partial.value.events.map(\.id) == [1, 2])
         #expect(partial.meta.truncated)
         #expect(partial.meta.pageCount == 1)
     }
@@ -93,8 +107,27 @@ struct EnvelopedListTests {
 
         let listTodos = try #require(OperationCatalog.operation(id: "ListTodos"))
         #expect(!listTodos.listsInsideObject)
-        await #expect(throws: APIError.self) {
+        let refused = try await #require(throws: APIError.self) {
             _ = try await account.performEnveloped(listTodos, pathParameters: ["todolistId": "1"])
         }
+        #expect(refused.code == .usage)
+        #expect(refused.message == "ListTodos does not send its list inside an object.")
+    }
+
+    @Test("By id with a filter: the filter is applied before the limit, and the server's total no longer applies")
+    func performEnvelopedFiltered() async throws {
+        let transport = ScriptedTransport(try pages())
+        let account = try makeBasecamp(transport).forAccount("999")
+        let operation = try #require(OperationCatalog.operation(id: "GetPersonProgress"))
+        let odd = try await account.performEnveloped(
+            operation,
+            pathParameters: ["personId": "7"],
+            options: PaginationOptions(maxItems: 2)
+        ) { ($0["id"]?.intValue ?? 0) % 2 == 1 }
+        #expect(odd.value["events"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 3])
+        #expect(odd.value["person"]?["name"] == "Victor Cooper")
+        #expect(odd.meta.totalCount == nil)
+        #expect(odd.meta.truncated)
+        #expect(transport.requests.count == 2)
     }
 }

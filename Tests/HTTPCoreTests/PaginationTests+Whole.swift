@@ -13,13 +13,12 @@ struct ReportPage: Codable, Sendable, Equatable {
 extension PaginationTests {
     @Test("Whole pages: each page's object is handed out as it came, by its Link, with the operation's metadata")
     func wholePages() async throws {
-        let transport = ScriptedTransport([
-            .json(
-                ["person": "Ann", "events": [["id": 1], ["id": 2]]],
-                headers: [.link: #"</v1/report?page=2>; rel="next""#, .xTotalCount: "3"]
-            ),
-            .json(["person": "Ann", "events": [["id": 3]]]),
-        ])
+        let first: ScriptedTransport.Step = .json(
+            ["person": "Ann", "events": [["id": 1], ["id": 2]]],
+            headers: [.link: #"</v1/report?page=2>; rel="next""#, .xTotalCount: "3"]
+        )
+        let last: ScriptedTransport.Step = .json(["person": "Ann", "events": [["id": 3]]])
+        let transport = ScriptedTransport([first, last, first, last])
         let hooks = HookRecorder()
         let client = try makeClient(transport) { $0.hooks = hooks }
         var report = Endpoint<ReportPage>(.get, "report")
@@ -35,8 +34,15 @@ extension PaginationTests {
             ]
         )
         #expect(pages.first?.totalCount == 3)
-        #expect(transport.requests.map(\.url.query) == [nil, "page=2"])
+        #expect(transport.requests.prefix(2).map(\.url.query) == [nil, "page=2"])
         #expect(hooks.events.operationStarts.map(\.operation.pagination?.itemsKey) == ["events", "events"])
-        #expect(hooks.events.pages.count == 2)
+        #expect(hooks.events.pages.map(\.itemCount) == [1, 1])
+
+        // The item is the page: a limit of one stops after the first, and `page` asks for one.
+        let limited = try await client.paginateWhole(report, options: PaginationOptions(maxItems: 1)).collect()
+        #expect(limited.map(\.person) == ["Ann"])
+        #expect(limited.meta.truncated)
+        let second = try await client.paginateWhole(report, options: PaginationOptions(page: 2)).collect()
+        #expect(second.first?.events == [PageItem(id: 3)])
     }
 }

@@ -78,10 +78,19 @@ struct SandboxResultTextTests {
         "A result is rounded half away from zero on its written digits, with every place written",
         arguments: [
             ("84.5", 0, "85"), ("1.005", 2, "1.01"), ("2.675", 2, "2.68"), ("-2.5", 0, "-3"), ("67.5", 2, "67.50"),
-            ("0.0000005", 6, "0.000001"), ("12", 1, "12.0"), ("absent", 2, "absent"),
+            ("0.0000005", 6, "0.000001"), ("12", 1, "12.0"), ("absent", 2, "absent"), ("-0.4", 0, "0"),
+            ("-0.004", 2, "0.00"), ("+5", 1, "5.0"), (".5", 0, "1"), ("5.", 1, "5.0"), ("-.5", 0, "-1"),
+            (" 7.25 ", 1, "7.3"),
         ]
     )
     func rounding(text: String, places: Int, rounded: String) {
         #expect(SandboxFormat.rounded(text, decimalPlaces: places) == rounded)
+    }
+
+    @Test("The raw result has six places, rounded the same way, so it never contradicts the rounded one")
+    func raw() {
+        #expect(SandboxFormat.raw("67.5") == "67.500000")
+        #expect(SandboxFormat.raw("0.0000005") == "0.000001")
+        #expect(SandboxFormat.raw("absent") == "absent")
     }
 }

@@ -204,7 +204,7 @@ extension APIError {
         /// write never landed.
         public var earlierAttemptMayHaveBeenApplied = false
         /// What a list walk had collected when it stopped with this error; read it with
-        /// ``APIError/partialList(of:)``.
+        /// ``APIError/partialList(of:)`` or ``APIError/partialResult(as:)``.
         var partialList: (any Sendable)?
 
         /// Creates details; the message is cut at ``maxMessageLength`` characters.

@@ -23,6 +23,18 @@ extension APIError {
     /// The same error carrying `partial` for ``partialList(of:)``, for a walk of your own that
     /// stops after some pages and should not lose what they held.
     public func withPartialList<Item: Sendable>(_ partial: ListResult<Item>) -> APIError {
+        withPartialResult(partial)
+    }
+
+    /// What a walk of another shape had collected when it stopped with this error (an SDK's list
+    /// kept inside an object, say), as the type it was attached as; `nil` for any other type.
+    public func partialResult<Value: Sendable>(as type: Value.Type = Value.self) -> Value? {
+        details.partialList as? Value
+    }
+
+    /// The same error carrying `partial` for ``partialResult(as:)``, for a walk whose result is
+    /// not a ``ListResult``.
+    public func withPartialResult<Value: Sendable>(_ partial: Value) -> APIError {
         var copy = self
         copy.details.partialList = partial
         return copy

@@ -47,7 +47,8 @@ extension Client {
     ///
     /// Pages are fetched, guarded and reported as ``paginate(_:options:)`` does; the
     /// endpoint's decoder reads each page, and `itemsKey` is not used, so the operation's
-    /// metadata goes out as the operation declares it. `maxItems` counts pages here.
+    /// metadata goes out as the operation declares it. The item is the page, so `maxItems` and a
+    /// ``PageEvent``'s item count count pages here.
     public func paginateWhole<Page: Decodable & Sendable>(
         _ endpoint: Endpoint<Page>,
         options: PaginationOptions = PaginationOptions()
