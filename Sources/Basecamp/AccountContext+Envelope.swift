@@ -100,7 +100,8 @@ extension APIError {
     ///
     /// - Parameter type: The object's type: `GetPersonProgressResponse`, or `JSONValue` for
     ///   `performEnveloped`.
-    public func partialEnvelope<Envelope: Sendable>(of type: Envelope.Type = Envelope.self) -> EnvelopedList<Envelope>? {
+    public func partialEnvelope<Envelope: Sendable>(of type: Envelope.Type = Envelope.self) -> EnvelopedList<Envelope>?
+    {
         partialResult(as: EnvelopedList<Envelope>.self)
     }
 }

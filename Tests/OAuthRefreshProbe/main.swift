@@ -60,7 +60,9 @@ var clients: [Client] = []
 for _ in 0..<tasks {
     let auth = oauth.refreshingAuth(store: store)
     _ = await auth.credentials
-    clients.append(try Client(configuration: ClientConfiguration(baseURL: apiURL, userAgent: agent, retry: .none, auth: auth)))
+    clients.append(
+        try Client(configuration: ClientConfiguration(baseURL: apiURL, userAgent: agent, retry: .none, auth: auth))
+    )
 }
 
 // Everyone starts the call at the same moment, so the refreshes would overlap without the lock.
