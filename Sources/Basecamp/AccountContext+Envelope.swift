@@ -33,14 +33,7 @@ extension AccountContext {
         replacingItems: (inout Envelope, [Item]) -> Void,
         where isIncluded: (Item) -> Bool = { _ in true }
     ) async throws -> EnvelopedList<Envelope> {
-        let whole = Endpoint<Envelope>(
-            endpoint.method,
-            endpoint.path,
-            query: endpoint.query,
-            headers: endpoint.headers,
-            operation: endpoint.operation,
-            decoder: .json
-        )
+        let whole = endpoint.decoding(ResponseDecoder<Envelope>.json)
         var walk = options ?? PaginationOptions(maxPages: basecamp.config.maxPages)
         let limit = [maxItems, walk.maxItems].compactMap { $0 }.min().map { max($0, 0) }
         // The walk would count envelopes, one a page; the limit counts the items inside them,

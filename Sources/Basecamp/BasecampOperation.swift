@@ -330,14 +330,8 @@ extension AccountClient {
         guard operation.isPaginated else {
             throw APIError.usage("\(operation.id) is not a paginated operation.")
         }
-        let single = try endpoint(operation, pathParameters: pathParameters, query: query, body: nil)
-        return Endpoint<[JSONValue]>(
-            single.method,
-            single.path,
-            query: single.query,
-            headers: single.headers,
-            operation: single.operation
-        )
+        return try endpoint(operation, pathParameters: pathParameters, query: query, body: nil)
+            .decoding(ResponseDecoder<[JSONValue]>.json)
     }
 
     func endpoint(

@@ -57,6 +57,22 @@ public struct Endpoint<Response: Sendable>: Sendable {
         operation.idempotent ?? Self.isIdempotentMethod(method)
     }
 
+    /// The same request read with `decoder`: for a call that takes the answer in another form
+    /// (as bytes to a file, as one whole page) than the endpoint's own type.
+    public func decoding<Other>(_ decoder: ResponseDecoder<Other>) -> Endpoint<Other> {
+        var other = Endpoint<Other>(
+            method,
+            path,
+            query: query,
+            headers: headers,
+            body: body,
+            operation: operation,
+            decoder: decoder
+        )
+        other.deadline = deadline
+        return other
+    }
+
     /// GET, HEAD, PUT, DELETE, OPTIONS and TRACE are idempotent by definition (RFC 9110 §9.2.2).
     public static func isIdempotentMethod(_ method: HTTPRequest.Method) -> Bool {
         switch method {

@@ -54,17 +54,10 @@ extension Client {
         options: PaginationOptions = PaginationOptions()
     ) -> Paginated<Page> {
         let page = endpoint.decoder
-        var pages = Endpoint<[Page]>(
-            endpoint.method,
-            endpoint.path,
-            query: endpoint.query,
-            headers: endpoint.headers,
-            body: endpoint.body,
-            operation: endpoint.operation,
-            decoder: ResponseDecoder { body, response, json in [try page.decode(body, response, json)] }
+        return walk(
+            endpoint.decoding(ResponseDecoder { body, response, json in [try page.decode(body, response, json)] }),
+            options: options
         )
-        pages.deadline = endpoint.deadline
-        return walk(pages, options: options)
     }
 
     private func walk<Item: Sendable>(_ endpoint: Endpoint<[Item]>, options: PaginationOptions) -> Paginated<Item> {

@@ -91,17 +91,7 @@ extension Client {
             permissions: permissions,
             progress: progress
         )
-        var bytes = Endpoint<Data>(
-            endpoint.method,
-            endpoint.path,
-            query: endpoint.query,
-            headers: endpoint.headers,
-            body: endpoint.body,
-            operation: endpoint.operation,
-            decoder: .bytes
-        )
-        bytes.deadline = endpoint.deadline
-        let result = try await response(bytes, through: nil, transfer: FileTransfer(download: sink))
+        let result = try await response(endpoint.decoding(.bytes), through: nil, transfer: FileTransfer(download: sink))
         guard (200..<300).contains(result.status.code) else {
             // A redirect handed back because the operation follows none: it has no body to keep.
             throw APIError.apiError(
