@@ -5,7 +5,7 @@ extension AccountContext {
     /// Walks every page of a list each page sends inside an object (up to `maxPages`) and
     /// returns the first page's object with `list` holding every item fetched.
     func collect<Envelope: Decodable & Sendable, Item: Sendable>(
-        _ endpoint: Endpoint<[Item]>,
+        _ endpoint: Endpoint<some Sendable>,
         in list: WritableKeyPath<Envelope, [Item]>,
         maxItems: Int?
     ) async throws -> EnvelopedList<Envelope> {
@@ -26,7 +26,7 @@ extension AccountContext {
     /// When a page fails after others arrived, the error carries the object with the items
     /// fetched so far, for ``HTTPCore/APIError/partialEnvelope(of:)``.
     func collectEnvelopes<Envelope: Decodable & Sendable, Item: Sendable>(
-        _ endpoint: Endpoint<[Item]>,
+        _ endpoint: Endpoint<some Sendable>,
         options: PaginationOptions?,
         maxItems: Int?,
         items: (Envelope) -> [Item],
@@ -48,6 +48,9 @@ extension AccountContext {
         func result() -> EnvelopedList<Envelope>? {
             guard var value = first else { return nil }
             replacingItems(&value, collected)
+            var meta = meta
+            // A filtered list's total is not the server's count.
+            if filtering { meta.totalCount = nil }
             return EnvelopedList(value: value, meta: meta)
         }
         do {
@@ -61,7 +64,6 @@ extension AccountContext {
                 meta.truncated = page.next != nil
                 let all = items(envelope)
                 let found = all.filter(isIncluded)
-                // A filtered list's total is not the server's count.
                 filtering = filtering || found.count != all.count
                 if let limit, collected.count + found.count >= limit {
                     let keep = limit - collected.count
@@ -73,28 +75,12 @@ extension AccountContext {
             }
         } catch let error as APIError {
             meta.truncated = true
-            if filtering { meta.totalCount = nil }
             guard let partial = result() else { throw error }
             throw error.withPartialResult(partial)
         }
-        if filtering { meta.totalCount = nil }
         guard let value = result() else {
             throw APIError.usage("The walk fetched no page: maxPages must be at least 1.")
         }
         return value
-    }
-}
-
-extension APIError {
-    /// What a walk of a list kept inside an object (``ReportsService/getPersonProgress(personID:maxItems:)``,
-    /// ``AccountClient/performEnveloped(_:pathParameters:query:options:where:)``) had fetched when
-    /// it stopped with this error: the first page's object with the items of the pages before the
-    /// failure, `meta.truncated` set; `nil` when no page arrived.
-    ///
-    /// - Parameter type: The object's type: `GetPersonProgressResponse`, or `JSONValue` for
-    ///   `performEnveloped`.
-    public func partialEnvelope<Envelope: Sendable>(of type: Envelope.Type = Envelope.self) -> EnvelopedList<Envelope>?
-    {
-        partialResult(as: EnvelopedList<Envelope>.self)
     }
 }

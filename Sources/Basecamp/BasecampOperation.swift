@@ -308,7 +308,7 @@ extension AccountClient {
             throw APIError.usage("\(operation.id) does not send its list inside an object.")
         }
         return try await context.collectEnvelopes(
-            try listEndpoint(operation, pathParameters: pathParameters, query: query),
+            try endpoint(operation, pathParameters: pathParameters, query: query, body: nil),
             options: options,
             maxItems: nil,
             items: { (envelope: JSONValue) in envelope[key]?.arrayValue ?? [] },

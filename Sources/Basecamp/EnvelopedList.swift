@@ -25,3 +25,17 @@ public struct EnvelopedList<Envelope: Sendable>: Sendable {
 
 extension EnvelopedList: Equatable where Envelope: Equatable {}
 extension EnvelopedList: Hashable where Envelope: Hashable {}
+
+extension APIError {
+    /// What a walk of a list kept inside an object (``ReportsService/getPersonProgress(personID:maxItems:)``,
+    /// ``AccountClient/performEnveloped(_:pathParameters:query:options:where:)``) had fetched when
+    /// it stopped with this error: the first page's object with the items of the pages before the
+    /// failure, `meta.truncated` set; `nil` when no page arrived.
+    ///
+    /// - Parameter type: The object's type: `GetPersonProgressResponse`, or `JSONValue` for
+    ///   `performEnveloped`.
+    public func partialEnvelope<Envelope: Sendable>(of type: Envelope.Type = Envelope.self) -> EnvelopedList<Envelope>?
+    {
+        partialResult(as: EnvelopedList<Envelope>.self)
+    }
+}

@@ -25,9 +25,6 @@ extension OperationRunner {
         inProject project: Int64? = nil
     ) async throws -> EnvelopeWalk {
         let operation = list.operation
-        guard let key = operation.pagination?.itemsKey else {
-            throw APIError.usage("\(operation.id) does not send its list inside an object.")
-        }
         var sawItems = false
         let whole: EnvelopedList<JSONValue>
         var stopped: APIError?
@@ -45,7 +42,8 @@ extension OperationRunner {
             guard let partial = error.partialEnvelope(of: JSONValue.self) else { throw error }
             (whole, stopped) = (partial, error)
         }
-        let items = whole.value[key]?.arrayValue ?? []
+        // `performEnveloped` has refused an operation without the key.
+        let items = operation.pagination?.itemsKey.flatMap { whole.value[$0]?.arrayValue } ?? []
         if let project, stopped == nil, items.isEmpty, sawItems, !whole.meta.truncated, list.page == nil {
             throw Self.notInProject(operation, project: project)
         }

@@ -166,6 +166,9 @@ enum SandboxFormat {
         return value
     }
 
+    /// Results are written with a point whatever the machine's locale.
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
     /// The raw result as the API sends it: six decimals for numbers (`67.500000`).
     static func raw(_ text: String) -> String {
         rounded(text, decimalPlaces: 6)
@@ -177,8 +180,7 @@ enum SandboxFormat {
     /// than itself and would round to `1.00`; a result that rounds to zero is `0`, without a sign.
     static func rounded(_ text: String, decimalPlaces: Int) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard number(trimmed) != nil, var value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
-        else { return text }
+        guard number(trimmed) != nil, var value = Decimal(string: trimmed, locale: posix) else { return text }
         let places = max(0, min(decimalPlaces, 6))
         var result = Decimal()
         NSDecimalRound(&result, &value, places, .plain)
