@@ -40,8 +40,9 @@ extension PostgresCredentialStore {
                 if Task.isCancelled || connection.isGone(after: error) {
                     // The cancelled wait closed the connection (or this closes it), which ends the
                     // transaction on the server; a query sent on a closing connection may never be
-                    // answered.
-                    connection.closeWithoutWaiting()
+                    // answered. Waiting until it has closed keeps the pool from handing it, still
+                    // closing, to the next caller.
+                    try? await connection.close()
                 } else {
                     try? await connection.run("ROLLBACK", logger: PostgresDatabase.quiet)
                 }

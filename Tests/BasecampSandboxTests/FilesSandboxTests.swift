@@ -19,25 +19,31 @@ struct FilesSandboxTests {
         return url
     }
 
-    /// The signed storage URL of the seeded logo, as the API hands it out now, as a path and
-    /// query below the storage origin's base path.
+    /// The API hop of a download as the SDK makes it: credentials, no redirect followed.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    private static func signedLogoPath(_ sandbox: Sandbox) async throws -> String {
-        let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
+    private static func apiHop(_ sandbox: Sandbox, _ path: String) async throws -> Response<Data> {
         let api = try Client(
             configuration: ClientConfiguration(
                 baseURL: sandbox.basecampURL,
                 userAgent: "BasecampSandboxTests (tests@example.com)"
             )
         )
-        let redirect = try await api.response(
+        return try await api.response(
             Endpoint<Data>(
                 .get,
-                "\(accountID)/blobs/\(sgid)/download/company-logo.png",
+                path,
                 headers: [.authorization: "Bearer sandbox-token"],
                 operation: OperationMetadata(redirects: RedirectPolicy.none)
             )
         )
+    }
+
+    /// The signed storage URL of the seeded logo, as the API hands it out now, as a path and
+    /// query below the storage origin's base path.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private static func signedLogoPath(_ sandbox: Sandbox) async throws -> String {
+        let sgid = BasecampSandboxSeed.companyLogoAttachmentSGID
+        let redirect = try await apiHop(sandbox, "\(accountID)/blobs/\(sgid)/download/company-logo.png")
         let location = try #require(redirect.headers[.location].flatMap(URLComponents.init(string:)))
         return String(location.path.dropFirst("/basecamp".count)) + "?" + (location.query ?? "")
     }
@@ -91,21 +97,7 @@ struct FilesSandboxTests {
             #expect(counts[downloadURL.path] == 1, "the API hop, on the API's origin")
             #expect(counts["/basecamp/_storage/\(BasecampSandboxSeed.companyLogoAttachmentSGID)"] == 1)
 
-            // The API hop as the SDK makes it: credentials, no redirect followed.
-            let api = try Client(
-                configuration: ClientConfiguration(
-                    baseURL: sandbox.basecampURL,
-                    userAgent: "BasecampSandboxTests (tests@example.com)"
-                )
-            )
-            let redirect = try await api.response(
-                Endpoint<Data>(
-                    .get,
-                    String(downloadURL.path.dropFirst("/basecamp/".count)),
-                    headers: [.authorization: "Bearer sandbox-token"],
-                    operation: OperationMetadata(redirects: RedirectPolicy.none)
-                )
-            )
+            let redirect = try await Self.apiHop(sandbox, String(downloadURL.path.dropFirst("/basecamp/".count)))
             #expect(redirect.status == .found)
             let location = try #require(redirect.headers[.location].flatMap(URL.init(string:)))
             #expect(location.port == storage.port)
