@@ -40,9 +40,8 @@ extension PostgresCredentialStore {
                 if Task.isCancelled || connection.isGone(after: error) {
                     // The cancelled wait closed the connection (or this closes it), which ends the
                     // transaction on the server; a query sent on a closing connection may never be
-                    // answered. Waiting until it has closed keeps the pool from handing it, still
-                    // closing, to the next caller.
-                    try? await connection.close()
+                    // answered.
+                    await connection.closeAndWait()
                 } else {
                     try? await connection.run("ROLLBACK", logger: PostgresDatabase.quiet)
                 }
@@ -61,7 +60,7 @@ extension PostgresCredentialStore {
                 return (outcome, true)
             } catch {
                 // A connection that cannot end its transaction must not go back to the pool.
-                try? await connection.close()
+                await connection.closeAndWait()
                 guard saved.withLock({ $0 }) != nil else { throw error }
                 return (outcome, false)
             }

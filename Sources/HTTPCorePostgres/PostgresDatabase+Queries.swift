@@ -261,6 +261,16 @@ extension PostgresConnection {
         _ = closing
     }
 
+    /// Closes the connection and waits until the pool has heard that it closed, so the pool never
+    /// lends it, closed but not yet removed, to the next caller.
+    ///
+    /// `close()` alone returns as soon as the channel is inactive, before its close future has
+    /// completed and so before the pool's close callback (added first, so run first) has run.
+    func closeAndWait() async {
+        closeWithoutWaiting()
+        try? await closeFuture.get()
+    }
+
     /// Whether `error` says the connection is gone (the server ended it, or it closed), so
     /// nothing more may be sent on it: the server rolls back what was open.
     func isGone(after error: any Error) -> Bool {
