@@ -61,8 +61,8 @@ struct CacheStage: Middleware {
 
         emit(.hit, url: displayURL(url, context), bytes: entry.byteCount, request, context)
         var conditional = request
-        conditional.headerFields[.ifNoneMatch] = entry.headers[.eTag]
-        conditional.headerFields[.ifModifiedSince] = entry.headers[.lastModified]
+        conditional.headerFields[.ifNoneMatch] = entry.headers.firstValue(.eTag)
+        conditional.headerFields[.ifModifiedSince] = entry.headers.firstValue(.lastModified)
         var revalidation = context
         revalidation.isCacheRevalidation = true
         let result = try await next(conditional, body, revalidation)
@@ -86,10 +86,11 @@ struct CacheStage: Middleware {
     /// 304 with no validator the entry can be checked against answers the conditions sent,
     /// which named `entry`.
     private static func vouches(for entry: CachedResponse, _ notModified: HTTPFields) -> Bool {
-        if let tag = notModified[.eTag] {
-            return entry.headers[.eTag].map { opaqueTag($0) == opaqueTag(tag) } ?? false
+        if let tag = notModified.firstValue(.eTag) {
+            return entry.headers.firstValue(.eTag).map { opaqueTag($0) == opaqueTag(tag) } ?? false
         }
-        guard let stamp = notModified[.lastModified], let stored = entry.headers[.lastModified] else { return true }
+        guard let stamp = notModified.firstValue(.lastModified), let stored = entry.headers.firstValue(.lastModified)
+        else { return true }
         return stamp == stored
     }
 
