@@ -264,8 +264,9 @@ extension PostgresConnection {
     /// Closes the connection and waits until the pool has heard that it closed, so the pool never
     /// lends it, closed but not yet removed, to the next caller.
     ///
-    /// `close()` alone returns as soon as the channel is inactive, before its close future has
-    /// completed and so before the pool's close callback (added first, so run first) has run.
+    /// `close()` alone returns at once when the channel is already inactive (a cancellation
+    /// handler started the close), which can be before its close future has completed and so
+    /// before the pool's close callback, added first and so run first, has removed it.
     func closeAndWait() async {
         closeWithoutWaiting()
         try? await closeFuture.get()
