@@ -60,9 +60,10 @@ struct CacheStage: Middleware {
         }
 
         emit(.hit, url: displayURL(url, context), bytes: entry.byteCount, request, context)
+        let validators = (tag: entry.headers.firstValue(.eTag), date: entry.headers.firstValue(.lastModified))
         var conditional = request
-        conditional.headerFields[.ifNoneMatch] = entry.headers.firstValue(.eTag)
-        conditional.headerFields[.ifModifiedSince] = entry.headers.firstValue(.lastModified)
+        conditional.headerFields[.ifNoneMatch] = validators.tag
+        conditional.headerFields[.ifModifiedSince] = validators.date
         var revalidation = context
         revalidation.isCacheRevalidation = true
         let result = try await next(conditional, body, revalidation)
@@ -70,7 +71,7 @@ struct CacheStage: Middleware {
             await storeIfAllowed(result, request: request, key: key, context: context)
             return result
         }
-        guard Self.vouches(for: entry, result.response.headerFields) else {
+        guard Self.vouches(forTag: validators.tag, date: validators.date, result.response.headerFields) else {
             // A 304 naming another representation says nothing of the kept body (RFC 9111 §4.3.4),
             // so the body must come from the server after all.
             let fresh = try await next(request, body, context)
@@ -80,18 +81,18 @@ struct CacheStage: Middleware {
         return await revalidated(entry, by: result, request: request, url: url, context: context)
     }
 
-    /// Whether a 304's validators select `entry` for update: an entity tag that matches the
-    /// stored one by weak comparison, or, without one, a `Last-Modified` equal to the stored one
-    /// (a different date names another representation, even when the entry also has a tag). A
-    /// 304 with no validator the entry can be checked against answers the conditions sent,
-    /// which named `entry`.
-    private static func vouches(for entry: CachedResponse, _ notModified: HTTPFields) -> Bool {
+    /// Whether a 304's validators select the entry whose `storedTag` and `storedDate` the
+    /// conditional request sent: an entity tag that matches the stored one by weak comparison, or,
+    /// without one, a `Last-Modified` equal to the stored one (a different date names another
+    /// representation, even when the entry also has a tag). A 304 with no validator the entry can
+    /// be checked against answers the conditions sent, which named the entry.
+    private static func vouches(forTag storedTag: String?, date storedDate: String?, _ notModified: HTTPFields) -> Bool
+    {
         if let tag = notModified.firstValue(.eTag) {
-            return entry.headers.firstValue(.eTag).map { opaqueTag($0) == opaqueTag(tag) } ?? false
+            return storedTag.map { opaqueTag($0) == opaqueTag(tag) } ?? false
         }
-        guard let stamp = notModified.firstValue(.lastModified), let stored = entry.headers.firstValue(.lastModified)
-        else { return true }
-        return stamp == stored
+        guard let stamp = notModified.firstValue(.lastModified), let storedDate else { return true }
+        return stamp == storedDate
     }
 
     /// An entity tag without its weakness mark, for weak comparison (RFC 9110 §8.8.3.2).
